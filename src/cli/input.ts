@@ -1,0 +1,31 @@
+/**
+ * Reading a document named on the command line: a file, or `-` for stdin.
+ */
+
+import { readFileSync } from "node:fs";
+import { describeCause, TxcriptError } from "../errors.js";
+
+export interface Input {
+  text: string;
+  /** What errors call it: the path, or `<stdin>`. */
+  origin: string;
+}
+
+export function readInput(path: string): Input {
+  const origin = path === "-" ? "<stdin>" : path;
+  try {
+    const bytes = readFileSync(path === "-" ? 0 : path);
+    return { text: new TextDecoder("utf-8", { fatal: false }).decode(bytes), origin };
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : describeCause(cause);
+    throw new TxcriptError(undefined, `cannot read: ${why}`, { file: origin, cause });
+  }
+}

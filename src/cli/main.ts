@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * The txcript command line: one file per command under ./commands, wired
+ * here. This and its siblings are the only modules that print or exit.
+ */
+
+import { createRequire } from "node:module";
+import { Command, CommanderError } from "commander";
+import { register as registerConvert } from "./commands/convert.js";
+import { exitCodeFor, formatError, UsageError } from "./errors.js";
+
+const pkg = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command("txcript")
+    .description("Read, convert and continue coding-agent sessions: agy (Antigravity CLI) first")
+    .version(pkg.version, "-V, --version")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride()
+    .configureOutput({
+      // Commander's own usage errors become our one-line format below.
+      writeErr: () => {},
+    });
+  registerConvert(program);
+  for (const command of program.commands)
+    command.exitOverride().configureOutput({ writeErr: () => {} });
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
+      if (error.code === "commander.help") return 0;
+      return reportError(new UsageError(error.message.replace(/^error: /, "")));
+    }
+    return reportError(error);
+  }
+}
+
+function reportError(error: unknown): number {
+  process.stderr.write(`${formatError(error)}\n`);
+  if (process.env.TXCRIPT_DEBUG === "1" && error instanceof Error && error.stack) {
+    process.stderr.write(`${error.stack}\n`);
+  }
+  return exitCodeFor(error);
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.exitCode = reportError(error);
+  },
+);

@@ -1,0 +1,443 @@
+/**
+ * Common JSON: the serialized canonical model, byte-compatible with what
+ * skillsynchq/txcript emits (snake_case keys in declaration order, opaque
+ * JSON with sorted keys, two-space indentation), and its validating reader.
+ * Parts of the reader (usage, stop reasons, images, artifacts) are shared
+ * with the Simple document reader.
+ */
+
+import {
+  type Artifact,
+  type ArtifactSource,
+  type Block,
+  type ImageSource,
+  type Json,
+  type JsonObject,
+  type Message,
+  type Meta,
+  normalizeTool,
+  ROLES,
+  type Role,
+  STOP_REASONS,
+  type StopReason,
+  TOOL_FIELDS,
+  type Tool,
+  type Usage,
+} from "./common.js";
+import { assignDefined, type Checker, joinPath, sortKeys } from "./json.js";
+import type { Common, Transcript } from "./transcript.js";
+
+// ---------------------------------------------------------------------------
+// Writing
+
+export function metaToJson(meta: Meta): JsonObject {
+  const out: JsonObject = { id: meta.id, timestamp: meta.timestamp };
+  assignDefined(out, "cwd", meta.cwd);
+  assignDefined(out, "git_branch", meta.git_branch);
+  assignDefined(out, "title", meta.title);
+  assignDefined(out, "cli_version", meta.cli_version);
+  assignDefined(out, "model", meta.model);
+  return out;
+}
+
+export function usageToJson(usage: Usage): JsonObject {
+  const out: JsonObject = {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+  };
+  assignDefined(out, "cache_read_input_tokens", usage.cache_read_input_tokens);
+  assignDefined(out, "cache_creation_input_tokens", usage.cache_creation_input_tokens);
+  return out;
+}
+
+export function toolToJson(tool: Tool): JsonObject {
+  switch (tool.name) {
+    case "Raw":
+      return { name: "Raw", tool_name: tool.tool_name, input: sortKeys(tool.input) };
+    case "Command": {
+      const out: JsonObject = { name: "Command", command: tool.command };
+      assignDefined(out, "args", tool.args);
+      return out;
+    }
+    case "Bash":
+    case "Read":
+    case "Write":
+    case "Edit":
+    case "MultiEdit": {
+      const out: JsonObject = { name: tool.name };
+      const record = tool as unknown as Record<string, Json | undefined>;
+      for (const [key] of TOOL_FIELDS[tool.name]) {
+        const value = record[key];
+        if (value === undefined) continue;
+        out[key] =
+          key === "edits"
+            ? (value as JsonObject[]).map((op) => {
+                const edit: JsonObject = { old_string: op.old_string!, new_string: op.new_string! };
+                assignDefined(edit, "replace_all", op.replace_all);
+                return edit;
+              })
+            : value;
+      }
+      return out;
+    }
+    default:
+      return tool satisfies never;
+  }
+}
+
+function artifactSourceToJson(source: ArtifactSource): JsonObject {
+  const out: JsonObject =
+    source.type === "text"
+      ? { type: "text", text: source.text }
+      : source.type === "base64"
+        ? { type: "base64", data: source.data }
+        : { type: "path", path: source.path };
+  assignDefined(out, "media_type", source.media_type);
+  return out;
+}
+
+export function blockToJson(block: Block): JsonObject {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "thinking": {
+      const out: JsonObject = { type: "thinking", text: block.text };
+      assignDefined(out, "signature", block.signature);
+      assignDefined(out, "encrypted", block.encrypted);
+      return out;
+    }
+    case "tool_use":
+      return { type: "tool_use", id: block.id, tool: toolToJson(block.tool) };
+    case "tool_result": {
+      const out: JsonObject = {
+        type: "tool_result",
+        tool_use_id: block.tool_use_id,
+        content: sortKeys(block.content),
+      };
+      if (block.is_error) out.is_error = true;
+      return out;
+    }
+    case "image":
+      return { type: "image", source: imageSourceToJson(block.source) };
+    case "artifact":
+      return {
+        type: "artifact",
+        artifact: {
+          id: block.artifact.id,
+          name: block.artifact.name,
+          source: artifactSourceToJson(block.artifact.source),
+        },
+      };
+    default:
+      return block satisfies never;
+  }
+}
+
+export function imageSourceToJson(source: ImageSource): JsonObject {
+  return { type: source.type, media_type: source.media_type, data: source.data };
+}
+
+export function stopReasonToJson(reason: StopReason): Json {
+  return typeof reason === "string" ? reason : { other: reason.other };
+}
+
+export function messageToJson(message: Message): JsonObject {
+  const out: JsonObject = {
+    role: message.role,
+    content: message.content.map(blockToJson),
+    timestamp: message.timestamp,
+  };
+  assignDefined(out, "model", message.model);
+  if (message.stop_reason !== undefined) out.stop_reason = stopReasonToJson(message.stop_reason);
+  if (message.usage !== undefined) out.usage = usageToJson(message.usage);
+  return out;
+}
+
+/** The Common JSON document: `{meta, messages}`. */
+export function commonToJson(transcript: Transcript<Common>): JsonObject {
+  return { meta: metaToJson(transcript.meta), messages: transcript.body.map(messageToJson) };
+}
+
+/** Common JSON text, pretty-printed as txcript prints it, with a final newline. */
+export function renderCommon(transcript: Transcript<Common>): string {
+  return `${JSON.stringify(commonToJson(transcript), null, 2)}\n`;
+}
+
+// ---------------------------------------------------------------------------
+// Reading (shared pieces first)
+
+export function readRole(c: Checker, value: unknown, at: string): Role {
+  const text = c.string(value, at).toLowerCase();
+  if (!(ROLES as readonly string[]).includes(text)) {
+    return c.expected(at, `a role ("user" or "assistant")`, value);
+  }
+  return text as Role;
+}
+
+export function readUsage(c: Checker, value: unknown, at: string): Usage {
+  const obj = c.object(value, at);
+  const uint = (v: unknown, p: string) => c.uint(v, p);
+  const usage: Usage = {
+    input_tokens: c.required(obj, "input_tokens", at, "usage", uint),
+    output_tokens: c.required(obj, "output_tokens", at, "usage", uint),
+  };
+  assignDefined(
+    usage,
+    "cache_read_input_tokens",
+    c.optional(obj, "cache_read_input_tokens", at, uint),
+  );
+  assignDefined(
+    usage,
+    "cache_creation_input_tokens",
+    c.optional(obj, "cache_creation_input_tokens", at, uint),
+  );
+  return usage;
+}
+
+export function readStopReason(c: Checker, value: unknown, at: string): StopReason {
+  if (typeof value === "string" && (STOP_REASONS as readonly string[]).includes(value)) {
+    return value as StopReason;
+  }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const other = (value as Record<string, unknown>).other;
+    if (typeof other === "string") return { other };
+  }
+  return c.expected(at, `a stop reason (${STOP_REASONS.join(", ")} or {"other": "..."})`, value);
+}
+
+export function readImageSource(c: Checker, value: unknown, at: string): ImageSource {
+  const obj = c.object(value, at);
+  const str = (v: unknown, p: string) => c.string(v, p);
+  return {
+    type: c.required(obj, "type", at, "image source", str),
+    media_type: c.required(obj, "media_type", at, "image source", str),
+    data: c.required(obj, "data", at, "image source", str),
+  };
+}
+
+export function readArtifact(c: Checker, value: unknown, at: string): Artifact {
+  const obj = c.object(value, at);
+  const str = (v: unknown, p: string) => c.string(v, p);
+  const sourceAt = joinPath(at, "source");
+  const src = c.object(
+    c.required(obj, "source", at, "artifact", (v) => v),
+    sourceAt,
+  );
+  const kind = c.required(src, "type", sourceAt, "artifact source", str);
+  let source: ArtifactSource;
+  switch (kind) {
+    case "text":
+      source = { type: "text", text: c.required(src, "text", sourceAt, "text artifact", str) };
+      break;
+    case "base64":
+      source = { type: "base64", data: c.required(src, "data", sourceAt, "base64 artifact", str) };
+      break;
+    case "path":
+      source = { type: "path", path: c.required(src, "path", sourceAt, "path artifact", str) };
+      break;
+    default:
+      return c.expected(joinPath(sourceAt, "type"), `"text", "base64" or "path"`, kind);
+  }
+  assignDefined(source, "media_type", c.optional(src, "media_type", sourceAt, str));
+  return {
+    id: c.required(obj, "id", at, "artifact", str),
+    name: c.required(obj, "name", at, "artifact", str),
+    source,
+  };
+}
+
+/** The optional string fields of Meta, read from a document's top level. */
+export function readMetaFields(
+  c: Checker,
+  obj: Record<string, unknown>,
+  at: string,
+): Partial<Meta> {
+  const str = (v: unknown, p: string) => c.string(v, p);
+  const meta: Partial<Meta> = {};
+  assignDefined(meta, "cwd", c.optional(obj, "cwd", at, str));
+  assignDefined(meta, "git_branch", c.optional(obj, "git_branch", at, str));
+  assignDefined(meta, "title", c.optional(obj, "title", at, str));
+  assignDefined(meta, "cli_version", c.optional(obj, "cli_version", at, str));
+  assignDefined(meta, "model", c.optional(obj, "model", at, str));
+  return meta;
+}
+
+function readJsonValue(value: unknown): Json {
+  return value as Json;
+}
+
+function readTool(c: Checker, value: unknown, at: string): Tool {
+  const obj = c.object(value, at);
+  const str = (v: unknown, p: string) => c.string(v, p);
+  const name = c.required(obj, "name", at, "tool", str);
+  const allowed = (keys: readonly string[]) => {
+    for (const key of Object.keys(obj)) {
+      if (key !== "name" && !keys.includes(key)) {
+        c.fail(at, `unexpected key "${key}" for a ${name} tool`);
+      }
+    }
+  };
+  switch (name) {
+    case "Raw": {
+      allowed(["tool_name", "input"]);
+      const toolName = c.required(obj, "tool_name", at, "Raw tool", str);
+      const input = obj.input === undefined ? null : readJsonValue(obj.input);
+      return normalizeTool({ name: "Raw", tool_name: toolName, input });
+    }
+    case "Command": {
+      allowed(["command", "args"]);
+      const command = c.required(obj, "command", at, "Command tool", str);
+      if (!command.startsWith("/")) c.fail(joinPath(at, "command"), `a command starts with "/"`);
+      const args = c.optional(obj, "args", at, str);
+      return args === undefined ? { name: "Command", command } : { name: "Command", command, args };
+    }
+    case "Bash":
+    case "Read":
+    case "Write":
+    case "Edit":
+    case "MultiEdit": {
+      const spec = TOOL_FIELDS[name];
+      allowed(spec.map(([key]) => key));
+      const out: Record<string, unknown> = { name };
+      for (const [key, kind, required] of spec) {
+        const read = (v: unknown, p: string): unknown => {
+          switch (kind) {
+            case "string":
+              return c.string(v, p);
+            case "uint":
+              return c.uint(v, p);
+            case "bool":
+              return c.boolean(v, p);
+            case "edits":
+              return c.array(v, p).map((op, i) => readEditOp(c, op, joinPath(p, i)));
+            default:
+              return kind satisfies never;
+          }
+        };
+        const v = required
+          ? c.required(obj, key, at, `${name} tool`, read)
+          : c.optional(obj, key, at, read);
+        if (v !== undefined) out[key] = v;
+      }
+      return out as unknown as Tool;
+    }
+    default:
+      return c.expected(
+        joinPath(at, "name"),
+        "a tool name (Bash, Read, Write, Edit, MultiEdit, Command, Raw)",
+        name,
+      );
+  }
+}
+
+function readEditOp(c: Checker, value: unknown, at: string): JsonObject {
+  const obj = c.object(value, at);
+  const str = (v: unknown, p: string) => c.string(v, p);
+  for (const key of Object.keys(obj)) {
+    if (!["old_string", "new_string", "replace_all"].includes(key)) {
+      c.fail(at, `unexpected key "${key}" in an edit`);
+    }
+  }
+  const op: JsonObject = {
+    old_string: c.required(obj, "old_string", at, "edit", str),
+    new_string: c.required(obj, "new_string", at, "edit", str),
+  };
+  assignDefined(
+    op,
+    "replace_all",
+    c.optional(obj, "replace_all", at, (v, p) => c.boolean(v, p)),
+  );
+  return op;
+}
+
+function readCommonBlock(c: Checker, value: unknown, at: string): Block {
+  const obj = c.object(value, at);
+  const str = (v: unknown, p: string) => c.string(v, p);
+  const type = c.required(obj, "type", at, "block", str);
+  switch (type) {
+    case "text":
+      return { type, text: c.required(obj, "text", at, "text block", str) };
+    case "thinking": {
+      const block: Block = { type, text: c.required(obj, "text", at, "thinking block", str) };
+      assignDefined(block, "signature", c.optional(obj, "signature", at, str));
+      assignDefined(block, "encrypted", c.optional(obj, "encrypted", at, str));
+      return block;
+    }
+    case "tool_use":
+      return {
+        type,
+        id: c.required(obj, "id", at, "tool_use", str),
+        tool: c.required(obj, "tool", at, "tool_use", (v, p) => readTool(c, v, p)),
+      };
+    case "tool_result": {
+      const block: Block = {
+        type,
+        tool_use_id: c.required(obj, "tool_use_id", at, "tool_result", str),
+        content: c.required(obj, "content", at, "tool_result", readJsonValue),
+      };
+      if (c.optional(obj, "is_error", at, (v, p) => c.boolean(v, p))) block.is_error = true;
+      return block;
+    }
+    case "image":
+      return {
+        type,
+        source: c.required(obj, "source", at, "image", (v, p) => readImageSource(c, v, p)),
+      };
+    case "artifact":
+      return {
+        type,
+        artifact: c.required(obj, "artifact", at, "artifact", (v, p) => readArtifact(c, v, p)),
+      };
+    default:
+      return c.expected(
+        joinPath(at, "type"),
+        "a block type (text, thinking, tool_use, tool_result, image, artifact)",
+        type,
+      );
+  }
+}
+
+function readCommonMessage(c: Checker, value: unknown, at: string): Message {
+  const obj = c.object(value, at);
+  const message: Message = {
+    role: c.required(obj, "role", at, "message", (v, p) => readRole(c, v, p)),
+    content: c.required(obj, "content", at, "message", (v, p) =>
+      c.array(v, p).map((b, i) => readCommonBlock(c, b, joinPath(p, i))),
+    ),
+    timestamp: c.required(obj, "timestamp", at, "message", (v, p) => c.timestamp(v, p)),
+  };
+  assignDefined(
+    message,
+    "model",
+    c.optional(obj, "model", at, (v, p) => c.string(v, p)),
+  );
+  assignDefined(
+    message,
+    "stop_reason",
+    c.optional(obj, "stop_reason", at, (v, p) => readStopReason(c, v, p)),
+  );
+  assignDefined(
+    message,
+    "usage",
+    c.optional(obj, "usage", at, (v, p) => readUsage(c, v, p)),
+  );
+  return message;
+}
+
+/** Read a parsed Common JSON document. Raw tools that fit a typed tool are normalized. */
+export function readCommon(c: Checker, value: unknown): Transcript<Common> {
+  const doc = c.object(value, "");
+  const metaObj = c.object(
+    c.required(doc, "meta", "", "a Common document", (v) => v),
+    "meta",
+  );
+  const meta: Meta = {
+    id: c.required(metaObj, "id", "meta", "meta", (v, p) => c.string(v, p)),
+    timestamp: c.required(metaObj, "timestamp", "meta", "meta", (v, p) => c.timestamp(v, p)),
+    ...readMetaFields(c, metaObj, "meta"),
+  };
+  const body = c.required(doc, "messages", "", "a Common document", (v, p) =>
+    c.array(v, p).map((m, i) => readCommonMessage(c, m, joinPath(p, i))),
+  );
+  return { meta, body };
+}

@@ -1,0 +1,29 @@
+/**
+ * convert(): from one text form to another through the canonical model,
+ * with no store involved.
+ */
+
+import { readCommon, renderCommon } from "./commonJson.js";
+import { harness } from "./harness/index.js";
+import { Checker, parseJson } from "./json.js";
+import type { Common, TextForm, Transcript } from "./transcript.js";
+
+/** Parse any text form into the canonical model. */
+export function parseToCommon(text: string, from: TextForm, origin?: string): Transcript<Common> {
+  if (from === "common")
+    return readCommon(new Checker("common", origin), parseJson(text, "common", origin));
+  const h = harness(from);
+  return h.codec.toCommon(h.text.parse(text, origin));
+}
+
+/** Render the canonical model in any text form. */
+export function renderFromCommon(transcript: Transcript<Common>, to: TextForm): string {
+  if (to === "common") return renderCommon(transcript);
+  const h = harness(to);
+  return h.text.render(h.codec.fromCommon(transcript));
+}
+
+/** Convert a document between text forms. `origin` names the input in errors. */
+export function convert(text: string, from: TextForm, to: TextForm, origin?: string): string {
+  return renderFromCommon(parseToCommon(text, from, origin), to);
+}

@@ -1,0 +1,76 @@
+/**
+ * The error hierarchy. Every error carries the harness it concerns (or
+ * `common`), a one-line detail, the file or id it is about, and the cause.
+ * Only `src/cli/` turns these into messages and exit codes.
+ */
+
+import type { TextForm } from "./transcript.js";
+
+export interface ErrorContext {
+  /** The file (or `<stdin>`) the error is about. */
+  file?: string | undefined;
+  /** A JSON path or row/column locator inside the file: `messages[3].content[1]`. */
+  at?: string | undefined;
+  cause?: unknown;
+}
+
+export class TxcriptError extends Error {
+  readonly harness: TextForm | undefined;
+  readonly detail: string;
+  readonly file: string | undefined;
+  readonly at: string | undefined;
+
+  constructor(harness: TextForm | undefined, detail: string, context: ErrorContext = {}) {
+    const where = [context.file, context.at].filter((s) => s !== undefined && s !== "").join(": ");
+    super(where ? `${where}: ${detail}` : detail, { cause: context.cause });
+    this.name = new.target.name;
+    this.harness = harness;
+    this.detail = detail;
+    this.file = context.file;
+    this.at = context.at;
+  }
+}
+
+/** A document, text form or record is malformed. */
+export class ParseError extends TxcriptError {}
+
+/** No session with that id (or prefix). */
+export class NotFoundError extends TxcriptError {}
+
+/** An id prefix matches more than one session. */
+export class AmbiguousIdError extends TxcriptError {
+  readonly candidates: readonly string[];
+  constructor(
+    harness: TextForm | undefined,
+    detail: string,
+    candidates: readonly string[],
+    context: ErrorContext = {},
+  ) {
+    super(harness, detail, context);
+    this.candidates = candidates;
+  }
+}
+
+/** An id or path that would escape the store, or is not a plain path component. */
+export class UnsafePathError extends TxcriptError {}
+
+/** The target already holds the session and overwriting was not asked for. */
+export class ConflictError extends TxcriptError {}
+
+/** Well-formed input this version cannot handle (a newer schema, an encrypted file). */
+export class UnsupportedError extends TxcriptError {}
+
+/** The store could not be read or written (I/O, SQLite, permissions, busy). */
+export class StoreError extends TxcriptError {}
+
+/** A request that cannot be satisfied as asked (a range that splits a tool pair, …). */
+export class InvalidRequestError extends TxcriptError {}
+
+/** A short, human-readable description of any thrown value. */
+export function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    return code && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message;
+  }
+  return String(cause);
+}

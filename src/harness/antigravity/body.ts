@@ -1,0 +1,98 @@
+/**
+ * The native Body of an agy conversation: every row of every table of
+ * `conversations/<id>.db`, byte-exact, plus the brain mirror logs. The store
+ * reads and writes exactly this; the codec interprets it.
+ */
+
+/** A value as SQLite holds it (better-sqlite3 returns blobs as Buffers, a Uint8Array). */
+export type SqlValue = null | number | bigint | string | Uint8Array;
+
+/** `trajectory_meta(trajectory_id text PRIMARY KEY, cascade_id text, trajectory_type integer, source integer)` */
+export interface TrajectoryMetaRow {
+  trajectory_id: string;
+  cascade_id: string | null;
+  trajectory_type: number | null;
+  source: number | null;
+}
+
+/** One `steps` row: all eleven columns. `step_payload` is a `gemini_coder.Step`. */
+export interface StepRow {
+  idx: number;
+  step_type: number;
+  status: number;
+  has_subtrajectory: boolean;
+  metadata: Uint8Array | null;
+  error_details: Uint8Array | null;
+  permissions: Uint8Array | null;
+  task_details: Uint8Array | null;
+  render_info: Uint8Array | null;
+  step_payload: Uint8Array | null;
+  step_format: number;
+}
+
+/** `gen_metadata(idx integer PRIMARY KEY, data blob, size integer NOT NULL DEFAULT 0)` */
+export interface GenMetadataRow {
+  idx: number;
+  data: Uint8Array | null;
+  size: number;
+}
+
+/** `executor_metadata`, `parent_references`, `battle_mode_infos`: `(idx integer PRIMARY KEY, data blob)` */
+export interface IdxBlobRow {
+  idx: number;
+  data: Uint8Array | null;
+}
+
+/** `trajectory_metadata_blob(id text DEFAULT "main" PRIMARY KEY, data blob)` */
+export interface MetadataBlobRow {
+  id: string;
+  data: Uint8Array | null;
+}
+
+/** A table a later agy added: kept verbatim, recreated from its own SQL. */
+export interface ExtraTable {
+  name: string;
+  /** The `CREATE TABLE` statement from sqlite_master. */
+  sql: string;
+  columns: string[];
+  rows: SqlValue[][];
+}
+
+/** Which writer produced the conversation: the CLI, or the ACP server. */
+export type AntigravityLane = "cli" | "acp";
+
+export interface AntigravityBody {
+  /** The conversation id: the database file stem. */
+  id: string;
+  trajectory_meta: TrajectoryMetaRow[];
+  steps: StepRow[];
+  gen_metadata: GenMetadataRow[];
+  executor_metadata: IdxBlobRow[];
+  parent_references: IdxBlobRow[];
+  battle_mode_infos: IdxBlobRow[];
+  trajectory_metadata_blob: MetadataBlobRow[];
+  /** Tables this version does not know, in sqlite_master order. */
+  extra_tables: ExtraTable[];
+  /** `brain/<id>/.system_generated/logs/transcript.jsonl`, verbatim. */
+  transcript?: string;
+  /** `brain/<id>/.system_generated/logs/transcript_full.jsonl`, verbatim. */
+  transcript_full?: string;
+  /** Where it was found (default `cli`). */
+  lane?: AntigravityLane;
+  /** The ACP lane's `<id>.meta` JSON sidecar, verbatim. */
+  acp_meta?: string;
+}
+
+export function emptyBody(id: string): AntigravityBody {
+  return {
+    id,
+    trajectory_meta: [],
+    steps: [],
+    gen_metadata: [],
+    executor_metadata: [],
+    parent_references: [],
+    battle_mode_infos: [],
+    trajectory_metadata_blob: [],
+    extra_tables: [],
+  };
+}

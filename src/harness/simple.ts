@@ -1,0 +1,235 @@
+/**
+ * Simple: the forgiving interchange document any agent can emit (see
+ * docs/formats/simple.md). Its Body is the Common model itself, so the codec
+ * is the identity; the text codec reads every fidelity level and renders the
+ * full model back, so that parse(render(c)) equals c.
+ */
+
+import {
+  type Block,
+  type Json,
+  type JsonObject,
+  type Message,
+  type Meta,
+  type ToolResultBlock,
+  toolFromCanonical,
+  toolToCanonical,
+} from "../common.js";
+import {
+  blockToJson,
+  imageSourceToJson,
+  metaToJson,
+  readArtifact,
+  readImageSource,
+  readMetaFields,
+  readRole,
+  readStopReason,
+  readUsage,
+  stopReasonToJson,
+  usageToJson,
+} from "../commonJson.js";
+import { stableUuid } from "../ids.js";
+import { assignDefined, Checker, joinPath, parseJson, sortKeys } from "../json.js";
+import { compareTimestamps, EPOCH, type Timestamp } from "../time.js";
+import type { Codec, Common, TextCodec, Transcript } from "../transcript.js";
+
+export type SimpleBody = Common;
+
+export const simpleCodec: Codec<SimpleBody> = {
+  toCommon: (t) => t,
+  fromCommon: (t) => t,
+};
+
+/** Parse a Simple document. Errors name the JSON path: `messages[3].content[1]: ...`. */
+export function parseSimple(text: string, origin?: string): Transcript<Common> {
+  const c: Checker = new Checker("simple", origin);
+  const doc = c.object(parseJson(text, "simple", origin), "");
+  const str = (v: unknown, p: string) => c.string(v, p);
+  const rawMessages = c.required(doc, "messages", "", "a Simple document", (v, p) => c.array(v, p));
+
+  const explicitIds = new Set<string>();
+  for (const m of rawMessages) {
+    const content = (m as { content?: unknown } | null)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const b of content) {
+      const id = (b as { type?: unknown; id?: unknown } | null)?.id;
+      if ((b as { type?: unknown })?.type === "tool_use" && typeof id === "string")
+        explicitIds.add(id);
+    }
+  }
+  const usedIds = new Set<string>();
+  const freshId = (m: number, b: number): string => {
+    let id = `toolu_simple_${m}_${b}`;
+    for (let n = 2; explicitIds.has(id) || usedIds.has(id); n++) id = `toolu_simple_${m}_${b}_${n}`;
+    return id;
+  };
+  // Calls not yet answered, oldest first: id-less results take from the front.
+  const unpaired: string[] = [];
+
+  const readBlock = (value: unknown, at: string, m: number, b: number): Block => {
+    const obj = c.object(value, at);
+    const type = c.required(obj, "type", at, "block", str);
+    switch (type) {
+      case "text":
+        return { type, text: c.required(obj, "text", at, "text block", str) };
+      case "thinking": {
+        // Anthropic's own shape names the text `thinking`; accept it too.
+        const key = obj.text === undefined && obj.thinking !== undefined ? "thinking" : "text";
+        const block: Block = { type, text: c.required(obj, key, at, "thinking block", str) };
+        assignDefined(block, "signature", c.optional(obj, "signature", at, str));
+        assignDefined(block, "encrypted", c.optional(obj, "encrypted", at, str));
+        return block;
+      }
+      case "tool_use": {
+        const name = c.required(obj, "name", at, "tool_use", str);
+        if (name === "") c.fail(joinPath(at, "name"), "a tool name cannot be empty");
+        const id = c.optional(obj, "id", at, str) ?? freshId(m, b);
+        if (usedIds.has(id))
+          c.fail(joinPath(at, "id"), `tool_use id ${JSON.stringify(id)} is used twice`);
+        usedIds.add(id);
+        unpaired.push(id);
+        // Every harness expects an object of arguments: a missing input is `{}`.
+        const input = obj.input === undefined ? {} : (obj.input as Json);
+        return { type, id, tool: toolFromCanonical(name, input) };
+      }
+      case "tool_result": {
+        if (obj.content === undefined) c.fail(at, `tool_result needs "content"`);
+        let toolUseId = c.optional(obj, "tool_use_id", at, str);
+        if (toolUseId === undefined) {
+          toolUseId = unpaired.shift();
+          if (toolUseId === undefined) {
+            c.fail(at, `tool_result has no "tool_use_id" and no unanswered tool_use precedes it`);
+          }
+        } else {
+          const i = unpaired.indexOf(toolUseId);
+          if (i !== -1) unpaired.splice(i, 1);
+        }
+        const block: ToolResultBlock = {
+          type,
+          tool_use_id: toolUseId,
+          content: obj.content as Json,
+        };
+        if (c.optional(obj, "is_error", at, (v, p) => c.boolean(v, p))) block.is_error = true;
+        return block;
+      }
+      case "image":
+        return {
+          type,
+          source: c.required(obj, "source", at, "image", (v, p) => readImageSource(c, v, p)),
+        };
+      case "artifact":
+        return {
+          type,
+          artifact: c.required(obj, "artifact", at, "artifact", (v, p) => readArtifact(c, v, p)),
+        };
+      default:
+        return c.expected(
+          joinPath(at, "type"),
+          "a block type (text, thinking, tool_use, tool_result, image, artifact)",
+          type,
+        );
+    }
+  };
+
+  interface Draft extends Omit<Message, "timestamp"> {
+    timestamp?: Timestamp;
+  }
+  const drafts: Draft[] = rawMessages.map((value, m): Draft => {
+    const at = joinPath("messages", m);
+    const obj = c.object(value, at);
+    const role = c.required(obj, "role", at, "message", (v, p) => readRole(c, v, p));
+    const rawContent = obj.content;
+    if (rawContent === undefined) c.fail(at, `message needs "content"`);
+    let content: Block[];
+    if (typeof rawContent === "string") {
+      content = [{ type: "text", text: rawContent }];
+    } else if (Array.isArray(rawContent)) {
+      const contentAt = joinPath(at, "content");
+      content = rawContent.map((b, i) => readBlock(b, joinPath(contentAt, i), m, i));
+    } else {
+      return c.expected(joinPath(at, "content"), "a string or an array of blocks", rawContent);
+    }
+    const draft: Draft = { role, content };
+    assignDefined(
+      draft,
+      "timestamp",
+      c.optional(obj, "timestamp", at, (v, p) => c.timestamp(v, p)),
+    );
+    assignDefined(draft, "model", c.optional(obj, "model", at, str));
+    assignDefined(
+      draft,
+      "stop_reason",
+      c.optional(obj, "stop_reason", at, (v, p) => readStopReason(c, v, p)),
+    );
+    assignDefined(
+      draft,
+      "usage",
+      c.optional(obj, "usage", at, (v, p) => readUsage(c, v, p)),
+    );
+    return draft;
+  });
+
+  // Deterministic timestamps: the session's own, else its earliest message's,
+  // else the epoch; a message without one inherits the one before it.
+  const given = drafts.map((d) => d.timestamp).filter((t): t is Timestamp => t !== undefined);
+  const sessionTs =
+    c.optional(doc, "timestamp", "", (v, p) => c.timestamp(v, p)) ??
+    given.sort(compareTimestamps)[0] ??
+    EPOCH;
+  let previous = sessionTs;
+  const body: Message[] = drafts.map((d) => {
+    const timestamp = d.timestamp ?? previous;
+    previous = timestamp;
+    return { ...d, timestamp } as Message;
+  });
+
+  const id =
+    c.optional(doc, "id", "", str) ??
+    // No id: derive one from the document so the same document gets the same id.
+    stableUuid("simple", text);
+  if (id === "") c.fail("id", "a session id cannot be empty");
+  const meta: Meta = { id, timestamp: sessionTs, ...readMetaFields(c, doc, "") };
+  return { meta, body };
+}
+
+function blockToSimple(block: Block): JsonObject {
+  switch (block.type) {
+    case "tool_use": {
+      const { name, input } = toolToCanonical(block.tool);
+      return { type: "tool_use", id: block.id, name, input: sortKeys(input) };
+    }
+    case "image":
+      return { type: "image", source: imageSourceToJson(block.source) };
+    case "text":
+    case "thinking":
+    case "tool_result":
+    case "artifact":
+      return blockToJson(block);
+    default:
+      return block satisfies never;
+  }
+}
+
+/** Render the full Common model as a Simple document (every field, every timestamp). */
+export function renderSimple(transcript: Transcript<Common>): string {
+  const doc: JsonObject = {
+    ...metaToJson(transcript.meta),
+    messages: transcript.body.map((m) => {
+      const out: JsonObject = {
+        role: m.role,
+        content: m.content.map(blockToSimple),
+        timestamp: m.timestamp,
+      };
+      assignDefined(out, "model", m.model);
+      if (m.stop_reason !== undefined) out.stop_reason = stopReasonToJson(m.stop_reason);
+      if (m.usage !== undefined) out.usage = usageToJson(m.usage);
+      return out;
+    }),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export const simpleText: TextCodec<SimpleBody> = {
+  parse: parseSimple,
+  render: renderSimple,
+};

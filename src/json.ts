@@ -1,0 +1,173 @@
+/**
+ * JSON helpers shared by the text codecs: parsing with line/column errors,
+ * canonical key order for opaque values, and a checker that reads untyped
+ * JSON into typed values, naming the JSON path of anything malformed.
+ */
+
+import {
+  type ParseError as JsoncError,
+  parse as jsoncParse,
+  printParseErrorCode,
+} from "jsonc-parser";
+import type { Json, JsonObject } from "./common.js";
+import { ParseError } from "./errors.js";
+import { normalizeTimestamp, type Timestamp } from "./time.js";
+import type { TextForm } from "./transcript.js";
+
+/** 1-based line and column of a UTF-16 offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/**
+ * JSON.parse, with errors that say where. V8's messages give a position for
+ * some errors and not others, so on failure jsonc-parser (strict settings)
+ * locates the first error.
+ */
+export function parseJson(text: string, form: TextForm, origin?: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    const errors: JsoncError[] = [];
+    jsoncParse(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const first = errors[0];
+    const offset = first?.offset ?? text.length;
+    const { line, column } = lineColumn(text, offset);
+    const what = first
+      ? printParseErrorCode(first.error)
+          .replace(/([a-z])([A-Z])/g, "$1 $2")
+          .toLowerCase()
+      : (cause as Error).message;
+    const detail =
+      text.trim() === "" ? "invalid JSON: the input is empty" : `invalid JSON (${what})`;
+    throw new ParseError(form, detail, {
+      file: origin,
+      at: `line ${line}, column ${column}`,
+      cause,
+    });
+  }
+}
+
+/** A deep copy with object keys sorted, the order txcript writes opaque JSON in. */
+export function sortKeys(value: Json): Json {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const out: JsonObject = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key] as Json);
+    return out;
+  }
+  return value;
+}
+
+/** `messages` + 3 -> `messages[3]`; `messages[3]` + `content` -> `messages[3].content`. */
+export function joinPath(at: string, key: string | number): string {
+  if (typeof key === "number") return `${at}[${key}]`;
+  return at === "" ? key : `${at}.${key}`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return value.length > 40 ? "a string" : JSON.stringify(value);
+    case "number":
+    case "boolean":
+      return String(value);
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}
+
+/** Reads untyped JSON; every failure is a ParseError naming the path. */
+export class Checker {
+  constructor(
+    readonly form: TextForm,
+    readonly origin?: string,
+  ) {}
+
+  fail(at: string, detail: string): never {
+    throw new ParseError(this.form, detail, { file: this.origin, at });
+  }
+
+  expected(at: string, what: string, got: unknown): never {
+    return this.fail(at, `expected ${what}, got ${describe(got)}`);
+  }
+
+  object(value: unknown, at: string): Record<string, unknown> {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      return this.expected(at, "an object", value);
+    }
+    return value as Record<string, unknown>;
+  }
+
+  array(value: unknown, at: string): unknown[] {
+    if (!Array.isArray(value)) return this.expected(at, "an array", value);
+    return value;
+  }
+
+  string(value: unknown, at: string): string {
+    if (typeof value !== "string") return this.expected(at, "a string", value);
+    return value;
+  }
+
+  uint(value: unknown, at: string): number {
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+      return this.expected(at, "a non-negative integer", value);
+    }
+    return value;
+  }
+
+  boolean(value: unknown, at: string): boolean {
+    if (typeof value !== "boolean") return this.expected(at, "true or false", value);
+    return value;
+  }
+
+  timestamp(value: unknown, at: string): Timestamp {
+    const ts = typeof value === "string" ? normalizeTimestamp(value) : undefined;
+    if (ts === undefined) return this.expected(at, "an RFC 3339 timestamp", value);
+    return ts;
+  }
+
+  /** A required key of `obj` (the object at `at`), read by `read`. */
+  required<T>(
+    obj: Record<string, unknown>,
+    key: string,
+    at: string,
+    what: string,
+    read: (value: unknown, at: string) => T,
+  ): T {
+    const value = obj[key];
+    if (value === undefined) return this.fail(at, `${what} needs "${key}"`);
+    return read(value, joinPath(at, key));
+  }
+
+  /** An optional key: absent or null reads as undefined. */
+  optional<T>(
+    obj: Record<string, unknown>,
+    key: string,
+    at: string,
+    read: (value: unknown, at: string) => T,
+  ): T | undefined {
+    const value = obj[key];
+    if (value === undefined || value === null) return undefined;
+    return read(value, joinPath(at, key));
+  }
+}
+
+/** Set `target[key] = value` only when value is defined (exactOptionalPropertyTypes-friendly). */
+export function assignDefined<T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  value: T[K] | undefined,
+): void {
+  if (value !== undefined) target[key] = value;
+}

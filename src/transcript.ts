@@ -1,0 +1,124 @@
+/**
+ * The contracts every harness implements: the transcript container, the
+ * codec (native Body <-> Common, no I/O), the text codec (native text <->
+ * Body, no I/O), the store (disk), and `convert()` between text forms.
+ */
+
+import type { Message, Meta } from "./common.js";
+import type { Timestamp } from "./time.js";
+
+/** Every harness txcript knows. The registry switches over it exhaustively. */
+export const HARNESS_IDS = ["antigravity", "simple"] as const;
+export type HarnessId = (typeof HARNESS_IDS)[number];
+
+/** What `convert --from/--to` accept: every harness's text form, plus Common JSON. */
+export const TEXT_FORMS = [...HARNESS_IDS, "common"] as const;
+export type TextForm = (typeof TEXT_FORMS)[number];
+
+export function isHarnessId(value: string): value is HarnessId {
+  return (HARNESS_IDS as readonly string[]).includes(value);
+}
+export function isTextForm(value: string): value is TextForm {
+  return (TEXT_FORMS as readonly string[]).includes(value);
+}
+
+/** The canonical body: the conversation as messages. */
+export type Common = Message[];
+
+/** A session: its metadata and its body, native or Common. */
+export interface Transcript<Body> {
+  meta: Meta;
+  body: Body;
+}
+
+/** Native Body <-> Common. Pure: no I/O, no clock, no randomness in fromCommon. */
+export interface Codec<Body> {
+  toCommon(transcript: Transcript<Body>): Transcript<Common>;
+  /** Deterministic: the same Common input gives byte-identical output. */
+  fromCommon(transcript: Transcript<Common>): Transcript<Body>;
+}
+
+/** Native text <-> Body. Pure. `origin` names the file in errors. */
+export interface TextCodec<Body> {
+  parse(text: string, origin?: string): Transcript<Body>;
+  render(transcript: Transcript<Body>): string;
+}
+
+/** mtime and size of every file a session consists of, for caches. */
+export interface Fingerprint {
+  files: { path: string; mtime_ms: number; size: number }[];
+}
+
+/** One session found by a discovery scan: what a listing needs, no more. */
+export interface Discovered {
+  harness: HarnessId;
+  id: string;
+  /** The session's main file. */
+  path: string;
+  /** id, timestamp (created), cwd, git_branch, title, model when known. */
+  meta: Meta;
+  /** Last activity. */
+  updated: Timestamp;
+  /** Messages as `view` would number them, or an estimate documented by the store. */
+  message_count: number;
+  fingerprint: Fingerprint;
+  /** Which writer produced it when a harness has several (agy: `cli`, `acp`). */
+  lane?: string;
+  /** The conversation that spawned this one (a subagent). */
+  parent_id?: string;
+  /** The conversation this one was forked from. */
+  forked_from?: string;
+}
+
+/** A file a scan passed over, and why. */
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+export interface Discovery {
+  sessions: Discovered[];
+  skipped: Skipped[];
+}
+
+export interface DiscoverOptions {
+  /** Called as files are scanned, for progress display. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** How a store finds its root; every field optional. */
+export interface StoreOptions {
+  /** An explicit root directory: overrides the environment and the default. */
+  root?: string;
+  /** The environment to read HOME, GEMINI_HOME and TXCRIPT_* from (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface SaveOptions {
+  /** Replace an existing session with the same id. Default: refuse. */
+  overwrite?: boolean;
+}
+
+export interface Saved {
+  harness: HarnessId;
+  id: string;
+  /** The session's main file. */
+  path: string;
+  /** Every file and directory written. */
+  files: string[];
+}
+
+/** Where a session lives on disk, and how to find, read, write and remove it. */
+export interface Store<Body> {
+  readonly harness: HarnessId;
+  /** The store root directories this instance reads. */
+  readonly roots: readonly string[];
+  discover(options?: DiscoverOptions): Discovery;
+  /** Load by exact id. Never modifies the source. */
+  load(id: string): Transcript<Body>;
+  /** Write atomically; resumable by the harness. */
+  save(transcript: Transcript<Body>, options?: SaveOptions): Saved;
+  /** Remove the session's files inside the root; returns what was removed. */
+  delete(id: string): string[];
+  fingerprint(id: string): Fingerprint | undefined;
+}

@@ -1,0 +1,47 @@
+/**
+ * Run the built txcript binary in a child process, as a user would.
+ * `npm test` builds dist/ before the suite runs.
+ */
+
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const BIN = join(ROOT, "dist", "cli", "main.js");
+
+export interface RunResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  input?: string;
+  /** Extra environment; HOME defaults to a path that does not exist so no real store is read. */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+export function txcript(args: readonly string[], options: RunOptions = {}): RunResult {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first`);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({
+    PATH: process.env.PATH,
+    HOME: "/nonexistent-txcript-home",
+    NO_COLOR: "1",
+    ...options.env,
+  })) {
+    if (v !== undefined) env[k] = v;
+  }
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    input: options.input ?? "",
+    env,
+    cwd: options.cwd ?? ROOT,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
