@@ -281,6 +281,8 @@ function readTool(c: Checker, value: unknown, at: string): Tool {
     case "Raw": {
       allowed(["tool_name", "input"]);
       const toolName = c.required(obj, "tool_name", at, "Raw tool", str);
+      // As in Simple documents: a nameless tool cannot be called or rendered anywhere.
+      if (toolName === "") c.fail(joinPath(at, "tool_name"), "a tool name cannot be empty");
       const input = obj.input === undefined ? null : readJsonValue(obj.input);
       return normalizeTool({ name: "Raw", tool_name: toolName, input });
     }
@@ -436,6 +438,7 @@ export function readCommon(c: Checker, value: unknown): Transcript<Common> {
     timestamp: c.required(metaObj, "timestamp", "meta", "meta", (v, p) => c.timestamp(v, p)),
     ...readMetaFields(c, metaObj, "meta"),
   };
+  if (meta.id === "") c.fail("meta.id", "a session id cannot be empty");
   const body = c.required(doc, "messages", "", "a Common document", (v, p) =>
     c.array(v, p).map((m, i) => readCommonMessage(c, m, joinPath(p, i))),
   );

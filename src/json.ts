@@ -31,9 +31,13 @@ export function lineColumn(text: string, offset: number): { line: number; column
  * locates the first error.
  */
 export function parseJson(text: string, form: TextForm, origin?: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (cause) {
+    if (text.trim() === "") {
+      throw new ParseError(form, "invalid JSON: the input is empty", { file: origin, cause });
+    }
     const errors: JsoncError[] = [];
     jsoncParse(text, errors, { disallowComments: true, allowTrailingComma: false });
     const first = errors[0];
@@ -44,14 +48,59 @@ export function parseJson(text: string, form: TextForm, origin?: string): unknow
           .replace(/([a-z])([A-Z])/g, "$1 $2")
           .toLowerCase()
       : (cause as Error).message;
-    const detail =
-      text.trim() === "" ? "invalid JSON: the input is empty" : `invalid JSON (${what})`;
-    throw new ParseError(form, detail, {
+    throw new ParseError(form, `invalid JSON (${what})`, {
       file: origin,
       at: `line ${line}, column ${column}`,
       cause,
     });
   }
+  checkDepth(value, form, origin);
+  return value;
+}
+
+/**
+ * The deepest nesting parseJson accepts. JSON.parse itself copes with any
+ * depth, but what follows (sortKeys, JSON.stringify, deep equality) recurses
+ * and would overflow the stack a few thousand levels down; no real session
+ * nests anywhere near this deep (serde_json, which txcript uses, stops at 128).
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Refuse values nested deeper than MAX_JSON_DEPTH, without recursing. */
+function checkDepth(root: unknown, form: TextForm, origin: string | undefined): void {
+  const pending: [value: unknown, depth: number][] = [[root, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > MAX_JSON_DEPTH) {
+      throw new ParseError(form, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, {
+        file: origin,
+        at: deepPath(root),
+      });
+    }
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+}
+
+/** The first few steps of the path to the first value nested too deep, for the error. */
+function deepPath(root: unknown): string {
+  const shown = 6;
+  const pending: [value: unknown, path: (string | number)[]][] = [[root, []]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (path.length >= MAX_JSON_DEPTH) {
+      const at = path.slice(0, shown).reduce<string>((p, k) => joinPath(p, k), "");
+      return path.length > shown ? `${at}…` : at;
+    }
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((v, i) => [i, v])
+      : Object.entries(value);
+    for (const [key, child] of entries.reverse()) pending.push([child, [...path, key]]);
+  }
+  return "";
 }
 
 /** A deep copy with object keys sorted, the order txcript writes opaque JSON in. */
@@ -59,7 +108,18 @@ export function sortKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === "object") {
     const out: JsonObject = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key] as Json);
+    for (const key of Object.keys(value).sort()) {
+      const sorted = sortKeys(value[key] as Json);
+      // Assigning "__proto__" would set the prototype and silently drop the key.
+      if (key === "__proto__") {
+        Object.defineProperty(out, key, {
+          value: sorted,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[key] = sorted;
+    }
     return out;
   }
   return value;

@@ -11,14 +11,14 @@ import type { TextForm } from "./transcript.js";
 /**
  * Why `id` cannot be a single path component, or undefined when it can.
  * Refused: empty, `.`/`..`, separators (both kinds on every platform),
- * control characters, drive prefixes and anything absolute.
+ * control characters (C0, DEL and C1), drive prefixes and anything absolute.
  */
 export function pathComponentProblem(id: string): string | undefined {
   if (id.length === 0) return "is empty";
   if (id === "." || id === "..") return `is "${id}"`;
   if (id.includes("/") || id.includes("\\")) return "contains a path separator";
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  if (/[\u0000-\u001f\u007f]/.test(id)) return "contains a control character";
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) return "contains a control character";
   if (/^[A-Za-z]:/.test(id) || isAbsolute(id)) return "is an absolute path";
   if (id.length > 255) return "is longer than 255 characters";
   return undefined;
