@@ -6,7 +6,14 @@
 
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { register as registerCompletion } from "./commands/completion.js";
+import { register as registerContinue } from "./commands/continue.js";
 import { register as registerConvert } from "./commands/convert.js";
+import { register as registerDelete } from "./commands/delete.js";
+import { register as registerExport } from "./commands/export.js";
+import { register as registerList } from "./commands/list.js";
+import { register as registerView } from "./commands/view.js";
+import { addRootOptions } from "./context.js";
 import { exitCodeFor, formatError, UsageError } from "./errors.js";
 
 const pkg = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -21,7 +28,14 @@ export function buildProgram(): Command {
       // Commander's own usage errors become our one-line format below.
       writeErr: () => {},
     });
+  addRootOptions(program);
+  registerList(program);
+  registerView(program);
+  registerExport(program);
+  registerContinue(program);
   registerConvert(program);
+  registerDelete(program);
+  registerCompletion(program);
   for (const command of program.commands)
     command.exitOverride().configureOutput({ writeErr: () => {} });
   return program;

@@ -1,0 +1,46 @@
+/**
+ * txcript delete <id>: remove a session from its store. Asks on a
+ * terminal; elsewhere --yes is required.
+ */
+
+import { createInterface } from "node:readline/promises";
+import type { Command } from "commander";
+import type { HarnessId } from "../../transcript.js";
+import { localFor } from "../context.js";
+import { UsageError } from "../errors.js";
+import { parseHarness } from "../options.js";
+
+export function register(program: Command): void {
+  program
+    .command("delete")
+    .alias("rm")
+    .description("delete a session from its harness's store")
+    .argument("<session>", "an id or unique prefix")
+    .option("--from <harness>", "look the id up in this harness only", parseHarness)
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (ref: string, options: { from?: HarnessId; yes?: boolean }, command: Command) => {
+      if (ref.includes("#")) throw new UsageError("delete takes a whole session, not a #range");
+      const local = localFor(command, options.from);
+      const found = local.resolve(ref);
+      if (!options.yes) {
+        if (!process.stdin.isTTY) {
+          throw new UsageError(
+            `refusing to delete ${found.id} without --yes when not on a terminal`,
+          );
+        }
+        const rl = createInterface({ input: process.stdin, output: process.stderr });
+        const title = found.meta.title ? ` "${found.meta.title}"` : "";
+        const answer = await rl.question(
+          `delete ${found.harness} session ${found.id}${title}? [y/N] `,
+        );
+        rl.close();
+        if (!/^y(es)?$/i.test(answer.trim())) {
+          process.stderr.write("not deleted\n");
+          return;
+        }
+      }
+      const removed = local.remove(found);
+      process.stderr.write(`deleted ${found.harness} session ${found.id}\n`);
+      for (const path of removed) process.stdout.write(`${path}\n`);
+    });
+}

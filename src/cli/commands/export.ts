@@ -1,0 +1,49 @@
+/**
+ * txcript export <id>[#range]: the session as a Simple document, on stdout
+ * or written atomically to --out FILE.
+ */
+
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { Command } from "commander";
+import { describeCause, TxcriptError } from "../../errors.js";
+import { renderSimple } from "../../harness/simple.js";
+import type { HarnessId } from "../../transcript.js";
+import { resolveSource, selected } from "../context.js";
+import { parseHarness } from "../options.js";
+
+/** Write `text` to `path` through a temporary file in the same directory and a rename. */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, text, { flag: "wx" });
+    renameSync(tmp, path);
+  } catch (cause) {
+    rmSync(tmp, { force: true });
+    throw new TxcriptError(undefined, `cannot write: ${describeCause(cause)}`, {
+      file: path,
+      cause,
+    });
+  }
+}
+
+export function register(program: Command): void {
+  program
+    .command("export")
+    .description("export a session (or a #range) as a Simple document")
+    .argument("<session>", "an id or unique prefix, optionally with #range")
+    .option("--from <harness>", "look the id up in this harness only", parseHarness)
+    .option("-o, --out <file>", "write to this file instead of stdout")
+    .action((ref: string, options: { from?: HarnessId; out?: string }, command: Command) => {
+      const source = resolveSource(command, ref, {
+        ...(options.from ? { from: options.from } : {}),
+        allowDocuments: false,
+      });
+      const text = renderSimple(selected(source));
+      if (options.out === undefined || options.out === "-") process.stdout.write(text);
+      else {
+        writeFileAtomic(options.out, text);
+        process.stderr.write(`wrote ${options.out}\n`);
+      }
+    });
+}

@@ -1,0 +1,74 @@
+/**
+ * txcript view <id>[#range]: a session as compact text, Markdown, HTML or
+ * Common JSON. Long text goes through a pager on a terminal.
+ */
+
+import { type Command, Option } from "commander";
+import { renderCommon } from "../../commonJson.js";
+import type { HarnessId, TextForm } from "../../transcript.js";
+import { renderHtml, renderMarkdown, renderText, type ViewInput } from "../../view.js";
+import { resolveSource, selected } from "../context.js";
+import { parseHarness, parseTextForm } from "../options.js";
+import { colorEnabled, painter, writePaged } from "../output.js";
+
+const FORMATS = ["text", "json", "markdown", "html"] as const;
+type Format = (typeof FORMATS)[number];
+
+interface ViewOptions {
+  from?: HarnessId;
+  as?: TextForm;
+  format: Format;
+  pager: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("view")
+    .alias("show")
+    .description("show a session (or a #range of its messages)")
+    .argument(
+      "<session>",
+      'an id or unique prefix, optionally with #N, #A-B, #A- or #-B; or a document file, or "-"',
+    )
+    .option("--from <harness>", "look the id up in this harness only", parseHarness)
+    .option("--as <form>", "the text form of a document argument (default: simple)", parseTextForm)
+    .addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text"))
+    .option("--no-pager", "never page the output")
+    .action((ref: string, options: ViewOptions, command: Command) => {
+      const source = resolveSource(command, ref, {
+        ...(options.from ? { from: options.from } : {}),
+        ...(options.as ? { documentForm: options.as } : {}),
+        allowDocuments: true,
+      });
+      const input: ViewInput = {
+        meta: source.transcript.meta,
+        messages: source.transcript.body,
+        start: source.start,
+        end: source.end,
+      };
+      if (source.found) {
+        input.harness = source.found.harness;
+        input.path = source.found.path;
+      }
+      switch (options.format) {
+        case "json":
+          process.stdout.write(renderCommon(selected(source)));
+          return;
+        case "markdown":
+          writePaged(renderMarkdown(input), process.env, options.pager);
+          return;
+        case "html":
+          process.stdout.write(renderHtml(input));
+          return;
+        case "text":
+          writePaged(
+            renderText(input, painter(colorEnabled(process.stdout, process.env))),
+            process.env,
+            options.pager,
+          );
+          return;
+        default:
+          return options.format satisfies never;
+      }
+    });
+}

@@ -1,0 +1,124 @@
+/**
+ * What every command shares: the environment, store root overrides from
+ * the global `--<harness>-root` flags, and how a session reference (an id,
+ * a prefix, a file or `-`) becomes a Common transcript.
+ */
+
+import { existsSync, statSync } from "node:fs";
+import type { Command } from "commander";
+import { parseToCommon } from "../convert.js";
+import { harness, storedHarnesses } from "../harness/index.js";
+import { type Env, Local } from "../local.js";
+import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
+import type { Common, Discovered, HarnessId, TextForm, Transcript } from "../transcript.js";
+import { UsageError } from "./errors.js";
+import { readInput } from "./input.js";
+import { Progress } from "./output.js";
+
+export function rootFlag(id: HarnessId): string {
+  return `${id.replace(/_/g, "-")}-root`;
+}
+
+/** Global `--<harness>-root <dir>` flags, one per harness with a store. */
+export function addRootOptions(program: Command): void {
+  for (const h of storedHarnesses()) {
+    program.option(`--${rootFlag(h.id)} <dir>`, `read and write ${h.label} sessions under <dir>`);
+  }
+}
+
+export function rootsFrom(command: Command): Partial<Record<HarnessId, string>> {
+  const opts = command.optsWithGlobals() as Record<string, unknown>;
+  const roots: Partial<Record<HarnessId, string>> = {};
+  for (const h of storedHarnesses()) {
+    const key = rootFlag(h.id).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    const value = opts[key];
+    if (typeof value === "string") roots[h.id] = value;
+  }
+  return roots;
+}
+
+export function localFor(command: Command, from?: HarnessId): Local {
+  const options: ConstructorParameters<typeof Local>[0] = {
+    env: process.env as Env,
+    roots: rootsFrom(command),
+  };
+  if (from !== undefined) options.from = from;
+  return new Local(options);
+}
+
+export interface Source {
+  transcript: Transcript<Common>;
+  /** Set when the source is a stored session. */
+  found?: Discovered;
+  /** The document's path (or `<stdin>`) when the source is a document. */
+  origin?: string;
+  /** 0-based [start, end) of the selected messages. */
+  start: number;
+  end: number;
+}
+
+function isDocument(ref: string): boolean {
+  if (ref === "-") return true;
+  try {
+    return existsSync(ref) && statSync(ref).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolve `<id|file|->[#range]`. A document is read in the `--from` text
+ * form (default simple); anything else is a stored session id or prefix.
+ */
+export function resolveSource(
+  command: Command,
+  text: string,
+  options: { from?: HarnessId; documentForm?: TextForm; allowDocuments: boolean },
+): Source {
+  // A file whose own name contains '#' wins over the range syntax.
+  let parsed: SessionRef;
+  try {
+    parsed = options.allowDocuments && isDocument(text) ? { ref: text } : parseSessionRef(text);
+  } catch (error) {
+    if (error instanceof RangeSyntaxError) throw new UsageError(error.message);
+    throw error;
+  }
+  let transcript: Transcript<Common>;
+  let found: Discovered | undefined;
+  let origin: string | undefined;
+  if (options.allowDocuments && isDocument(parsed.ref)) {
+    const input = readInput(parsed.ref);
+    origin = input.origin;
+    transcript = parseToCommon(input.text, options.documentForm ?? "simple", input.origin);
+  } else {
+    const local = localFor(command, options.from);
+    const progress = new Progress();
+    try {
+      found = local.resolve(parsed.ref);
+    } finally {
+      progress.done();
+    }
+    transcript = local.load(found).transcript;
+  }
+  const label = found ? `session ${found.id}` : (origin ?? "the document");
+  const { start, end } = parsed.range
+    ? resolveRange(transcript.body, parsed.range, label)
+    : { start: 0, end: transcript.body.length };
+  const source: Source = { transcript, start, end };
+  if (found) source.found = found;
+  if (origin !== undefined) source.origin = origin;
+  return source;
+}
+
+/** The selected messages as a transcript of their own. */
+export function selected(source: Source): Transcript<Common> {
+  if (source.start === 0 && source.end === source.transcript.body.length) return source.transcript;
+  return {
+    meta: source.transcript.meta,
+    body: source.transcript.body.slice(source.start, source.end),
+  };
+}
+
+export function harnessLabel(id: HarnessId): string {
+  return harness(id).label;
+}

@@ -1,0 +1,82 @@
+/**
+ * Terminal output: colors only on a terminal and never with NO_COLOR, a
+ * pager for long output on a terminal ($PAGER, default `less -FRX`), and a
+ * progress line on stderr for slow scans.
+ */
+
+import { spawnSync } from "node:child_process";
+import pc from "picocolors";
+import { parse as shellParse } from "shell-quote";
+import type { Painter } from "../view.js";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export function colorEnabled(stream: NodeJS.WriteStream, env: Env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.TERM === "dumb") return false;
+  return stream.isTTY === true;
+}
+
+export function painter(enabled: boolean): Painter {
+  const c = pc.createColors(enabled);
+  return {
+    bold: c.bold,
+    dim: c.dim,
+    red: c.red,
+    green: c.green,
+    cyan: c.cyan,
+    yellow: c.yellow,
+    magenta: c.magenta,
+  };
+}
+
+/** Write `text` to stdout, through the pager when it is longer than the terminal. */
+export function writePaged(text: string, env: Env, usePager: boolean): void {
+  const out = process.stdout;
+  const rows = out.rows ?? 24;
+  const lines = text.length > 0 ? text.split("\n").length - 1 : 0;
+  if (usePager && out.isTTY && lines > rows - 1) {
+    const argv = (shellParse(env.PAGER ?? "less") as unknown[]).filter(
+      (t): t is string => typeof t === "string",
+    );
+    const [program, ...args] = argv.length ? argv : ["less"];
+    const r = spawnSync(program!, args, {
+      input: text,
+      stdio: ["pipe", "inherit", "inherit"],
+      env: { ...env, LESS: env.LESS ?? "FRX" },
+    });
+    if (!r.error && r.status === 0) return;
+  }
+  out.write(text);
+}
+
+/**
+ * A progress line on stderr, shown only on a terminal and only once the
+ * work has taken longer than half a second. Discovery is synchronous, so
+ * an animated spinner (which needs the event loop) would never move: the
+ * line is redrawn from the scan's own progress callback instead.
+ */
+export class Progress {
+  private readonly start = Date.now();
+  private lastDraw = 0;
+  private drawn = false;
+
+  constructor(
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly delayMs = 500,
+  ) {}
+
+  update(text: string): void {
+    if (!this.stream.isTTY) return;
+    const now = Date.now();
+    if (now - this.start < this.delayMs || now - this.lastDraw < 80) return;
+    this.lastDraw = now;
+    this.drawn = true;
+    this.stream.write(`\r\x1b[K${text}`);
+  }
+
+  done(): void {
+    if (this.drawn) this.stream.write("\r\x1b[K");
+    this.drawn = false;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The sessions on this machine, across every harness with a store: list
+ * them, resolve an id or unique prefix, load one as Common, and continue a
+ * Common transcript into a target harness's store (always a copy).
+ */
+
+import { parse as shellParse } from "shell-quote";
+import type { Meta } from "./common.js";
+import { AmbiguousIdError, NotFoundError, TxcriptError } from "./errors.js";
+import { type Harness, harness, type ResumeCommand, storedHarnesses } from "./harness/index.js";
+import { stableUuid } from "./ids.js";
+import { compareTimestamps } from "./time.js";
+import type {
+  Common,
+  Discovered,
+  HarnessId,
+  Saved,
+  Skipped,
+  Store,
+  StoreOptions,
+  Transcript,
+} from "./transcript.js";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface LocalOptions {
+  env: Env;
+  /** Root overrides per harness (command-line flags). */
+  roots?: Partial<Record<HarnessId, string>>;
+  /** Only this harness. */
+  from?: HarnessId;
+}
+
+export interface SkippedIn extends Skipped {
+  harness: HarnessId;
+}
+
+export interface Listing {
+  sessions: Discovered[];
+  skipped: SkippedIn[];
+}
+
+export interface ListOptions {
+  /** Only sessions whose cwd is this directory or below it. */
+  cwd?: string;
+  limit?: number;
+  onProgress?: (harness: HarnessId, done: number, total: number) => void;
+}
+
+export interface Loaded {
+  found: Discovered;
+  transcript: Transcript<Common>;
+}
+
+/** Is `child` the directory `dir` or below it? Plain path logic: both may not exist here. */
+export function isUnderDir(child: string, dir: string): boolean {
+  const norm = (p: string) => p.replace(/\\/g, "/").replace(/\/+$/, "") || "/";
+  const c = norm(child);
+  const d = norm(dir);
+  return c === d || c.startsWith(d === "/" ? "/" : `${d}/`);
+}
+
+export class Local {
+  private readonly opened = new Map<HarnessId, Store<unknown>>();
+
+  constructor(readonly options: LocalOptions) {}
+
+  /** The harnesses this instance reads: every stored one, or just `from`. */
+  harnesses(): Harness[] {
+    const all = storedHarnesses();
+    return this.options.from ? all.filter((h) => h.id === this.options.from) : all;
+  }
+
+  store(id: HarnessId): Store<unknown> {
+    let store = this.opened.get(id);
+    if (!store) {
+      const h = harness(id);
+      if (!h.store) throw new TxcriptError(id, `${h.label} has no session store`);
+      const opts: StoreOptions = { env: this.options.env };
+      const root = this.options.roots?.[id];
+      if (root !== undefined) opts.root = root;
+      store = h.store(opts);
+      this.opened.set(id, store);
+    }
+    return store;
+  }
+
+  /** Every session, newest activity first. */
+  list(options: ListOptions = {}): Listing {
+    const sessions: Discovered[] = [];
+    const skipped: SkippedIn[] = [];
+    for (const h of this.harnesses()) {
+      const { onProgress } = options;
+      const found = this.store(h.id).discover(
+        onProgress ? { onProgress: (done, total) => onProgress(h.id, done, total) } : {},
+      );
+      sessions.push(...found.sessions);
+      skipped.push(...found.skipped.map((s) => ({ ...s, harness: h.id })));
+    }
+    let out = sessions;
+    const { cwd } = options;
+    if (cwd !== undefined)
+      out = out.filter((s) => s.meta.cwd !== undefined && isUnderDir(s.meta.cwd, cwd));
+    out.sort((a, b) => compareTimestamps(b.updated, a.updated) || a.id.localeCompare(b.id));
+    if (options.limit !== undefined) out = out.slice(0, options.limit);
+    return { sessions: out, skipped };
+  }
+
+  /** An exact id, else a unique prefix of one. */
+  resolve(ref: string): Discovered {
+    if (ref === "")
+      throw new NotFoundError(this.options.from, "an empty session id matches nothing");
+    const { sessions } = this.list();
+    const exact = sessions.filter((s) => s.id === ref);
+    const matches = exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(ref));
+    if (matches.length === 1) return matches[0]!;
+    const where = this.options.from ? ` in ${harness(this.options.from).label}` : "";
+    if (matches.length === 0)
+      throw new NotFoundError(this.options.from, `no session matches "${ref}"${where}`);
+    const candidates = matches.map((s) => `${s.id} (${s.harness})`);
+    const shown = candidates.slice(0, 10).join(", ");
+    const more = candidates.length > 10 ? `, and ${candidates.length - 10} more` : "";
+    throw new AmbiguousIdError(
+      this.options.from,
+      `"${ref}" matches ${matches.length} sessions${where}: ${shown}${more}; give more of the id${this.options.from ? "" : " or --from"}`,
+      candidates,
+    );
+  }
+
+  load(found: Discovered): Loaded {
+    const h = harness(found.harness);
+    const native = this.store(found.harness).load(found.id);
+    return { found, transcript: h.codec.toCommon(native) };
+  }
+
+  remove(found: Discovered): string[] {
+    return this.store(found.harness).delete(found.id);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ContinueOptions {
+  env: Env;
+  /** Write under this directory instead of the harness's real store. */
+  root?: string;
+}
+
+export interface Continued {
+  saved: Saved;
+  transcript: Transcript<Common>;
+  resume?: ResumeCommand & { overridden: boolean };
+}
+
+/**
+ * Write a copy of `transcript` into `target`'s store. The copy keeps the
+ * session id when it is a UUID the target does not hold yet; otherwise it
+ * gets a fresh id derived from the original (deterministic, never random).
+ */
+export function continueInto(
+  transcript: Transcript<Common>,
+  target: HarnessId,
+  options: ContinueOptions,
+): Continued {
+  const h = harness(target);
+  if (!h.store)
+    throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
+  const opts: StoreOptions = { env: options.env };
+  if (options.root !== undefined) opts.root = options.root;
+  const store = h.store(opts);
+  let id = transcript.meta.id;
+  for (let n = 0; !UUID.test(id) || store.fingerprint(id) !== undefined; n++) {
+    id = stableUuid("continue", target, transcript.meta.id, n);
+  }
+  const copy: Transcript<Common> = { meta: { ...transcript.meta, id }, body: transcript.body };
+  const saved = store.save(h.codec.fromCommon(copy));
+  const resume = resumeCommand(h, saved, copy.meta, options.env);
+  return resume ? { saved, transcript: copy, resume } : { saved, transcript: copy };
+}
+
+/** The harness's resume command, or `TXCRIPT_<HARNESS>_RESUME_CMD` with `{id}` filled in. */
+export function resumeCommand(
+  h: Harness,
+  saved: Saved,
+  meta: Meta,
+  env: Env,
+): (ResumeCommand & { overridden: boolean }) | undefined {
+  const base = h.resume?.(saved, meta);
+  const override = env[`TXCRIPT_${h.id.toUpperCase()}_RESUME_CMD`];
+  if (override !== undefined && override.trim() !== "") {
+    const argv = shellParse(override).map((t) => {
+      if (typeof t !== "string") {
+        throw new TxcriptError(
+          h.id,
+          `TXCRIPT_${h.id.toUpperCase()}_RESUME_CMD may hold a command and its arguments only, not shell operators`,
+        );
+      }
+      return t.replaceAll("{id}", saved.id);
+    });
+    const cmd: ResumeCommand & { overridden: boolean } = { argv, overridden: true };
+    if (base?.cwd !== undefined) cmd.cwd = base.cwd;
+    return cmd;
+  }
+  return base && { ...base, overridden: false };
+}
