@@ -107,10 +107,10 @@ export class Local {
   }
 
   /** An exact id, else a unique prefix of one. */
-  resolve(ref: string): Discovered {
+  resolve(ref: string, onProgress?: ListOptions["onProgress"]): Discovered {
     if (ref === "")
       throw new NotFoundError(this.options.from, "an empty session id matches nothing");
-    const { sessions } = this.list();
+    const { sessions } = this.list(onProgress ? { onProgress } : {});
     const exact = sessions.filter((s) => s.id === ref);
     const matches = exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(ref));
     if (matches.length === 1) return matches[0]!;

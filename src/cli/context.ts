@@ -94,7 +94,9 @@ export function resolveSource(
     const local = localFor(command, options.from);
     const progress = new Progress();
     try {
-      found = local.resolve(parsed.ref);
+      found = local.resolve(parsed.ref, (h, done, total) =>
+        progress.update(`looking up ${parsed.ref} in ${h}: ${done}/${total}`),
+      );
     } finally {
       progress.done();
     }
