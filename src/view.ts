@@ -59,7 +59,8 @@ export function displayTime(ts: string): string {
 }
 
 function imageSize(data: string): string {
-  const bytes = Math.floor((data.length * 3) / 4);
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  const bytes = Math.max(0, Math.floor((data.length * 3) / 4) - padding);
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
 }
 
