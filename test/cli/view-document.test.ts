@@ -37,7 +37,7 @@ describe("view of a Simple document", () => {
       /← \[4\]\n {2}\{\n {4}"file": "\/home\/al\/my_app\/notes.md",\n {4}"created": true/,
     );
     expect(out).toContain("[image: image/png, 8 bytes]");
-    expect(out).toContain("[thinking]\n    Check the test first.");
+    expect(out).toContain("[thinking]\n  Check the test first.");
     expect(out).toContain("[thinking (encrypted)]");
     expect(out).toContain("stopped: max_tokens");
     // No colors off a terminal.
