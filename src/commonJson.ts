@@ -289,7 +289,9 @@ function readTool(c: Checker, value: unknown, at: string): Tool {
     case "Command": {
       allowed(["command", "args"]);
       const command = c.required(obj, "command", at, "Command tool", str);
-      if (!command.startsWith("/")) c.fail(joinPath(at, "command"), `a command starts with "/"`);
+      if (!command.startsWith("/")) {
+        c.expected(joinPath(at, "command"), `a command starting with "/"`, command);
+      }
       const args = c.optional(obj, "args", at, str);
       return args === undefined ? { name: "Command", command } : { name: "Command", command, args };
     }
