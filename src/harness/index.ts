@@ -7,6 +7,8 @@
 import type { Meta } from "../common.js";
 import type { Codec, HarnessId, Saved, Store, StoreOptions, TextCodec } from "../transcript.js";
 import { HARNESS_IDS } from "../transcript.js";
+import { claudeCode } from "./claude-code/index.js";
+import { codex } from "./codex/index.js";
 import { simpleCodec, simpleText } from "./simple.js";
 
 /** A command line that reopens a saved session in its harness. */
@@ -42,6 +44,10 @@ export function harness(id: HarnessId): Harness {
       return simple;
     case "antigravity":
       return simple; // replaced when the Antigravity harness lands
+    case "claude_code":
+      return claudeCode as Harness;
+    case "codex":
+      return codex;
     default:
       return id satisfies never;
   }

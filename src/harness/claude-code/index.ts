@@ -1,0 +1,29 @@
+/**
+ * The Claude Code registry entry: codec, text codec (the session JSONL),
+ * store, and `claude --resume <id>`, run in the session's cwd because
+ * Claude Code looks sessions up by the directory it starts in.
+ */
+
+import type { Codec, TextCodec } from "../../transcript.js";
+import type { Harness } from "../index.js";
+import type { ClaudeCodeBody } from "./body.js";
+import { claudeCodeCodec } from "./codec.js";
+import { ClaudeCodeStore } from "./store.js";
+import { claudeCodeText } from "./text.js";
+
+export type { ClaudeCodeBody, ClaudeLine } from "./body.js";
+export { claudeCodeCodec } from "./codec.js";
+export { ClaudeCodeStore, claudeCodeRoot, encodeCwd, projectDirName } from "./store.js";
+export { claudeCodeText } from "./text.js";
+
+export const claudeCode: Harness<ClaudeCodeBody> = {
+  id: "claude_code",
+  label: "Claude Code",
+  codec: claudeCodeCodec as Codec<ClaudeCodeBody>,
+  text: claudeCodeText as TextCodec<ClaudeCodeBody>,
+  store: (options) => new ClaudeCodeStore(options),
+  resume: (saved, meta) =>
+    meta.cwd === undefined
+      ? { argv: ["claude", "--resume", saved.id] }
+      : { argv: ["claude", "--resume", saved.id], cwd: meta.cwd },
+};

@@ -1,0 +1,444 @@
+/**
+ * Claude Code's store: `<root>/<encoded cwd>/<session id>.jsonl`, where the
+ * root is `~/.claude/projects` (`$CLAUDE_CONFIG_DIR/projects`, or our own
+ * `TXCRIPT_CLAUDE_CODE_ROOT`). Discovery is a shallow scan of each file;
+ * load and save move the file's exact bytes; save writes into the folder
+ * Claude Code itself looks in for the session's cwd.
+ */
+
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import type { Meta } from "../../common.js";
+import {
+  ConflictError,
+  describeCause,
+  InvalidRequestError,
+  NotFoundError,
+  StoreError,
+  TxcriptError,
+} from "../../errors.js";
+import { checkPathComponent, realPathInside } from "../../paths.js";
+import {
+  compareTimestamps,
+  EPOCH,
+  normalizeTimestamp,
+  type Timestamp,
+  timestampFromMillis,
+} from "../../time.js";
+import type {
+  Discovered,
+  DiscoverOptions,
+  Discovery,
+  Fingerprint,
+  Saved,
+  SaveOptions,
+  Skipped,
+  Store,
+  StoreOptions,
+  Transcript,
+} from "../../transcript.js";
+import { type ClaudeCodeBody, joinLines, parseRecord, str } from "./body.js";
+import { parseClaudeCode, SYNTHETIC_MODEL } from "./text.js";
+
+/** Where the store lives: explicit root, TXCRIPT_CLAUDE_CODE_ROOT, $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects. */
+export function claudeCodeRoot(options: StoreOptions = {}): string {
+  if (options.root !== undefined) return resolve(options.root);
+  const env = options.env ?? process.env;
+  const own = env.TXCRIPT_CLAUDE_CODE_ROOT;
+  if (own !== undefined && own !== "") return resolve(own);
+  const config = env.CLAUDE_CONFIG_DIR;
+  if (config !== undefined && config !== "") return resolve(config, "projects");
+  const home = env.HOME || env.USERPROFILE || homedir();
+  return resolve(home, ".claude", "projects");
+}
+
+/** Claude Code keeps names up to this long; longer ones are cut and get a hash suffix. */
+const MAX_DIR_NAME = 200;
+
+/** Every UTF-16 unit outside [A-Za-z0-9] becomes "-" (case kept, nothing collapsed). */
+export function encodeCwd(cwd: string): string {
+  return cwd.replace(/[^A-Za-z0-9]/g, "-");
+}
+
+/** The 32-bit string hash Claude Code suffixes long folder names with, in base 36. */
+export function cwdHash(cwd: string): string {
+  let h = 0;
+  for (let i = 0; i < cwd.length; i++) h = ((h << 5) - h + cwd.charCodeAt(i)) | 0;
+  return Math.abs(h).toString(36);
+}
+
+/** The folder name for a cwd when no folder for it exists yet. */
+export function projectDirName(cwd: string): string {
+  const encoded = encodeCwd(cwd);
+  if (encoded.length <= MAX_DIR_NAME) return encoded;
+  return `${encoded.slice(0, MAX_DIR_NAME)}-${cwdHash(cwd)}`;
+}
+
+const SESSION_SUFFIX = ".jsonl";
+
+/** What a shallow scan of one session file learns. */
+interface Scan {
+  meta: Partial<Meta>;
+  updated?: Timestamp;
+  records: number;
+  conversation: number;
+  messages: number;
+}
+
+/** Lines longer than this are scanned with patterns instead of parsed: they hold bulk content. */
+const PARSE_LIMIT = 64 * 1024;
+const TYPE_RE = /(?:^\{|,)"type":"([^"\\]*)"/;
+const TIMESTAMP_RE = /"timestamp":"([^"\\]*)"\}?\s*$/;
+const RESPONSE_RE = /"message":\{[^{}]*?"id":"([^"\\]*)"/;
+
+/**
+ * Metadata without converting: the first line carrying each field, the
+ * earliest and latest timestamps, the title lines, and an estimate of the
+ * message count (user and assistant lines on every branch, the lines of one
+ * split response counted once).
+ */
+export function scanSession(text: string): Scan {
+  const scan: Scan = { meta: {}, records: 0, conversation: 0, messages: 0 };
+  const m = scan.meta;
+  let custom: string | undefined;
+  let ai: string | undefined;
+  let summary: string | undefined;
+  let lastResponse: string | undefined;
+  let start = 0;
+  const seeTimestamp = (raw: string | undefined) => {
+    const ts = raw === undefined ? undefined : normalizeTimestamp(raw);
+    if (ts === undefined) return;
+    if (m.timestamp === undefined || compareTimestamps(ts, m.timestamp) < 0) m.timestamp = ts;
+    if (scan.updated === undefined || compareTimestamps(ts, scan.updated) > 0) scan.updated = ts;
+  };
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    let type: string | undefined;
+    let sidechain: boolean;
+    let response: string | undefined;
+    if (line.length <= PARSE_LIMIT) {
+      const record = parseRecord(line);
+      type = str(record, "type");
+      if (record === undefined || type === undefined) continue;
+      sidechain = record.isSidechain === true;
+      const fill = (key: "id" | "cwd" | "git_branch" | "cli_version", field: string) => {
+        const value = str(record, field);
+        if (m[key] === undefined && value !== undefined && value !== "") m[key] = value;
+      };
+      fill("id", "sessionId");
+      fill("cwd", "cwd");
+      fill("git_branch", "gitBranch");
+      fill("cli_version", "version");
+      seeTimestamp(str(record, "timestamp"));
+      const message = record.message;
+      if (message !== null && typeof message === "object" && !Array.isArray(message)) {
+        response = str(message, "id");
+        const model = str(message, "model");
+        if (type === "assistant" && model && model !== SYNTHETIC_MODEL) m.model ??= model;
+      }
+      if (type === "custom-title") custom = str(record, "customTitle") || custom;
+      if (type === "ai-title") ai = str(record, "aiTitle") || ai;
+      if (type === "summary") summary = str(record, "summary") || summary;
+    } else {
+      type = TYPE_RE.exec(line.slice(0, 4096))?.[1];
+      if (type === undefined) continue;
+      sidechain = line.includes('"isSidechain":true');
+      response = RESPONSE_RE.exec(line.slice(0, 4096))?.[1];
+      seeTimestamp(TIMESTAMP_RE.exec(line.slice(-256))?.[1]);
+    }
+    scan.records++;
+    if ((type !== "user" && type !== "assistant") || sidechain) continue;
+    scan.conversation++;
+    if (type === "assistant") {
+      if (response === undefined || response !== lastResponse) scan.messages++;
+      lastResponse = response;
+    } else {
+      scan.messages++;
+    }
+  }
+  const title = custom ?? ai ?? summary;
+  if (title !== undefined) m.title = title;
+  return scan;
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new StoreError("claude_code", `cannot read the session: ${describeCause(cause)}`, {
+      file: path,
+      cause,
+    });
+  }
+}
+
+export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
+  readonly harness = "claude_code" as const;
+  readonly roots: readonly string[];
+  private readonly root: string;
+
+  constructor(options: StoreOptions = {}) {
+    this.root = claudeCodeRoot(options);
+    this.roots = [this.root];
+  }
+
+  /** Project folders: real directories directly under the root (symlinked ones are not followed). */
+  private projectDirs(): string[] {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(this.root, { withFileTypes: true });
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw new StoreError("claude_code", `cannot list the store: ${describeCause(cause)}`, {
+        file: this.root,
+        cause,
+      });
+    }
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => join(this.root, e.name))
+      .sort();
+  }
+
+  /** Every file holding session `id`, most recently modified first. */
+  private filesFor(id: string): string[] {
+    checkPathComponent(id, "claude_code");
+    const found: { path: string; mtime: number }[] = [];
+    for (const dir of this.projectDirs()) {
+      const path = join(dir, id + SESSION_SUFFIX);
+      try {
+        const st = statSync(path);
+        if (st.isFile()) found.push({ path, mtime: st.mtimeMs });
+      } catch {
+        // not in this project
+      }
+    }
+    return found
+      .sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
+      .map((f) => f.path);
+  }
+
+  discover(options: DiscoverOptions = {}): Discovery {
+    const files: string[] = [];
+    const skipped: Skipped[] = [];
+    for (const dir of this.projectDirs()) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch (cause) {
+        skipped.push({ path: dir, reason: `cannot list the folder: ${describeCause(cause)}` });
+        continue;
+      }
+      for (const name of names.sort()) {
+        // Subagent transcripts (older releases kept them beside the sessions) are not sessions.
+        if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
+        files.push(join(dir, name));
+      }
+    }
+    const sessions: Discovered[] = [];
+    files.forEach((path, n) => {
+      options.onProgress?.(n, files.length);
+      try {
+        const st = statSync(path);
+        if (!st.isFile()) return;
+        if (st.size === 0) {
+          skipped.push({ path, reason: "empty file" });
+          return;
+        }
+        const scan = scanSession(readFileSync(path, "utf8"));
+        if (scan.records === 0) {
+          skipped.push({ path, reason: "not a Claude Code session: no line is a JSON record" });
+          return;
+        }
+        // Bookkeeping-only files (a summary left behind) hold no conversation: not a session.
+        if (scan.conversation === 0) return;
+        const id = basename(path, SESSION_SUFFIX);
+        const meta: Meta = { ...scan.meta, id, timestamp: scan.meta.timestamp ?? EPOCH };
+        const fingerprint: Fingerprint = { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
+        sessions.push({
+          harness: "claude_code",
+          id,
+          path,
+          meta,
+          updated: scan.updated ?? timestampFromMillis(Math.floor(st.mtimeMs)),
+          message_count: scan.messages,
+          fingerprint,
+        });
+      } catch (cause) {
+        skipped.push({ path, reason: `cannot read: ${describeCause(cause)}` });
+      }
+    });
+    options.onProgress?.(files.length, files.length);
+    return { sessions, skipped };
+  }
+
+  load(id: string): Transcript<ClaudeCodeBody> {
+    const path = this.filesFor(id)[0];
+    if (path === undefined) {
+      throw new NotFoundError("claude_code", `no Claude Code session ${JSON.stringify(id)}`, {
+        file: this.root,
+      });
+    }
+    const transcript = parseClaudeCode(readText(path), path);
+    // Claude Code names a session by its file: that is the id resume takes.
+    return { meta: { ...transcript.meta, id }, body: transcript.body };
+  }
+
+  /** The folder Claude Code looks in for `cwd`: an existing one for a long path, else the encoded name. */
+  private projectDirFor(cwd: string): string {
+    // Claude Code names the folder after its resolved working directory.
+    let real = cwd;
+    try {
+      real = realpathSync(cwd);
+    } catch {
+      // not on this machine: the recorded path is all there is
+    }
+    const name = projectDirName(real);
+    if (name.length > MAX_DIR_NAME) {
+      const prefix = `${name.slice(0, MAX_DIR_NAME)}-`;
+      for (const dir of this.projectDirs()) {
+        if (basename(dir).startsWith(prefix) && this.folderCwd(dir) === cwd) return dir;
+      }
+    }
+    return join(this.root, name);
+  }
+
+  /** The cwd recorded by the first session in a folder that names one. */
+  private folderCwd(dir: string): string | undefined {
+    for (const name of readdirSync(dir).sort()) {
+      if (!name.endsWith(SESSION_SUFFIX)) continue;
+      try {
+        const cwd = scanSession(readFileSync(join(dir, name), "utf8")).meta.cwd;
+        if (cwd !== undefined) return cwd;
+      } catch {
+        // unreadable: try the next
+      }
+    }
+    return undefined;
+  }
+
+  save(transcript: Transcript<ClaudeCodeBody>, options: SaveOptions = {}): Saved {
+    const id = checkPathComponent(transcript.meta.id, "claude_code");
+    const lines = transcript.body.lines;
+    const cwd =
+      lines.map((l) => str(l.record, "cwd")).find((c) => c !== undefined && c !== "") ??
+      transcript.meta.cwd;
+    if (cwd === undefined || cwd === "") {
+      throw new InvalidRequestError(
+        "claude_code",
+        `session ${id} has no working directory: Claude Code files sessions by cwd`,
+      );
+    }
+    const dir = this.projectDirFor(cwd);
+    const path = join(dir, id + SESSION_SUFFIX);
+    if (!options.overwrite) {
+      const existing = this.filesFor(id)[0];
+      if (existing !== undefined) {
+        throw new ConflictError("claude_code", `session ${id} already exists`, { file: existing });
+      }
+    }
+    const files: string[] = [];
+    const text = joinLines(lines);
+    try {
+      if (!existsSync(this.root)) mkdirSync(this.root, { recursive: true });
+      if (!existsSync(dir)) {
+        mkdirSync(dir, { recursive: true });
+        files.push(dir);
+      }
+      writeAtomically(dir, path, text);
+    } catch (cause) {
+      if (cause instanceof TxcriptError) throw cause;
+      throw new StoreError("claude_code", `cannot write the session: ${describeCause(cause)}`, {
+        file: path,
+        cause,
+      });
+    }
+    files.push(path);
+    return { harness: "claude_code", id, path, files };
+  }
+
+  delete(id: string): string[] {
+    const paths = this.filesFor(id);
+    if (paths.length === 0) {
+      throw new NotFoundError("claude_code", `no Claude Code session ${JSON.stringify(id)}`, {
+        file: this.root,
+      });
+    }
+    // Check everything before removing anything.
+    const side: string[] = [];
+    for (const path of paths) {
+      realPathInside(this.root, path, "claude_code");
+      const dir = join(resolve(path, ".."), id);
+      try {
+        const st = lstatSync(dir);
+        // A symlink is removed as a link; a real folder must lie inside the root.
+        if (!st.isSymbolicLink()) realPathInside(this.root, dir, "claude_code");
+        side.push(dir);
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException).code !== "ENOENT") throw cause;
+      }
+    }
+    const removed: string[] = [];
+    try {
+      for (const path of paths) {
+        unlinkSync(path);
+        removed.push(path);
+      }
+      for (const dir of side) {
+        rmSync(dir, { recursive: true, force: true });
+        removed.push(dir);
+      }
+    } catch (cause) {
+      throw new StoreError("claude_code", `cannot delete: ${describeCause(cause)}`, {
+        file: paths[0],
+        cause,
+      });
+    }
+    return removed;
+  }
+
+  fingerprint(id: string): Fingerprint | undefined {
+    const path = this.filesFor(id)[0];
+    if (path === undefined) return undefined;
+    const st = statSync(path);
+    return { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
+  }
+}
+
+/** Write to a temporary name in the target folder, flush, then rename over the target. */
+function writeAtomically(dir: string, path: string, text: string): void {
+  const temp = join(dir, `.txcript-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, "wx", 0o600);
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (cause) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw cause;
+  }
+}

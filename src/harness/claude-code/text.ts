@@ -1,0 +1,121 @@
+/**
+ * Claude Code's text form is the session JSONL itself. `parse` keeps every
+ * line verbatim (see body.ts) and reads the session metadata; `render`
+ * writes the lines back exactly as they were.
+ */
+
+import type { Meta } from "../../common.js";
+import { ParseError } from "../../errors.js";
+import { stableUuid } from "../../ids.js";
+import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
+import type { TextCodec, Transcript } from "../../transcript.js";
+import {
+  type ClaudeCodeBody,
+  type ClaudeLine,
+  joinLines,
+  lineType,
+  obj,
+  splitLines,
+  str,
+} from "./body.js";
+
+/** The model Claude Code records on assistant lines it made up itself (API errors, interrupts). */
+export const SYNTHETIC_MODEL = "<synthetic>";
+
+/**
+ * Session metadata from the lines. The first line carrying each field wins,
+ * the start is the earliest timestamp, and the title is the last
+ * `custom-title` (a /rename), else the last `ai-title`, else the last
+ * `summary`. `fallbackId` names a session whose lines carry no sessionId.
+ */
+export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string): Meta {
+  let id: string | undefined;
+  let cwd: string | undefined;
+  let gitBranch: string | undefined;
+  let version: string | undefined;
+  let model: string | undefined;
+  let start: Timestamp | undefined;
+  let custom: string | undefined;
+  let ai: string | undefined;
+  let summary: string | undefined;
+  for (const { record } of lines) {
+    if (record === undefined) continue;
+    const type = lineType(record);
+    id ??= nonEmpty(str(record, "sessionId"));
+    cwd ??= nonEmpty(str(record, "cwd"));
+    gitBranch ??= nonEmpty(str(record, "gitBranch"));
+    version ??= nonEmpty(str(record, "version"));
+    const raw = str(record, "timestamp");
+    const ts = raw === undefined ? undefined : normalizeTimestamp(raw);
+    if (ts !== undefined && (start === undefined || compareTimestamps(ts, start) < 0)) start = ts;
+    switch (type) {
+      case "assistant": {
+        const m = str(obj(record, "message"), "model");
+        if (model === undefined && m !== undefined && m !== "" && m !== SYNTHETIC_MODEL) model = m;
+        break;
+      }
+      case "custom-title":
+        custom = nonEmpty(str(record, "customTitle")) ?? custom;
+        break;
+      case "ai-title":
+        ai = nonEmpty(str(record, "aiTitle")) ?? ai;
+        break;
+      case "summary":
+        summary = nonEmpty(str(record, "summary")) ?? summary;
+        break;
+      default:
+        break;
+    }
+  }
+  const meta: Meta = { id: id ?? fallbackId(), timestamp: start ?? EPOCH };
+  if (cwd !== undefined) meta.cwd = cwd;
+  if (gitBranch !== undefined) meta.git_branch = gitBranch;
+  const title = custom ?? ai ?? summary;
+  if (title !== undefined) meta.title = title;
+  if (version !== undefined) meta.cli_version = version;
+  if (model !== undefined) meta.model = model;
+  return meta;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === "" ? undefined : value;
+}
+
+/**
+ * Parse a session file. Tolerant by design (the format is internal and
+ * drifts): invalid lines are kept verbatim and skipped by the codec. Only a
+ * text with no Claude Code record at all (a JSON object with a string
+ * `type`) is refused.
+ */
+export function parseClaudeCode(text: string, origin?: string): Transcript<ClaudeCodeBody> {
+  const lines = splitLines(text);
+  if (!lines.some((l) => lineType(l.record) !== undefined)) {
+    if (text.trim() === "") {
+      throw new ParseError("claude_code", "no Claude Code records: the input is empty", {
+        file: origin,
+      });
+    }
+    const bad = lines.findIndex((l) => l.text.trim() !== "");
+    const first = lines[bad];
+    const why =
+      first?.record === undefined
+        ? "is not a JSON object"
+        : 'is a JSON object without a string "type"';
+    throw new ParseError(
+      "claude_code",
+      `not a Claude Code session: no line is a record (line ${bad + 1} ${why})`,
+      { file: origin },
+    );
+  }
+  const meta = readMeta(lines, () => stableUuid("claude_code", text));
+  return { meta, body: { lines } };
+}
+
+export function renderClaudeCode(transcript: Transcript<ClaudeCodeBody>): string {
+  return joinLines(transcript.body.lines);
+}
+
+export const claudeCodeText: TextCodec<ClaudeCodeBody> = {
+  parse: parseClaudeCode,
+  render: renderClaudeCode,
+};
