@@ -2,18 +2,42 @@
  * What a listing needs, decoded from the few rows discovery reads (the
  * store reads them; this module interprets them, with no I/O).
  *
- * INTERFACE FIXED; implementation owned by the Antigravity codec work.
+ * INTERFACE FIXED (ListingRows, Listing, summarize); implementation owned
+ * by the Antigravity codec work.
  */
 
 import type { Meta } from "../../common.js";
-import type { Timestamp } from "../../time.js";
+import { decode, type ProtoMessage } from "../../protobuf.js";
+import { EPOCH, formatTimestamp, type Timestamp } from "../../time.js";
 import type {
+  AntigravityBody,
   GenMetadataRow,
   IdxBlobRow,
   MetadataBlobRow,
   StepRow,
   TrajectoryMetaRow,
 } from "./body.js";
+import {
+  checkpointTitle,
+  decodeStep,
+  genMetadataModel,
+  isBlank,
+  modelName,
+  stepCreatedAt,
+  stepModelEnum,
+  stepPayload,
+  titleFromPrompt,
+  uriToPath,
+  userInputText,
+} from "./decode.js";
+import {
+  CortexTrajectoryMetadata,
+  CortexTrajectoryReference,
+  MAIN_BLOB_ID,
+  StepType,
+  TrajectoryReferenceType,
+  Workspace,
+} from "./schema.js";
 
 export interface ListingRows {
   /** The database file stem. */
@@ -45,4 +69,135 @@ export interface Listing {
   forked_from?: string;
 }
 
-export declare function summarize(rows: ListingRows): Listing;
+/**
+ * The listing of a conversation from its few rows. toCommon derives its
+ * meta through this same function (see `listingRows`), so a listing and a
+ * loaded transcript always agree.
+ *
+ * - id: `trajectory_meta.cascade_id`, else the main blob's conversation id, else the db stem;
+ * - timestamp: the main blob's created_at, else the first step's, else the epoch;
+ * - cwd: the workspace URI (1.1, else 7) as a path; git_branch: workspace 1.4;
+ * - title: the latest checkpoint's title (else its user intent), else the
+ *   first user prompt, whitespace collapsed, cut to 80 code points;
+ * - model: the latest gen_metadata row's model name, else `model-<n>` of the latest planner step;
+ * - parent_id: the main blob's parent conversation (a subagent), else a SUBAGENT_FORK reference;
+ * - forked_from: the conversation a FORK reference names.
+ */
+export function summarize(rows: ListingRows): Listing {
+  const main = mainBlob(rows.trajectory_metadata_blob);
+  const workspace = main.message(CortexTrajectoryMetadata.workspace);
+
+  const cascade = rows.trajectory_meta[0]?.cascade_id;
+  const id =
+    nonBlank(cascade ?? undefined) ??
+    nonBlank(main.string(CortexTrajectoryMetadata.conversation_id)) ??
+    rows.id;
+
+  const created = main.timestamp(CortexTrajectoryMetadata.created_at);
+  const firstStep = rows.first_step && decodeStep(rows.first_step);
+  const timestamp =
+    (created && formatTimestamp(created)) ?? (firstStep && stepCreatedAt(firstStep.meta)) ?? EPOCH;
+
+  const meta: Meta = { id, timestamp };
+  const uri =
+    nonBlank(workspace?.string(Workspace.uri)) ??
+    nonBlank(main.string(CortexTrajectoryMetadata.workspace_uri));
+  const cwd = uri === undefined ? undefined : nonBlank(uriToPath(uri));
+  if (cwd !== undefined) meta.cwd = cwd;
+  const branch = nonBlank(workspace?.string(Workspace.git_branch));
+  if (branch !== undefined) meta.git_branch = branch;
+
+  const title = rowTitle(rows.latest_checkpoint, rows.first_user_input);
+  if (title !== undefined) meta.title = title;
+
+  const model = genMetadataModel(rows.latest_gen_metadata) ?? plannerModel(rows.latest_planner);
+  if (model !== undefined) meta.model = model;
+
+  const listing: Listing = { meta };
+  const lastStep = rows.last_step && decodeStep(rows.last_step);
+  const updated = lastStep && stepCreatedAt(lastStep.meta);
+  if (updated !== undefined) listing.updated = updated;
+
+  const refs = rows.parent_references.map((r) => decode(r.data));
+  const refTo = (type: number): string | undefined => {
+    for (const ref of refs) {
+      if (ref.uint(CortexTrajectoryReference.type) !== type) continue;
+      const conversation = nonBlank(ref.string(CortexTrajectoryReference.conversation_id));
+      if (conversation !== undefined) return conversation;
+    }
+    return undefined;
+  };
+  const parent =
+    nonBlank(main.string(CortexTrajectoryMetadata.parent_conversation_id)) ??
+    refTo(TrajectoryReferenceType.SUBAGENT_FORK);
+  if (parent !== undefined) listing.parent_id = parent;
+  const fork = refTo(TrajectoryReferenceType.FORK);
+  if (fork !== undefined) listing.forked_from = fork;
+  return listing;
+}
+
+/** The rows `summarize` reads, picked from a whole Body the way discovery picks them. */
+export function listingRows(body: AntigravityBody): ListingRows {
+  const rows: ListingRows = {
+    id: body.id,
+    trajectory_meta: body.trajectory_meta,
+    trajectory_metadata_blob: body.trajectory_metadata_blob,
+    parent_references: body.parent_references,
+  };
+  let first: StepRow | undefined;
+  let last: StepRow | undefined;
+  for (const step of body.steps) {
+    if (first === undefined || step.idx < first.idx) first = step;
+    if (last === undefined || step.idx > last.idx) last = step;
+    switch (step.step_type) {
+      case StepType.USER_INPUT:
+        if (rows.first_user_input === undefined || step.idx < rows.first_user_input.idx) {
+          rows.first_user_input = step;
+        }
+        break;
+      case StepType.CHECKPOINT:
+        if (rows.latest_checkpoint === undefined || step.idx > rows.latest_checkpoint.idx) {
+          rows.latest_checkpoint = step;
+        }
+        break;
+      case StepType.PLANNER_RESPONSE:
+        if (rows.latest_planner === undefined || step.idx > rows.latest_planner.idx) {
+          rows.latest_planner = step;
+        }
+        break;
+    }
+  }
+  if (first !== undefined) rows.first_step = first;
+  if (last !== undefined) rows.last_step = last;
+  for (const row of body.gen_metadata) {
+    if (rows.latest_gen_metadata === undefined || row.idx > rows.latest_gen_metadata.idx) {
+      rows.latest_gen_metadata = row;
+    }
+  }
+  return rows;
+}
+
+/** The `main` row of `trajectory_metadata_blob`, decoded (empty when absent). */
+export function mainBlob(rows: readonly MetadataBlobRow[]): ProtoMessage {
+  return decode(rows.find((r) => r.id === MAIN_BLOB_ID)?.data);
+}
+
+function rowTitle(checkpoint: StepRow | undefined, firstInput: StepRow | undefined) {
+  if (checkpoint !== undefined) {
+    const title = checkpointTitle(decodeStep(checkpoint));
+    if (title !== undefined) return title;
+  }
+  if (firstInput === undefined) return undefined;
+  const text = userInputText(stepPayload(decodeStep(firstInput)));
+  return text === undefined ? undefined : titleFromPrompt(text);
+}
+
+function plannerModel(planner: StepRow | undefined): string | undefined {
+  if (planner === undefined) return undefined;
+  const n = stepModelEnum(decodeStep(planner).meta);
+  return n === undefined ? undefined : modelName(n);
+}
+
+function nonBlank(text: string | undefined): string | undefined {
+  return isBlank(text) ? undefined : text;
+}
