@@ -1,0 +1,89 @@
+/**
+ * The native Body of a Codex session: the rollout file's lines, verbatim.
+ *
+ * A rollout (`rollout-<ts>-<uuid>.jsonl`) is JSONL whose every line is an
+ * envelope `{timestamp, type, payload}`. The Body keeps each line's exact
+ * text and its exact terminator ("\n", "\r\n" or none on a last line), so
+ * rendering the Body reproduces the file byte for byte, unknown line types,
+ * malformed lines and blank lines included. Interpreting lines is the
+ * codec's job; this module only splits, joins and reads envelopes.
+ */
+
+import { parseJson } from "../../json.js";
+
+export type LineEnding = "" | "\n" | "\r\n";
+
+export interface CodexLine {
+  /** The line without its terminator. */
+  text: string;
+  /** The terminator that followed it; "" only on a last line without one. */
+  eol: LineEnding;
+}
+
+export interface CodexBody {
+  lines: CodexLine[];
+}
+
+/** Split text into lines, keeping each terminator, so `joinLines(splitLines(t)) === t`. */
+export function splitLines(text: string): CodexLine[] {
+  const lines: CodexLine[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const nl = text.indexOf("\n", start);
+    if (nl === -1) {
+      lines.push({ text: text.slice(start), eol: "" });
+      break;
+    }
+    if (nl > start && text.charCodeAt(nl - 1) === 13) {
+      lines.push({ text: text.slice(start, nl - 1), eol: "\r\n" });
+    } else {
+      lines.push({ text: text.slice(start, nl), eol: "\n" });
+    }
+    start = nl + 1;
+  }
+  return lines;
+}
+
+export function joinLines(lines: readonly CodexLine[]): string {
+  let out = "";
+  for (const line of lines) out += line.text + line.eol;
+  return out;
+}
+
+/** The rollout line envelope (Codex's `RolloutLine`): `type` tags `payload`. */
+export interface Envelope {
+  /** The line's own timestamp, as written (RFC 3339 in files Codex writes). */
+  timestamp: unknown;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+const BOM = "\uFEFF";
+
+/**
+ * Read one line's envelope, or undefined when the line is blank, not JSON,
+ * nested absurdly deep, or not an object with a string `type` and an object
+ * `payload`. Codex itself skips such lines when it replays a rollout, so the
+ * reader does too (documented tolerant reading); the Body still keeps them.
+ */
+export function readEnvelope(text: string): Envelope | undefined {
+  const trimmed = (text.startsWith(BOM) ? text.slice(1) : text).trim();
+  if (trimmed === "" || trimmed[0] !== "{") return undefined;
+  let value: unknown;
+  try {
+    value = parseJson(trimmed, "codex");
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const obj = value as Record<string, unknown>;
+  const payload = obj.payload;
+  if (typeof obj.type !== "string") return undefined;
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return undefined;
+  return { timestamp: obj.timestamp, type: obj.type, payload: payload as Record<string, unknown> };
+}
+
+/** One line as our writer emits it: compact JSON, envelope keys in Codex's order. */
+export function envelopeLine(timestamp: string, type: string, payload: object): CodexLine {
+  return { text: JSON.stringify({ timestamp, type, payload }), eol: "\n" };
+}

@@ -1,0 +1,789 @@
+/**
+ * The Codex codec: rollout lines <-> the canonical model. Pure: no I/O, no
+ * clock, no randomness.
+ *
+ * Reading (`toCommon`) is one pass over the protocol log (`response_item`)
+ * with the display log (`event_msg`) consulted for what only it carries:
+ * - each model response becomes one assistant message: its reasoning
+ *   summaries (thinking), text and calls, closed by the `token_count` that
+ *   reports its usage, or by the next user input or `turn_context`;
+ * - tool outputs become tool_result blocks on a user message, paired with
+ *   their call by `call_id`; a shell call's result is counted once: the
+ *   `exec_command_end` event wins over the `function_call_output` mirror
+ *   (its output and exit code), at the mirror's position; duplicate and
+ *   orphan outputs are dropped, as Codex drops them before a request;
+ * - the model comes from `turn_context`, usage from `token_count`
+ *   (`last_token_usage`, OpenAI's cached tokens split out of the input);
+ * - environment/instruction preludes and developer messages are not
+ *   conversation and are skipped.
+ *
+ * Writing (`fromCommon`) produces what `codex resume <id>` replays:
+ * `session_meta` first (source "cli", model_provider "openai", a null
+ * base_instructions key), then per turn `task_started`, `turn_context`, the
+ * protocol items mirrored in the display log (`user_message`,
+ * `agent_message`, `agent_reasoning`, `exec_command_end`), a `token_count`
+ * after each assistant message and a `task_complete`. Encrypted reasoning
+ * and Anthropic signatures are never written.
+ */
+
+import {
+  type Block,
+  type ImageSource,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Message,
+  type Meta,
+  type Tool,
+  type ToolResultBlock,
+  type Usage,
+} from "../../common.js";
+import { stableUuid } from "../../ids.js";
+import { normalizeTimestamp, type Timestamp } from "../../time.js";
+import type { Codec, Common, Transcript } from "../../transcript.js";
+import {
+  type CodexBody,
+  type CodexLine,
+  type Envelope,
+  envelopeLine,
+  readEnvelope,
+} from "./body.js";
+import {
+  type CodexCall,
+  customCallToTool,
+  functionCallToTool,
+  localShellToTool,
+  toolToCodexCall,
+} from "./tools.js";
+
+// ---------------------------------------------------------------------------
+// Reading
+
+/** User-role messages Codex injects as context, not typed by the user. */
+export const SCAFFOLDING_PREFIXES = [
+  "<environment_context>",
+  "<user_instructions>",
+  "# AGENTS.md instructions",
+  "<permissions instructions>",
+] as const;
+
+function isScaffolding(text: string): boolean {
+  const t = text.trimStart();
+  return SCAFFOLDING_PREFIXES.some((p) => t.startsWith(p));
+}
+
+const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/;
+
+/** An image URL (a `data:` URL in files Codex writes) as an image source. */
+export function imageFromUrl(url: string): ImageSource {
+  const m = DATA_URL.exec(url);
+  if (m && (m[2] ?? "").split(";").includes("base64")) {
+    return {
+      type: "base64",
+      media_type: m[1] || "application/octet-stream",
+      data: url.slice(m[0].length),
+    };
+  }
+  return { type: "url", media_type: "", data: url };
+}
+
+export function imageToUrl(source: ImageSource): string {
+  return source.type === "base64" ? `data:${source.media_type};base64,${source.data}` : source.data;
+}
+
+/** Message content items as blocks; undefined items and unknown kinds are skipped. */
+function contentBlocks(content: unknown, dropScaffolding: boolean): Block[] {
+  if (typeof content === "string") {
+    return dropScaffolding && isScaffolding(content) ? [] : [{ type: "text", text: content }];
+  }
+  if (!Array.isArray(content)) return [];
+  const blocks: Block[] = [];
+  for (const item of content) {
+    if (!isJsonObject(item as Json)) continue;
+    const it = item as JsonObject;
+    if (
+      (it.type === "input_text" || it.type === "output_text" || it.type === "text") &&
+      typeof it.text === "string"
+    ) {
+      if (dropScaffolding && isScaffolding(it.text)) continue;
+      blocks.push({ type: "text", text: it.text });
+    } else if (it.type === "input_image" && typeof it.image_url === "string") {
+      blocks.push({ type: "image", source: imageFromUrl(it.image_url) });
+    }
+  }
+  return blocks;
+}
+
+/** A tool output (string, content items, or the old `{content, success}` object) in Common. */
+function outputToCommon(output: unknown): { content: Json; is_error: boolean } {
+  if (typeof output === "string") return { content: output, is_error: false };
+  if (Array.isArray(output)) {
+    const blocks: Json[] = output.map((item) => {
+      if (isJsonObject(item as Json)) {
+        const it = item as JsonObject;
+        if (it.type === "input_text" && typeof it.text === "string") {
+          return { type: "text", text: it.text };
+        }
+        if (it.type === "input_image" && typeof it.image_url === "string") {
+          const source = imageFromUrl(it.image_url);
+          return {
+            type: "image",
+            source: { type: source.type, media_type: source.media_type, data: source.data },
+          };
+        }
+      }
+      return item as Json;
+    });
+    return { content: blocks, is_error: false };
+  }
+  if (isJsonObject(output as Json)) {
+    const o = output as JsonObject;
+    if (
+      typeof o.content === "string" &&
+      Object.keys(o).every((k) => k === "content" || k === "success")
+    ) {
+      return { content: o.content, is_error: o.success === false };
+    }
+  }
+  return { content: (output ?? null) as Json, is_error: false };
+}
+
+/** The older shell and patch output: JSON text `{output, metadata:{exit_code, ...}}`. */
+function legacyShellOutput(text: string): { content: string; is_error: boolean } | undefined {
+  if (!text.startsWith("{")) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (!isJsonObject(v as Json)) return undefined;
+    const o = v as JsonObject;
+    const meta = o.metadata;
+    if (typeof o.output !== "string" || !isJsonObject(meta as Json)) return undefined;
+    const code = (meta as JsonObject).exit_code;
+    if (typeof code !== "number") return undefined;
+    return { content: o.output, is_error: code !== 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * `token_count.info.last_token_usage` in Anthropic's terms. OpenAI's
+ * input_tokens include the cached ones; Anthropic's input_tokens do not.
+ */
+export function usageFromTokenCount(payload: Record<string, unknown>): Usage | undefined {
+  const info = payload.info;
+  if (!isJsonObject(info as Json)) return undefined;
+  const last = (info as JsonObject).last_token_usage;
+  if (!isJsonObject(last as Json)) return undefined;
+  const u = last as JsonObject;
+  const input = count(u.input_tokens);
+  const output = count(u.output_tokens);
+  if (input === undefined || output === undefined) return undefined;
+  const cached = count(u.cached_input_tokens);
+  const usage: Usage = { input_tokens: Math.max(0, input - (cached ?? 0)), output_tokens: output };
+  if (cached !== undefined) usage.cache_read_input_tokens = cached;
+  return usage;
+}
+
+function execOutput(payload: Record<string, unknown>): { content: string; is_error: boolean } {
+  const agg = payload.aggregated_output;
+  const content =
+    typeof agg === "string" && agg !== ""
+      ? agg
+      : `${typeof payload.stdout === "string" ? payload.stdout : ""}${
+          typeof payload.stderr === "string" ? payload.stderr : ""
+        }`;
+  const code = payload.exit_code;
+  return { content, is_error: typeof code === "number" && code !== 0 };
+}
+
+function reasoningText(payload: Record<string, unknown>): string {
+  const texts = (items: unknown, kinds: readonly string[]): string[] =>
+    Array.isArray(items)
+      ? items.flatMap((s) =>
+          isJsonObject(s as Json) &&
+          kinds.includes((s as JsonObject).type as string) &&
+          typeof (s as JsonObject).text === "string"
+            ? [(s as JsonObject).text as string]
+            : [],
+        )
+      : [];
+  const summary = texts(payload.summary, ["summary_text"]);
+  // Models that expose raw reasoning put it in `content` instead of a summary.
+  const parts = summary.length > 0 ? summary : texts(payload.content, ["reasoning_text", "text"]);
+  return parts.join("\n\n");
+}
+
+type Group = "assistant" | "results" | "prompt" | undefined;
+
+export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Common> {
+  const envelopes: (Envelope | undefined)[] = transcript.body.lines.map((l) =>
+    readEnvelope(l.text),
+  );
+
+  // Shell results appear twice; the exec_command_end event is the one kept.
+  const execEnds = new Map<string, Record<string, unknown>>();
+  for (const env of envelopes) {
+    if (env?.type !== "event_msg" || env.payload.type !== "exec_command_end") continue;
+    const id = env.payload.call_id;
+    if (typeof id === "string" && !execEnds.has(id)) execEnds.set(id, env.payload);
+  }
+
+  const messages: Message[] = [];
+  let group: Group;
+  let model: string | undefined;
+  let lastTs: Timestamp = transcript.meta.timestamp;
+  let lastAssistant: Message | undefined;
+  /**
+   * Calls seen, by call_id, and whether each is a shell or patch call, whose
+   * output older builds wrote as JSON text `{output, metadata:{exit_code}}`.
+   */
+  const calls = new Map<string, { exec: boolean }>();
+  const answered = new Set<string>();
+  /** web_search_call items wait for their web_search_end, in order. */
+  const searches: { block: Block & { type: "tool_use" }; answered: boolean }[] = [];
+
+  const open = (role: "assistant" | "user", kind: Group, ts: Timestamp): Message => {
+    const last = messages[messages.length - 1];
+    if (group === kind && last) return last;
+    const m: Message = { role, content: [], timestamp: ts };
+    if (role === "assistant" && model !== undefined) m.model = model;
+    messages.push(m);
+    group = kind;
+    if (role === "assistant") lastAssistant = m;
+    return m;
+  };
+  const addCall = (id: string, tool: Tool, ts: Timestamp): void => {
+    if (answered.has(id)) answered.delete(id); // a reused call_id starts a new call
+    const patch = tool.name === "Raw" && tool.tool_name === "apply_patch";
+    calls.set(id, {
+      exec: tool.name === "Bash" || tool.name === "Write" || tool.name === "Edit" || patch,
+    });
+    open("assistant", "assistant", ts).content.push({ type: "tool_use", id, tool });
+  };
+  const addResult = (id: string, content: Json, isError: boolean, ts: Timestamp): void => {
+    answered.add(id);
+    const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
+    if (isError) block.is_error = true;
+    open("user", "results", ts).content.push(block);
+  };
+
+  envelopes.forEach((env, index) => {
+    if (!env) return;
+    const ts = (typeof env.timestamp === "string" && normalizeTimestamp(env.timestamp)) || lastTs;
+    lastTs = ts;
+    const p = env.payload;
+    switch (env.type) {
+      case "turn_context":
+        if (typeof p.model === "string" && p.model !== "") model = p.model;
+        if (group === "assistant") group = undefined;
+        return;
+      case "event_msg":
+        switch (p.type) {
+          case "token_count": {
+            const usage = usageFromTokenCount(p);
+            if (usage && group === "assistant" && lastAssistant && !lastAssistant.usage) {
+              lastAssistant.usage = usage;
+            }
+            // A token_count ends a model response: what follows is a new message.
+            if (group === "assistant") group = undefined;
+            return;
+          }
+          case "exec_command_end": {
+            const id = p.call_id;
+            if (typeof id !== "string" || !calls.has(id) || answered.has(id)) return;
+            const out = execOutput(execEnds.get(id) ?? p);
+            addResult(id, out.content, out.is_error, ts);
+            return;
+          }
+          case "web_search_end": {
+            const pending = searches.find((s) => !s.answered);
+            if (!pending) return;
+            pending.answered = true;
+            if (typeof p.call_id === "string" && p.call_id !== "") pending.block.id = p.call_id;
+            const query = typeof p.query === "string" ? p.query : "";
+            calls.set(pending.block.id, { exec: false });
+            addResult(pending.block.id, query, false, ts);
+            return;
+          }
+          default:
+            return; // display mirrors and lifecycle events carry nothing new
+        }
+      case "response_item":
+        break;
+      default:
+        return; // session_meta, compacted, and kinds this version does not know
+    }
+    const callId = typeof p.call_id === "string" && p.call_id !== "" ? p.call_id : undefined;
+    switch (p.type) {
+      case "message": {
+        if (p.role === "user") {
+          const blocks = contentBlocks(p.content, true);
+          if (blocks.length === 0) return;
+          group = undefined;
+          open("user", "prompt", ts).content.push(...blocks);
+          group = "prompt";
+        } else if (p.role === "assistant") {
+          const blocks = contentBlocks(p.content, false);
+          if (blocks.length > 0) open("assistant", "assistant", ts).content.push(...blocks);
+        }
+        return;
+      }
+      case "reasoning": {
+        const text = reasoningText(p);
+        const encrypted =
+          typeof p.encrypted_content === "string" && p.encrypted_content !== ""
+            ? p.encrypted_content
+            : undefined;
+        if (text === "" && encrypted === undefined) return;
+        const block: Block = { type: "thinking", text };
+        if (encrypted !== undefined) block.encrypted = encrypted;
+        open("assistant", "assistant", ts).content.push(block);
+        return;
+      }
+      case "function_call": {
+        const name = typeof p.name === "string" && p.name !== "" ? p.name : "function";
+        let parsed: Json | undefined;
+        if (typeof p.arguments === "string") {
+          try {
+            parsed = JSON.parse(p.arguments) as Json;
+          } catch {
+            parsed = undefined;
+          }
+        } else if (p.arguments !== undefined) parsed = p.arguments as Json;
+        addCall(
+          callId ?? `call_line_${index + 1}`,
+          functionCallToTool(name, p.arguments, parsed),
+          ts,
+        );
+        return;
+      }
+      case "custom_tool_call": {
+        const name = typeof p.name === "string" && p.name !== "" ? p.name : "custom_tool";
+        const input = typeof p.input === "string" ? p.input : JSON.stringify(p.input ?? null);
+        addCall(callId ?? `call_line_${index + 1}`, customCallToTool(name, input), ts);
+        return;
+      }
+      case "local_shell_call": {
+        const id =
+          callId ?? (typeof p.id === "string" && p.id !== "" ? p.id : `call_line_${index + 1}`);
+        addCall(id, localShellToTool(p.action), ts);
+        return;
+      }
+      case "web_search_call": {
+        const id = callId ?? `web_search_line_${index + 1}`;
+        const block = {
+          type: "tool_use" as const,
+          id,
+          tool: { name: "Raw", tool_name: "web_search", input: (p.action ?? null) as Json } as Tool,
+        };
+        calls.set(id, { exec: false });
+        open("assistant", "assistant", ts).content.push(block);
+        searches.push({ block, answered: false });
+        return;
+      }
+      case "function_call_output":
+      case "custom_tool_call_output": {
+        if (callId === undefined || !calls.has(callId) || answered.has(callId)) return;
+        const end = execEnds.get(callId);
+        if (end) {
+          const out = execOutput(end);
+          addResult(callId, out.content, out.is_error, ts);
+          return;
+        }
+        let out = outputToCommon(p.output);
+        if (calls.get(callId)?.exec && typeof out.content === "string") {
+          out = legacyShellOutput(out.content) ?? out;
+        }
+        addResult(callId, out.content, out.is_error, ts);
+        return;
+      }
+      default:
+        return; // ghost snapshots, compaction markers, unknown item kinds
+    }
+  });
+
+  return { meta: transcript.meta, body: messages.filter((m) => m.content.length > 0) };
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}
+
+/** Codex thread ids are UUIDs: a UUID is kept (lowercased), anything else is mapped to one. */
+export function codexSessionId(id: string): string {
+  return isUuid(id) ? id.toLowerCase() : stableUuid("codex-session", id);
+}
+
+/** A tool result as text: strings as they are, text blocks joined, anything else as JSON. */
+export function resultText(content: Json): string {
+  if (typeof content === "string") return content;
+  if (
+    Array.isArray(content) &&
+    content.every((b) => isJsonObject(b) && b.type === "text" && typeof b.text === "string")
+  ) {
+    return content.map((b) => (b as JsonObject).text as string).join("\n");
+  }
+  return JSON.stringify(content);
+}
+
+/** A tool result as a `function_call_output.output`: a string or input_text/input_image items. */
+function outputFromCommon(content: Json): Json {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content) && content.length > 0) {
+    const items: Json[] = [];
+    for (const b of content) {
+      if (!isJsonObject(b)) return JSON.stringify(content);
+      if (b.type === "text" && typeof b.text === "string") {
+        items.push({ type: "input_text", text: b.text });
+      } else if (b.type === "image" && isJsonObject(b.source as Json)) {
+        const s = b.source as JsonObject;
+        if (
+          typeof s.type !== "string" ||
+          typeof s.media_type !== "string" ||
+          typeof s.data !== "string"
+        ) {
+          return JSON.stringify(content);
+        }
+        items.push({
+          type: "input_image",
+          image_url: imageToUrl({ type: s.type, media_type: s.media_type, data: s.data }),
+        });
+      } else return JSON.stringify(content);
+    }
+    return items;
+  }
+  return JSON.stringify(content);
+}
+
+function artifactText(block: Block & { type: "artifact" }): string {
+  const { name, source } = block.artifact;
+  switch (source.type) {
+    case "text":
+      return `[artifact ${name}]\n${source.text}`;
+    case "path":
+      return `[artifact ${name}: ${source.path}]`;
+    case "base64":
+      return `[artifact ${name}: ${source.media_type ?? "binary"}, base64]`;
+    default:
+      return source satisfies never;
+  }
+}
+
+function tokenUsage(usage: Usage): JsonObject {
+  const cached = usage.cache_read_input_tokens ?? 0;
+  const input = usage.input_tokens + cached + (usage.cache_creation_input_tokens ?? 0);
+  return {
+    input_tokens: input,
+    cached_input_tokens: cached,
+    output_tokens: usage.output_tokens,
+    reasoning_output_tokens: 0,
+    total_tokens: input + usage.output_tokens,
+  };
+}
+
+class RolloutWriter {
+  readonly lines: CodexLine[] = [];
+  private turn = 0;
+  private turnId: string | undefined;
+  private turnTs: Timestamp;
+  private turnContextWritten = false;
+  private tokenCountWritten = false;
+  private lastAgentMessage: string | null = null;
+  private model: string | undefined;
+  private readonly totals = { input: 0, cached: 0, output: 0, reasoning: 0, total: 0 };
+  private readonly calls = new Map<string, CodexCall | "command">();
+
+  constructor(
+    private readonly id: string,
+    private readonly meta: Meta,
+  ) {
+    this.turnTs = meta.timestamp;
+    const payload: JsonObject = {
+      id,
+      timestamp: meta.timestamp,
+      cwd: meta.cwd ?? "",
+      originator: "txcript",
+      cli_version: meta.cli_version ?? "",
+      source: "cli",
+      model_provider: "openai",
+      // The key must be present (null is fine): without it Codex starts afresh.
+      base_instructions: null,
+    };
+    if (meta.git_branch !== undefined) payload.git = { branch: meta.git_branch };
+    this.emit(meta.timestamp, "session_meta", payload);
+  }
+
+  private emit(ts: Timestamp, type: string, payload: JsonObject): void {
+    this.lines.push(envelopeLine(ts, type, payload));
+  }
+  private item(ts: Timestamp, payload: JsonObject): void {
+    this.emit(ts, "response_item", payload);
+  }
+  private event(ts: Timestamp, payload: JsonObject): void {
+    this.emit(ts, "event_msg", payload);
+  }
+
+  private startTurn(ts: Timestamp): void {
+    this.endTurn();
+    this.turn++;
+    this.turnId = stableUuid("codex-turn", this.id, this.turn);
+    this.turnTs = ts;
+    this.turnContextWritten = false;
+    this.tokenCountWritten = false;
+    this.lastAgentMessage = null;
+    this.event(ts, { type: "task_started", turn_id: this.turnId, model_context_window: null });
+  }
+
+  private ensureTurn(ts: Timestamp): string {
+    if (this.turnId === undefined) this.startTurn(ts);
+    this.turnTs = ts;
+    return this.turnId as string;
+  }
+
+  endTurn(): void {
+    if (this.turnId === undefined) return;
+    if (!this.tokenCountWritten) {
+      this.event(this.turnTs, { type: "token_count", info: null, rate_limits: null });
+    }
+    this.event(this.turnTs, {
+      type: "task_complete",
+      turn_id: this.turnId,
+      last_agent_message: this.lastAgentMessage,
+    });
+    this.turnId = undefined;
+  }
+
+  private turnContext(ts: Timestamp, model: string | undefined): void {
+    const turnId = this.ensureTurn(ts);
+    const wanted = model ?? this.model ?? this.meta.model;
+    if (wanted === undefined || (this.turnContextWritten && wanted === this.model)) return;
+    this.model = wanted;
+    this.turnContextWritten = true;
+    this.emit(ts, "turn_context", {
+      turn_id: turnId,
+      cwd: this.meta.cwd ?? "",
+      approval_policy: "on-request",
+      sandbox_policy: { type: "workspace-write" },
+      model: wanted,
+      summary: "auto",
+    });
+  }
+
+  private call(ts: Timestamp, id: string, tool: Tool): void {
+    this.ensureTurn(ts);
+    const call = toolToCodexCall(tool);
+    this.calls.set(id, call);
+    if (call.kind === "function") {
+      this.item(ts, {
+        type: "function_call",
+        name: call.name,
+        arguments: call.arguments,
+        call_id: id,
+      });
+    } else {
+      this.item(ts, {
+        type: "custom_tool_call",
+        status: "completed",
+        call_id: id,
+        name: call.name,
+        input: call.input,
+      });
+    }
+  }
+
+  /** A tool result; a /command's output comes back as prompt text instead. */
+  private result(ts: Timestamp, block: ToolResultBlock, prompt: JsonObject[]): void {
+    const call = this.calls.get(block.tool_use_id);
+    if (call === "command") {
+      prompt.push({ type: "input_text", text: resultText(block.content) });
+      return;
+    }
+    const turnId = this.ensureTurn(ts);
+    const id = block.tool_use_id;
+    if (call?.kind === "custom") {
+      this.item(ts, {
+        type: "custom_tool_call_output",
+        call_id: id,
+        output: resultText(block.content),
+      });
+      return;
+    }
+    if (call?.kind === "function" && call.bash) {
+      // The display log's record of a shell run; its exit code carries is_error.
+      const text = resultText(block.content);
+      this.event(ts, {
+        type: "exec_command_end",
+        call_id: id,
+        turn_id: turnId,
+        command: ["bash", "-lc", call.bash.command],
+        cwd: call.bash.workdir ?? this.meta.cwd ?? "",
+        parsed_cmd: [],
+        source: "agent",
+        stdout: text,
+        stderr: "",
+        aggregated_output: text,
+        exit_code: block.is_error ? 1 : 0,
+        duration: { secs: 0, nanos: 0 },
+        formatted_output: text,
+        status: block.is_error ? "failed" : "completed",
+      });
+    }
+    this.item(ts, {
+      type: "function_call_output",
+      call_id: id,
+      output: outputFromCommon(block.content),
+    });
+  }
+
+  user(message: Message): void {
+    const ts = message.timestamp;
+    const prompt: JsonObject[] = [];
+    for (const block of message.content) {
+      switch (block.type) {
+        case "text":
+          prompt.push({ type: "input_text", text: block.text });
+          break;
+        case "image":
+          prompt.push({ type: "input_image", image_url: imageToUrl(block.source) });
+          break;
+        case "artifact":
+          prompt.push({ type: "input_text", text: artifactText(block) });
+          break;
+        case "tool_use":
+          if (block.tool.name === "Command") {
+            // Codex has no slash-command record: the command becomes what the user typed.
+            const { command, args } = block.tool;
+            prompt.push({ type: "input_text", text: args ? `${command} ${args}` : command });
+            this.calls.set(block.id, "command");
+          } else this.call(ts, block.id, block.tool);
+          break;
+        case "tool_result":
+          this.result(ts, block, prompt);
+          break;
+        case "thinking":
+          break; // a user has no reasoning to replay
+        default:
+          block satisfies never;
+      }
+    }
+    if (prompt.length === 0) return;
+    this.startTurn(ts);
+    this.item(ts, { type: "message", role: "user", content: prompt });
+    const event: JsonObject = {
+      type: "user_message",
+      message: prompt
+        .filter((p) => p.type === "input_text")
+        .map((p) => p.text as string)
+        .join("\n"),
+    };
+    const images = prompt.filter((p) => p.type === "input_image").map((p) => p.image_url as string);
+    if (images.length > 0) event.images = images;
+    this.event(ts, event);
+  }
+
+  assistant(message: Message): void {
+    const ts = message.timestamp;
+    this.turnContext(ts, message.model);
+    let run: string[] = [];
+    const flush = (): void => {
+      if (run.length === 0) return;
+      this.item(ts, {
+        type: "message",
+        role: "assistant",
+        content: run.map((text) => ({ type: "output_text", text })),
+      });
+      for (const text of run) this.event(ts, { type: "agent_message", message: text });
+      this.lastAgentMessage = run[run.length - 1] as string;
+      run = [];
+    };
+    const unused: JsonObject[] = [];
+    for (const block of message.content) {
+      if (block.type === "text") {
+        run.push(block.text);
+        continue;
+      }
+      if (block.type === "artifact") {
+        run.push(artifactText(block));
+        continue;
+      }
+      flush();
+      switch (block.type) {
+        case "thinking":
+          // Only the readable summary travels: encrypted content and signatures
+          // are valid only in the conversation that produced them.
+          if (block.text !== "") {
+            this.item(ts, {
+              type: "reasoning",
+              summary: [{ type: "summary_text", text: block.text }],
+              encrypted_content: null,
+            });
+            this.event(ts, { type: "agent_reasoning", text: block.text });
+          }
+          break;
+        case "tool_use":
+          this.call(ts, block.id, block.tool);
+          break;
+        case "tool_result":
+          this.result(ts, block, unused);
+          break;
+        case "image":
+          break; // Codex assistant messages carry text only
+        default:
+          block satisfies never;
+      }
+    }
+    flush();
+    this.tokenCountWritten = true;
+    if (message.usage) {
+      const last = tokenUsage(message.usage);
+      const t = this.totals;
+      t.input += last.input_tokens as number;
+      t.cached += last.cached_input_tokens as number;
+      t.output += last.output_tokens as number;
+      t.total += last.total_tokens as number;
+      this.event(ts, {
+        type: "token_count",
+        info: {
+          total_token_usage: {
+            input_tokens: t.input,
+            cached_input_tokens: t.cached,
+            output_tokens: t.output,
+            reasoning_output_tokens: t.reasoning,
+            total_tokens: t.total,
+          },
+          last_token_usage: last,
+          model_context_window: null,
+        },
+        rate_limits: null,
+      });
+    } else {
+      // Still a response boundary, so consecutive assistant messages stay apart.
+      this.event(ts, { type: "token_count", info: null, rate_limits: null });
+    }
+  }
+}
+
+export function codexFromCommon(transcript: Transcript<Common>): Transcript<CodexBody> {
+  const id = codexSessionId(transcript.meta.id);
+  const writer = new RolloutWriter(id, transcript.meta);
+  for (const message of transcript.body) {
+    if (message.role === "user") writer.user(message);
+    else writer.assistant(message);
+  }
+  writer.endTurn();
+  return { meta: { ...transcript.meta, id }, body: { lines: writer.lines } };
+}
+
+export const codexCodec: Codec<CodexBody> = {
+  toCommon: codexToCommon,
+  fromCommon: codexFromCommon,
+};

@@ -1,0 +1,516 @@
+/**
+ * The Codex store: rollouts under `$CODEX_HOME` (default `~/.codex`).
+ *
+ * - `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<uuid>.jsonl` (or
+ *   `.jsonl.zst`; the plain file wins when both exist), and the flat
+ *   `archived_sessions/` that Codex's archive command moves rollouts into;
+ * - titles from the append-only `session_index.jsonl` (last entry per id wins).
+ *
+ * Discovery reads each rollout once without interpreting it (see
+ * `estimateMessages`); load returns the exact text as the Body; save writes
+ * a temporary file beside the target and renames it; delete removes only
+ * files that resolve inside the Codex home. Stores do no conversion.
+ */
+
+import { randomBytes } from "node:crypto";
+import {
+  type Dirent,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { Decompress } from "fzstd";
+import type { Meta } from "../../common.js";
+import {
+  ConflictError,
+  describeCause,
+  InvalidRequestError,
+  NotFoundError,
+  ParseError,
+  StoreError,
+  TxcriptError,
+} from "../../errors.js";
+import { assignDefined } from "../../json.js";
+import { checkPathComponent, realPathInside } from "../../paths.js";
+import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
+import type {
+  Discovered,
+  DiscoverOptions,
+  Discovery,
+  Fingerprint,
+  Saved,
+  SaveOptions,
+  Skipped,
+  Store,
+  StoreOptions,
+  Transcript,
+} from "../../transcript.js";
+import { type CodexBody, type CodexLine, joinLines, splitLines } from "./body.js";
+import { isUuid, SCAFFOLDING_PREFIXES } from "./codec.js";
+import { findSessionMeta, firstModel, metaFromBody } from "./text.js";
+
+export const SESSIONS_DIR = "sessions";
+export const ARCHIVED_DIR = "archived_sessions";
+export const SESSION_INDEX = "session_index.jsonl";
+
+/** V8 cannot hold a string much longer than 512 MiB; bigger rollouts are refused, not crashed on. */
+export const MAX_ROLLOUT_BYTES = 512 * 1024 * 1024;
+
+const NAME = /^rollout-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})-([0-9a-fA-F-]{36})\.jsonl(\.zst)?$/;
+
+/** A rollout file name's parts, or undefined when the name is not a rollout's. */
+export function parseRolloutName(
+  name: string,
+): { stamp: string; id: string; compressed: boolean } | undefined {
+  const m = NAME.exec(name);
+  if (!m || !isUuid(m[2] as string)) return undefined;
+  return {
+    stamp: m[1] as string,
+    id: (m[2] as string).toLowerCase(),
+    compressed: m[3] !== undefined,
+  };
+}
+
+/** `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl` for a session start (UTC). */
+export function rolloutRelativePath(id: string, started: string): string {
+  const iso = new Date(timestampToEpoch(started).seconds * 1000).toISOString();
+  const [date, time] = [iso.slice(0, 10), iso.slice(11, 19).replaceAll(":", "-")];
+  const [y, m, d] = date.split("-") as [string, string, string];
+  return join(SESSIONS_DIR, y, m, d, `rollout-${date}T${time}-${id}.jsonl`);
+}
+
+/**
+ * Decompress a zstd rollout, refusing output beyond `cap` bytes (a small
+ * hostile file can claim gigabytes). fzstd is a maintained pure-JS decoder;
+ * Node 20 has no zstd of its own.
+ */
+export function decompressCapped(data: Uint8Array, cap: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const stream = new Decompress((chunk) => {
+    size += chunk.length;
+    if (size > cap) throw new RangeError(`decompresses to more than ${cap} bytes`);
+    chunks.push(chunk);
+  });
+  const step = 1 << 16;
+  for (let i = 0; i < data.length; i += step) {
+    stream.push(data.subarray(i, i + step), i + step >= data.length);
+  }
+  if (data.length === 0) throw new RangeError("empty zstd file");
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The text of a rollout file (plain or zstd). Errors name the file. */
+export function readRolloutText(path: string, maxBytes = MAX_ROLLOUT_BYTES): string {
+  let bytes: Uint8Array;
+  try {
+    const size = statSync(path).size;
+    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
+    bytes = readFileSync(path);
+  } catch (cause) {
+    throw new StoreError("codex", `cannot read the rollout: ${describeCause(cause)}`, {
+      file: path,
+      cause,
+    });
+  }
+  if (path.endsWith(".zst")) {
+    try {
+      bytes = decompressCapped(bytes, maxBytes);
+    } catch (cause) {
+      throw new ParseError("codex", `not a readable zstd rollout: ${describeCause(cause)}`, {
+        file: path,
+        cause,
+      });
+    }
+  }
+  try {
+    // ignoreBOM keeps a byte-order mark in the text, so saving reproduces it.
+    return UTF8.decode(bytes);
+  } catch (cause) {
+    throw new ParseError("codex", "the rollout is not valid UTF-8", { file: path, cause });
+  }
+}
+
+/** Titles from `session_index.jsonl`: the last non-blank name per id wins; bad lines are skipped. */
+export function readSessionIndex(home: string): Map<string, string> {
+  const titles = new Map<string, string>();
+  let text: string;
+  try {
+    text = readFileSync(join(home, SESSION_INDEX), "utf8");
+  } catch {
+    return titles;
+  }
+  for (const line of text.split("\n")) {
+    const t = line.trim();
+    if (!t.startsWith("{")) continue;
+    try {
+      const entry = JSON.parse(t) as { id?: unknown; thread_name?: unknown };
+      if (typeof entry.id !== "string" || typeof entry.thread_name !== "string") continue;
+      const name = entry.thread_name.trim();
+      if (name !== "") titles.set(entry.id.toLowerCase(), name);
+    } catch {
+      // Codex skips lines it cannot read; so does txcript.
+    }
+  }
+  return titles;
+}
+
+const SCAFFOLD_TEXT = new RegExp(
+  `"text":"(?:${SCAFFOLDING_PREFIXES.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`,
+);
+
+/**
+ * The number of messages `view` would show, counted from each line's
+ * envelope without parsing the payload: a user prompt starts a message, a
+ * run of assistant items makes one (closed by `token_count` or
+ * `turn_context`), a run of tool outputs makes one. Exact for files Codex
+ * writes (compact JSON, tag first); an estimate for hand-edited ones, where
+ * it ignores duplicate/orphan outputs and prompts made only of images.
+ */
+export function estimateMessages(lines: readonly CodexLine[]): number {
+  let count = 0;
+  let group: "assistant" | "results" | "prompt" | undefined;
+  const open = (kind: "assistant" | "results" | "prompt") => {
+    if (group !== kind || kind === "prompt") count++;
+    group = kind;
+  };
+  const execEnds = new Set<string>();
+  const answered = new Set<string>();
+  for (const { text } of lines) {
+    const head = text.slice(0, 200);
+    if (head.includes('"type":"turn_context"')) {
+      if (group === "assistant") group = undefined;
+    } else if (head.includes('"type":"event_msg"')) {
+      if (head.includes('"payload":{"type":"token_count"')) {
+        if (group === "assistant") group = undefined;
+      } else if (head.includes('"payload":{"type":"exec_command_end"')) {
+        const id = /"call_id":"([^"]*)"/.exec(text)?.[1];
+        if (id !== undefined && !answered.has(id)) {
+          execEnds.add(id);
+          answered.add(id);
+          open("results");
+        }
+      }
+    } else if (head.includes('"type":"response_item"')) {
+      const kind = /"payload":\{"type":"([a-z_]+)"/.exec(head)?.[1];
+      switch (kind) {
+        case "message":
+          if (/"role":"user"/.test(text.slice(0, 400))) {
+            if (!SCAFFOLD_TEXT.test(text.slice(0, 600))) open("prompt");
+          } else if (/"role":"assistant"/.test(text.slice(0, 400))) open("assistant");
+          break;
+        case "reasoning":
+        case "function_call":
+        case "custom_tool_call":
+        case "local_shell_call":
+        case "web_search_call":
+          open("assistant");
+          break;
+        case "function_call_output":
+        case "custom_tool_call_output": {
+          const id = /"call_id":"([^"]*)"/.exec(text)?.[1];
+          if (id !== undefined && answered.has(id)) break;
+          if (id !== undefined) answered.add(id);
+          open("results");
+          break;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+interface RolloutFile {
+  path: string;
+  id: string;
+  archived: boolean;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+export class CodexStore implements Store<CodexBody> {
+  readonly harness = "codex" as const;
+  readonly roots: readonly string[];
+  /** The Codex home: `sessions/`, `archived_sessions/` and `session_index.jsonl` live here. */
+  readonly home: string;
+
+  constructor(options: StoreOptions = {}) {
+    const env = options.env ?? process.env;
+    const home = nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE) ?? homedir();
+    this.home = resolve(
+      options.root ??
+        nonEmpty(env.TXCRIPT_CODEX_ROOT) ??
+        nonEmpty(env.CODEX_HOME) ??
+        join(home, ".codex"),
+    );
+    this.roots = [this.home];
+  }
+
+  /** Every rollout file, sessions/ first then archived_sessions/; plain files hide zstd siblings. */
+  private rolloutFiles(onUnreadable?: (s: Skipped) => void): RolloutFile[] {
+    const files: RolloutFile[] = [];
+    const walk = (dir: string, archived: boolean, depth: number): void => {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch (cause) {
+        const code = (cause as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR") {
+          onUnreadable?.({ path: dir, reason: `cannot list: ${describeCause(cause)}` });
+        }
+        return;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const names = new Set(entries.map((e) => e.name));
+      for (const e of entries) {
+        const path = join(dir, e.name);
+        // Symlinked directories are not followed: no cycles, no escaping the home.
+        if (e.isDirectory()) {
+          if (depth < 4) walk(path, archived, depth + 1);
+          continue;
+        }
+        const parsed = parseRolloutName(e.name);
+        if (!parsed) continue;
+        if (parsed.compressed && names.has(e.name.slice(0, -4))) continue;
+        if (e.isSymbolicLink()) {
+          try {
+            if (!statSync(path).isFile()) continue;
+          } catch {
+            onUnreadable?.({ path, reason: "dangling symbolic link" });
+            continue;
+          }
+        } else if (!e.isFile()) continue;
+        files.push({ path, id: parsed.id, archived });
+      }
+    };
+    walk(join(this.home, SESSIONS_DIR), false, 0);
+    walk(join(this.home, ARCHIVED_DIR), true, 0);
+    return files;
+  }
+
+  discover(options: DiscoverOptions = {}): Discovery {
+    const skipped: Skipped[] = [];
+    const files = this.rolloutFiles((s) => skipped.push(s));
+    const titles = readSessionIndex(this.home);
+    const sessions: Discovered[] = [];
+    const seen = new Map<string, string>();
+    files.forEach((file, i) => {
+      options.onProgress?.(i, files.length);
+      try {
+        const text = readRolloutText(file.path);
+        const lines = splitLines(text);
+        const info = findSessionMeta(lines);
+        if (!info) {
+          skipped.push({ path: file.path, reason: "no session_meta line with an id" });
+          return;
+        }
+        const id = info.id.toLowerCase();
+        const first = seen.get(id);
+        if (first !== undefined) {
+          skipped.push({ path: file.path, reason: `duplicate of session ${id} in ${first}` });
+          return;
+        }
+        seen.set(id, file.path);
+        const st = statSync(file.path);
+        const meta: Meta = { id: info.id, timestamp: info.timestamp ?? EPOCH };
+        assignDefined(meta, "cwd", info.cwd);
+        assignDefined(meta, "git_branch", info.git_branch);
+        assignDefined(meta, "title", titles.get(id));
+        assignDefined(meta, "cli_version", info.cli_version);
+        assignDefined(meta, "model", firstModel(lines));
+        const found: Discovered = {
+          harness: "codex",
+          id: info.id,
+          path: file.path,
+          meta,
+          updated: timestampFromMillis(st.mtimeMs),
+          message_count: estimateMessages(lines),
+          fingerprint: { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] },
+        };
+        assignDefined(found, "lane", file.archived ? "archived" : info.source);
+        assignDefined(found, "parent_id", info.parent_id);
+        assignDefined(found, "forked_from", info.forked_from);
+        sessions.push(found);
+      } catch (cause) {
+        skipped.push({
+          path: file.path,
+          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
+        });
+      }
+    });
+    options.onProgress?.(files.length, files.length);
+    return { sessions, skipped };
+  }
+
+  /** The files holding session `id`, best first: by file name, else by session_meta id. */
+  private locate(id: string): RolloutFile[] {
+    const wanted = id.toLowerCase();
+    const files = this.rolloutFiles();
+    const byName = files.filter((f) => f.id === wanted);
+    if (byName.length > 0) return byName;
+    // A rollout renamed by hand still names its session in session_meta.
+    return files.filter((f) => {
+      try {
+        return findSessionMeta(splitLines(readRolloutText(f.path)))?.id.toLowerCase() === wanted;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  private checkId(id: string): void {
+    checkPathComponent(id, "codex");
+    if (!isUuid(id)) {
+      throw new NotFoundError(
+        "codex",
+        `no Codex session ${JSON.stringify(id)}: Codex ids are UUIDs`,
+      );
+    }
+  }
+
+  load(id: string): Transcript<CodexBody> {
+    this.checkId(id);
+    const file = this.locate(id)[0];
+    if (!file) throw new NotFoundError("codex", `no Codex session ${id} under ${this.home}`);
+    const text = readRolloutText(file.path);
+    const lines = splitLines(text);
+    const meta = metaFromBody(lines, file.path);
+    assignDefined(meta, "title", readSessionIndex(this.home).get(meta.id.toLowerCase()));
+    return { meta, body: { lines } };
+  }
+
+  save(transcript: Transcript<CodexBody>, options: SaveOptions = {}): Saved {
+    const lines = transcript.body.lines;
+    const info = findSessionMeta(lines);
+    if (!info) {
+      throw new InvalidRequestError("codex", "cannot save: the rollout has no session_meta line");
+    }
+    const id = checkPathComponent(info.id, "codex");
+    if (!isUuid(id)) {
+      throw new InvalidRequestError(
+        "codex",
+        `cannot save session ${JSON.stringify(id)}: Codex session ids are UUIDs`,
+      );
+    }
+    const existing = this.locate(id);
+    if (existing.length > 0 && !options.overwrite) {
+      throw new ConflictError(
+        "codex",
+        `session ${id} already exists (use overwrite to replace it)`,
+        {
+          file: existing[0]?.path,
+        },
+      );
+    }
+    const started = info.timestamp ?? transcript.meta.timestamp;
+    const path = join(this.home, rolloutRelativePath(id, started));
+    const dir = dirname(path);
+    const files: string[] = [];
+    try {
+      const made = mkdirSync(dir, { recursive: true });
+      if (made !== undefined) files.push(made);
+      realPathInside(this.home, dir, "codex");
+      atomicWrite(path, joinLines(lines));
+      files.unshift(path);
+      // An overwritten session may have lived elsewhere (another date, zstd, archived).
+      for (const old of existing) {
+        if (resolve(old.path) !== resolve(path))
+          unlinkSync(realPathInside(this.home, old.path, "codex"));
+      }
+      const title = transcript.meta.title;
+      if (
+        title !== undefined &&
+        title.trim() !== "" &&
+        readSessionIndex(this.home).get(id) !== title.trim()
+      ) {
+        files.push(this.appendTitle(id, title));
+      }
+    } catch (cause) {
+      if (cause instanceof TxcriptError) throw cause;
+      throw new StoreError("codex", `cannot save session ${id}: ${describeCause(cause)}`, {
+        file: path,
+        cause,
+      });
+    }
+    return { harness: "codex", id, path, files };
+  }
+
+  /** Add `{id, thread_name, updated_at}` to session_index.jsonl (rewritten atomically). */
+  private appendTitle(id: string, title: string): string {
+    const path = join(this.home, SESSION_INDEX);
+    let before = "";
+    if (existsSync(path)) {
+      before = readFileSync(path, "utf8");
+      if (before !== "" && !before.endsWith("\n")) before += "\n";
+    }
+    const entry = {
+      id,
+      thread_name: title.trim(),
+      updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+    };
+    atomicWrite(path, `${before}${JSON.stringify(entry)}\n`);
+    return path;
+  }
+
+  delete(id: string): string[] {
+    this.checkId(id);
+    const files = this.locate(id);
+    if (files.length === 0)
+      throw new NotFoundError("codex", `no Codex session ${id} under ${this.home}`);
+    // Check every file before removing any, so a refusal removes nothing.
+    const targets = files.map((f) => {
+      const real = realPathInside(this.home, f.path, "codex");
+      // A symlink is removed itself; what it points to is not the store's to delete.
+      return lstatSync(f.path).isSymbolicLink() ? f.path : real;
+    });
+    for (const t of targets) unlinkSync(t);
+    return targets;
+  }
+
+  fingerprint(id: string): Fingerprint | undefined {
+    try {
+      this.checkId(id);
+    } catch {
+      return undefined;
+    }
+    const file = this.locate(id)[0];
+    if (!file) return undefined;
+    const st = statSync(file.path);
+    return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
+  }
+}
+
+/** Write `text` to a temporary name in the target directory, then rename it into place. */
+function atomicWrite(path: string, text: string): void {
+  // The leading dot keeps the temporary file out of the rollout name pattern.
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    writeFileSync(tmp, text, { flag: "wx" });
+    renameSync(tmp, path);
+  } catch (cause) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // the temporary file was never created, or is already gone
+    }
+    throw cause;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The Codex text codec: the text form of a Codex session is the rollout
+ * JSONL itself. `parse` splits it into the verbatim Body and reads the
+ * session metadata from the `session_meta` line (and the model from the
+ * first `turn_context`); `render` joins the lines back, byte for byte.
+ * No I/O: the store supplies titles from `session_index.jsonl`.
+ */
+
+import type { Meta } from "../../common.js";
+import { ParseError } from "../../errors.js";
+import { assignDefined } from "../../json.js";
+import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
+import type { TextCodec, Transcript } from "../../transcript.js";
+import { type CodexBody, type CodexLine, joinLines, readEnvelope, splitLines } from "./body.js";
+
+/** What the `session_meta` line says, read tolerantly. */
+export interface SessionMetaInfo {
+  /** Index of the line in the Body. */
+  line: number;
+  id: string;
+  /** `payload.timestamp`, else the line's own timestamp. */
+  timestamp: Timestamp | undefined;
+  cwd: string | undefined;
+  cli_version: string | undefined;
+  git_branch: string | undefined;
+  /** `payload.source`: "cli", "exec", "vscode", ... or "subagent". */
+  source: string | undefined;
+  parent_id: string | undefined;
+  forked_from: string | undefined;
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function timestampOf(value: unknown): Timestamp | undefined {
+  return typeof value === "string" ? normalizeTimestamp(value) : undefined;
+}
+
+/**
+ * Read a `session_meta` payload. Undefined when the line is not one or has
+ * no string id (Codex cannot use such a file either).
+ */
+export function readSessionMeta(text: string, line: number): SessionMetaInfo | undefined {
+  const env = readEnvelope(text);
+  if (env?.type !== "session_meta") return undefined;
+  const p = env.payload;
+  const id = nonEmptyString(p.id);
+  if (id === undefined) return undefined;
+  const git = p.git;
+  const branch =
+    typeof git === "object" && git !== null
+      ? nonEmptyString((git as Record<string, unknown>).branch)
+      : undefined;
+  // Newer builds record a subagent's source as {subagent: {...}} with its parent thread.
+  let source: string | undefined;
+  let parent: string | undefined = nonEmptyString(p.parent_thread_id);
+  if (typeof p.source === "string") source = p.source;
+  else if (typeof p.source === "object" && p.source !== null && "subagent" in p.source) {
+    source = "subagent";
+    const spawn = (p.source as { subagent?: { thread_spawn?: { parent_thread_id?: unknown } } })
+      .subagent?.thread_spawn;
+    parent ??= nonEmptyString(spawn?.parent_thread_id);
+  }
+  return {
+    line,
+    id,
+    timestamp: timestampOf(p.timestamp) ?? timestampOf(env.timestamp),
+    cwd: nonEmptyString(p.cwd),
+    cli_version: nonEmptyString(p.cli_version),
+    git_branch: branch,
+    source,
+    parent_id: parent,
+    forked_from: nonEmptyString(p.forked_from_id),
+  };
+}
+
+/** The first `session_meta` line of a Body (Codex takes the first as the session's own). */
+export function findSessionMeta(lines: readonly CodexLine[]): SessionMetaInfo | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const text = (lines[i] as CodexLine).text;
+    // Cheap pre-check: parsing every line of a long rollout to find the head is wasteful.
+    if (!text.includes('"session_meta"')) continue;
+    const info = readSessionMeta(text, i);
+    if (info) return info;
+  }
+  return undefined;
+}
+
+/** The model of the first `turn_context` line, if any. */
+export function firstModel(lines: readonly CodexLine[]): string | undefined {
+  for (const line of lines) {
+    if (!line.text.includes('"turn_context"')) continue;
+    const env = readEnvelope(line.text);
+    if (env?.type !== "turn_context") continue;
+    const model = nonEmptyString(env.payload.model);
+    if (model) return model;
+  }
+  return undefined;
+}
+
+/** Session metadata from the Body: session_meta fields and the first model. */
+export function metaFromBody(lines: readonly CodexLine[], origin?: string): Meta {
+  const info = findSessionMeta(lines);
+  if (!info) {
+    throw new ParseError(
+      "codex",
+      lines.length === 0
+        ? "the rollout is empty"
+        : "no session_meta line with an id: not a Codex rollout",
+      { file: origin },
+    );
+  }
+  const meta: Meta = { id: info.id, timestamp: info.timestamp ?? EPOCH };
+  assignDefined(meta, "cwd", info.cwd);
+  assignDefined(meta, "git_branch", info.git_branch);
+  assignDefined(meta, "cli_version", info.cli_version);
+  assignDefined(meta, "model", firstModel(lines));
+  return meta;
+}
+
+export function parseCodex(text: string, origin?: string): Transcript<CodexBody> {
+  const lines = splitLines(text);
+  return { meta: metaFromBody(lines, origin), body: { lines } };
+}
+
+export function renderCodex(transcript: Transcript<CodexBody>): string {
+  return joinLines(transcript.body.lines);
+}
+
+export const codexText: TextCodec<CodexBody> = {
+  parse: parseCodex,
+  render: renderCodex,
+};
