@@ -1,0 +1,96 @@
+/**
+ * The error hierarchy (harness, detail, file, path, cause) and the
+ * deterministic UUIDv5 ids fromCommon relies on.
+ */
+
+import { describe, expect, it } from "vitest";
+import {
+  AmbiguousIdError,
+  ConflictError,
+  describeCause,
+  InvalidRequestError,
+  NotFoundError,
+  ParseError,
+  StoreError,
+  TxcriptError,
+  UnsafePathError,
+  UnsupportedError,
+} from "../../src/errors.js";
+import { stableUuid, TXCRIPT_NAMESPACE } from "../../src/ids.js";
+
+describe("errors", () => {
+  it("compose one message from file, location and detail, and keep each part", () => {
+    const cause = new SyntaxError("Unexpected token");
+    const e = new ParseError("simple", "invalid JSON (comma expected)", {
+      file: "a.json",
+      at: "line 3, column 19",
+      cause,
+    });
+    expect(e.message).toBe("a.json: line 3, column 19: invalid JSON (comma expected)");
+    expect(e).toMatchObject({
+      name: "ParseError",
+      harness: "simple",
+      detail: "invalid JSON (comma expected)",
+      file: "a.json",
+      at: "line 3, column 19",
+      cause,
+    });
+    expect(new ParseError("common", "bad", { at: "" }).message).toBe("bad");
+    expect(new ParseError(undefined, "bad", { file: "f" }).message).toBe("f: bad");
+  });
+
+  it("every class is a TxcriptError and an Error, named after itself", () => {
+    for (const Class of [
+      ParseError,
+      NotFoundError,
+      UnsafePathError,
+      ConflictError,
+      UnsupportedError,
+      StoreError,
+      InvalidRequestError,
+    ]) {
+      const e = new Class("codex", "detail");
+      expect(e).toBeInstanceOf(TxcriptError);
+      expect(e).toBeInstanceOf(Error);
+      expect(e.name).toBe(Class.name);
+    }
+    const ambiguous = new AmbiguousIdError("antigravity", "2 sessions match", ["ab1", "ab2"]);
+    expect(ambiguous.candidates).toEqual(["ab1", "ab2"]);
+    expect(ambiguous).toBeInstanceOf(TxcriptError);
+  });
+
+  it("describeCause gives a short line for anything thrown", () => {
+    const enoent = Object.assign(new Error("no such file or directory, open 'x'"), {
+      code: "ENOENT",
+    });
+    expect(describeCause(enoent)).toBe("ENOENT: no such file or directory, open 'x'");
+    const coded = Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+    expect(describeCause(coded)).toBe("EACCES: permission denied");
+    expect(describeCause("plain")).toBe("plain");
+    expect(describeCause(42)).toBe("42");
+  });
+});
+
+describe("stableUuid", () => {
+  const V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("is a version 5 UUID, the same for the same parts every time", () => {
+    const id = stableUuid("claude_code", "session", 3);
+    expect(id).toMatch(V5);
+    expect(stableUuid("claude_code", "session", 3)).toBe(id);
+    expect(TXCRIPT_NAMESPACE).toMatch(V5);
+  });
+
+  it("joins parts unambiguously", () => {
+    const ids = [
+      stableUuid("a,b"),
+      stableUuid("a", "b"),
+      stableUuid("ab"),
+      stableUuid("a", "b", ""),
+      stableUuid(1),
+      stableUuid("1"),
+      stableUuid(),
+    ];
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
