@@ -18,7 +18,7 @@ function ts(k: number): string {
   return new Date(Date.UTC(2026, 7, 10, 12, 0, k)).toISOString();
 }
 
-function envelope(k: number, parent: number | null, type: string, sid = SID): Rec {
+function envelope(parent: number | null, type: string, sid = SID): Rec {
   return {
     parentUuid: parent === null ? null : u(parent),
     isSidechain: false,
@@ -33,7 +33,7 @@ function envelope(k: number, parent: number | null, type: string, sid = SID): Re
 
 export function user(k: number, parent: number | null, content: unknown, extra: Rec = {}): Rec {
   return {
-    ...envelope(k, parent, "user"),
+    ...envelope(parent, "user"),
     message: { role: "user", content },
     ...extra,
     uuid: u(k),
@@ -56,7 +56,7 @@ export function assistant(
   options: AssistantOptions = {},
 ): Rec {
   return {
-    ...envelope(k, parent, "assistant"),
+    ...envelope(parent, "assistant"),
     requestId: `req_${messageId}`,
     message: {
       id: messageId,
@@ -81,7 +81,7 @@ export function assistant(
 
 export function system(k: number, parent: number | null, subtype: string, content: string): Rec {
   return {
-    ...envelope(k, parent, "system"),
+    ...envelope(parent, "system"),
     subtype,
     content,
     level: "info",
