@@ -314,7 +314,9 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
       // not on this machine: the recorded path is all there is
     }
     const name = projectDirName(real);
-    if (name.length > MAX_DIR_NAME) {
+    // Releases differ in how they suffix a long name (2.1.224 changed it):
+    // a folder already holding this cwd's sessions is the one to join.
+    if (name.length > MAX_DIR_NAME && !existsSync(join(this.root, name))) {
       const prefix = `${name.slice(0, MAX_DIR_NAME)}-`;
       for (const dir of this.projectDirs()) {
         if (basename(dir).startsWith(prefix) && this.folderCwd(dir) === cwd) return dir;
