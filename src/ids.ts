@@ -8,7 +8,11 @@ import { v5 as uuidv5 } from "uuid";
 /** uuidv5("txcript", URL namespace). Fixed forever: derived ids must not drift. */
 export const TXCRIPT_NAMESPACE = "27bb69cb-e884-5b98-ae4f-f009d53b2b70";
 
+const utf8 = new TextEncoder();
+
 /** A UUIDv5 over the parts, joined unambiguously. */
 export function stableUuid(...parts: readonly (string | number)[]): string {
-  return uuidv5(JSON.stringify(parts), TXCRIPT_NAMESPACE);
+  // Our own UTF-8 bytes: uuid's string path (encodeURIComponent, then a
+  // byte loop) takes ~0.4 s on a 4 MB document. Same bytes, same ids.
+  return uuidv5(utf8.encode(JSON.stringify(parts)), TXCRIPT_NAMESPACE);
 }

@@ -3,6 +3,7 @@
  * deterministic UUIDv5 ids fromCommon relies on.
  */
 
+import { v5 as uuidv5 } from "uuid";
 import { describe, expect, it } from "vitest";
 import {
   AmbiguousIdError,
@@ -79,6 +80,14 @@ describe("stableUuid", () => {
     expect(id).toMatch(V5);
     expect(stableUuid("claude_code", "session", 3)).toBe(id);
     expect(TXCRIPT_NAMESPACE).toMatch(V5);
+  });
+
+  it("takes any string, lone surrogates included, and keeps the ids of well-formed text", () => {
+    expect(stableUuid("a\ud800")).toMatch(V5);
+    // The UUIDv5 of the JSON array of the parts, in UTF-8, in txcript's namespace.
+    expect(stableUuid("simple", "héllo 日本")).toBe(
+      uuidv5(JSON.stringify(["simple", "héllo 日本"]), TXCRIPT_NAMESPACE),
+    );
   });
 
   it("joins parts unambiguously", () => {

@@ -347,6 +347,14 @@ describe("hostile strings", () => {
     expect(parseSimple(rendered)).toEqual(t);
   });
 
+  it("raw lone surrogates in the text itself, with no id to derive from", () => {
+    const text = `{"messages": [{"role": "user", "content": "a\ud800b"}]}`;
+    const t = parseSimple(text);
+    expect(t.meta.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(parseSimple(text).meta.id).toBe(t.meta.id);
+    expect((t.body[0]!.content[0] as { text: string }).text).toBe("a\ud800b");
+  });
+
   it("a 5 MB single-line string", () => {
     const big = "x".repeat(5_000_000);
     const t = parseSimple(json({ messages: [{ role: "user", content: big }] }));
