@@ -7,6 +7,7 @@
 import type { Meta } from "../common.js";
 import type { Codec, HarnessId, Saved, Store, StoreOptions, TextCodec } from "../transcript.js";
 import { HARNESS_IDS } from "../transcript.js";
+import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import { simpleCodec, simpleText } from "./simple.js";
@@ -43,7 +44,7 @@ export function harness(id: HarnessId): Harness {
     case "simple":
       return simple;
     case "antigravity":
-      return simple; // replaced when the Antigravity harness lands
+      return antigravity as Harness;
     case "claude_code":
       return claudeCode as Harness;
     case "codex":

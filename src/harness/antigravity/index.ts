@@ -1,0 +1,37 @@
+/**
+ * The Antigravity CLI (agy) registry entry: codec, text codec (the JSON
+ * dump with hex blobs), store, and `agy --conversation=<id>`, run in the
+ * conversation's workspace.
+ */
+
+import type { Harness } from "../index.js";
+import type { AntigravityBody } from "./body.js";
+import { antigravityCodec } from "./codec.js";
+import { antigravityText } from "./text.js";
+
+export type { AntigravityBody, StepRow } from "./body.js";
+export { emptyBody } from "./body.js";
+export {
+  antigravityCodec,
+  antigravityLineage,
+  antigravityMeta,
+  fromCommon,
+  type Lineage,
+  nativeTool,
+  type TrajectoryReference,
+  toCommon,
+} from "./codec.js";
+export { type Mirror, renderMirror } from "./mirror.js";
+export { type Listing, type ListingRows, listingRows, summarize } from "./summary.js";
+export { antigravityText, parseAntigravity, renderAntigravity } from "./text.js";
+
+export const antigravity: Harness<AntigravityBody> = {
+  id: "antigravity",
+  label: "Antigravity CLI (agy)",
+  codec: antigravityCodec,
+  text: antigravityText,
+  resume: (saved, meta) =>
+    meta.cwd === undefined
+      ? { argv: ["agy", `--conversation=${saved.id}`] }
+      : { argv: ["agy", `--conversation=${saved.id}`], cwd: meta.cwd },
+};
