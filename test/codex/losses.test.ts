@@ -411,7 +411,7 @@ describe("Codex -> Common loses", () => {
         },
       },
     ]);
-    const tool = (t.body[0]?.content[0] as { tool: { name: string; command: string } }).tool;
+    const tool = (t.body[0]!.content[0] as { tool: { name: string; command: string } }).tool;
     expect(tool.name).toBe("Bash");
     // A shell splits the line back into the same words, unexpanded.
     expect(parse(tool.command, (name) => `$${name}`)).toEqual(argv);

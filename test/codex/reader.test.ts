@@ -389,7 +389,7 @@ describe("tolerant reading of damaged and drifting rollouts", () => {
     const t = read(text);
     expect(t.body).toHaveLength(2);
     expect(t.body[0]?.content[0]).toMatchObject({ type: "tool_use", id: "c1" });
-    expect((t.body[1]?.content[0] as { text: string }).text.length).toBe(hugeText.length);
+    expect((t.body[1]!.content[0] as { text: string }).text.length).toBe(hugeText.length);
   });
 
   it("keeps reasoning that has only encrypted content as an empty thinking block", () => {
