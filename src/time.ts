@@ -98,7 +98,9 @@ export function timestampMillis(ts: Timestamp): number {
 
 export function timestampFromMillis(ms: number): Timestamp {
   const seconds = Math.floor(ms / 1000);
-  return formatTimestamp({ seconds, nanos: (ms - seconds * 1000) * 1_000_000 });
+  // Fractional milliseconds (a file's mtimeMs) must still give whole nanoseconds.
+  const nanos = Math.min(999_999_999, Math.round((ms - seconds * 1000) * 1_000_000));
+  return formatTimestamp({ seconds, nanos });
 }
 
 export function nowTimestamp(): Timestamp {
