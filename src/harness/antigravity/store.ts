@@ -1,0 +1,1068 @@
+/**
+ * The Antigravity store: agy's conversation databases on disk. Finds the
+ * roots (the CLI lane and the ACP lane), lists conversations from the few
+ * rows a listing needs, loads every row of every table into the Body, writes
+ * a Body back as the database agy itself creates (atomically, with its brain
+ * directory), deletes inside the root only, and fingerprints the files.
+ * No conversion to Common here: `summarize()` interprets the listing rows.
+ * See docs/formats/antigravity.md, section "Store".
+ */
+
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import {
+  ConflictError,
+  describeCause,
+  InvalidRequestError,
+  NotFoundError,
+  ParseError,
+  StoreError,
+  TxcriptError,
+  UnsafePathError,
+  UnsupportedError,
+} from "../../errors.js";
+import { checkPathComponent, isInside, pathComponentProblem } from "../../paths.js";
+import {
+  createDatabase,
+  type Db,
+  databaseFileProblem,
+  isBusy,
+  openForWriting,
+  quoteIdentifier,
+  readSnapshot,
+  sqliteCode,
+} from "../../sqlite.js";
+import { timestampFromMillis } from "../../time.js";
+import type {
+  Discovered,
+  DiscoverOptions,
+  Discovery,
+  Fingerprint,
+  Saved,
+  SaveOptions,
+  Skipped,
+  Store,
+  StoreOptions,
+  Transcript,
+} from "../../transcript.js";
+import type {
+  AntigravityBody,
+  AntigravityLane,
+  ExtraTable,
+  GenMetadataRow,
+  IdxBlobRow,
+  MetadataBlobRow,
+  SqlValue,
+  StepRow,
+  TrajectoryMetaRow,
+} from "./body.js";
+import { type ListingRows, summarize } from "./summary.js";
+
+const HARNESS = "antigravity";
+
+/** Our environment variable for the CLI lane's root (an explicit root). */
+export const ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ROOT";
+/** Our environment variable for the ACP lane's root. */
+export const ACP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ACP_ROOT";
+
+/** The `PRAGMA user_version` agy 1.0.7 through at least 1.2.11 writes. */
+export const AGY_USER_VERSION = 1;
+
+/**
+ * The schema exactly as agy creates it (docs/formats/antigravity.md): the
+ * seven tables with their column types, defaults and primary keys, and the
+ * two indexes on `steps`.
+ */
+export const AGY_SCHEMA: readonly string[] = [
+  "CREATE TABLE trajectory_meta(trajectory_id text PRIMARY KEY, cascade_id text, trajectory_type integer, source integer)",
+  "CREATE TABLE steps(idx integer PRIMARY KEY, step_type integer NOT NULL DEFAULT 0, status integer NOT NULL DEFAULT 0, has_subtrajectory numeric NOT NULL DEFAULT false, metadata blob, error_details blob, permissions blob, task_details blob, render_info blob, step_payload blob, step_format integer NOT NULL DEFAULT 0)",
+  "CREATE INDEX idx_steps_status ON steps(status)",
+  "CREATE INDEX idx_steps_step_type ON steps(step_type)",
+  "CREATE TABLE gen_metadata(idx integer PRIMARY KEY, data blob, size integer NOT NULL DEFAULT 0)",
+  "CREATE TABLE executor_metadata(idx integer PRIMARY KEY, data blob)",
+  "CREATE TABLE parent_references(idx integer PRIMARY KEY, data blob)",
+  'CREATE TABLE trajectory_metadata_blob(id text DEFAULT "main" PRIMARY KEY, data blob)',
+  "CREATE TABLE battle_mode_infos(idx integer PRIMARY KEY, data blob)",
+];
+
+// Step types and statuses the listing queries name (spec/antigravity-wire.md).
+const USER_INPUT = 14;
+const PLANNER_RESPONSE = 15;
+const CHECKPOINT = 23;
+/** Bookkeeping kinds that never become messages: checkpoint, task boundary, ephemeral, history, system. */
+const BOOKKEEPING = [CHECKPOINT, 81, 90, 98, 101];
+/** CortexStepStatus values of a step still in flight (no result yet). */
+const IN_FLIGHT = [1, 2, 8, 9, 11];
+
+// ---------------------------------------------------------------------------
+// Roots
+
+/** One place agy keeps conversations: `<root>/conversations`, `<root>/brain`. */
+export interface LaneRoot {
+  lane: AntigravityLane;
+  root: string;
+}
+
+export interface AntigravityStoreOptions extends StoreOptions {
+  /** How long a locked database is retried before it is reported, in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /** Whose home variable applies: `USERPROFILE` on win32, `HOME` elsewhere (default: this platform). */
+  platform?: NodeJS.Platform;
+}
+
+function setting(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/**
+ * The lanes a store reads, the CLI lane first (where `save` writes):
+ * - an explicit root (`root`, else `$TXCRIPT_ANTIGRAVITY_ROOT`) means that
+ *   root alone as the CLI lane, plus `$TXCRIPT_ANTIGRAVITY_ACP_ROOT` when set;
+ * - otherwise `<gemini>/antigravity-cli` and `<gemini>/antigravity-acp` (or
+ *   `$TXCRIPT_ANTIGRAVITY_ACP_ROOT`), where `<gemini>` is `$GEMINI_HOME`, else
+ *   `~/.gemini` (home from `HOME`, `USERPROFILE` on Windows).
+ */
+export function antigravityLanes(options: AntigravityStoreOptions = {}): LaneRoot[] {
+  const env = options.env ?? process.env;
+  const acp = setting(env[ACP_ROOT_ENV]);
+  const explicit = setting(options.root) ?? setting(env[ROOT_ENV]);
+  const lanes: LaneRoot[] = [];
+  if (explicit !== undefined) {
+    lanes.push({ lane: "cli", root: resolve(explicit) });
+    if (acp !== undefined) lanes.push({ lane: "acp", root: resolve(acp) });
+  } else {
+    const platform = options.platform ?? process.platform;
+    const home =
+      (platform === "win32"
+        ? (setting(env.USERPROFILE) ?? setting(env.HOME))
+        : setting(env.HOME)) ?? homedir();
+    const gemini = resolve(setting(env.GEMINI_HOME) ?? join(home, ".gemini"));
+    lanes.push({ lane: "cli", root: join(gemini, "antigravity-cli") });
+    lanes.push({ lane: "acp", root: resolve(acp ?? join(gemini, "antigravity-acp")) });
+  }
+  return lanes.filter((l, i) => lanes.findIndex((m) => m.root === l.root) === i);
+}
+
+// ---------------------------------------------------------------------------
+// Rows: typed reading of what SQLite returns, tolerant of missing columns
+
+type Kind = "integer" | "integer?" | "text" | "text?" | "blob?" | "boolean";
+
+interface Column {
+  name: string;
+  kind: Kind;
+}
+
+const col = (name: string, kind: Kind): Column => ({ name, kind });
+
+const KNOWN = {
+  trajectory_meta: [
+    col("trajectory_id", "text"),
+    col("cascade_id", "text?"),
+    col("trajectory_type", "integer?"),
+    col("source", "integer?"),
+  ],
+  steps: [
+    col("idx", "integer"),
+    col("step_type", "integer"),
+    col("status", "integer"),
+    col("has_subtrajectory", "boolean"),
+    col("metadata", "blob?"),
+    col("error_details", "blob?"),
+    col("permissions", "blob?"),
+    col("task_details", "blob?"),
+    col("render_info", "blob?"),
+    col("step_payload", "blob?"),
+    col("step_format", "integer"),
+  ],
+  gen_metadata: [col("idx", "integer"), col("data", "blob?"), col("size", "integer")],
+  executor_metadata: [col("idx", "integer"), col("data", "blob?")],
+  parent_references: [col("idx", "integer"), col("data", "blob?")],
+  trajectory_metadata_blob: [col("id", "text"), col("data", "blob?")],
+  battle_mode_infos: [col("idx", "integer"), col("data", "blob?")],
+} as const satisfies Record<string, readonly Column[]>;
+
+type KnownTable = keyof typeof KNOWN;
+const KNOWN_TABLES = Object.keys(KNOWN) as KnownTable[];
+const isKnownTable = (name: string): name is KnownTable => Object.hasOwn(KNOWN, name);
+
+/** Rows are read in primary-key order; text keys in insertion (rowid) order. */
+const ORDER: Record<KnownTable, string> = {
+  trajectory_meta: "rowid",
+  steps: "idx",
+  gen_metadata: "idx",
+  executor_metadata: "idx",
+  parent_references: "idx",
+  trajectory_metadata_blob: "rowid",
+  battle_mode_infos: "idx",
+};
+
+function storageClass(value: unknown): string {
+  if (value === null) return "NULL";
+  if (typeof value === "number" || typeof value === "bigint") return "a number";
+  if (typeof value === "string") return "text";
+  return "a blob";
+}
+
+/**
+ * A function turning one raw row (as ordered by `columns`) into a typed row
+ * object. Missing columns read as their schema default (0, false or NULL);
+ * a value of the wrong storage class is a `ParseError` naming table, row and
+ * column; columns this version does not know are not carried.
+ */
+function rowReader<T>(
+  table: KnownTable,
+  columns: readonly string[],
+  file: string,
+  offset = 0,
+): (raw: unknown[], n: number) => T {
+  const specs = KNOWN[table] as readonly Column[];
+  const positions = specs.map((s) => columns.indexOf(s.name));
+  return (raw, n) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i]!;
+      const p = positions[i]!;
+      const value = p === -1 ? null : raw[p + offset];
+      const bad = (expected: string): never => {
+        throw new ParseError(
+          HARNESS,
+          `${table} row ${n + 1}: ${spec.name} holds ${storageClass(value)}, expected ${expected}`,
+          { file },
+        );
+      };
+      switch (spec.kind) {
+        case "integer":
+          row[spec.name] = value === null ? 0 : typeof value === "number" ? value : bad("a number");
+          break;
+        case "integer?":
+          row[spec.name] = value === null || typeof value === "number" ? value : bad("a number");
+          break;
+        case "boolean":
+          row[spec.name] =
+            value === null ? false : typeof value === "number" ? value !== 0 : bad("a number");
+          break;
+        case "text":
+          row[spec.name] = typeof value === "string" ? value : bad("text");
+          break;
+        case "text?":
+          row[spec.name] = value === null || typeof value === "string" ? value : bad("text");
+          break;
+        case "blob?":
+          row[spec.name] = value === null || value instanceof Uint8Array ? value : bad("a blob");
+          break;
+        default:
+          spec.kind satisfies never;
+      }
+    }
+    return row as T;
+  };
+}
+
+/** `SELECT *` rows of a known table, typed. */
+function readTable<T>(db: Db, table: KnownTable, file: string): T[] {
+  const stmt = db.prepare(`SELECT * FROM ${table} ORDER BY ${ORDER[table]}`).raw();
+  const read = rowReader<T>(
+    table,
+    stmt.columns().map((c) => c.name),
+    file,
+  );
+  return (stmt.all() as unknown[][]).map(read);
+}
+
+/** Tables in sqlite_schema order, without SQLite's own (`sqlite_*`). */
+function tablesOf(db: Db): { name: string; sql: string | null }[] {
+  return db
+    .prepare(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
+    )
+    .all() as { name: string; sql: string | null }[];
+}
+
+function checkVersion(db: Db, file: string): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > AGY_USER_VERSION) {
+    throw new UnsupportedError(
+      HARNESS,
+      `user_version ${version} is a newer agy format than this txcript reads (${AGY_USER_VERSION}); upgrade txcript`,
+      { file },
+    );
+  }
+}
+
+function requireSteps(tables: ReadonlySet<string>, file: string): void {
+  if (!tables.has("steps"))
+    throw new ParseError(HARNESS, "not an agy conversation database (no steps table)", { file });
+}
+
+/** Read SQL statements that fail on a missing column mean a foreign layout. */
+function foreignLayout(error: unknown, file: string): unknown {
+  if (sqliteCode(error) === "SQLITE_ERROR") {
+    const message = error instanceof Error ? error.message : String(error);
+    return new ParseError(HARNESS, `not an agy conversation database (${message})`, {
+      file,
+      cause: error,
+    });
+  }
+  return error;
+}
+
+/** Every row of every table: the Body's database part. */
+function readDatabase(db: Db, file: string, id: string): AntigravityBody {
+  checkVersion(db, file);
+  const tables = tablesOf(db);
+  const names = new Set(tables.map((t) => t.name));
+  requireSteps(names, file);
+  const known = <T>(table: KnownTable): T[] =>
+    names.has(table) ? readTable<T>(db, table, file) : [];
+  try {
+    return {
+      id,
+      trajectory_meta: known<TrajectoryMetaRow>("trajectory_meta"),
+      steps: known<StepRow>("steps"),
+      gen_metadata: known<GenMetadataRow>("gen_metadata"),
+      executor_metadata: known<IdxBlobRow>("executor_metadata"),
+      parent_references: known<IdxBlobRow>("parent_references"),
+      battle_mode_infos: known<IdxBlobRow>("battle_mode_infos"),
+      trajectory_metadata_blob: known<MetadataBlobRow>("trajectory_metadata_blob"),
+      extra_tables: tables
+        .filter((t) => !isKnownTable(t.name) && isPlainCreateTable(t.sql))
+        .map((t) => readExtraTable(db, t.name, t.sql!)),
+    };
+  } catch (error) {
+    throw foreignLayout(error, file);
+  }
+}
+
+/** Virtual tables (and their shadow tables' owner) cannot be recreated from rows. */
+function isPlainCreateTable(sql: string | null): boolean {
+  return sql !== null && /^\s*CREATE\s+TABLE\s/i.test(sql);
+}
+
+function readExtraTable(db: Db, name: string, sql: string): ExtraTable {
+  // Exact integers: an unknown table's values must survive beyond 2^53.
+  const stmt = db
+    .prepare(`SELECT * FROM ${quoteIdentifier(name)}`)
+    .raw()
+    .safeIntegers(true);
+  return {
+    name,
+    sql,
+    columns: stmt.columns().map((c) => c.name),
+    rows: stmt.all() as SqlValue[][],
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Listing: the few rows discovery reads
+
+interface ListingRead {
+  rows: ListingRows;
+  /** Messages as estimated from step types and statuses (see messageCount). */
+  messageCount: number;
+}
+
+const PICKS = [
+  ["first_user_input", `WHERE step_type = ${USER_INPUT} ORDER BY idx LIMIT 1`],
+  ["latest_checkpoint", `WHERE step_type = ${CHECKPOINT} ORDER BY idx DESC LIMIT 1`],
+  ["latest_planner", `WHERE step_type = ${PLANNER_RESPONSE} ORDER BY idx DESC LIMIT 1`],
+  ["first_step", "ORDER BY idx LIMIT 1"],
+  ["last_step", "ORDER BY idx DESC LIMIT 1"],
+] as const;
+
+// One statement picks every step a listing needs; the step_type index serves
+// the typed picks and the primary key the others.
+const PICK_SQL = PICKS.map(
+  ([, clause], k) => `SELECT ${k} AS pick, * FROM (SELECT * FROM steps ${clause})`,
+).join(" UNION ALL ");
+
+/**
+ * message_count, estimated in SQL from the indexes alone: every step except
+ * the bookkeeping kinds (checkpoint 23, task boundary 81, ephemeral 90,
+ * conversation history 98, system message 101) and except tool steps still
+ * in flight (status 1, 2, 8, 9, 11, other than user input and planner steps).
+ * User inputs with no text and planner steps with nothing to say, which
+ * `view` leaves out, are counted.
+ */
+const COUNT_SQL = `SELECT
+  (SELECT count(*) FROM steps)
+  - (SELECT count(*) FROM steps WHERE step_type IN (${BOOKKEEPING}))
+  - (SELECT count(*) FROM steps WHERE status IN (${IN_FLIGHT})
+       AND step_type NOT IN (${[USER_INPUT, PLANNER_RESPONSE, ...BOOKKEEPING]}))`;
+
+function readListing(db: Db, file: string, id: string): ListingRead {
+  checkVersion(db, file);
+  const names = new Set(tablesOf(db).map((t) => t.name));
+  requireSteps(names, file);
+  try {
+    const rows: ListingRows = {
+      id,
+      trajectory_meta: names.has("trajectory_meta")
+        ? readTable<TrajectoryMetaRow>(db, "trajectory_meta", file)
+        : [],
+      trajectory_metadata_blob: names.has("trajectory_metadata_blob")
+        ? readTable<MetadataBlobRow>(db, "trajectory_metadata_blob", file)
+        : [],
+      parent_references: names.has("parent_references")
+        ? readTable<IdxBlobRow>(db, "parent_references", file)
+        : [],
+    };
+    if (names.has("gen_metadata")) {
+      const latest = db.prepare("SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT 1").raw();
+      const raw = latest.get() as unknown[] | undefined;
+      if (raw) {
+        const names = latest.columns().map((c) => c.name);
+        rows.latest_gen_metadata = rowReader<GenMetadataRow>("gen_metadata", names, file)(raw, 0);
+      }
+    }
+    const picks = db.prepare(PICK_SQL).raw();
+    const read = rowReader<StepRow>(
+      "steps",
+      picks
+        .columns()
+        .slice(1)
+        .map((c) => c.name),
+      file,
+      1,
+    );
+    for (const raw of picks.all() as unknown[][]) {
+      const [key] = PICKS[raw[0] as number]!;
+      rows[key] = read(raw, 0);
+    }
+    const messageCount = db.prepare(COUNT_SQL).pluck().get() as number;
+    return { rows, messageCount };
+  } catch (error) {
+    throw foreignLayout(error, file);
+  }
+}
+
+/** The listing rows of a loaded Body, picked as discovery's SQL picks them. */
+export function listingRowsOf(body: AntigravityBody): ListingRows {
+  const rows: ListingRows = {
+    id: body.id,
+    trajectory_meta: body.trajectory_meta,
+    trajectory_metadata_blob: body.trajectory_metadata_blob,
+    parent_references: body.parent_references,
+  };
+  const byIdx = [...body.steps].sort((a, b) => a.idx - b.idx);
+  const first = (type: number) => byIdx.find((s) => s.step_type === type);
+  const last = (type: number) => byIdx.findLast((s) => s.step_type === type);
+  const assign = <K extends keyof ListingRows>(key: K, value: ListingRows[K] | undefined) => {
+    if (value !== undefined) rows[key] = value;
+  };
+  assign("first_user_input", first(USER_INPUT));
+  assign("latest_checkpoint", last(CHECKPOINT));
+  assign("latest_planner", last(PLANNER_RESPONSE));
+  assign("first_step", byIdx[0]);
+  assign("last_step", byIdx.at(-1));
+  assign(
+    "latest_gen_metadata",
+    body.gen_metadata.reduce<GenMetadataRow | undefined>(
+      (m, r) => (!m || r.idx > m.idx ? r : m),
+      undefined,
+    ),
+  );
+  return rows;
+}
+
+/** `cwd` from the ACP lane's `<id>.meta` JSON sidecar, when it names one. */
+function acpCwd(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const cwd = (JSON.parse(text) as { cwd?: unknown } | null)?.cwd;
+    return typeof cwd === "string" && cwd !== "" ? cwd : undefined;
+  } catch {
+    return undefined; // a damaged sidecar only costs the listing its cwd
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Files
+
+function statOrUndefined(path: string, follow = true): Stats | undefined {
+  try {
+    return follow ? statSync(path) : lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function readTextIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new StoreError(HARNESS, describeCause(error), { file: path, cause: error });
+  }
+}
+
+function fsyncPath(path: string, flags: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, flags);
+    fsyncSync(fd);
+  } catch {
+    // Directories cannot be opened for fsync on Windows: durability there
+    // rests on the rename alone.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Temporary names: `.<name>.tmp-<pid>-<hex>`, plus SQLite's sidecars of them. */
+const TEMP = /^\..+\.tmp-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
+
+function tempName(dir: string, name: string): string {
+  return join(dir, `.${name}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
+}
+
+/** Remove temporary files a killed save left behind (its process is gone). */
+function sweepTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = TEMP.exec(name);
+    if (m && (Number(m[1]) === process.pid || !processAlive(Number(m[1]))))
+      rmSync(join(dir, name), { force: true });
+  }
+}
+
+/** Write `text` to `path` through a temporary file renamed into place. */
+function writeFileAtomic(path: string, text: string): void {
+  const tmp = tempName(dirname(path), `${path.slice(dirname(path).length + 1)}`);
+  try {
+    writeFileSync(tmp, text);
+    fsyncPath(tmp, "r+");
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+const LOG_FILES = [
+  ["transcript", "transcript.jsonl"],
+  ["transcript_full", "transcript_full.jsonl"],
+] as const;
+
+// ---------------------------------------------------------------------------
+// The store
+
+interface Located {
+  lane: LaneRoot;
+  db: string;
+}
+
+export class AntigravityStore implements Store<AntigravityBody> {
+  readonly harness = HARNESS;
+  readonly roots: readonly string[];
+  readonly lanes: readonly LaneRoot[];
+  private readonly busyTimeoutMs: number;
+
+  constructor(options: AntigravityStoreOptions = {}) {
+    this.lanes = antigravityLanes(options);
+    this.roots = this.lanes.map((l) => l.root);
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  }
+
+  private paths(lane: LaneRoot, id: string) {
+    const conversations = join(lane.root, "conversations");
+    const db = join(conversations, `${id}.db`);
+    const brain = join(lane.root, "brain", id);
+    const logs = join(brain, ".system_generated", "logs");
+    return {
+      conversations,
+      db,
+      wal: `${db}-wal`,
+      shm: `${db}-shm`,
+      pb: join(conversations, `${id}.pb`),
+      meta: join(conversations, `${id}.meta`),
+      brain,
+      logs,
+      logFiles: LOG_FILES.map(([key, name]) => [key, join(logs, name)] as const),
+    };
+  }
+
+  /** The first lane holding `<id>.db` (anything by that name, even a dangling link). */
+  private locate(id: string): Located | undefined {
+    checkPathComponent(id, HARNESS);
+    for (const lane of this.lanes) {
+      const db = this.paths(lane, id).db;
+      if (statOrUndefined(db, false)) return { lane, db };
+    }
+    return undefined;
+  }
+
+  private notFound(id: string): NotFoundError {
+    return new NotFoundError(
+      HARNESS,
+      `no conversation ${JSON.stringify(id)} in ${this.roots.map((r) => join(r, "conversations")).join(" or ")}`,
+    );
+  }
+
+  /** Reasons a file cannot be read as a database, before SQLite opens it. */
+  private checkFile(path: string): Stats {
+    let st: Stats;
+    try {
+      st = statSync(path);
+    } catch (error) {
+      throw new StoreError(HARNESS, `unreadable (${describeCause(error)})`, {
+        file: path,
+        cause: error,
+      });
+    }
+    if (!st.isFile()) throw new ParseError(HARNESS, "not a regular file", { file: path });
+    let problem: string | undefined;
+    try {
+      problem = databaseFileProblem(path, st.size);
+    } catch (error) {
+      throw new StoreError(HARNESS, `unreadable (${describeCause(error)})`, {
+        file: path,
+        cause: error,
+      });
+    }
+    if (problem) throw new ParseError(HARNESS, problem, { file: path });
+    return st;
+  }
+
+  // -- discover ------------------------------------------------------------
+
+  discover(options: DiscoverOptions = {}): Discovery {
+    const candidates: { lane: LaneRoot; name: string }[] = [];
+    const skipped: Skipped[] = [];
+    for (const lane of this.lanes) {
+      const dir = join(lane.root, "conversations");
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR")
+          skipped.push({ path: dir, reason: `unreadable (${describeCause(error)})` });
+        continue;
+      }
+      const dbs = new Set(names.filter((n) => n.endsWith(".db")));
+      for (const name of names.sort()) {
+        if (name.endsWith(".db")) candidates.push({ lane, name });
+        else if (name.endsWith(".pb") && !dbs.has(`${name.slice(0, -3)}.db`)) {
+          // A .pb beside its .db is the opaque copy /fork writes: nothing to list.
+          skipped.push({
+            path: join(dir, name),
+            reason:
+              "a lone .pb file: an encrypted conversation from agy before 1.0.4, which txcript cannot read",
+          });
+        }
+      }
+    }
+    const sessions: Discovered[] = [];
+    candidates.forEach(({ lane, name }, i) => {
+      const path = join(lane.root, "conversations", name);
+      try {
+        sessions.push(this.discoverOne(lane, name.slice(0, -3), path));
+      } catch (error) {
+        skipped.push({
+          path,
+          reason: error instanceof TxcriptError ? error.detail : describeCause(error),
+        });
+      }
+      options.onProgress?.(i + 1, candidates.length);
+    });
+    return { sessions, skipped };
+  }
+
+  private discoverOne(lane: LaneRoot, id: string, path: string): Discovered {
+    const problem = pathComponentProblem(id);
+    if (problem)
+      throw new UnsafePathError(HARNESS, `unusable conversation id: the name ${problem}`);
+    this.checkFile(path);
+    const { rows, messageCount } = readSnapshot(path, (db) => readListing(db, path, id), {
+      harness: HARNESS,
+      busyTimeoutMs: this.busyTimeoutMs,
+    });
+    const listing = summarize(rows);
+    const fingerprint = this.fingerprintOf(lane, id);
+    const meta = { ...listing.meta };
+    if (lane.lane === "acp" && meta.cwd === undefined) {
+      const cwd = acpCwd(readTextIfPresent(this.paths(lane, id).meta));
+      if (cwd !== undefined) meta.cwd = cwd;
+    }
+    const { db, wal } = this.paths(lane, id);
+    const newest = Math.max(
+      ...fingerprint.files.filter((f) => f.path === db || f.path === wal).map((f) => f.mtime_ms),
+    );
+    const found: Discovered = {
+      harness: HARNESS,
+      id,
+      path,
+      meta,
+      updated: listing.updated ?? timestampFromMillis(Math.floor(newest)),
+      message_count: messageCount,
+      fingerprint,
+      lane: lane.lane,
+    };
+    if (listing.parent_id !== undefined) found.parent_id = listing.parent_id;
+    if (listing.forked_from !== undefined) found.forked_from = listing.forked_from;
+    return found;
+  }
+
+  // -- load ----------------------------------------------------------------
+
+  load(id: string): Transcript<AntigravityBody> {
+    const found = this.locate(id);
+    if (!found) {
+      const pb = this.lanes
+        .map((lane) => this.paths(lane, id).pb)
+        .find((p) => statOrUndefined(p) !== undefined);
+      if (pb)
+        throw new UnsupportedError(
+          HARNESS,
+          "an encrypted conversation from agy before 1.0.4 (a lone .pb file), which txcript cannot read",
+          { file: pb },
+        );
+      throw this.notFound(id);
+    }
+    const { lane, db } = found;
+    this.checkFile(db);
+    const body = readSnapshot(db, (conn) => readDatabase(conn, db, id), {
+      harness: HARNESS,
+      busyTimeoutMs: this.busyTimeoutMs,
+    });
+    const paths = this.paths(lane, id);
+    for (const [key, file] of paths.logFiles) {
+      const text = readTextIfPresent(file);
+      if (text !== undefined) body[key] = text;
+    }
+    if (lane.lane === "acp") {
+      body.lane = "acp";
+      const sidecar = readTextIfPresent(paths.meta);
+      if (sidecar !== undefined) body.acp_meta = sidecar;
+    }
+    const { meta } = summarize(listingRowsOf(body));
+    if (lane.lane === "acp" && meta.cwd === undefined) {
+      const cwd = acpCwd(body.acp_meta);
+      if (cwd !== undefined) meta.cwd = cwd;
+    }
+    return { meta, body };
+  }
+
+  // -- save ----------------------------------------------------------------
+
+  save(transcript: Transcript<AntigravityBody>, options: SaveOptions = {}): Saved {
+    const { body } = transcript;
+    const id = checkPathComponent(transcript.meta.id, HARNESS);
+    if (body.id !== id) {
+      throw new InvalidRequestError(
+        HARNESS,
+        `the transcript's id ${JSON.stringify(id)} differs from its body's ${JSON.stringify(body.id)}`,
+      );
+    }
+    const lane = this.lanes[0]!; // the CLI lane: what `agy --conversation` resumes
+    const paths = this.paths(lane, id);
+    try {
+      mkdirSync(lane.root, { recursive: true });
+      const realRoot = realpathSync(lane.root);
+      mkdirInside(realRoot, paths.conversations);
+      const existing = statOrUndefined(paths.db, false);
+      if (existing && !options.overwrite) {
+        throw new ConflictError(
+          HARNESS,
+          `conversation ${id} already exists (overwriting was not asked for)`,
+          { file: paths.db },
+        );
+      }
+      if (existing?.isSymbolicLink()) {
+        const target = realpathOrUndefined(paths.db);
+        if (target !== undefined && !isInside(realRoot, target))
+          throw new UnsafePathError(
+            HARNESS,
+            `${paths.db} resolves to ${target}, outside ${realRoot}`,
+          );
+      } else if (existing?.isDirectory()) {
+        throw new StoreError(HARNESS, "is a directory, not a conversation database", {
+          file: paths.db,
+        });
+      }
+      mkdirInside(realRoot, paths.logs);
+      sweepTemps(paths.conversations);
+      sweepTemps(paths.logs);
+
+      const tmp = tempName(paths.conversations, `${id}.db`);
+      try {
+        writeDatabase(tmp, body);
+        fsyncPath(tmp, "r+");
+      } catch (error) {
+        for (const suffix of ["", "-journal", "-wal", "-shm"])
+          rmSync(tmp + suffix, { force: true });
+        throw error;
+      }
+      // The brain directory comes first: agy wedges on a database without it.
+      const files = [paths.db, paths.brain];
+      for (const [key, file] of paths.logFiles) {
+        const text = body[key];
+        if (text !== undefined) {
+          writeFileAtomic(file, text);
+          files.push(file);
+        } else rmSync(file, { force: true }); // a stale mirror of a replaced conversation
+      }
+      fsyncPath(paths.logs, "r");
+      this.retire(paths.db, existing);
+      renameSync(tmp, paths.db); // the commit point
+      fsyncPath(paths.conversations, "r");
+      return { harness: HARNESS, id, path: paths.db, files };
+    } catch (error) {
+      if (error instanceof TxcriptError) throw error;
+      throw new StoreError(HARNESS, describeCause(error), { file: paths.db, cause: error });
+    }
+  }
+
+  /**
+   * Make way for a new database at `path`: fold the old one's `-wal` into it
+   * (so that a crash before the rename still leaves the whole old
+   * conversation), then remove its `-wal` and `-shm`, which SQLite would
+   * otherwise replay over the new file.
+   */
+  private retire(path: string, existing: Stats | undefined): void {
+    if (existing?.isFile()) {
+      let db: Db | undefined;
+      try {
+        db = openForWriting(path, this.busyTimeoutMs);
+        const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+        if (result?.busy)
+          throw Object.assign(new Error("checkpoint blocked"), { code: "SQLITE_BUSY" });
+      } catch (error) {
+        if (isBusy(error)) {
+          throw new StoreError(
+            HARNESS,
+            "conversation is in use by another process (a running agy?); not overwritten",
+            { file: path, cause: error },
+          );
+        }
+        // Not a database, or a damaged one: there is nothing to fold in.
+      } finally {
+        db?.close();
+      }
+    }
+    rmSync(`${path}-wal`, { force: true });
+    rmSync(`${path}-shm`, { force: true });
+  }
+
+  // -- delete --------------------------------------------------------------
+
+  delete(id: string): string[] {
+    const found = this.locate(id);
+    if (!found) throw this.notFound(id);
+    const paths = this.paths(found.lane, id);
+    // Check everything before removing anything.
+    const realRoot = realpathSync(found.lane.root);
+    const realConversations = realpathSync(paths.conversations);
+    if (!isInside(realRoot, realConversations))
+      throw new UnsafePathError(
+        HARNESS,
+        `${paths.conversations} resolves to ${realConversations}, outside ${realRoot}`,
+      );
+    const target = realpathOrUndefined(paths.db);
+    if (target === undefined || dirname(target) !== realConversations) {
+      throw new UnsafePathError(
+        HARNESS,
+        `${paths.db} resolves to ${target ?? "nothing"}, not a conversation directly in ${realConversations}`,
+      );
+    }
+    const brain = statOrUndefined(paths.brain, false);
+    if (brain && !brain.isSymbolicLink()) {
+      const realBrain = realpathSync(paths.brain);
+      if (!isInside(realRoot, realBrain))
+        throw new UnsafePathError(
+          HARNESS,
+          `${paths.brain} resolves to ${realBrain}, outside ${realRoot}`,
+        );
+    }
+    const removed: string[] = [];
+    try {
+      // The database first: a crash after it leaves only orphans, never a
+      // database without its -wal.
+      for (const file of [paths.db, paths.wal, paths.shm]) {
+        if (statOrUndefined(file, false)) {
+          unlinkSync(join(realConversations, file.slice(paths.conversations.length + 1)));
+          removed.push(file);
+        }
+      }
+      if (brain) {
+        // A symlinked brain/<id> loses the link only, never what it points to.
+        rmSync(paths.brain, { recursive: !brain.isSymbolicLink(), force: true });
+        removed.push(paths.brain);
+      }
+    } catch (error) {
+      throw new StoreError(HARNESS, `delete stopped part-way (${describeCause(error)})`, {
+        file: paths.db,
+        cause: error,
+      });
+    }
+    return removed;
+  }
+
+  // -- fingerprint ---------------------------------------------------------
+
+  fingerprint(id: string): Fingerprint | undefined {
+    if (pathComponentProblem(id)) return undefined;
+    const found = this.locate(id);
+    return found && this.fingerprintOf(found.lane, id);
+  }
+
+  /** The database, its -wal, the brain logs and the ACP sidecar: whichever exist. */
+  private fingerprintOf(lane: LaneRoot, id: string): Fingerprint {
+    const paths = this.paths(lane, id);
+    const candidates = [paths.db, paths.wal, ...paths.logFiles.map(([, f]) => f)];
+    if (lane.lane === "acp") candidates.push(paths.meta);
+    const files: Fingerprint["files"] = [];
+    for (const path of candidates) {
+      const st = statOrUndefined(path);
+      if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
+    }
+    return { files };
+  }
+}
+
+function realpathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Create `dir` (below `realRoot`) one component at a time, refusing to go
+ * through anything that resolves outside the root, so that no directory is
+ * ever created elsewhere through a symlink.
+ */
+function mkdirInside(realRoot: string, dir: string): void {
+  const real = realpathOrUndefined(dir);
+  if (real !== undefined) {
+    if (!isInside(realRoot, real))
+      throw new UnsafePathError(HARNESS, `${dir} resolves to ${real}, outside ${realRoot}`);
+    if (!statSync(real).isDirectory())
+      throw new StoreError(HARNESS, "is not a directory", { file: dir });
+    return;
+  }
+  const parent = dirname(dir);
+  if (parent === dir) throw new StoreError(HARNESS, "cannot be created", { file: dir });
+  mkdirInside(realRoot, parent);
+  if (existsSync(dir) || statOrUndefined(dir, false)) {
+    // A dangling symlink: creating through it would land wherever it points.
+    throw new UnsafePathError(HARNESS, `${dir} is a symlink to nowhere`);
+  }
+  mkdirSync(dir);
+}
+
+/** Write `body` as a new database at `path`, every row in one transaction. */
+function writeDatabase(path: string, body: AntigravityBody): void {
+  const db = createDatabase(path);
+  try {
+    // A temporary file: the rename is the commit, and we fsync before it.
+    db.pragma("journal_mode = OFF");
+    db.pragma("synchronous = OFF");
+    db.transaction(() => {
+      for (const sql of AGY_SCHEMA) db.exec(sql);
+      insertRows(db, "trajectory_meta", body.trajectory_meta);
+      insertRows(db, "steps", body.steps);
+      insertRows(db, "gen_metadata", body.gen_metadata);
+      insertRows(db, "executor_metadata", body.executor_metadata);
+      insertRows(db, "parent_references", body.parent_references);
+      insertRows(db, "trajectory_metadata_blob", body.trajectory_metadata_blob);
+      insertRows(db, "battle_mode_infos", body.battle_mode_infos);
+      for (const table of body.extra_tables) createExtraTable(db, table);
+      db.pragma(`user_version = ${AGY_USER_VERSION}`);
+    })();
+    // agy's databases are WAL databases; closing leaves no -wal behind.
+    db.pragma("journal_mode = WAL");
+  } finally {
+    db.close();
+  }
+}
+
+function insertRows(db: Db, table: KnownTable, rows: readonly object[]): void {
+  if (rows.length === 0) return;
+  const columns = (KNOWN[table] as readonly Column[]).map((c) => c.name);
+  const insert = db.prepare(
+    `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+  );
+  for (const row of rows) {
+    const record = row as Record<string, unknown>;
+    insert.run(
+      columns.map((c) => {
+        const value = record[c];
+        return typeof value === "boolean" ? Number(value) : value;
+      }),
+    );
+  }
+}
+
+/**
+ * Recreate a table a later agy added, from its own `CREATE TABLE`. The SQL
+ * may come from a hand-edited document, so it must be exactly one CREATE
+ * TABLE statement creating that name (no ATTACH, no second statement).
+ */
+function createExtraTable(db: Db, table: ExtraTable): void {
+  const refuse = (why: string): never => {
+    throw new InvalidRequestError(HARNESS, `extra table ${JSON.stringify(table.name)}: ${why}`);
+  };
+  if (isKnownTable(table.name) || /^sqlite_/i.test(table.name))
+    refuse("the name belongs to agy's schema or to SQLite");
+  if (!isPlainCreateTable(table.sql)) refuse("its SQL is not a CREATE TABLE statement");
+  let create: { run(): unknown };
+  try {
+    create = db.prepare(table.sql); // one statement only: prepare refuses more
+  } catch (error) {
+    refuse(`its SQL does not prepare (${describeCause(error)})`);
+    return;
+  }
+  create.run();
+  const created = tablesOf(db).some((t) => t.name === table.name);
+  if (!created) refuse("its SQL creates a table of another name");
+  if (table.rows.length === 0) return;
+  const names = table.columns.map(quoteIdentifier);
+  const insert = db.prepare(
+    `INSERT INTO ${quoteIdentifier(table.name)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+  );
+  table.rows.forEach((row, n) => {
+    if (row.length !== table.columns.length)
+      refuse(`row ${n + 1} has ${row.length} values for ${table.columns.length} columns`);
+    insert.run(row);
+  });
+}
+
+/** Every table agy's schema names, for tests and documentation. */
+export const AGY_TABLES: readonly string[] = KNOWN_TABLES;

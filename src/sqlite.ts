@@ -1,0 +1,248 @@
+/**
+ * The few better-sqlite3 calls the stores need: reading a database that
+ * another program may be writing, without creating or changing a single file
+ * beside it; writing a fresh database file; and turning SQLite's error codes
+ * into txcript's errors. Harness-agnostic: stores pass their harness id for
+ * the errors and decide what the rows mean.
+ *
+ * Reading, in order of preference (see docs/formats/antigravity.md, "Store"):
+ * 1. `file:…?mode=ro&readonly_shm=1`: sees rows still in an uncheckpointed
+ *    `-wal`, takes only shared locks, and opens the `-shm` read-only, so
+ *    nothing beside the database is created or written. (A plain read-only
+ *    open creates `-wal`/`-shm` for a WAL database and writes read marks
+ *    into the `-shm`.)
+ * 2. Where that cannot open (no `-shm` and none can be used, a read-only
+ *    directory): an `immutable=1` open when no `-wal` holds frames, or else
+ *    a private copy of the database and its `-wal` in the system temporary
+ *    directory, so the frames an immutable open would ignore are still read.
+ */
+
+import {
+  closeSync,
+  copyFileSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import Database from "better-sqlite3";
+import { ParseError, StoreError, TxcriptError } from "./errors.js";
+import type { TextForm } from "./transcript.js";
+
+// better-sqlite3 compiles SQLite with URI filenames off and turns them on
+// when this variable is "1" as its native addon loads (at the first open).
+// Read-only opens that create nothing need URI parameters, so enable it here,
+// before any database is opened; every open in txcript goes through this
+// module. Should another module have opened a database first, URI opens fail
+// cleanly (no file named "file:…" can exist) and reads take the private-copy
+// path instead.
+if (process.env.SQLITE_USE_URI === undefined) process.env.SQLITE_USE_URI = "1";
+
+export type Db = Database.Database;
+
+/** How a database was opened for reading. */
+export type ReadMode = "shared" | "immutable" | "private-copy";
+
+export interface ReadOptions {
+  /** The harness named in errors. */
+  harness: TextForm;
+  /** How long to keep retrying a busy (locked) database, in ms. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/** The extended result code of a SQLite error (`SQLITE_BUSY_RECOVERY`), if it is one. */
+export function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
+}
+
+/** Locks held by another connection: worth retrying. */
+export function isBusy(error: unknown): boolean {
+  const code = sqliteCode(error) ?? "";
+  return (
+    code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED") || code === "SQLITE_PROTOCOL"
+  );
+}
+
+/** Opens that failed for want of a writable `-shm` or directory: worth a fallback. */
+function needsFallback(error: unknown): boolean {
+  const code = sqliteCode(error) ?? "";
+  return (
+    code.startsWith("SQLITE_CANTOPEN") ||
+    code.startsWith("SQLITE_READONLY") ||
+    code.startsWith("SQLITE_IOERR_SHM") ||
+    code === "SQLITE_IOERR_LOCK"
+  );
+}
+
+/**
+ * A SQLite error as one of txcript's: a file that is not a database or is
+ * corrupt is a `ParseError`; anything else (busy, I/O, permissions) a
+ * `StoreError`. txcript's own errors pass through unchanged.
+ */
+export function sqliteError(harness: TextForm, file: string, error: unknown): TxcriptError {
+  if (error instanceof TxcriptError) return error;
+  const code = sqliteCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === "SQLITE_NOTADB")
+    return new ParseError(harness, "not a SQLite database", { file, cause: error });
+  if (code?.startsWith("SQLITE_CORRUPT"))
+    return new ParseError(harness, `malformed database (${message})`, { file, cause: error });
+  if (code !== undefined && isBusy(error))
+    return new StoreError(harness, `database is locked by another process (${code})`, {
+      file,
+      cause: error,
+    });
+  return new StoreError(harness, code ? `${message} (${code})` : message, { file, cause: error });
+}
+
+/** Block the thread for `ms` (the stores are synchronous, like better-sqlite3). */
+export function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function uri(path: string, query: string): string {
+  // pathToFileURL percent-encodes `%`, `?`, `#` and spaces, which SQLite decodes.
+  return `${pathToFileURL(path).href}?${query}`;
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return -1;
+  }
+}
+
+interface Opened {
+  db: Db;
+  mode: ReadMode;
+  /** Removes the private copy, if any. */
+  cleanup?: () => void;
+}
+
+function openShared(path: string, timeout: number): Opened {
+  const db = new Database(uri(path, "mode=ro&readonly_shm=1"), {
+    readonly: true,
+    fileMustExist: true,
+    timeout,
+  });
+  return { db, mode: "shared" };
+}
+
+function openFallback(path: string, timeout: number): Opened {
+  if (sizeOf(`${path}-wal`) <= 0) {
+    const db = new Database(uri(path, "immutable=1"), {
+      readonly: true,
+      fileMustExist: true,
+      timeout,
+    });
+    return { db, mode: "immutable" };
+  }
+  // Frames wait in the -wal and no -shm can be used: SQLite replays the WAL
+  // when the pair is opened where it may write its own -shm.
+  const dir = mkdtempSync(join(tmpdir(), "txcript-read-"));
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const copy = join(dir, "snapshot.db");
+    copyFileSync(path, copy);
+    copyFileSync(`${path}-wal`, `${copy}-wal`);
+    const db = new Database(copy, { readonly: true, fileMustExist: true, timeout });
+    return { db, mode: "private-copy", cleanup };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
+
+/**
+ * Run `read` inside one read transaction on `path`, so that a writer
+ * appending meanwhile cannot tear what it sees. Creates and modifies nothing
+ * beside the database. Busy databases are retried until `busyTimeoutMs`,
+ * then reported as a `StoreError`; SQLite errors become txcript errors
+ * naming the file (`sqliteError`).
+ */
+export function readSnapshot<T>(
+  path: string,
+  read: (db: Db, mode: ReadMode) => T,
+  options: ReadOptions,
+): T {
+  const timeout = options.busyTimeoutMs ?? 5000;
+  const deadline = Date.now() + timeout;
+  let fallback = false;
+  for (let attempt = 0; ; attempt++) {
+    let opened: Opened | undefined;
+    try {
+      opened = fallback ? openFallback(path, timeout) : openShared(path, timeout);
+      const { db, mode } = opened;
+      return db.transaction(() => read(db, mode))();
+    } catch (error) {
+      if (!fallback && needsFallback(error)) {
+        fallback = true;
+        continue;
+      }
+      if (isBusy(error) && Date.now() < deadline) {
+        sleepSync(Math.min(10 * 2 ** Math.min(attempt, 5), 200));
+        continue;
+      }
+      throw sqliteError(options.harness, path, error);
+    } finally {
+      opened?.db.close();
+      opened?.cleanup?.();
+    }
+  }
+}
+
+/** Create a new database file at `path` (which must not exist yet) for writing. */
+export function createDatabase(path: string): Db {
+  return new Database(path, { timeout: 0 });
+}
+
+/** Open an existing database for writing, waiting up to `timeout` ms for locks. */
+export function openForWriting(path: string, timeout: number): Db {
+  return new Database(path, { fileMustExist: true, timeout });
+}
+
+const MAGIC = Buffer.from("SQLite format 3\0", "latin1");
+
+/**
+ * Why the file at `path` (of `size` bytes) cannot be a whole SQLite
+ * database, judged from its 100-byte header alone; undefined when it may be.
+ * Catches empty, foreign and truncated files before SQLite half-reads them
+ * (a truncated file opens, and its missing pages read as corruption later or
+ * never). See https://www.sqlite.org/fileformat.html#the_database_header.
+ */
+export function databaseFileProblem(path: string, size: number): string | undefined {
+  if (size === 0) return "empty file";
+  const header = Buffer.alloc(100);
+  const fd = openSync(path, "r");
+  let read: number;
+  try {
+    read = readSync(fd, header, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (read < MAGIC.length || !header.subarray(0, MAGIC.length).equals(MAGIC))
+    return "not a SQLite database";
+  if (read < 100) return `truncated: ${size} bytes, shorter than the 100-byte SQLite header`;
+  const rawPageSize = header.readUInt16BE(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0)
+    return `not a SQLite database (page size ${rawPageSize})`;
+  // The in-header page count is valid only when the change counter (24)
+  // equals the version-valid-for number (92).
+  const pages = header.readUInt32BE(28);
+  if (pages > 0 && header.readUInt32BE(24) === header.readUInt32BE(92) && size < pages * pageSize)
+    return `truncated: ${size} bytes of the ${pages * pageSize} its header declares`;
+  if (size < pageSize) return `truncated: ${size} bytes, less than one ${pageSize}-byte page`;
+  return undefined;
+}
+
+/** `name` as a quoted SQL identifier. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
