@@ -212,6 +212,19 @@ describe("reading", () => {
     });
   });
 
+  it("reads a repeated tool_use id, which Simple then refuses on the way back", () => {
+    const repeated = withBlocks([
+      { type: "tool_use", id: "a", tool: { name: "Bash", command: "ls" } },
+      { type: "tool_use", id: "a", tool: { name: "Bash", command: "pwd" } },
+    ]);
+    const t = read(repeated);
+    expect(t.body[0]!.content.length).toBe(2);
+    expect(() => convert(repeated, "common", "simple")).not.toThrow();
+    expect(() => convert(convert(repeated, "common", "simple"), "simple", "common")).toThrow(
+      'messages[0].content[1].id: tool_use id "a" is used twice',
+    );
+  });
+
   it("parseToCommon reads Common text through the same reader", () => {
     expect(parseToCommon(fixture("full.common.json"), "common")).toEqual(
       read(fixture("full.common.json")),
