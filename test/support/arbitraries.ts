@@ -394,7 +394,7 @@ export function messageArb(options: CommonOptions = {}): fc.Arbitrary<Message> {
       role: fc.constantFrom(...ROLES),
       content: fc.array(blockArb(options), { maxLength: options.maxBlocks ?? 5 }),
       timestamp: timestampArb,
-      model: fc.constantFrom("claude-opus-5", "gemini-3.8-flash", "gpt-6-codex", ""),
+      model: fc.constantFrom("claude-opus-5", "gemini-3.8-flash", "gpt-6-codex"),
       stop_reason: stopReasonArb,
       usage: usageArb,
     },
