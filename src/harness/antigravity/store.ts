@@ -74,7 +74,8 @@ import type {
   StepRow,
   TrajectoryMetaRow,
 } from "./body.js";
-import { type ListingRows, summarize } from "./summary.js";
+import { BOOKKEEPING_STEP_TYPES, IN_FLIGHT_STATUSES, StepType } from "./schema.js";
+import { type ListingRows, listingRows, summarize } from "./summary.js";
 
 const HARNESS = "antigravity";
 
@@ -103,14 +104,10 @@ export const AGY_SCHEMA: readonly string[] = [
   "CREATE TABLE battle_mode_infos(idx integer PRIMARY KEY, data blob)",
 ];
 
-// Step types and statuses the listing queries name (spec/antigravity-wire.md).
-const USER_INPUT = 14;
-const PLANNER_RESPONSE = 15;
-const CHECKPOINT = 23;
-/** Bookkeeping kinds that never become messages: checkpoint, task boundary, ephemeral, history, system. */
-const BOOKKEEPING = [CHECKPOINT, 81, 90, 98, 101];
-/** CortexStepStatus values of a step still in flight (no result yet). */
-const IN_FLIGHT = [1, 2, 8, 9, 11];
+const { USER_INPUT, PLANNER_RESPONSE, CHECKPOINT, TASK_BOUNDARY } = StepType;
+/** Steps that never become a message nor part of one (TASK_BOUNDARY carries no tool call). */
+const SILENT = [...BOOKKEEPING_STEP_TYPES, TASK_BOUNDARY];
+const IN_FLIGHT = [...IN_FLIGHT_STATUSES];
 
 // ---------------------------------------------------------------------------
 // Roots
@@ -395,18 +392,22 @@ const PICK_SQL = PICKS.map(
 ).join(" UNION ALL ");
 
 /**
- * message_count, estimated in SQL from the indexes alone: every step except
- * the bookkeeping kinds (checkpoint 23, task boundary 81, ephemeral 90,
- * conversation history 98, system message 101) and except tool steps still
- * in flight (status 1, 2, 8, 9, 11, other than user input and planner steps).
- * User inputs with no text and planner steps with nothing to say, which
- * `view` leaves out, are counted.
+ * message_count as `view` numbers messages, computed in SQL from the two
+ * step indexes (no blob is read): one message per user input and per
+ * planner step, plus one per run of consecutive tool results (toCommon
+ * gathers a run into one user message). Bookkeeping steps (checkpoint,
+ * ephemeral, history, system, task boundary) neither count nor break a
+ * run; tool steps still in flight (status 1, 2, 8, 9, 11) are skipped. It
+ * overcounts only the rare user input with no text or image, planner step
+ * with nothing to say, tool step with no call to answer, or call answered
+ * twice.
  */
-const COUNT_SQL = `SELECT
-  (SELECT count(*) FROM steps)
-  - (SELECT count(*) FROM steps WHERE step_type IN (${BOOKKEEPING}))
-  - (SELECT count(*) FROM steps WHERE status IN (${IN_FLIGHT})
-       AND step_type NOT IN (${[USER_INPUT, PLANNER_RESPONSE, ...BOOKKEEPING]}))`;
+const COUNT_SQL = `SELECT count(*) FROM (
+  SELECT step_type AS t, lag(step_type) OVER (ORDER BY idx) AS prev FROM steps
+  WHERE step_type NOT IN (${SILENT})
+    AND (step_type IN (${USER_INPUT}, ${PLANNER_RESPONSE})
+         OR idx NOT IN (SELECT idx FROM steps WHERE status IN (${IN_FLIGHT})))
+) WHERE t IN (${USER_INPUT}, ${PLANNER_RESPONSE}) OR prev IS NULL OR prev IN (${USER_INPUT}, ${PLANNER_RESPONSE})`;
 
 function readListing(db: Db, file: string, id: string): ListingRead {
   checkVersion(db, file);
@@ -452,35 +453,6 @@ function readListing(db: Db, file: string, id: string): ListingRead {
   } catch (error) {
     throw foreignLayout(error, file);
   }
-}
-
-/** The listing rows of a loaded Body, picked as discovery's SQL picks them. */
-export function listingRowsOf(body: AntigravityBody): ListingRows {
-  const rows: ListingRows = {
-    id: body.id,
-    trajectory_meta: body.trajectory_meta,
-    trajectory_metadata_blob: body.trajectory_metadata_blob,
-    parent_references: body.parent_references,
-  };
-  const byIdx = [...body.steps].sort((a, b) => a.idx - b.idx);
-  const first = (type: number) => byIdx.find((s) => s.step_type === type);
-  const last = (type: number) => byIdx.findLast((s) => s.step_type === type);
-  const assign = <K extends keyof ListingRows>(key: K, value: ListingRows[K] | undefined) => {
-    if (value !== undefined) rows[key] = value;
-  };
-  assign("first_user_input", first(USER_INPUT));
-  assign("latest_checkpoint", last(CHECKPOINT));
-  assign("latest_planner", last(PLANNER_RESPONSE));
-  assign("first_step", byIdx[0]);
-  assign("last_step", byIdx.at(-1));
-  assign(
-    "latest_gen_metadata",
-    body.gen_metadata.reduce<GenMetadataRow | undefined>(
-      (m, r) => (!m || r.idx > m.idx ? r : m),
-      undefined,
-    ),
-  );
-  return rows;
 }
 
 /** `cwd` from the ACP lane's `<id>.meta` JSON sidecar, when it names one. */
@@ -770,7 +742,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       const sidecar = readTextIfPresent(paths.meta);
       if (sidecar !== undefined) body.acp_meta = sidecar;
     }
-    const { meta } = summarize(listingRowsOf(body));
+    const { meta } = summarize(listingRows(body));
     if (lane.lane === "acp" && meta.cwd === undefined) {
       const cwd = acpCwd(body.acp_meta);
       if (cwd !== undefined) meta.cwd = cwd;

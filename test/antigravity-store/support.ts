@@ -1,0 +1,220 @@
+/**
+ * Helpers for the Antigravity store tests: hand-made rows with arbitrary
+ * blobs, databases written the way agy writes them (independently of the
+ * store's own writer: WAL mode, the -wal left uncheckpointed), bodies in a
+ * comparable form, and child processes run through tsx.
+ */
+
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
+import type { AntigravityBody, StepRow } from "../../src/harness/antigravity/body.js";
+import { emptyBody } from "../../src/harness/antigravity/body.js";
+import "../../src/sqlite.js"; // enables URI filenames before any test opens a database
+import { ROOT } from "../support/cli.js";
+
+export const CHILDREN = join(ROOT, "test", "antigravity-store", "children");
+export const T0 = "2026-09-10T09:00:00Z";
+
+/** A small deterministic PRNG (mulberry32). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomBytesFrom(rand: () => number, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = Math.floor(rand() * 256);
+  return out;
+}
+
+/** A step row of arbitrary bytes: the store must carry them without looking. */
+export function rawStep(
+  idx: number,
+  rand: () => number,
+  overrides: Partial<StepRow> = {},
+): StepRow {
+  const blob = (n: number) => (rand() < 0.2 ? null : randomBytesFrom(rand, n));
+  return {
+    idx,
+    step_type: Math.floor(rand() * 140),
+    status: Math.floor(rand() * 12),
+    has_subtrajectory: rand() < 0.1,
+    metadata: blob(8 + Math.floor(rand() * 40)),
+    error_details: blob(Math.floor(rand() * 10)),
+    permissions: blob(Math.floor(rand() * 10)),
+    task_details: blob(Math.floor(rand() * 10)),
+    render_info: blob(Math.floor(rand() * 10)),
+    step_payload: blob(Math.floor(rand() * 300)),
+    step_format: Math.floor(rand() * 3),
+    ...overrides,
+  };
+}
+
+/** A body of hand-made rows in every table, blobs of arbitrary bytes. */
+export function handBody(id: string, steps: number, seed = 1): AntigravityBody {
+  const rand = prng(seed);
+  const body = emptyBody(id);
+  body.trajectory_meta.push({
+    trajectory_id: `traj-${seed}`,
+    cascade_id: id,
+    trajectory_type: 4,
+    source: 17,
+  });
+  for (let i = 0; i < steps; i++) body.steps.push(rawStep(i * 2 + 1, rand)); // gaps in idx
+  body.gen_metadata.push({ idx: 3, data: randomBytesFrom(rand, 30), size: 30 });
+  body.executor_metadata.push({ idx: 0, data: randomBytesFrom(rand, 12) });
+  body.parent_references.push({ idx: 0, data: null });
+  body.battle_mode_infos.push({ idx: 7, data: new Uint8Array(0) });
+  body.trajectory_metadata_blob.push({ id: "main", data: randomBytesFrom(rand, 50) });
+  return body;
+}
+
+/** The body as plain JSON values (blobs as hex), for deep equality across Buffer/Uint8Array. */
+export function comparable(body: AntigravityBody): unknown {
+  return JSON.parse(
+    JSON.stringify(body, (_key, value: unknown) => {
+      if (typeof value === "bigint") return `bigint:${value}`;
+      if (value && typeof value === "object" && "buffer" in value && "byteLength" in value) {
+        const v = value as Uint8Array;
+        return `hex:${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}`;
+      }
+      // Buffer.toJSON runs before the replacer sees a Buffer.
+      if (
+        value &&
+        typeof value === "object" &&
+        (value as { type?: unknown }).type === "Buffer" &&
+        Array.isArray((value as { data?: unknown }).data)
+      ) {
+        return `hex:${Buffer.from((value as { data: number[] }).data).toString("hex")}`;
+      }
+      return value;
+    }),
+  );
+}
+
+/** The schema as spec/antigravity-wire.md states it, typed out here independently of the store. */
+export const SPEC_SCHEMA = `
+CREATE TABLE trajectory_meta(trajectory_id text PRIMARY KEY, cascade_id text, trajectory_type integer, source integer);
+CREATE TABLE steps(idx integer PRIMARY KEY, step_type integer NOT NULL DEFAULT 0, status integer NOT NULL DEFAULT 0,
+  has_subtrajectory numeric NOT NULL DEFAULT false, metadata blob, error_details blob, permissions blob,
+  task_details blob, render_info blob, step_payload blob, step_format integer NOT NULL DEFAULT 0);
+CREATE INDEX idx_steps_status ON steps(status);
+CREATE INDEX idx_steps_step_type ON steps(step_type);
+CREATE TABLE gen_metadata(idx integer PRIMARY KEY, data blob, size integer NOT NULL DEFAULT 0);
+CREATE TABLE executor_metadata(idx integer PRIMARY KEY, data blob);
+CREATE TABLE parent_references(idx integer PRIMARY KEY, data blob);
+CREATE TABLE trajectory_metadata_blob(id text DEFAULT "main" PRIMARY KEY, data blob);
+CREATE TABLE battle_mode_infos(idx integer PRIMARY KEY, data blob);
+PRAGMA user_version = 1;
+`;
+
+const STEP_COLUMNS = [
+  "idx",
+  "step_type",
+  "status",
+  "has_subtrajectory",
+  "metadata",
+  "error_details",
+  "permissions",
+  "task_details",
+  "render_info",
+  "step_payload",
+  "step_format",
+] as const;
+
+export function insertStep(db: Database.Database, s: StepRow): void {
+  db.prepare(
+    `INSERT INTO steps (${STEP_COLUMNS.join(",")}) VALUES (${STEP_COLUMNS.map(() => "?").join(",")})`,
+  ).run(STEP_COLUMNS.map((c) => (c === "has_subtrajectory" ? Number(s[c]) : s[c])));
+}
+
+/**
+ * Write `body` as agy does: WAL mode, one transaction per step, and (with
+ * `leaveWal`) the process "exits" without a checkpoint, so the latest steps
+ * live only in `-wal` (the -shm stays too). Returns the database path.
+ */
+export function writeAgyDatabase(
+  root: string,
+  body: AntigravityBody,
+  options: { leaveWal?: boolean; userVersion?: number } = {},
+): string {
+  const path = join(root, "conversations", `${body.id}.db`);
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.exec(SPEC_SCHEMA);
+  if (options.userVersion !== undefined) db.pragma(`user_version = ${options.userVersion}`);
+  const rows = <T extends object>(table: string, list: T[]) => {
+    for (const row of list) {
+      const cols = Object.keys(row);
+      db.prepare(
+        `INSERT INTO ${table} (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`,
+      ).run(Object.values(row));
+    }
+  };
+  rows("trajectory_meta", body.trajectory_meta);
+  rows("trajectory_metadata_blob", body.trajectory_metadata_blob);
+  rows("gen_metadata", body.gen_metadata);
+  rows("executor_metadata", body.executor_metadata);
+  rows("parent_references", body.parent_references);
+  rows("battle_mode_infos", body.battle_mode_infos);
+  if (options.leaveWal) {
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    db.pragma("wal_autocheckpoint = 0");
+  }
+  for (const step of body.steps) insertStep(db, step);
+  if (options.leaveWal) {
+    // Copy the files while the connection is open (closing would fold the
+    // -wal in): what an agy that exits without a checkpoint leaves.
+    const held = `${path}.held`;
+    for (const suffix of ["", "-wal", "-shm"]) copyFileSync(path + suffix, held + suffix);
+    db.close();
+    for (const suffix of ["", "-wal", "-shm"]) {
+      copyFileSync(held + suffix, path + suffix);
+      rmSync(held + suffix);
+    }
+  } else {
+    db.close();
+  }
+  writeBrain(root, body);
+  return path;
+}
+
+export function writeBrain(root: string, body: AntigravityBody): void {
+  const logs = join(root, "brain", body.id, ".system_generated", "logs");
+  mkdirSync(logs, { recursive: true });
+  if (body.transcript !== undefined) writeFileSync(join(logs, "transcript.jsonl"), body.transcript);
+  if (body.transcript_full !== undefined)
+    writeFileSync(join(logs, "transcript_full.jsonl"), body.transcript_full);
+}
+
+/** Run a TypeScript child (through tsx) and collect its output. */
+export function runChild(
+  script: string,
+  args: string[],
+  options: { uid?: number; gid?: number; env?: NodeJS.ProcessEnv } = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(CHILDREN, script), ...args], {
+    encoding: "utf8",
+    cwd: ROOT,
+    env: options.env ?? process.env,
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid ?? options.uid } : {}),
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Start a TypeScript child (through tsx) without waiting. */
+export function startChild(script: string, args: string[]) {
+  return spawn(process.execPath, ["--import", "tsx", join(CHILDREN, script), ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
