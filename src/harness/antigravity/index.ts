@@ -7,6 +7,7 @@
 import type { Harness } from "../index.js";
 import type { AntigravityBody } from "./body.js";
 import { antigravityCodec } from "./codec.js";
+import { AntigravityStore } from "./store.js";
 import { antigravityText } from "./text.js";
 
 export type { AntigravityBody, StepRow } from "./body.js";
@@ -30,6 +31,7 @@ export const antigravity: Harness<AntigravityBody> = {
   label: "Antigravity CLI (agy)",
   codec: antigravityCodec,
   text: antigravityText,
+  store: (options) => new AntigravityStore(options),
   resume: (saved, meta) =>
     meta.cwd === undefined
       ? { argv: ["agy", `--conversation=${saved.id}`] }
