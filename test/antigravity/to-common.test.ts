@@ -30,9 +30,7 @@ import {
   LEGACY_SESSION_ID,
   LEGACY_TITLE,
   legacyLayoutSession,
-  listDirectoryPayload,
   mainBlobData,
-  mcpPayload,
   PNG_1X1,
   parentReferenceRow,
   plannerPayload,
@@ -167,7 +165,7 @@ function mirrorTurns(text: string): Turn[] {
         const t: Turn = { role: "assistant" };
         if (o.thinking !== undefined) t.thinking = o.thinking as string;
         if (content !== undefined) t.text = content;
-        if (o.tool_calls !== undefined) t.calls = o.tool_calls as Turn["calls"];
+        if (o.tool_calls !== undefined) t.calls = o.tool_calls as NonNullable<Turn["calls"]>;
         turns.push(t);
         break;
       }
@@ -199,9 +197,9 @@ function commonTurns(messages: Message[]): Turn[] {
             : tool.name === "Read"
               ? { name: "view_file", args: { AbsolutePath: tool.file_path } }
               : { name: tool.name, args: tool };
-        (t.calls ??= []).push(entry);
+        t.calls = [...(t.calls ?? []), entry];
       }
-      if (b.type === "tool_result") (t.results ??= []).push(b.content as string);
+      if (b.type === "tool_result") t.results = [...(t.results ?? []), b.content as string];
     }
     return t;
   });
