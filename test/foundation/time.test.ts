@@ -114,6 +114,16 @@ describe("epoch conversions", () => {
     );
     expect(timestampFromMillis(-1)).toBe("1969-12-31T23:59:59.999Z");
     expect(timestampFromMillis(0)).toBe(EPOCH);
+    // A file's mtimeMs has a fraction: it still gives whole nanoseconds.
+    expect(timestampFromMillis(1.5)).toBe("1970-01-01T00:00:00.001500Z");
+    expect(timestampFromMillis(1786363200123.25)).toMatch(/^2026-08-10T12:00:00\.123250Z$/);
+    fc.assert(
+      fc.property(fc.double({ min: -1e12, max: 1e13, noNaN: true }), (ms) => {
+        const ts = timestampFromMillis(ms);
+        expect(normalizeTimestamp(ts)).toBe(ts);
+        expect(Math.abs(timestampMillis(ts) - Math.floor(ms))).toBeLessThanOrEqual(1);
+      }),
+    );
   });
 
   it("compares by instant, not by string", () => {
