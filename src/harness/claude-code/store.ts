@@ -36,9 +36,10 @@ import {
 } from "../../errors.js";
 import { checkPathComponent, realPathInside } from "../../paths.js";
 import {
-  compareTimestamps,
   EPOCH,
-  normalizeTimestamp,
+  type EpochTime,
+  formatTimestamp,
+  parseTimestamp,
   type Timestamp,
   timestampFromMillis,
 } from "../../time.js";
@@ -103,79 +104,115 @@ interface Scan {
 }
 
 /** Lines longer than this are scanned with patterns instead of parsed: they hold bulk content. */
-const PARSE_LIMIT = 64 * 1024;
+const PARSE_LIMIT = 4096;
+/** Claude Code writes the envelope (and the message's id and model) before any content. */
+const HEAD = 4096;
 const TYPE_RE = /(?:^\{|,)"type":"([^"\\]*)"/;
-const TIMESTAMP_RE = /"timestamp":"([^"\\]*)"\}?\s*$/;
 const RESPONSE_RE = /"message":\{[^{}]*?"id":"([^"\\]*)"/;
+const MODEL_RE = /"message":\{[^{}]*?"model":"([^"\\]*)"/;
+const TIMESTAMP_KEY = '"timestamp":"';
+/** Claude Code ends user and assistant lines with their uuid and timestamp. */
+const TAIL = 512;
+
+/** A top-level string field of a JSON line's head, unescaped; undefined when absent. */
+function headField(head: string, key: string): string | undefined {
+  const m = new RegExp(`[{,]"${key}":("(?:[^"\\\\]|\\\\.)*")`).exec(head);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1] as string) as string;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Metadata without converting: the first line carrying each field, the
  * earliest and latest timestamps, the title lines, and an estimate of the
  * message count (user and assistant lines on every branch, the lines of one
- * split response counted once).
+ * split response counted once). Works on the raw bytes: short lines are
+ * decoded and parsed; of long ones (bulk tool output) only the head and the
+ * tail are decoded and read by pattern.
  */
-export function scanSession(text: string): Scan {
+export function scanSession(buf: Buffer): Scan {
   const scan: Scan = { meta: {}, records: 0, conversation: 0, messages: 0 };
   const m = scan.meta;
   let custom: string | undefined;
   let ai: string | undefined;
   let summary: string | undefined;
   let lastResponse: string | undefined;
-  let start = 0;
+  // Earliest and latest kept as epoch parts: each timestamp is parsed once.
+  let first: EpochTime | undefined;
+  let last: EpochTime | undefined;
+  const before = (a: EpochTime, b: EpochTime) =>
+    a.seconds < b.seconds || (a.seconds === b.seconds && a.nanos < b.nanos);
   const seeTimestamp = (raw: string | undefined) => {
-    const ts = raw === undefined ? undefined : normalizeTimestamp(raw);
-    if (ts === undefined) return;
-    if (m.timestamp === undefined || compareTimestamps(ts, m.timestamp) < 0) m.timestamp = ts;
-    if (scan.updated === undefined || compareTimestamps(ts, scan.updated) > 0) scan.updated = ts;
+    const t = raw === undefined ? undefined : parseTimestamp(raw);
+    if (t === undefined) return;
+    if (first === undefined || before(t, first)) first = t;
+    if (last === undefined || before(last, t)) last = t;
   };
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    const line = text.slice(start, end);
+  const fill = (key: "id" | "cwd" | "git_branch" | "cli_version", value: string | undefined) => {
+    if (m[key] === undefined && value !== undefined && value !== "") m[key] = value;
+  };
+  let start = 0;
+  while (start < buf.length) {
+    let end = buf.indexOf(10, start);
+    if (end === -1) end = buf.length;
+    const from = start;
     start = end + 1;
     let type: string | undefined;
     let sidechain: boolean;
     let response: string | undefined;
-    if (line.length <= PARSE_LIMIT) {
-      const record = parseRecord(line);
+    let model: string | undefined;
+    if (end - from <= PARSE_LIMIT) {
+      const record = parseRecord(buf.toString("utf8", from, end));
       type = str(record, "type");
       if (record === undefined || type === undefined) continue;
       sidechain = record.isSidechain === true;
-      const fill = (key: "id" | "cwd" | "git_branch" | "cli_version", field: string) => {
-        const value = str(record, field);
-        if (m[key] === undefined && value !== undefined && value !== "") m[key] = value;
-      };
-      fill("id", "sessionId");
-      fill("cwd", "cwd");
-      fill("git_branch", "gitBranch");
-      fill("cli_version", "version");
+      fill("id", str(record, "sessionId"));
+      fill("cwd", str(record, "cwd"));
+      fill("git_branch", str(record, "gitBranch"));
+      fill("cli_version", str(record, "version"));
       seeTimestamp(str(record, "timestamp"));
       const message = record.message;
       if (message !== null && typeof message === "object" && !Array.isArray(message)) {
         response = str(message, "id");
-        const model = str(message, "model");
-        if (type === "assistant" && model && model !== SYNTHETIC_MODEL) m.model ??= model;
+        model = str(message, "model");
       }
       if (type === "custom-title") custom = str(record, "customTitle") || custom;
       if (type === "ai-title") ai = str(record, "aiTitle") || ai;
       if (type === "summary") summary = str(record, "summary") || summary;
     } else {
-      type = TYPE_RE.exec(line.slice(0, 4096))?.[1];
+      const head = buf.toString("utf8", from, from + HEAD);
+      type = TYPE_RE.exec(head)?.[1];
       if (type === undefined) continue;
-      sidechain = line.includes('"isSidechain":true');
-      response = RESPONSE_RE.exec(line.slice(0, 4096))?.[1];
-      seeTimestamp(TIMESTAMP_RE.exec(line.slice(-256))?.[1]);
+      sidechain = head.includes('"isSidechain":true');
+      if (m.id === undefined) fill("id", headField(head, "sessionId"));
+      if (m.cwd === undefined) fill("cwd", headField(head, "cwd"));
+      if (m.git_branch === undefined) fill("git_branch", headField(head, "gitBranch"));
+      if (m.cli_version === undefined) fill("cli_version", headField(head, "version"));
+      response = RESPONSE_RE.exec(head)?.[1];
+      model = MODEL_RE.exec(head)?.[1];
+      const tail = buf.toString("utf8", Math.max(from, end - TAIL), end);
+      const at = tail.lastIndexOf(TIMESTAMP_KEY);
+      if (at !== -1) {
+        const value = at + TIMESTAMP_KEY.length;
+        seeTimestamp(tail.slice(value, tail.indexOf('"', value)));
+      }
     }
     scan.records++;
     if ((type !== "user" && type !== "assistant") || sidechain) continue;
     scan.conversation++;
     if (type === "assistant") {
+      if (model && model !== SYNTHETIC_MODEL) m.model ??= model;
       if (response === undefined || response !== lastResponse) scan.messages++;
       lastResponse = response;
     } else {
       scan.messages++;
     }
   }
+  if (first !== undefined) m.timestamp = formatTimestamp(first);
+  if (last !== undefined) scan.updated = formatTimestamp(last);
   const title = custom ?? ai ?? summary;
   if (title !== undefined) m.title = title;
   return scan;
@@ -265,7 +302,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
           skipped.push({ path, reason: "empty file" });
           return;
         }
-        const scan = scanSession(readFileSync(path, "utf8"));
+        const scan = scanSession(readFileSync(path));
         if (scan.records === 0) {
           skipped.push({ path, reason: "not a Claude Code session: no line is a JSON record" });
           return;
@@ -330,7 +367,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     for (const name of readdirSync(dir).sort()) {
       if (!name.endsWith(SESSION_SUFFIX)) continue;
       try {
-        const cwd = scanSession(readFileSync(join(dir, name), "utf8")).meta.cwd;
+        const cwd = scanSession(readFileSync(join(dir, name))).meta.cwd;
         if (cwd !== undefined) return cwd;
       } catch {
         // unreadable: try the next
