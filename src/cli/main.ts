@@ -26,7 +26,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({
       // Commander's own usage errors become our one-line format below.
-      writeErr: () => {},
+      outputError: () => {},
     });
   addRootOptions(program);
   registerList(program);
@@ -49,7 +49,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
-      if (error.code === "commander.help") return 0;
+      // `txcript` alone: the help went to stderr; it is a usage error.
+      if (error.code === "commander.help") return 2;
       return reportError(new UsageError(error.message.replace(/^error: /, "")));
     }
     return reportError(error);
