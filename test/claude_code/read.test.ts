@@ -3,6 +3,7 @@
  * titles, slash commands, tools, and the tolerant handling of drift.
  */
 
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Block, Message, Tool } from "../../src/common.js";
 import { ParseError } from "../../src/errors.js";
@@ -374,5 +375,54 @@ describe("drift and damage (documented tolerant reading)", () => {
     const { body } = read(source);
     expect((body[2]!.content[0] as { content: string }).content.length).toBe(big.length);
     expect(body[3]!.content[0]).toMatchObject({ type: "tool_use", tool: { tool_name: "Deep" } });
+  });
+});
+
+describe("properties of the text form and the reader", () => {
+  const record = fc.oneof(
+    fc.constantFrom(
+      user(1, null, "hi"),
+      assistant(2, 1, "m", [text("x"), toolUse("t", "Bash", { command: "ls" })]),
+      user(3, 2, [toolResult("t", "out")]),
+      system(4, 3, "local_command", "<local-command-stdout>x</local-command-stdout>"),
+      { type: "summary", summary: "s", leafUuid: u(1) },
+    ),
+    fc.record({
+      type: fc.constantFrom("user", "assistant", "system", "summary", "custom-title", "odd"),
+      uuid: fc.constantFrom(u(1), u(2), u(3), u(9)),
+      parentUuid: fc.constantFrom(null, u(1), u(2), u(3), u(8)),
+      message: fc.jsonValue(),
+      content: fc.jsonValue(),
+      isSidechain: fc.boolean(),
+    }),
+  );
+  const line = fc.oneof(
+    record.map((r) => JSON.stringify(r)),
+    fc.string(),
+    fc.constantFrom("", "{", "[]", "null", "\ufeff{}", '{"type":"user"}'),
+  );
+  const soup = fc.tuple(
+    fc.array(fc.tuple(line, fc.constantFrom("\n", "\r\n")), { maxLength: 12 }),
+    fc.option(line),
+  );
+
+  it("renders any parsed text back byte for byte, and reading it never throws anything but ParseError", () => {
+    fc.assert(
+      fc.property(soup, ([lines, last]) => {
+        const source =
+          lines.map(([l, eol]) => l.replace(/[\r\n]/g, "") + eol).join("") + (last ?? "");
+        let parsed: ReturnType<typeof claudeCodeText.parse>;
+        try {
+          parsed = claudeCodeText.parse(source, "soup.jsonl");
+        } catch (error) {
+          expect(error).toBeInstanceOf(ParseError);
+          return;
+        }
+        expect(claudeCodeText.render(parsed)).toBe(source);
+        const common = claudeCodeCodec.toCommon(parsed);
+        for (const m of common.body) expect(m.content.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
