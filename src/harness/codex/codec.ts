@@ -72,6 +72,10 @@ function isScaffolding(text: string): boolean {
   return SCAFFOLDING_PREFIXES.some((p) => t.startsWith(p));
 }
 
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === "" ? undefined : value;
+}
+
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/;
 
 /** An image URL (a `data:` URL in files Codex writes) as an image source. */
@@ -501,10 +505,13 @@ class RolloutWriter {
   private model: string | undefined;
   private readonly totals = { input: 0, cached: 0, output: 0, reasoning: 0, total: 0 };
   private readonly calls = new Map<string, CodexCall | "command">();
+  private readonly answered = new Set<string>();
 
   constructor(
     private readonly id: string,
     private readonly meta: Meta,
+    /** The model for turns when no message names one (the session's, if no message has any). */
+    private readonly fallbackModel: string | undefined,
   ) {
     this.turnTs = meta.timestamp;
     const payload: JsonObject = {
@@ -564,7 +571,7 @@ class RolloutWriter {
 
   private turnContext(ts: Timestamp, model: string | undefined): void {
     const turnId = this.ensureTurn(ts);
-    const wanted = model ?? this.model ?? this.meta.model;
+    const wanted = nonEmpty(model) ?? this.model ?? nonEmpty(this.fallbackModel);
     if (wanted === undefined || (this.turnContextWritten && wanted === this.model)) return;
     this.model = wanted;
     this.turnContextWritten = true;
@@ -578,8 +585,8 @@ class RolloutWriter {
     });
   }
 
-  private call(ts: Timestamp, id: string, tool: Tool): void {
-    this.ensureTurn(ts);
+  private call(ts: Timestamp, id: string, tool: Tool, model?: string): void {
+    this.turnContext(ts, model);
     const call = toolToCodexCall(tool);
     this.calls.set(id, call);
     if (call.kind === "function") {
@@ -607,9 +614,13 @@ class RolloutWriter {
       prompt.push({ type: "input_text", text: resultText(block.content) });
       return;
     }
-    const turnId = this.ensureTurn(ts);
     const id = block.tool_use_id;
-    if (call?.kind === "custom") {
+    // Codex drops outputs that answer no call (or a call already answered)
+    // before each request; writing them would only add noise.
+    if (call === undefined || this.answered.has(id)) return;
+    this.answered.add(id);
+    const turnId = this.ensureTurn(ts);
+    if (call.kind === "custom") {
       this.item(ts, {
         type: "custom_tool_call_output",
         call_id: id,
@@ -617,7 +628,7 @@ class RolloutWriter {
       });
       return;
     }
-    if (call?.kind === "function" && call.bash) {
+    if (call.kind === "function" && call.bash) {
       // The display log's record of a shell run; its exit code carries is_error.
       const text = resultText(block.content);
       this.event(ts, {
@@ -692,10 +703,17 @@ class RolloutWriter {
 
   assistant(message: Message): void {
     const ts = message.timestamp;
-    this.turnContext(ts, message.model);
+    // The turn_context comes with the first item written: a message with
+    // nothing Codex can hold leaves no trace, not even its model.
+    let wrote = false;
+    const context = (): void => {
+      this.turnContext(ts, message.model);
+      wrote = true;
+    };
     let run: string[] = [];
     const flush = (): void => {
       if (run.length === 0) return;
+      context();
       this.item(ts, {
         type: "message",
         role: "assistant",
@@ -705,7 +723,7 @@ class RolloutWriter {
       this.lastAgentMessage = run[run.length - 1] as string;
       run = [];
     };
-    const unused: JsonObject[] = [];
+    const results: ToolResultBlock[] = [];
     for (const block of message.content) {
       if (block.type === "text") {
         run.push(block.text);
@@ -721,6 +739,7 @@ class RolloutWriter {
           // Only the readable summary travels: encrypted content and signatures
           // are valid only in the conversation that produced them.
           if (block.text !== "") {
+            context();
             this.item(ts, {
               type: "reasoning",
               summary: [{ type: "summary_text", text: block.text }],
@@ -730,10 +749,12 @@ class RolloutWriter {
           }
           break;
         case "tool_use":
-          this.call(ts, block.id, block.tool);
+          context();
+          this.call(ts, block.id, block.tool, message.model);
           break;
         case "tool_result":
-          this.result(ts, block, unused);
+          // Written after this response's token_count, as a tool's output follows its response.
+          results.push(block);
           break;
         case "image":
           break; // Codex assistant messages carry text only
@@ -742,9 +763,15 @@ class RolloutWriter {
       }
     }
     flush();
+    if (wrote) this.tokenCount(ts, message.usage);
+    const unused: JsonObject[] = [];
+    for (const block of results) this.result(ts, block, unused);
+  }
+
+  private tokenCount(ts: Timestamp, usage: Usage | undefined): void {
     this.tokenCountWritten = true;
-    if (message.usage) {
-      const last = tokenUsage(message.usage);
+    if (usage) {
+      const last = tokenUsage(usage);
       const t = this.totals;
       t.input += last.input_tokens as number;
       t.cached += last.cached_input_tokens as number;
@@ -774,7 +801,8 @@ class RolloutWriter {
 
 export function codexFromCommon(transcript: Transcript<Common>): Transcript<CodexBody> {
   const id = codexSessionId(transcript.meta.id);
-  const writer = new RolloutWriter(id, transcript.meta);
+  // A message without a model inherits the one in effect, the session's at first.
+  const writer = new RolloutWriter(id, transcript.meta, transcript.meta.model);
   for (const message of transcript.body) {
     if (message.role === "user") writer.user(message);
     else writer.assistant(message);

@@ -1,8 +1,8 @@
 /**
  * The Codex text codec: the text form of a Codex session is the rollout
  * JSONL itself. `parse` splits it into the verbatim Body and reads the
- * session metadata from the `session_meta` line (and the model from the
- * first `turn_context`); `render` joins the lines back, byte for byte.
+ * session metadata from the `session_meta` line (and the model in effect
+ * at the first model response); `render` joins the lines back, byte for byte.
  * No I/O: the store supplies titles from `session_index.jsonl`.
  */
 
@@ -87,16 +87,41 @@ export function findSessionMeta(lines: readonly CodexLine[]): SessionMetaInfo | 
   return undefined;
 }
 
-/** The model of the first `turn_context` line, if any. */
+const RESPONSE_KINDS = new Set([
+  "reasoning",
+  "function_call",
+  "custom_tool_call",
+  "local_shell_call",
+  "web_search_call",
+]);
+
+/**
+ * The session's model: the `turn_context` model in effect at the first
+ * model response (else the first `turn_context` model at all). A session
+ * whose first response came before any turn_context has none.
+ */
 export function firstModel(lines: readonly CodexLine[]): string | undefined {
+  let current: string | undefined;
+  let first: string | undefined;
   for (const line of lines) {
-    if (!line.text.includes('"turn_context"')) continue;
-    const env = readEnvelope(line.text);
-    if (env?.type !== "turn_context") continue;
-    const model = nonEmptyString(env.payload.model);
-    if (model) return model;
+    const t = line.text;
+    const context = t.includes('"turn_context"');
+    if (!context && !t.includes('"response_item"')) continue;
+    const env = readEnvelope(t);
+    if (env?.type === "turn_context") {
+      const model = nonEmptyString(env.payload.model);
+      if (model) {
+        current = model;
+        first ??= model;
+      }
+    } else if (env?.type === "response_item") {
+      const p = env.payload;
+      const kind = typeof p.type === "string" ? p.type : "";
+      if (RESPONSE_KINDS.has(kind) || (kind === "message" && p.role === "assistant"))
+        return current;
+    }
   }
-  return undefined;
+  return first;
 }
 
 /** Session metadata from the Body: session_meta fields and the first model. */
