@@ -33,7 +33,6 @@ import {
   textArb,
   timestampArb,
   toolArb,
-  toolIdArb,
 } from "../support/arbitraries.js";
 import { ROOT } from "../support/cli.js";
 
@@ -101,9 +100,9 @@ interface TurnDraft {
   prompt: string;
   images: { media_type: string; data: string }[];
   assistants: {
-    thinking?: { text: string; signature?: string };
-    text?: string;
-    calls: { id: string; tool: Tool; result: Json | undefined; error: boolean }[];
+    thinking: { text: string; signature?: string } | undefined;
+    text: string | undefined;
+    calls: { tool: Tool; result: Json | undefined; error: boolean }[];
     model: string | undefined;
     stop: StopReason | undefined;
     usage: Message["usage"];
