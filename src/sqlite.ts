@@ -12,9 +12,11 @@
  *    open creates `-wal`/`-shm` for a WAL database and writes read marks
  *    into the `-shm`.)
  * 2. Where that cannot open (no `-shm` and none can be used, a read-only
- *    directory): an `immutable=1` open when no `-wal` holds frames, or else
- *    a private copy of the database and its `-wal` in the system temporary
- *    directory, so the frames an immutable open would ignore are still read.
+ *    directory), and for a WAL database without a `-wal` (which that open
+ *    would create): an `immutable=1` open when no `-wal` holds frames, or
+ *    else a private copy of the database and its `-wal` (or hot `-journal`)
+ *    in the system temporary directory, so that the frames an immutable
+ *    open would ignore are still read.
  */
 
 import {
@@ -52,6 +54,8 @@ export interface ReadOptions {
   harness: TextForm;
   /** How long to keep retrying a busy (locked) database, in ms. Default 5000. */
   busyTimeoutMs?: number;
+  /** The file's header says WAL (`inspectDatabaseFile`); read from the file when not given. */
+  wal?: boolean;
 }
 
 /** The extended result code of a SQLite error (`SQLITE_BUSY_RECOVERY`), if it is one. */
@@ -134,24 +138,29 @@ function openShared(path: string, timeout: number): Opened {
   return { db, mode: "shared" };
 }
 
+function openImmutable(path: string, timeout: number): Opened {
+  const db = new Database(uri(path, "immutable=1"), {
+    readonly: true,
+    fileMustExist: true,
+    timeout,
+  });
+  return { db, mode: "immutable" };
+}
+
 function openFallback(path: string, timeout: number): Opened {
-  if (sizeOf(`${path}-wal`) <= 0) {
-    const db = new Database(uri(path, "immutable=1"), {
-      readonly: true,
-      fileMustExist: true,
-      timeout,
-    });
-    return { db, mode: "immutable" };
-  }
-  // Frames wait in the -wal and no -shm can be used: SQLite replays the WAL
-  // when the pair is opened where it may write its own -shm.
+  const journal = sizeOf(`${path}-journal`) > 0;
+  if (sizeOf(`${path}-wal`) <= 0 && !journal) return openImmutable(path, timeout);
+  // Frames wait in the -wal (or a hot -journal awaits rollback) and no -shm
+  // can be used: SQLite recovers the set where it may write its own files.
   const dir = mkdtempSync(join(tmpdir(), "txcript-read-"));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
     const copy = join(dir, "snapshot.db");
     copyFileSync(path, copy);
-    copyFileSync(`${path}-wal`, `${copy}-wal`);
-    const db = new Database(copy, { readonly: true, fileMustExist: true, timeout });
+    for (const suffix of ["-wal", "-journal"]) {
+      if (sizeOf(path + suffix) > 0) copyFileSync(path + suffix, copy + suffix);
+    }
+    const db = new Database(copy, { fileMustExist: true, timeout });
     return { db, mode: "private-copy", cleanup };
   } catch (error) {
     cleanup();
@@ -173,11 +182,19 @@ export function readSnapshot<T>(
 ): T {
   const timeout = options.busyTimeoutMs ?? 5000;
   const deadline = Date.now() + timeout;
-  let fallback = false;
+  // A WAL database with no -wal has nothing beyond the main file, and a
+  // read-only open of it would create an empty -wal: read it immutable.
+  let wal = options.wal;
+  if (wal === undefined) {
+    const file = inspectDatabaseFile(path, sizeOf(path));
+    wal = file.ok && file.wal;
+  }
+  let fallback = wal && sizeOf(`${path}-wal`) < 0;
   for (let attempt = 0; ; attempt++) {
     let opened: Opened | undefined;
     try {
-      opened = fallback ? openFallback(path, timeout) : openShared(path, timeout);
+      const remaining = Math.max(0, deadline - Date.now());
+      opened = fallback ? openFallback(path, remaining) : openShared(path, remaining);
       const { db, mode } = opened;
       return db.transaction(() => read(db, mode))();
     } catch (error) {
@@ -209,15 +226,20 @@ export function openForWriting(path: string, timeout: number): Db {
 
 const MAGIC = Buffer.from("SQLite format 3\0", "latin1");
 
+/** What the 100-byte header says about a database file. */
+export type DatabaseFile =
+  | { ok: true /** Write-ahead logging (file format versions 2). */; wal: boolean }
+  | { ok: false /** Why it cannot be a whole SQLite database. */; problem: string };
+
 /**
- * Why the file at `path` (of `size` bytes) cannot be a whole SQLite
- * database, judged from its 100-byte header alone; undefined when it may be.
- * Catches empty, foreign and truncated files before SQLite half-reads them
- * (a truncated file opens, and its missing pages read as corruption later or
+ * Judge the file at `path` (of `size` bytes) from its header alone: empty,
+ * foreign and truncated files are caught before SQLite half-reads them (a
+ * truncated file opens, and its missing pages read as corruption later, or
  * never). See https://www.sqlite.org/fileformat.html#the_database_header.
  */
-export function databaseFileProblem(path: string, size: number): string | undefined {
-  if (size === 0) return "empty file";
+export function inspectDatabaseFile(path: string, size: number): DatabaseFile {
+  const fail = (problem: string): DatabaseFile => ({ ok: false, problem });
+  if (size === 0) return fail("empty file");
   const header = Buffer.alloc(100);
   const fd = openSync(path, "r");
   let read: number;
@@ -227,19 +249,19 @@ export function databaseFileProblem(path: string, size: number): string | undefi
     closeSync(fd);
   }
   if (read < MAGIC.length || !header.subarray(0, MAGIC.length).equals(MAGIC))
-    return "not a SQLite database";
-  if (read < 100) return `truncated: ${size} bytes, shorter than the 100-byte SQLite header`;
+    return fail("not a SQLite database");
+  if (read < 100) return fail(`truncated: ${size} bytes, shorter than the 100-byte SQLite header`);
   const rawPageSize = header.readUInt16BE(16);
   const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
   if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0)
-    return `not a SQLite database (page size ${rawPageSize})`;
+    return fail(`not a SQLite database (page size ${rawPageSize})`);
   // The in-header page count is valid only when the change counter (24)
   // equals the version-valid-for number (92).
   const pages = header.readUInt32BE(28);
   if (pages > 0 && header.readUInt32BE(24) === header.readUInt32BE(92) && size < pages * pageSize)
-    return `truncated: ${size} bytes of the ${pages * pageSize} its header declares`;
-  if (size < pageSize) return `truncated: ${size} bytes, less than one ${pageSize}-byte page`;
-  return undefined;
+    return fail(`truncated: ${size} bytes of the ${pages * pageSize} its header declares`);
+  if (size < pageSize) return fail(`truncated: ${size} bytes, less than one ${pageSize}-byte page`);
+  return { ok: true, wal: header[18] === 2 && header[19] === 2 };
 }
 
 /** `name` as a quoted SQL identifier. */

@@ -42,8 +42,9 @@ import {
 import { checkPathComponent, isInside, pathComponentProblem } from "../../paths.js";
 import {
   createDatabase,
+  type DatabaseFile,
   type Db,
-  databaseFileProblem,
+  inspectDatabaseFile,
   isBusy,
   openForWriting,
   quoteIdentifier,
@@ -605,29 +606,28 @@ export class AntigravityStore implements Store<AntigravityBody> {
     );
   }
 
-  /** Reasons a file cannot be read as a database, before SQLite opens it. */
-  private checkFile(path: string): Stats {
+  /**
+   * Reasons a file cannot be read as a database, before SQLite opens it.
+   * Returns whether its header says WAL.
+   */
+  private checkFile(path: string): boolean {
+    const unreadable = (error: unknown) =>
+      new StoreError(HARNESS, `unreadable (${describeCause(error)})`, { file: path, cause: error });
     let st: Stats;
     try {
       st = statSync(path);
     } catch (error) {
-      throw new StoreError(HARNESS, `unreadable (${describeCause(error)})`, {
-        file: path,
-        cause: error,
-      });
+      throw unreadable(error);
     }
     if (!st.isFile()) throw new ParseError(HARNESS, "not a regular file", { file: path });
-    let problem: string | undefined;
+    let file: DatabaseFile;
     try {
-      problem = databaseFileProblem(path, st.size);
+      file = inspectDatabaseFile(path, st.size);
     } catch (error) {
-      throw new StoreError(HARNESS, `unreadable (${describeCause(error)})`, {
-        file: path,
-        cause: error,
-      });
+      throw unreadable(error);
     }
-    if (problem) throw new ParseError(HARNESS, problem, { file: path });
-    return st;
+    if (!file.ok) throw new ParseError(HARNESS, file.problem, { file: path });
+    return file.wal;
   }
 
   // -- discover ------------------------------------------------------------
@@ -679,10 +679,11 @@ export class AntigravityStore implements Store<AntigravityBody> {
     const problem = pathComponentProblem(id);
     if (problem)
       throw new UnsafePathError(HARNESS, `unusable conversation id: the name ${problem}`);
-    this.checkFile(path);
+    const wal = this.checkFile(path);
     const { rows, messageCount } = readSnapshot(path, (db) => readListing(db, path, id), {
       harness: HARNESS,
       busyTimeoutMs: this.busyTimeoutMs,
+      wal,
     });
     const listing = summarize(rows);
     const fingerprint = this.fingerprintOf(lane, id);
@@ -691,9 +692,11 @@ export class AntigravityStore implements Store<AntigravityBody> {
       const cwd = acpCwd(readTextIfPresent(this.paths(lane, id).meta));
       if (cwd !== undefined) meta.cwd = cwd;
     }
-    const { db, wal } = this.paths(lane, id);
+    const files = this.paths(lane, id);
     const newest = Math.max(
-      ...fingerprint.files.filter((f) => f.path === db || f.path === wal).map((f) => f.mtime_ms),
+      ...fingerprint.files
+        .filter((f) => f.path === files.db || f.path === files.wal)
+        .map((f) => f.mtime_ms),
     );
     const found: Discovered = {
       harness: HARNESS,
@@ -727,10 +730,11 @@ export class AntigravityStore implements Store<AntigravityBody> {
       throw this.notFound(id);
     }
     const { lane, db } = found;
-    this.checkFile(db);
+    const wal = this.checkFile(db);
     const body = readSnapshot(db, (conn) => readDatabase(conn, db, id), {
       harness: HARNESS,
       busyTimeoutMs: this.busyTimeoutMs,
+      wal,
     });
     const paths = this.paths(lane, id);
     for (const [key, file] of paths.logFiles) {

@@ -1,0 +1,172 @@
+/**
+ * Discovery over a real store: 50 conversations among many kinds of bad
+ * file, each bad file reported with its reason and none aborting the scan;
+ * the source tree is byte-identical afterwards; both lanes are read.
+ */
+
+import {
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { AntigravityStore } from "../../src/harness/antigravity/store.js";
+import { buildConversation, mainBlobData } from "../support/agy-fixtures.js";
+import { hashTree, tempDir } from "../support/tmp.js";
+import { handBody, SPEC_SCHEMA, writeAgyDatabase } from "./support.js";
+
+const LONE_PB = "6f1d2c3b-0000-4000-8000-00000000aaaa";
+
+/** Bad files, by name, with what their reason must say. */
+function addBadFiles(root: string, good: string): Record<string, RegExp> {
+  const dir = join(root, "conversations");
+  const at = (name: string) => join(dir, name);
+  writeFileSync(at("empty.db"), "");
+  writeFileSync(at("text.db"), "this is not a database at all, just some text that is long enough");
+  writeFileSync(at("tiny.db"), "SQLite format 3\0abc");
+  // Truncated: the first page of a real conversation only.
+  copyFileSync(good, at("truncated.db"));
+  truncateSync(at("truncated.db"), 4096);
+  // Foreign SQLite: someone else's tables.
+  const foreign = new Database(at("foreign.db"));
+  foreign.exec(
+    "CREATE TABLE notes(id integer PRIMARY KEY, body text); INSERT INTO notes VALUES (1, 'hi')",
+  );
+  foreign.close();
+  // A steps table of another shape.
+  const shaped = new Database(at("other-steps.db"));
+  shaped.exec("CREATE TABLE steps(id integer PRIMARY KEY, body text)");
+  shaped.close();
+  // A newer agy format.
+  writeAgyDatabase(root, { ...handBody("newer", 3), id: "newer" }, { userVersion: 2 });
+  // Malformed: a valid header over a destroyed schema page.
+  const malformed = new Database(at("malformed.db"));
+  malformed.exec(SPEC_SCHEMA);
+  malformed.close();
+  const bytes = readFileSync(at("malformed.db"));
+  bytes.fill(0xa5, 100, 4096);
+  writeFileSync(at("malformed.db"), bytes);
+  // A known column holding the wrong kind of value.
+  const wrong = new Database(at("wrong-type.db"));
+  wrong.exec(SPEC_SCHEMA);
+  wrong.prepare("INSERT INTO trajectory_meta VALUES ('t', 'wrong-type', 4, 17)").run();
+  wrong
+    .prepare("INSERT INTO steps (idx, step_type, step_payload) VALUES (0, 14, 'text, not a blob')")
+    .run();
+  wrong.close();
+  // Not files.
+  mkdirSync(at("directory.db"));
+  symlinkSync(join(root, "nowhere.db"), at("dangling.db"));
+  // A lone .pb, and a name that cannot be an id.
+  writeFileSync(at(`${LONE_PB}.pb`), Buffer.from([0x12, 0x9f, 0x33, 0x00]));
+  writeFileSync(at("bad\u0001name.db"), "x");
+  return {
+    "empty.db": /^empty file$/,
+    "text.db": /^not a SQLite database$/,
+    "tiny.db": /^truncated: 19 bytes/,
+    "truncated.db": /^truncated: 4096 bytes of the \d+ its header declares$/,
+    "foreign.db": /not an agy conversation database \(no steps table\)/,
+    "other-steps.db": /not an agy conversation database \(no such column: idx\)/,
+    "newer.db": /user_version 2 is a newer agy format than this txcript reads \(1\)/,
+    "malformed.db": /malformed database/,
+    "wrong-type.db": /steps row 1: step_payload holds text, expected a blob/,
+    "directory.db": /not a regular file/,
+    "dangling.db": /unreadable \(ENOENT/,
+    [`${LONE_PB}.pb`]: /lone \.pb file: an encrypted conversation from agy before 1\.0\.4/,
+    "bad\u0001name.db": /unusable conversation id: the name contains a control character/,
+  };
+}
+
+describe("discover", () => {
+  it("lists 50 conversations and reports each of 13 kinds of bad file with its reason", () => {
+    const root = tempDir();
+    const good: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const body = buildConversation({
+        steps: 12,
+        seed: 100 + i,
+        layout: i % 2 ? "typed" : "generic",
+      });
+      good.push(writeAgyDatabase(root, body, { leaveWal: i % 5 === 0 }));
+    }
+    // Files that are no conversation and no problem: sidecars, a fork's .pb copy, our temporaries.
+    const dir = join(root, "conversations");
+    const forkCopy = good[1]!.replace(/\.db$/, ".pb");
+    writeFileSync(forkCopy, "opaque");
+    writeFileSync(join(dir, ".x.db.tmp-999999-abcdef"), "left by a crash");
+    writeFileSync(join(dir, "README"), "not ours");
+    const expected = addBadFiles(root, good[0]!);
+    const before = hashTree(root);
+
+    const progress: [number, number][] = [];
+    const store = new AntigravityStore({ root, busyTimeoutMs: 500 });
+    const { sessions, skipped } = store.discover({ onProgress: (d, t) => progress.push([d, t]) });
+
+    expect(sessions.map((s) => s.path).sort()).toEqual([...good].sort());
+    const reasons = Object.fromEntries(
+      skipped.map((s) => [s.path.slice(dir.length + 1), s.reason]),
+    );
+    expect(Object.keys(reasons).sort()).toEqual(Object.keys(expected).sort());
+    for (const [name, pattern] of Object.entries(expected))
+      expect(reasons[name], name).toMatch(pattern);
+    // Progress counts every candidate database once, in order.
+    expect(progress.map(([d]) => d)).toEqual(progress.map((_, i) => i + 1));
+    expect(new Set(progress.map(([, t]) => t))).toEqual(new Set([progress.length]));
+    // Reading created, changed and removed nothing.
+    expect(hashTree(root)).toEqual(before);
+  });
+
+  it("leaves every source file byte-identical through discover and load, -wal and -shm included", () => {
+    const root = tempDir();
+    const bodies = [1, 2, 3].map((seed) => buildConversation({ steps: 30, seed }));
+    for (const body of bodies) writeAgyDatabase(root, body, { leaveWal: true });
+    writeAgyDatabase(root, buildConversation({ steps: 30, seed: 4 })); // checkpointed, no sidecars
+    const before = hashTree(root);
+    const store = new AntigravityStore({ root });
+    const { sessions } = store.discover();
+    expect(sessions).toHaveLength(4);
+    for (const s of sessions) store.load(s.id);
+    for (const s of sessions) store.fingerprint(s.id);
+    expect(hashTree(root)).toEqual(before);
+  });
+
+  it("finds nothing, and fails on nothing, where the store does not exist", () => {
+    const store = new AntigravityStore({ root: join(tempDir(), "missing") });
+    expect(store.discover()).toEqual({ sessions: [], skipped: [] });
+    expect(store.fingerprint("anything")).toBeUndefined();
+  });
+
+  it("reads the ACP lane, with the cwd from its <id>.meta sidecar", () => {
+    const gemini = tempDir();
+    const cliBody = buildConversation({ steps: 8, seed: 31 });
+    writeAgyDatabase(join(gemini, "antigravity-cli"), cliBody);
+    const acpBody = buildConversation({ steps: 8, seed: 32 });
+    acpBody.trajectory_metadata_blob = [{ id: "main", data: mainBlobData({}) }]; // no workspace
+    const acpRoot = join(gemini, "antigravity-acp");
+    writeAgyDatabase(acpRoot, acpBody);
+    const sidecar = JSON.stringify({ cwd: "/work/acp project" });
+    writeFileSync(join(acpRoot, "conversations", `${acpBody.id}.meta`), sidecar);
+
+    const store = new AntigravityStore({ env: { HOME: "/nonexistent", GEMINI_HOME: gemini } });
+    const byId = new Map(store.discover().sessions.map((s) => [s.id, s]));
+    expect(byId.get(cliBody.id)?.lane).toBe("cli");
+    expect(byId.get(cliBody.id)?.meta.cwd).toBe("/home/dev/project");
+    const acp = byId.get(acpBody.id);
+    expect(acp?.lane).toBe("acp");
+    expect(acp?.meta.cwd).toBe("/work/acp project");
+    expect(acp?.fingerprint.files.map((f) => f.path)).toContain(
+      join(acpRoot, "conversations", `${acpBody.id}.meta`),
+    );
+
+    const loaded = store.load(acpBody.id);
+    expect(loaded.body.lane).toBe("acp");
+    expect(loaded.body.acp_meta).toBe(sidecar);
+    expect(loaded.meta.cwd).toBe("/work/acp project");
+    expect(store.load(cliBody.id).body.lane).toBeUndefined();
+  });
+});
