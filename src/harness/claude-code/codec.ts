@@ -255,21 +255,19 @@ function readBlock(b: Json, at: BlockContext, index: number): Block | undefined 
       return undefined;
     }
     case "document": {
+      // Inline documents only: a url source has nothing Common can hold.
       const src = b.source;
       if (src === undefined || !isJsonObject(src) || typeof src.data !== "string") return undefined;
-      const media = typeof src.media_type === "string" ? src.media_type : undefined;
+      if (src.type !== "text" && src.type !== "base64") return undefined;
       const artifact: Artifact = {
         id: stableUuid("claude_code", at.sessionId, "document", at.line, index),
         name: typeof b.title === "string" && b.title !== "" ? b.title : "document",
         source:
           src.type === "text"
             ? { type: "text", text: src.data }
-            : src.type === "base64"
-              ? { type: "base64", data: src.data }
-              : { type: "text", text: "" },
+            : { type: "base64", data: src.data },
       };
-      if (src.type !== "text" && src.type !== "base64") return undefined;
-      if (media !== undefined) artifact.source.media_type = media;
+      if (typeof src.media_type === "string") artifact.source.media_type = src.media_type;
       return { type: "artifact", artifact };
     }
     default:
