@@ -256,9 +256,17 @@ export function inspectDatabaseFile(path: string, size: number): DatabaseFile {
   if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0)
     return fail(`not a SQLite database (page size ${rawPageSize})`);
   // The in-header page count is valid only when the change counter (24)
-  // equals the version-valid-for number (92).
+  // equals the version-valid-for number (92). While a writer commits or
+  // checkpoints (a -journal or -wal is present), page 1 may be written
+  // before the pages it counts: no verdict then.
   const pages = header.readUInt32BE(28);
-  if (pages > 0 && header.readUInt32BE(24) === header.readUInt32BE(92) && size < pages * pageSize)
+  if (
+    pages > 0 &&
+    header.readUInt32BE(24) === header.readUInt32BE(92) &&
+    size < pages * pageSize &&
+    sizeOf(`${path}-wal`) <= 0 &&
+    sizeOf(`${path}-journal`) <= 0
+  )
     return fail(`truncated: ${size} bytes of the ${pages * pageSize} its header declares`);
   if (size < pageSize) return fail(`truncated: ${size} bytes, less than one ${pageSize}-byte page`);
   return { ok: true, wal: header[18] === 2 && header[19] === 2 };
