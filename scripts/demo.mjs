@@ -1,18 +1,62 @@
-// The demo: run the built CLI on the bundled examples, as a user would.
+// `npm run demo`: the built CLI on the bundled example home (examples/home),
+// as a user would run it: list the agy conversations, view them, and carry
+// one over to Claude Code and Codex in a scratch directory.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "dist", "cli", "main.js");
+const scratch = mkdtempSync(join(tmpdir(), "txcript-demo-"));
+
+// Only the bundled home: no variable may point txcript at real stores.
+const env = {
+  ...process.env,
+  HOME: join(root, "examples", "home"),
+  USERPROFILE: join(root, "examples", "home"),
+};
+for (const key of Object.keys(env)) {
+  if (/^(GEMINI_HOME|CLAUDE_CONFIG_DIR|CODEX_HOME)$|^TXCRIPT_/.test(key)) delete env[key];
+}
 
 function run(args) {
   process.stdout.write(`\n$ txcript ${args.join(" ")}\n`);
-  const r = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", cwd: root });
+  const r = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", cwd: root, env });
   if (r.status !== 0) {
     process.stderr.write(`demo: "txcript ${args.join(" ")}" exited with ${r.status}\n`);
+    rmSync(scratch, { recursive: true, force: true });
     process.exit(1);
   }
 }
 
-run(["convert", "examples/simple/fix-flaky-test.json", "--from", "simple", "--to", "common"]);
+try {
+  run(["list"]);
+  run(["view", "0f4c7a2e", "--no-pager"]);
+  run(["view", "8c1f2e4a#1-3", "--no-pager"]);
+  run(["view", "5d458282", "--no-pager"]);
+  run(["continue", "0f4c7a2e", "--with", "claude_code", "--out", join(scratch, "claude")]);
+  run(["continue", "0f4c7a2e", "--with", "codex", "--out", join(scratch, "codex")]);
+  run(["list", "--from", "codex", "--codex-root", join(scratch, "codex")]);
+  // A Simple document any agent can emit, written into agy's own format.
+  run([
+    "continue",
+    "examples/simple/fix-flaky-test.json",
+    "--with",
+    "antigravity",
+    "--out",
+    join(scratch, "agy"),
+  ]);
+  run([
+    "view",
+    "54ca30fa",
+    "--from",
+    "antigravity",
+    "--antigravity-root",
+    join(scratch, "agy"),
+    "--no-pager",
+  ]);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

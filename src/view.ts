@@ -7,7 +7,7 @@
  */
 
 import type { Block, Json, Message, Meta, Tool } from "./common.js";
-import { stopReasonText, toolDisplayName, toolToCanonical } from "./common.js";
+import { isJsonObject, stopReasonText, toolDisplayName, toolToCanonical } from "./common.js";
 
 export interface Painter {
   bold(s: string): string;
@@ -106,6 +106,16 @@ export function describeTool(tool: Tool): { head: string; body: string[] } {
       return { head: `${tool.command}${tool.args ? ` ${tool.args}` : ""}`, body: [] };
     case "Raw": {
       const input = toolToCanonical(tool).input;
+      // Shell tools of every harness (agy run_command, Codex exec_command, …)
+      // read best as the command line, whatever else rides along.
+      const key = isJsonObject(input)
+        ? ["CommandLine", "command", "cmd"].find((k) => typeof input[k] === "string")
+        : undefined;
+      if (key !== undefined && isJsonObject(input)) {
+        const { [key]: command, ...rest } = input;
+        const extra = Object.keys(rest).length > 0 ? [`# ${JSON.stringify(rest)}`] : [];
+        return { head: tool.tool_name, body: [`$ ${command as string}`, ...extra] };
+      }
       const compact = JSON.stringify(input);
       return compact.length <= 100
         ? { head: `${tool.tool_name} ${compact}`, body: [] }
@@ -171,7 +181,8 @@ function blockText(block: Block, numbers: Map<string, number>, paint: Painter): 
     case "text":
       return block.text.split("\n");
     case "thinking": {
-      const lines = block.text === "" ? [] : indent(block.text.split("\n"), "  ");
+      const trimmed = block.text.replace(/\s+$/, "");
+      const lines = trimmed === "" ? [] : indent(trimmed.split("\n"), "  ");
       const note = block.text === "" && block.encrypted ? " (encrypted)" : "";
       return [paint.magenta(`[thinking${note}]`), ...lines.map((l) => paint.dim(l))];
     }
@@ -185,7 +196,10 @@ function blockText(block: Block, numbers: Map<string, number>, paint: Painter): 
       const label =
         n === undefined ? `← [?] (call ${block.tool_use_id} not in this session)` : `← [${n}]`;
       const head = block.is_error ? paint.red(`${label} error`) : paint.yellow(label);
-      const text = jsonText(block.content);
+      // Trailing blank lines are noise; everything else is shown in full.
+      const text = jsonText(block.content)
+        .replace(/^(?:[ \t\r]*\n)+/, "")
+        .replace(/\s+$/, "");
       return [head, ...indent(text === "" ? ["(no output)"] : text.split("\n"))];
     }
     case "image":

@@ -7,7 +7,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { quote } from "shell-quote";
 import which from "which";
 import { harness } from "../../harness/index.js";
 import { continueInto, type Env } from "../../local.js";
@@ -22,6 +21,16 @@ interface ContinueOptions {
   as?: TextForm;
   out?: string;
   resume: boolean;
+}
+
+/**
+ * One argument as a POSIX shell word: bare when it is made of characters
+ * no shell treats specially, else single-quoted. (shell-quote's `quote`
+ * also backslashes `=`, which makes `--conversation=<id>` hard to read.)
+ */
+export function shellWord(arg: string): string {
+  if (/^[A-Za-z0-9_\-./:=@%+,]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 export function register(program: Command): void {
@@ -68,7 +77,9 @@ export function register(program: Command): void {
         process.stderr.write(`${h.label} has no resume command\n`);
         return;
       }
-      const line = (resume.cwd ? `cd ${quote([resume.cwd])} && ` : "") + quote(resume.argv);
+      const line =
+        (resume.cwd ? `cd ${shellWord(resume.cwd)} && ` : "") +
+        resume.argv.map(shellWord).join(" ");
       process.stdout.write(`resume: ${line}\n`);
       const launch =
         options.resume && options.out === undefined && process.stdin.isTTY && process.stdout.isTTY;

@@ -98,12 +98,14 @@ export function register(program: Command): void {
         const paint = painter(colorEnabled(process.stdout, process.env));
         const now = Date.now();
         const width = Math.max(...listing.sessions.map((s) => s.harness.length), 0);
+        const cwdOf = (s: Discovered) => (s.meta.cwd ? tildify(s.meta.cwd) : "-");
+        // Align titles unless one long cwd would push every title far right.
+        const cwdWidth = Math.min(40, Math.max(...listing.sessions.map((s) => cwdOf(s).length), 0));
         const lines = listing.sessions.map((s) => {
           const when = age(now - timestampMillis(s.updated)).padStart(4);
           const count = `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`.padStart(9);
-          const cwd = s.meta.cwd ? tildify(s.meta.cwd) : "-";
           const title = (s.meta.title ?? "(untitled)").replace(/\s+/g, " ");
-          return `${paint.bold(s.id.slice(0, 8))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwd)}  ${title}`;
+          return `${paint.bold(s.id.slice(0, 8))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwdOf(s).padEnd(cwdWidth))}  ${title}`;
         });
         if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
         else process.stderr.write("no sessions found\n");
