@@ -274,10 +274,17 @@ describe("Common -> Codex loses", () => {
     const { back } = through([
       user({ type: "tool_result", tool_use_id: "ghost", content: "orphan" }),
       assistant([]),
+      assistant([{ type: "tool_use", id: "twice", tool: { name: "Read", file_path: "/a" } }]),
+      user(
+        { type: "tool_result", tool_use_id: "twice", content: "first" },
+        { type: "tool_result", tool_use_id: "twice", content: "second" },
+      ),
       user({ type: "thinking", text: "users do not think here" }, { type: "text", text: "hello" }),
     ]);
-    expect(back.body).toEqual([
-      { role: "user", content: [{ type: "text", text: "hello" }], timestamp: T1 },
+    expect(back.body.map((m) => m.content)).toEqual([
+      [{ type: "tool_use", id: "twice", tool: { name: "Read", file_path: "/a" } }],
+      [{ type: "tool_result", tool_use_id: "twice", content: "first" }],
+      [{ type: "text", text: "hello" }],
     ]);
   });
 

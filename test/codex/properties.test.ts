@@ -54,11 +54,15 @@ describe("Codex properties", () => {
       fc.property(transcriptArb({ loneSurrogates: true }), (t) => {
         const text = write(t);
         expect(write(t)).toBe(text);
-        const answered = new Set(
-          t.body.flatMap((m) =>
-            m.content.flatMap((b) => (b.type === "tool_result" ? [b.tool_use_id] : [])),
-          ),
-        );
+        // A result answers a call only when it comes after it (Codex drops earlier ones).
+        const called = new Set<string>();
+        const answered = new Set<string>();
+        for (const m of t.body) {
+          for (const b of m.content) {
+            if (b.type === "tool_use") called.add(b.id);
+            if (b.type === "tool_result" && called.has(b.tool_use_id)) answered.add(b.tool_use_id);
+          }
+        }
         const problems = resumeProblems(text).filter((p) => {
           const unanswered = /^call (.*) has no output$/.exec(p);
           if (unanswered && !answered.has(unanswered[1] as string)) return false;
