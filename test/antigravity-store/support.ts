@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
+import { buildSync } from "esbuild";
 import type { AntigravityBody, StepRow } from "../../src/harness/antigravity/body.js";
 import { emptyBody } from "../../src/harness/antigravity/body.js";
 import "../../src/sqlite.js"; // enables URI filenames before any test opens a database
@@ -196,25 +197,65 @@ export function writeBrain(root: string, body: AntigravityBody): void {
     writeFileSync(join(logs, "transcript_full.jsonl"), body.transcript_full);
 }
 
-/** Run a TypeScript child (through tsx) and collect its output. */
+const BUNDLES = join(ROOT, "node_modules", ".cache", "txcript-store-tests");
+const bundled = new Map<string, string>();
+
+/**
+ * The child script bundled once into plain JavaScript (better-sqlite3 left
+ * external), so that each child starts in a fraction of the time tsx takes:
+ * the crash test starts fifty of them. The bundle lives under node_modules
+ * so that Node resolves better-sqlite3 from it.
+ */
+function bundle(script: string): string {
+  let out = bundled.get(script);
+  if (out === undefined) {
+    out = join(BUNDLES, `${process.pid}-${script.replace(/\.ts$/, ".mjs")}`);
+    buildSync({
+      entryPoints: [join(CHILDREN, script)],
+      outfile: out,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      external: ["better-sqlite3", "esbuild"],
+      logLevel: "silent",
+    });
+    bundled.set(script, out);
+  }
+  return out;
+}
+
+/** Run a child script and collect its output. */
 export function runChild(
   script: string,
   args: string[],
-  options: { uid?: number; gid?: number; env?: NodeJS.ProcessEnv } = {},
+  options: { uid?: number; gid?: number } = {},
 ): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(CHILDREN, script), ...args], {
+  const r = spawnSync(process.execPath, [bundle(script), ...args], {
     encoding: "utf8",
     cwd: ROOT,
-    env: options.env ?? process.env,
     ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid ?? options.uid } : {}),
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Start a TypeScript child (through tsx) without waiting. */
+/** Start a child script without waiting. */
 export function startChild(script: string, args: string[]) {
-  return spawn(process.execPath, ["--import", "tsx", join(CHILDREN, script), ...args], {
+  return spawn(process.execPath, [bundle(script), ...args], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+export const CRASH_ID = "c4a5b6d7-0000-4000-8000-00000000c4a5";
+
+/** Two versions of one conversation (old and new), sizeable enough to kill mid-save. */
+export function crashBodies(): [AntigravityBody, AntigravityBody] {
+  const version = (seed: number): AntigravityBody => {
+    const body = handBody(CRASH_ID, 300 + seed * 50, seed);
+    body.transcript = `version ${seed}\n`.repeat(2000);
+    body.transcript_full = `full version ${seed}\n`.repeat(4000);
+    return body;
+  };
+  return [version(1), version(2)];
 }
