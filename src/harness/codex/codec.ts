@@ -327,9 +327,8 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
         if (p.role === "user") {
           const blocks = contentBlocks(p.content, true);
           if (blocks.length === 0) return;
-          group = undefined;
+          group = undefined; // every prompt is a message of its own
           open("user", "prompt", ts).content.push(...blocks);
-          group = "prompt";
         } else if (p.role === "assistant") {
           const blocks = contentBlocks(p.content, false);
           if (blocks.length > 0) open("assistant", "assistant", ts).content.push(...blocks);

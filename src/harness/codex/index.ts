@@ -5,7 +5,6 @@
 
 import type { Codec, Store, TextCodec } from "../../transcript.js";
 import type { Harness } from "../index.js";
-import type { CodexBody } from "./body.js";
 import { codexCodec } from "./codec.js";
 import { CodexStore } from "./store.js";
 import { codexText } from "./text.js";
@@ -26,6 +25,3 @@ export const codex: Harness<unknown> = {
       ? { argv: ["codex", "resume", saved.id] }
       : { argv: ["codex", "resume", saved.id], cwd: meta.cwd },
 };
-
-/** The typed view, for code that works with Codex bodies directly. */
-export const codexHarness = codex as unknown as Harness<CodexBody>;
