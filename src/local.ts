@@ -112,7 +112,9 @@ export class Local {
       throw new NotFoundError(this.options.from, "an empty session id matches nothing");
     const { sessions } = this.list(onProgress ? { onProgress } : {});
     const exact = sessions.filter((s) => s.id === ref);
-    const matches = exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(ref));
+    const matches = (exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(ref))).sort(
+      (a, b) => a.id.localeCompare(b.id) || a.harness.localeCompare(b.harness),
+    );
     if (matches.length === 1) return matches[0]!;
     const where = this.options.from ? ` in ${harness(this.options.from).label}` : "";
     if (matches.length === 0)
@@ -144,6 +146,8 @@ export interface ContinueOptions {
   env: Env;
   /** Write under this directory instead of the harness's real store. */
   root?: string;
+  /** The working directory to give a session that names none (the harness resumes there). */
+  defaultCwd?: string;
 }
 
 export interface Continued {
@@ -172,7 +176,9 @@ export function continueInto(
   for (let n = 0; !UUID.test(id) || store.fingerprint(id) !== undefined; n++) {
     id = stableUuid("continue", target, transcript.meta.id, n);
   }
-  const copy: Transcript<Common> = { meta: { ...transcript.meta, id }, body: transcript.body };
+  const meta = { ...transcript.meta, id };
+  if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
+  const copy: Transcript<Common> = { meta, body: transcript.body };
   const saved = store.save(h.codec.fromCommon(copy));
   const resume = resumeCommand(h, saved, copy.meta, options.env);
   return resume ? { saved, transcript: copy, resume } : { saved, transcript: copy };

@@ -57,7 +57,8 @@ export interface Source {
   end: number;
 }
 
-function isDocument(ref: string): boolean {
+/** `-`, or an existing regular file: read as a document rather than looked up as an id. */
+export function isDocument(ref: string): boolean {
   if (ref === "-") return true;
   try {
     return existsSync(ref) && statSync(ref).isFile();

@@ -14,7 +14,7 @@ export class UsageError extends Error {
 }
 
 export function formatError(error: unknown): string {
-  if (error instanceof UsageError) return `txcript: ${error.message}`;
+  if (error instanceof UsageError) return `txcript: ${oneLine(error.message)}`;
   if (error instanceof TxcriptError) return `txcript: ${oneLine(error.message)}`;
   return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
 }

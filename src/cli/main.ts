@@ -22,7 +22,6 @@ export function buildProgram(): Command {
   const program = new Command("txcript")
     .description("Read, convert and continue coding-agent sessions: agy (Antigravity CLI) first")
     .version(pkg.version, "-V, --version")
-    .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({
       // Commander's own usage errors become our one-line format below.

@@ -11,7 +11,7 @@ import which from "which";
 import { harness } from "../../harness/index.js";
 import { continueInto, type Env } from "../../local.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
-import { resolveSource, selected } from "../context.js";
+import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
 import { parseHarness, parseTextForm } from "../options.js";
 
@@ -54,6 +54,9 @@ export function register(program: Command): void {
     )
     .option("--no-resume", "write the copy but do not launch the harness")
     .action((ref: string, options: ContinueOptions, command: Command) => {
+      if (options.with === undefined && isDocument(ref)) {
+        throw new UsageError(`continuing a document needs --with <harness> (where to continue it)`);
+      }
       const source = resolveSource(command, ref, {
         ...(options.from ? { from: options.from } : {}),
         ...(options.as ? { documentForm: options.as } : {}),
@@ -68,6 +71,7 @@ export function register(program: Command): void {
       const env = process.env as Env;
       const result = continueInto(selected(source), target, {
         env,
+        defaultCwd: process.cwd(),
         ...(options.out !== undefined ? { root: options.out } : {}),
       });
       const { saved, resume } = result;
