@@ -1,8 +1,8 @@
 /**
  * The library entry (`import … from "txcript"`): the canonical model, tool
  * normalization, timestamps, the contracts, the error classes, Common JSON,
- * Simple documents, the harness registry and convert(). The CLI is not part
- * of it.
+ * Simple documents, the harness registry, convert(), the machine's sessions
+ * (Local), ranges and the view projections. The CLI is not part of it.
  */
 
 export * from "./common.js";
@@ -29,7 +29,25 @@ export {
 } from "./harness/simple.js";
 export { stableUuid, TXCRIPT_NAMESPACE } from "./ids.js";
 export { Checker, MAX_JSON_DEPTH, parseJson } from "./json.js";
+export {
+  type Continued,
+  type ContinueOptions,
+  continueInto,
+  type Listing,
+  type ListOptions,
+  type Loaded,
+  Local,
+  type LocalOptions,
+  resumeCommand,
+} from "./local.js";
 export { checkPathComponent, isInside, pathComponentProblem, realPathInside } from "./paths.js";
+export {
+  closeOverToolPairs,
+  type MessageRange,
+  parseRange,
+  parseSessionRef,
+  resolveRange,
+} from "./range.js";
 export {
   compareTimestamps,
   EPOCH,
@@ -43,3 +61,4 @@ export {
   timestampToEpoch,
 } from "./time.js";
 export * from "./transcript.js";
+export { renderHtml, renderMarkdown, renderText, type ViewInput } from "./view.js";
