@@ -767,6 +767,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
     }
     const lane = this.lanes[0]!; // the CLI lane: what `agy --conversation` resumes
     const paths = this.paths(lane, id);
+    let tmp: string | undefined;
     try {
       mkdirSync(lane.root, { recursive: true });
       const realRoot = realpathSync(lane.root);
@@ -791,20 +792,13 @@ export class AntigravityStore implements Store<AntigravityBody> {
           file: paths.db,
         });
       }
-      mkdirInside(realRoot, paths.logs);
       sweepTemps(paths.conversations);
+      tmp = tempName(paths.conversations, `${id}.db`);
+      writeDatabase(tmp, body);
+      fsyncPath(tmp, "r+");
+      // The brain directory comes before the database: agy wedges on a database without it.
+      mkdirInside(realRoot, paths.logs);
       sweepTemps(paths.logs);
-
-      const tmp = tempName(paths.conversations, `${id}.db`);
-      try {
-        writeDatabase(tmp, body);
-        fsyncPath(tmp, "r+");
-      } catch (error) {
-        for (const suffix of ["", "-journal", "-wal", "-shm"])
-          rmSync(tmp + suffix, { force: true });
-        throw error;
-      }
-      // The brain directory comes first: agy wedges on a database without it.
       const files = [paths.db, paths.brain];
       for (const [key, file] of paths.logFiles) {
         const text = body[key];
@@ -816,9 +810,14 @@ export class AntigravityStore implements Store<AntigravityBody> {
       fsyncPath(paths.logs, "r");
       this.retire(paths.db, existing);
       renameSync(tmp, paths.db); // the commit point
+      tmp = undefined;
       fsyncPath(paths.conversations, "r");
       return { harness: HARNESS, id, path: paths.db, files };
     } catch (error) {
+      if (tmp !== undefined) {
+        for (const suffix of ["", "-journal", "-wal", "-shm"])
+          rmSync(tmp + suffix, { force: true });
+      }
       if (error instanceof TxcriptError) throw error;
       throw new StoreError(HARNESS, describeCause(error), { file: paths.db, cause: error });
     }
