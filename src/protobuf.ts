@@ -35,22 +35,19 @@ export class ProtoMessage {
   readonly bytes: Uint8Array;
   /** How many bytes the well-formed prefix covers. */
   readonly end: number;
-  // Parallel arrays, one entry per field: cheaper than an object per field.
-  private readonly nos: number[];
-  private readonly wires: WireType[];
-  /** Value start: the payload of a LEN field, the first byte of a varint or fixed value. */
-  private readonly starts: number[];
-  private readonly ends: number[];
-  /** Varint values as numbers (exact up to 2^53; see `int64` for the rest). */
-  private readonly nums: number[];
+  /**
+   * Four numbers per field: tag (field number << 3 | wire type), value start
+   * (the payload of a LEN field, the first byte of a varint or fixed value),
+   * value end, and the varint value as a number (exact up to 2^53; see
+   * `int64`). One flat array keeps decoding to two allocations per message.
+   */
+  private readonly f: number[];
+  /** A Buffer view of `bytes`, made on the first string read (see `string`). */
+  private text: FastSliceBuffer | undefined;
 
   private constructor(bytes: Uint8Array) {
     this.bytes = bytes;
-    this.nos = [];
-    this.wires = [];
-    this.starts = [];
-    this.ends = [];
-    this.nums = [];
+    this.f = [];
     this.end = this.scan();
   }
 
@@ -61,7 +58,7 @@ export class ProtoMessage {
 
   /** Number of fields read. */
   get length(): number {
-    return this.nos.length;
+    return this.f.length >> 2;
   }
 
   /** True when every byte of the input belongs to a well-formed field. */
@@ -69,52 +66,102 @@ export class ProtoMessage {
     return this.end === this.bytes.length;
   }
 
+  /**
+   * The scan reads one- and two-byte tags and lengths and varints of up to
+   * seven bytes inline, and hands everything else (longer varints, malformed
+   * input) to the library's BinaryReader, created only when needed: the
+   * reader allocates a DataView per instance and an array per tag, which on
+   * agy's many small messages doubled decoding time in the benchmark.
+   */
   private scan(): number {
     const buf = this.bytes;
-    const reader = new BinaryReader(buf, utf8.decodeUtf8);
+    const len = buf.length;
+    const f = this.f;
+    let reader: BinaryReader | undefined;
+    let pos = 0;
     let end = 0;
     try {
-      while (reader.pos < reader.len) {
-        const [no, wire] = reader.tag();
-        let start = reader.pos;
+      while (pos < len) {
+        let tag: number;
+        const t0 = buf[pos]!;
+        if (t0 < 0x80) {
+          tag = t0;
+          pos += 1;
+        } else if (pos + 1 < len && buf[pos + 1]! < 0x80) {
+          tag = (t0 & 0x7f) | (buf[pos + 1]! << 7);
+          pos += 2;
+        } else {
+          reader ??= new BinaryReader(buf, utf8.decodeUtf8);
+          reader.pos = pos;
+          const [no, wire] = reader.tag(); // throws on an overlong tag or a bad wire type
+          tag = no * 8 + wire;
+          pos = reader.pos;
+        }
+        const wire = tag & 7;
+        if (tag < 8) return end; // field number 0
+        let start = pos;
         let num = 0;
         switch (wire) {
           case WireType.Varint: {
-            const b = buf[start]!;
-            if (b < 0x80) {
-              // One-byte fast path: most varints (types, statuses, flags) are small.
-              num = b;
-              reader.pos = start + 1;
+            // Up to seven bytes (49 bits) inline, exact as a double.
+            let k = pos;
+            let shift = 1;
+            let b = buf[k];
+            while (b !== undefined && b >= 0x80 && k - pos < 6) {
+              num += (b & 0x7f) * shift;
+              shift *= 128;
+              b = buf[++k];
+            }
+            if (b !== undefined && b < 0x80) {
+              num += b * shift;
+              pos = k + 1;
             } else {
-              num = Number(reader.uint64());
+              num = 0;
+              reader ??= new BinaryReader(buf, utf8.decodeUtf8);
+              reader.pos = pos;
+              num = Number(reader.uint64()); // throws when truncated or longer than ten bytes
+              pos = reader.pos;
             }
             break;
           }
           case WireType.LengthDelimited: {
-            const len = reader.uint32();
-            const used = reader.pos - start;
-            // A length of 2^32 or more is always past the end; uint32() would
-            // silently truncate it, so it ends the prefix here.
-            if (used > 5 || (used === 5 && buf[reader.pos - 1]! > 0x0f)) return end;
-            if (len > reader.len - reader.pos) return end;
-            start = reader.pos;
-            reader.pos += len;
+            let size: number;
+            const b = buf[pos];
+            if (b !== undefined && b < 0x80) {
+              size = b;
+              pos += 1;
+            } else if (b !== undefined && pos + 1 < len && buf[pos + 1]! < 0x80) {
+              size = (b & 0x7f) | (buf[pos + 1]! << 7);
+              pos += 2;
+            } else {
+              reader ??= new BinaryReader(buf, utf8.decodeUtf8);
+              reader.pos = pos;
+              size = reader.uint32();
+              const used = reader.pos - pos;
+              // A length of 2^32 or more is always past the end; uint32()
+              // would silently truncate it, so it ends the prefix here.
+              if (used > 5 || (used === 5 && buf[reader.pos - 1]! > 0x0f)) return end;
+              pos = reader.pos;
+            }
+            if (size > len - pos) return end;
+            start = pos;
+            pos += size;
             break;
           }
           case WireType.Bit64:
+            if (len - pos < 8) return end;
+            pos += 8;
+            break;
           case WireType.Bit32:
-            reader.skip(wire);
+            if (len - pos < 4) return end;
+            pos += 4;
             break;
           default:
             // Groups (deprecated, unused by agy) end the prefix.
             return end;
         }
-        this.nos.push(no);
-        this.wires.push(wire);
-        this.starts.push(start);
-        this.ends.push(reader.pos);
-        this.nums.push(num);
-        end = reader.pos;
+        f.push(tag, start, pos, num);
+        end = pos;
       }
     } catch {
       // The first malformed field ends the readable prefix.
@@ -124,69 +171,79 @@ export class ProtoMessage {
 
   /** Field number of the i-th field. */
   fieldNo(i: number): number {
-    return this.nos[i] ?? 0;
+    return (this.f[i * 4] ?? 0) >>> 3;
   }
 
   /** Wire type of the i-th field. */
   wireType(i: number): WireType {
-    return this.wires[i] ?? WireType.Varint;
+    return (this.f[i * 4] ?? 0) & 7;
   }
 
   /** The value bytes of the i-th field (a view): a LEN payload, a varint or fixed value. */
   valueBytes(i: number): Uint8Array {
-    return this.bytes.subarray(this.starts[i] ?? 0, this.ends[i] ?? 0);
+    return this.bytes.subarray(this.f[i * 4 + 1] ?? 0, this.f[i * 4 + 2] ?? 0);
   }
 
   /** The varint value of the i-th field (exact up to 2^53). */
   valueNumber(i: number): number {
-    return this.nums[i] ?? 0;
+    return this.f[i * 4 + 3] ?? 0;
   }
 
+  /** Offset into `f` of the first field `no` with wire type `wire`, or -1. */
   private find(no: number, wire: WireType): number {
-    const nos = this.nos;
-    for (let i = 0; i < nos.length; i++) {
-      if (nos[i] === no && this.wires[i] === wire) return i;
-    }
+    const f = this.f;
+    const tag = no * 8 + wire;
+    for (let k = 0; k < f.length; k += 4) if (f[k] === tag) return k;
     return -1;
   }
 
   /** True when a field with this number is present (any wire type). */
   has(no: number): boolean {
-    return this.nos.includes(no);
+    const f = this.f;
+    for (let k = 0; k < f.length; k += 4) if (f[k]! >>> 3 === no) return true;
+    return false;
   }
 
   /** The first length-delimited value of field `no`, as a view. */
   bytesOf(no: number): Uint8Array | undefined {
-    const i = this.find(no, WireType.LengthDelimited);
-    return i < 0 ? undefined : this.bytes.subarray(this.starts[i], this.ends[i]);
+    const k = this.find(no, WireType.LengthDelimited);
+    return k < 0 ? undefined : this.bytes.subarray(this.f[k + 1], this.f[k + 2]);
   }
 
   /** Every length-delimited value of field `no`, in order, as views. */
   allBytes(no: number): Uint8Array[] {
     const out: Uint8Array[] = [];
-    for (let i = 0; i < this.nos.length; i++) {
-      if (this.nos[i] === no && this.wires[i] === WireType.LengthDelimited) {
-        out.push(this.bytes.subarray(this.starts[i], this.ends[i]));
-      }
+    const f = this.f;
+    const tag = no * 8 + WireType.LengthDelimited;
+    for (let k = 0; k < f.length; k += 4) {
+      if (f[k] === tag) out.push(this.bytes.subarray(f[k + 1], f[k + 2]));
     }
     return out;
   }
 
   /** The first length-delimited value of field `no` as UTF-8 text (bad sequences become U+FFFD). */
   string(no: number): string | undefined {
-    const i = this.find(no, WireType.LengthDelimited);
-    return i < 0 ? undefined : decodeText(this.bytes, this.starts[i]!, this.ends[i]!);
+    const k = this.find(no, WireType.LengthDelimited);
+    if (k < 0) return undefined;
+    const start = this.f[k + 1]!;
+    const end = this.f[k + 2]!;
+    if (start === end) return "";
+    // One Buffer view per message decodes every string of it in place (no
+    // view per string); like TextDecoder, it keeps a BOM and replaces
+    // malformed sequences with U+FFFD. Buffer's native `utf8Slice` (present
+    // in every Node release, though undocumented) is used when there:
+    // toString()'s argument checks cost as much as decoding a short string.
+    const text = (this.text ??= Buffer.from(
+      this.bytes.buffer,
+      this.bytes.byteOffset,
+      this.bytes.byteLength,
+    ) as FastSliceBuffer);
+    return text.utf8Slice?.(start, end) ?? text.toString("utf8", start, end);
   }
 
   /** Every length-delimited value of field `no` as text. */
   strings(no: number): string[] {
-    const out: string[] = [];
-    for (let i = 0; i < this.nos.length; i++) {
-      if (this.nos[i] === no && this.wires[i] === WireType.LengthDelimited) {
-        out.push(decodeText(this.bytes, this.starts[i]!, this.ends[i]!));
-      }
-    }
-    return out;
+    return this.allBytes(no).map(bytesToText);
   }
 
   /** The first length-delimited value of field `no`, decoded as a message. */
@@ -202,18 +259,18 @@ export class ProtoMessage {
 
   /** The first varint of field `no` as a number (exact up to 2^53). */
   uint(no: number): number | undefined {
-    const i = this.find(no, WireType.Varint);
-    return i < 0 ? undefined : this.nums[i];
+    const k = this.find(no, WireType.Varint);
+    return k < 0 ? undefined : this.f[k + 3];
   }
 
   /** The first varint of field `no` as a signed 64-bit integer (exact). */
   int64(no: number): bigint | undefined {
-    const i = this.find(no, WireType.Varint);
-    if (i < 0) return undefined;
-    const n = this.nums[i]!;
+    const k = this.find(no, WireType.Varint);
+    if (k < 0) return undefined;
+    const n = this.f[k + 3]!;
     if (n <= Number.MAX_SAFE_INTEGER) return BigInt(n);
     // Negative int64 values are ten-byte varints: re-read them exactly.
-    return BigInt(new BinaryReader(this.bytes.subarray(this.starts[i], this.ends[i])).int64());
+    return BigInt(new BinaryReader(this.bytes.subarray(this.f[k + 1], this.f[k + 2])).int64());
   }
 
   /** The first varint of field `no` as a signed 32-bit integer (an int32 such as an exit code). */
@@ -231,6 +288,9 @@ export class ProtoMessage {
 
 const EMPTY = new Uint8Array(0);
 
+/** Buffer with its native UTF-8 slice, which @types/node does not declare. */
+type FastSliceBuffer = Buffer & { utf8Slice?: (start: number, end: number) => string };
+
 /** Decode the longest well-formed prefix of `bytes`. Never throws. */
 export function decode(bytes: Uint8Array | null | undefined): ProtoMessage {
   return ProtoMessage.decode(bytes);
@@ -238,15 +298,11 @@ export function decode(bytes: Uint8Array | null | undefined): ProtoMessage {
 
 /** Seconds and nanos of a decoded `google.protobuf.Timestamp`, if in range. */
 export function readTimestamp(m: ProtoMessage): EpochTime | undefined {
-  const seconds = Number(m.int64(1) ?? 0n);
+  const raw = m.uint(1) ?? 0;
+  const seconds = raw <= Number.MAX_SAFE_INTEGER ? raw : Number(m.int64(1));
   const nanos = m.uint(2) ?? 0;
   if (seconds < MIN_SECONDS || seconds > MAX_SECONDS || nanos > 999_999_999) return undefined;
   return { seconds, nanos };
-}
-
-function decodeText(bytes: Uint8Array, start: number, end: number): string {
-  if (start === end) return "";
-  return utf8.decodeUtf8(bytes.subarray(start, end));
 }
 
 /** UTF-8 text of a byte view (bad sequences become U+FFFD). */
@@ -313,9 +369,23 @@ export class ProtoWriter {
   }
 }
 
-/** Build one message. */
+// Writers are reused: BinaryWriter keeps its grown buffer across finish(),
+// so a warm writer encodes without reallocating. A writer whose buffer grew
+// past POOLED_MAX is dropped rather than kept holding that memory.
+const pool: ProtoWriter[] = [];
+const POOLED_MAX = 1 << 20;
+
+/** Build one message (nested `encode` calls are fine). */
 export function encode(build: (w: ProtoWriter) => void): Uint8Array {
-  const w = new ProtoWriter();
-  build(w);
-  return w.finish();
+  const w = pool.pop() ?? new ProtoWriter();
+  let out: Uint8Array | undefined;
+  try {
+    build(w);
+    out = w.finish();
+    return out;
+  } finally {
+    // finish() also resets a writer that a throwing `build` left half-way.
+    const size = out?.length ?? w.finish().length;
+    if (size <= POOLED_MAX && pool.length < 16) pool.push(w);
+  }
 }

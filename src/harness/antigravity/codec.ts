@@ -31,7 +31,7 @@ import {
 import { renderCommon } from "../../commonJson.js";
 import { stableUuid } from "../../ids.js";
 import { decode, encode, type ProtoMessage, type ProtoWriter } from "../../protobuf.js";
-import { EPOCH, type Timestamp, timestampToEpoch } from "../../time.js";
+import { EPOCH, type EpochTime, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import type { AntigravityBody, StepRow } from "./body.js";
 import {
@@ -188,26 +188,25 @@ export function toCommon(transcript: Transcript<AntigravityBody>): Transcript<Co
   };
   for (const row of steps) {
     const d = decodeStep(row);
-    const timestamp = stepCreatedAt(d.meta) ?? meta.timestamp;
     switch (row.step_type) {
       case StepType.USER_INPUT:
-        emit(userMessage(d, timestamp));
+        emit(userMessage(d, meta.timestamp));
         continue;
       case StepType.PLANNER_RESPONSE:
-        emit(plannerMessage(d, timestamp, models));
+        emit(plannerMessage(d, meta.timestamp, models));
         continue;
     }
     if (BOOKKEEPING_STEP_TYPES.has(row.step_type)) continue;
     const result = toolResult(d);
     if (result === undefined) {
-      if (row.step_type === StepType.ERROR_MESSAGE) emit(errorMessage(d, timestamp));
+      if (row.step_type === StepType.ERROR_MESSAGE) emit(errorMessage(d, meta.timestamp));
       continue;
     }
     // A call answered twice (a replayed step) keeps its first result.
     if (answered.has(result.tool_use_id)) continue;
     answered.add(result.tool_use_id);
     if (results === undefined) {
-      results = { role: "user", content: [result], timestamp };
+      results = { role: "user", content: [result], timestamp: createdAt(d, meta.timestamp) };
       messages.push(results);
     } else {
       results.content.push(result);
@@ -216,7 +215,12 @@ export function toCommon(transcript: Transcript<AntigravityBody>): Transcript<Co
   return { meta, body: messages };
 }
 
-function userMessage(d: DecodedStep, timestamp: Timestamp): Message | undefined {
+/** A step's created-at, else the session's. Formatted only for steps that start a message. */
+function createdAt(d: DecodedStep, fallback: Timestamp): Timestamp {
+  return stepCreatedAt(d.meta) ?? fallback;
+}
+
+function userMessage(d: DecodedStep, fallback: Timestamp): Message | undefined {
   const input = stepPayload(d);
   const content: Block[] = [];
   const text = userInputText(input);
@@ -256,7 +260,8 @@ function userMessage(d: DecodedStep, timestamp: Timestamp): Message | undefined 
       content.push(pathArtifact(d, n, uri, mime));
     }
   }
-  return content.length === 0 ? undefined : { role: "user", content, timestamp };
+  if (content.length === 0) return undefined;
+  return { role: "user", content, timestamp: createdAt(d, fallback) };
 }
 
 function pathArtifact(d: DecodedStep, n: number, uri: string, mime: string): Block {
@@ -278,7 +283,7 @@ function basename(path: string): string {
 
 function plannerMessage(
   d: DecodedStep,
-  timestamp: Timestamp,
+  fallback: Timestamp,
   models: ReadonlyMap<number, string>,
 ): Message | undefined {
   const planner = stepPayload(d);
@@ -302,7 +307,7 @@ function plannerMessage(
   }
   if (content.length === 0) return undefined;
 
-  const message: Message = { role: "assistant", content, timestamp };
+  const message: Message = { role: "assistant", content, timestamp: createdAt(d, fallback) };
   const model = stepModelEnum(d.meta);
   if (model !== undefined) message.model = models.get(model) ?? modelName(model);
   const stop = planner.uint(CortexStepPlannerResponse.stop_reason);
@@ -385,7 +390,8 @@ const DISPLAY_KEYS = new Set(["toolAction", "toolSummary"]);
 
 /** Keys `mapped` accepts besides the display keys; any other key keeps the call Raw. */
 function onlyKeys(args: JsonObject, allowed: readonly string[]): boolean {
-  return Object.keys(args).every((k) => DISPLAY_KEYS.has(k) || allowed.includes(k));
+  for (const k of Object.keys(args)) if (!DISPLAY_KEYS.has(k) && !allowed.includes(k)) return false;
+  return true;
 }
 
 const isUint = (v: Json | undefined): v is number =>
@@ -473,7 +479,8 @@ export function nativeTool(name: string, input: Json): Tool {
 }
 
 function optionalStrings(args: JsonObject, keys: readonly string[]): boolean {
-  return keys.every((k) => args[k] === undefined || isStr(args[k]));
+  for (const k of keys) if (args[k] !== undefined && !isStr(args[k])) return false;
+  return true;
 }
 
 /** The tool call a step executes, with its settled result; undefined while in flight. */
@@ -504,9 +511,10 @@ function toolResult(d: DecodedStep): ToolResultBlock | undefined {
 }
 
 /** An ERROR_MESSAGE step that answers no call: the turn that failed, as an assistant message. */
-function errorMessage(d: DecodedStep, timestamp: Timestamp): Message | undefined {
+function errorMessage(d: DecodedStep, fallback: Timestamp): Message | undefined {
   const text = detailsText(stepPayload(d).message(CortexStepErrorMessage.error));
   if (text === undefined) return undefined;
+  const timestamp = createdAt(d, fallback);
   return { role: "assistant", content: [{ type: "text", text }], timestamp, stop_reason: "error" };
 }
 
@@ -661,6 +669,28 @@ interface Context {
   steps: StepRow[];
   /** 1-based user turn; 0 before the first user input. */
   turn: number;
+  /** The execution id of `executionTurn` (one per turn; minted once). */
+  execution: string;
+  executionTurn: number;
+  /** Parsed message timestamps (a turn's steps share them). */
+  epochs: Map<Timestamp, EpochTime>;
+}
+
+function executionId(ctx: Context): string {
+  if (ctx.executionTurn !== ctx.turn) {
+    ctx.execution = stableUuid("antigravity", ctx.id, ctx.turn, "execution");
+    ctx.executionTurn = ctx.turn;
+  }
+  return ctx.execution;
+}
+
+function epochOf(ctx: Context, ts: Timestamp): EpochTime {
+  let t = ctx.epochs.get(ts);
+  if (t === undefined) {
+    t = timestampToEpoch(ts);
+    ctx.epochs.set(ts, t);
+  }
+  return t;
 }
 
 interface PendingResult {
@@ -677,6 +707,9 @@ export function fromCommon(transcript: Transcript<Common>): Transcript<Antigravi
     trajectoryId: stableUuid("antigravity", id, "trajectory"),
     steps: [],
     turn: 0,
+    execution: "",
+    executionTurn: -1,
+    epochs: new Map(),
   };
 
   // Results pair with calls the assistant made; each call takes its first result.
@@ -1002,15 +1035,33 @@ function writeToolStep(
   const typed = native.native ? typedStep(call.tool, result?.block) : undefined;
   let plan = typed;
   if (plan !== undefined && result !== undefined) {
-    // Keep the typed step only when reading it back gives this very result.
-    const back = toolResult(
-      decodeStep(stepRowFor(ctx, plan.type, plan.status, plan.payload, envelope, 0)),
-    );
+    // Keep the typed step only when reading it back gives this very result
+    // (read through toCommon's own path, with just the parts it looks at).
+    const field = PAYLOAD_FIELD.get(plan.type)!;
+    const back = toolResult({
+      row: { ...PROBE_ROW, step_type: plan.type, status: plan.status },
+      step: decode(encode((w) => w.bytes(field, plan!.payload))),
+      meta: decode(encode((w) => w.bytes(CortexStepMetadata.tool_call, native.bytes))),
+    });
     if (!sameResult(back, result.block)) plan = undefined;
   }
   plan ??= genericStep(result?.block);
   pushStep(ctx, plan.type, plan.status, plan.payload, envelope);
 }
+
+const PROBE_ROW: StepRow = {
+  idx: 0,
+  step_type: 0,
+  status: 0,
+  has_subtrajectory: false,
+  metadata: null,
+  error_details: null,
+  permissions: null,
+  task_details: null,
+  render_info: null,
+  step_payload: null,
+  step_format: 0,
+};
 
 function sameResult(a: ToolResultBlock | undefined, b: ToolResultBlock): boolean {
   return (
@@ -1135,11 +1186,11 @@ interface Envelope {
 
 function writeEnvelope(ctx: Context, idx: number, e: Envelope): Uint8Array {
   return encode((w: ProtoWriter) => {
-    w.timestamp(CortexStepMetadata.created_at, timestampToEpoch(e.at));
+    w.timestamp(CortexStepMetadata.created_at, epochOf(ctx, e.at));
     w.uint(CortexStepMetadata.source, e.source);
     if (e.toolCall !== undefined) w.bytes(CortexStepMetadata.tool_call, e.toolCall);
     if (e.completedAt !== undefined) {
-      w.timestamp(CortexStepMetadata.completed_at, timestampToEpoch(e.completedAt));
+      w.timestamp(CortexStepMetadata.completed_at, epochOf(ctx, e.completedAt));
     }
     if (e.usage !== undefined) {
       const u = e.usage;
@@ -1156,10 +1207,7 @@ function writeEnvelope(ctx: Context, idx: number, e: Envelope): Uint8Array {
       });
     }
     if (e.model !== undefined) w.uint(CortexStepMetadata.generator_model, e.model);
-    w.string(
-      CortexStepMetadata.execution_id,
-      stableUuid("antigravity", ctx.id, ctx.turn, "execution"),
-    );
+    w.string(CortexStepMetadata.execution_id, executionId(ctx));
     w.message(CortexStepMetadata.step_info, (info) => {
       info.string(StepInfo.trajectory_id, ctx.trajectoryId);
       if (idx > 0) info.uint(StepInfo.step_index, idx);

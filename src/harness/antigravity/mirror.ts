@@ -69,15 +69,29 @@ export function renderMirror(steps: readonly StepRow[]): Mirror {
   const compact: string[] = [];
   for (const row of [...steps].sort((a, b) => a.idx - b.idx)) {
     if (row.status === StepStatus.ERROR) continue;
-    const line = mirrorLine(row);
-    full.push(JSON.stringify(line.head));
-    compact.push(JSON.stringify(line.compact));
+    const { head, calls } = mirrorLine(row);
+    // `tool_calls` is the last key: the rest of the line is serialized once for both files.
+    const base = JSON.stringify(head);
+    if (calls.length === 0) {
+      full.push(base);
+      compact.push(base);
+    } else {
+      const open = base.slice(0, -1);
+      full.push(`${open},"tool_calls":${JSON.stringify(calls)}}`);
+      const strung = calls.map(({ name, args }) => ({ name, args: stringValues(args) }));
+      compact.push(`${open},"tool_calls":${JSON.stringify(strung)}}`);
+    }
   }
   const join = (lines: string[]) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`);
   return { full: join(full), compact: join(compact) };
 }
 
-function mirrorLine(row: StepRow): { head: JsonObject; compact: JsonObject } {
+interface MirrorCall {
+  name: string;
+  args: Json;
+}
+
+function mirrorLine(row: StepRow): { head: JsonObject; calls: MirrorCall[] } {
   const d = decodeStep(row);
   const created = seconds(d.meta.timestamp(CortexStepMetadata.created_at));
   const source = d.meta.uint(CortexStepMetadata.source) ?? defaultSource(row.step_type);
@@ -89,7 +103,7 @@ function mirrorLine(row: StepRow): { head: JsonObject; compact: JsonObject } {
   };
   if (created !== undefined) head.created_at = created;
   const p = stepPayload(d);
-  let calls: { name: string; args: Json }[] = [];
+  let calls: MirrorCall[] = [];
   switch (row.step_type) {
     case StepType.USER_INPUT: {
       const text = userInputText(p);
@@ -162,12 +176,7 @@ function mirrorLine(row: StepRow): { head: JsonObject; compact: JsonObject } {
     default:
       break;
   }
-  const compact: JsonObject = { ...head };
-  if (calls.length > 0) {
-    head.tool_calls = calls.map(({ name, args }) => ({ name, args }));
-    compact.tool_calls = calls.map(({ name, args }) => ({ name, args: stringValues(args) }));
-  }
-  return { head, compact };
+  return { head, calls };
 }
 
 /** The compact mirror's argument form: every value JSON-encoded as a string. */
