@@ -196,7 +196,11 @@ export function readSnapshot<T>(
       const remaining = Math.max(0, deadline - Date.now());
       opened = fallback ? openFallback(path, remaining) : openShared(path, remaining);
       const { db, mode } = opened;
-      return db.transaction(() => read(db, mode))();
+      // BEGIN/COMMIT by hand: db.transaction() prepares four statements per connection.
+      db.exec("BEGIN");
+      const result = read(db, mode);
+      db.exec("COMMIT");
+      return result;
     } catch (error) {
       if (!fallback && needsFallback(error)) {
         fallback = true;

@@ -201,10 +201,10 @@ const BUNDLES = join(ROOT, "node_modules", ".cache", "txcript-store-tests");
 const bundled = new Map<string, string>();
 
 /**
- * The child script bundled once into plain JavaScript (better-sqlite3 left
+ * The child script bundled once into plain JavaScript (packages left
  * external), so that each child starts in a fraction of the time tsx takes:
  * the crash test starts fifty of them. The bundle lives under node_modules
- * so that Node resolves better-sqlite3 from it.
+ * so that Node resolves the packages from it.
  */
 function bundle(script: string): string {
   let out = bundled.get(script);
@@ -217,7 +217,7 @@ function bundle(script: string): string {
       platform: "node",
       format: "esm",
       target: "node20",
-      external: ["better-sqlite3", "esbuild"],
+      packages: "external",
       logLevel: "silent",
     });
     bundled.set(script, out);

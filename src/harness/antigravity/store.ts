@@ -275,15 +275,20 @@ function rowReader<T>(
   };
 }
 
-/** `SELECT *` rows of a known table, typed. */
-function readTable<T>(db: Db, table: KnownTable, file: string): T[] {
-  const stmt = db.prepare(`SELECT * FROM ${table} ORDER BY ${ORDER[table]}`).raw();
+/** Typed rows of a `SELECT *`-style statement, whatever columns the table has. */
+function typedRows<T>(db: Db, table: KnownTable, sql: string, file: string): T[] {
+  const stmt = db.prepare(sql).raw();
   const read = rowReader<T>(
     table,
     stmt.columns().map((c) => c.name),
     file,
   );
   return (stmt.all() as unknown[][]).map(read);
+}
+
+/** Every row of a known table, typed, in primary-key order. */
+function readTable<T>(db: Db, table: KnownTable, file: string): T[] {
+  return typedRows<T>(db, table, `SELECT * FROM ${table} ORDER BY ${ORDER[table]}`, file);
 }
 
 /** Tables in sqlite_schema order, without SQLite's own (`sqlite_*`). */
@@ -295,15 +300,17 @@ function tablesOf(db: Db): { name: string; sql: string | null }[] {
     .all() as { name: string; sql: string | null }[];
 }
 
+function newerVersion(version: number, file: string): UnsupportedError {
+  return new UnsupportedError(
+    HARNESS,
+    `user_version ${version} is a newer agy format than this txcript reads (${AGY_USER_VERSION}); upgrade txcript`,
+    { file },
+  );
+}
+
 function checkVersion(db: Db, file: string): void {
   const version = db.pragma("user_version", { simple: true }) as number;
-  if (version > AGY_USER_VERSION) {
-    throw new UnsupportedError(
-      HARNESS,
-      `user_version ${version} is a newer agy format than this txcript reads (${AGY_USER_VERSION}); upgrade txcript`,
-      { file },
-    );
-  }
+  if (version > AGY_USER_VERSION) throw newerVersion(version, file);
 }
 
 function requireSteps(tables: ReadonlySet<string>, file: string): void {
@@ -378,79 +385,132 @@ interface ListingRead {
   messageCount: number;
 }
 
-const PICKS = [
-  ["first_user_input", `WHERE step_type = ${USER_INPUT} ORDER BY idx LIMIT 1`],
-  ["latest_checkpoint", `WHERE step_type = ${CHECKPOINT} ORDER BY idx DESC LIMIT 1`],
-  ["latest_planner", `WHERE step_type = ${PLANNER_RESPONSE} ORDER BY idx DESC LIMIT 1`],
-  ["first_step", "ORDER BY idx LIMIT 1"],
-  ["last_step", "ORDER BY idx DESC LIMIT 1"],
-] as const;
+/** Tables, indexes and user_version in one statement. */
+const SHAPE_SQL = `SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index')
+  UNION ALL SELECT 'version', user_version FROM pragma_user_version`;
 
-// One statement picks every step a listing needs; the step_type index serves
-// the typed picks and the primary key the others.
-const PICK_SQL = PICKS.map(
-  ([, clause], k) => `SELECT ${k} AS pick, * FROM (SELECT * FROM steps ${clause})`,
-).join(" UNION ALL ");
+interface Shape {
+  version: number;
+  tables: Set<string>;
+  indexes: Set<string>;
+}
+
+function readShape(db: Db): Shape {
+  const shape: Shape = { version: 0, tables: new Set(), indexes: new Set() };
+  for (const [type, name] of db.prepare(SHAPE_SQL).raw().all() as [string, unknown][]) {
+    if (type === "version") shape.version = Number(name);
+    else (type === "table" ? shape.tables : shape.indexes).add(String(name));
+  }
+  return shape;
+}
 
 /**
- * message_count as `view` numbers messages, computed in SQL from the two
- * step indexes (no blob is read): one message per user input and per
- * planner step, plus one per run of consecutive tool results (toCommon
- * gathers a run into one user message). Bookkeeping steps (checkpoint,
- * ephemeral, history, system, task boundary) neither count nor break a
- * run; tool steps still in flight (status 1, 2, 8, 9, 11) are skipped. It
- * overcounts only the rare user input with no text or image, planner step
- * with nothing to say, tool step with no call to answer, or call answered
- * twice.
+ * The steps a listing needs, by primary key through the step_type index:
+ * the first user input, the latest checkpoint and the latest planner step.
  */
-const COUNT_SQL = `SELECT count(*) FROM (
-  SELECT step_type AS t, lag(step_type) OVER (ORDER BY idx) AS prev FROM steps
-  WHERE step_type NOT IN (${SILENT})
-    AND (step_type IN (${USER_INPUT}, ${PLANNER_RESPONSE})
-         OR idx NOT IN (SELECT idx FROM steps WHERE status IN (${IN_FLIGHT})))
-) WHERE t IN (${USER_INPUT}, ${PLANNER_RESPONSE}) OR prev IS NULL OR prev IN (${USER_INPUT}, ${PLANNER_RESPONSE})`;
+const TYPED_PICKS_SQL = `SELECT * FROM steps WHERE idx IN (
+  (SELECT min(idx) FROM steps WHERE step_type = ${USER_INPUT}),
+  (SELECT max(idx) FROM steps WHERE step_type = ${CHECKPOINT}),
+  (SELECT max(idx) FROM steps WHERE step_type = ${PLANNER_RESPONSE}))`;
+
+/**
+ * The first and last steps, wanted for their timestamps only: the payload
+ * (large for a tool step) is read only when the metadata column that
+ * mirrors its envelope is empty.
+ */
+function endsSql(columns: readonly string[]): string {
+  const lean = columns.includes("metadata")
+    ? columns.map((c) =>
+        c === "step_payload"
+          ? "CASE WHEN metadata IS NULL OR length(metadata) = 0 THEN step_payload END AS step_payload"
+          : ["error_details", "permissions", "task_details", "render_info"].includes(c)
+            ? `NULL AS ${c}`
+            : quoteIdentifier(c),
+      )
+    : ["*"];
+  return `SELECT ${lean.join(", ")} FROM steps WHERE idx IN ((SELECT min(idx) FROM steps), (SELECT max(idx) FROM steps))`;
+}
+
+/**
+ * message_count as `view` numbers messages, from the two step indexes
+ * alone (no row is read): one message per user input and per planner step,
+ * plus one per run of consecutive tool results (toCommon gathers a run into
+ * one user message). Bookkeeping steps (checkpoint, ephemeral, history,
+ * system, task boundary) neither count nor break a run; tool steps still in
+ * flight (status 1, 2, 8, 9, 11) are skipped. It overcounts only the rare
+ * user input with no text or image, planner step with nothing to say, tool
+ * step with no call to answer, or call answered twice.
+ */
+function messageCount(db: Db, shape: Shape): number {
+  // Name agy's indexes, which cover (step_type, idx) and (status, idx), or
+  // the planner may scan the table rows, blobs and all.
+  const byType = shape.indexes.has("idx_steps_step_type") ? "INDEXED BY idx_steps_step_type" : "";
+  const byStatus = shape.indexes.has("idx_steps_status") ? "INDEXED BY idx_steps_status" : "";
+  const groups = db
+    .prepare(
+      `SELECT step_type, group_concat(idx) FROM steps ${byType} WHERE step_type NOT IN (${SILENT}) GROUP BY step_type`,
+    )
+    .raw()
+    .all() as [number, string][];
+  const inFlight = new Set(
+    db
+      .prepare(`SELECT idx FROM steps ${byStatus} WHERE status IN (${IN_FLIGHT})`)
+      .pluck()
+      .all() as number[],
+  );
+  const steps: [idx: number, talk: boolean][] = [];
+  for (const [type, list] of groups) {
+    const talk = type === USER_INPUT || type === PLANNER_RESPONSE;
+    for (const item of list.split(",")) {
+      const idx = Number(item);
+      if (talk || !inFlight.has(idx)) steps.push([idx, talk]);
+    }
+  }
+  steps.sort((x, y) => x[0] - y[0]);
+  let count = 0;
+  let inRun = false;
+  for (const [, talk] of steps) {
+    if (talk || !inRun) count++;
+    inRun = !talk;
+  }
+  return count;
+}
 
 function readListing(db: Db, file: string, id: string): ListingRead {
-  checkVersion(db, file);
-  const names = new Set(tablesOf(db).map((t) => t.name));
-  requireSteps(names, file);
+  const shape = readShape(db);
+  if (shape.version > AGY_USER_VERSION) throw newerVersion(shape.version, file);
+  requireSteps(shape.tables, file);
   try {
+    const table = <T>(name: KnownTable, sql: string): T[] =>
+      shape.tables.has(name) ? typedRows<T>(db, name, sql, file) : [];
     const rows: ListingRows = {
       id,
-      trajectory_meta: names.has("trajectory_meta")
-        ? readTable<TrajectoryMetaRow>(db, "trajectory_meta", file)
-        : [],
-      trajectory_metadata_blob: names.has("trajectory_metadata_blob")
-        ? readTable<MetadataBlobRow>(db, "trajectory_metadata_blob", file)
-        : [],
-      parent_references: names.has("parent_references")
-        ? readTable<IdxBlobRow>(db, "parent_references", file)
-        : [],
+      trajectory_meta: table("trajectory_meta", "SELECT * FROM trajectory_meta ORDER BY rowid"),
+      trajectory_metadata_blob: table(
+        "trajectory_metadata_blob",
+        "SELECT * FROM trajectory_metadata_blob ORDER BY rowid",
+      ),
+      parent_references: table("parent_references", "SELECT * FROM parent_references ORDER BY idx"),
     };
-    if (names.has("gen_metadata")) {
-      const latest = db.prepare("SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT 1").raw();
-      const raw = latest.get() as unknown[] | undefined;
-      if (raw) {
-        const names = latest.columns().map((c) => c.name);
-        rows.latest_gen_metadata = rowReader<GenMetadataRow>("gen_metadata", names, file)(raw, 0);
-      }
-    }
-    const picks = db.prepare(PICK_SQL).raw();
-    const read = rowReader<StepRow>(
-      "steps",
-      picks
-        .columns()
-        .slice(1)
-        .map((c) => c.name),
-      file,
-      1,
+    const [gen] = table<GenMetadataRow>(
+      "gen_metadata",
+      "SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT 1",
     );
-    for (const raw of picks.all() as unknown[][]) {
-      const [key] = PICKS[raw[0] as number]!;
-      rows[key] = read(raw, 0);
+    if (gen) rows.latest_gen_metadata = gen;
+    const typed = db.prepare(TYPED_PICKS_SQL).raw();
+    const columns = typed.columns().map((c) => c.name);
+    const read = rowReader<StepRow>("steps", columns, file);
+    for (const step of (typed.all() as unknown[][]).map(read)) {
+      if (step.step_type === USER_INPUT) rows.first_user_input = step;
+      else if (step.step_type === CHECKPOINT) rows.latest_checkpoint = step;
+      else rows.latest_planner = step;
     }
-    const messageCount = db.prepare(COUNT_SQL).pluck().get() as number;
-    return { rows, messageCount };
+    const ends = typedRows<StepRow>(db, "steps", endsSql(columns), file);
+    if (ends.length > 0) {
+      rows.first_step = ends[0]!;
+      rows.last_step = ends.at(-1)!;
+    }
+    return { rows, messageCount: messageCount(db, shape) };
   } catch (error) {
     throw foreignLayout(error, file);
   }

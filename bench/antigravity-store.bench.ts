@@ -1,0 +1,315 @@
+/**
+ * Antigravity store benchmark over a generated store of agy-like databases
+ * (WAL mode, the latest steps still in an uncheckpointed -wal beside its
+ * -shm, as agy leaves them): discovery in conversations per second beside a
+ * baseline that only opens each database and reads one row; load + toCommon
+ * of every conversation in MB/s of database beside a raw `SELECT *` of the
+ * same rows; peak RSS loading one ~200 MB conversation, each in its own
+ * process. The store is cached in .bench-data/ between runs.
+ *
+ *   npx tsx bench/antigravity-store.bench.ts [conversations] [steps]
+ *   npx tsx bench/antigravity-store.bench.ts --rss <db-root> <id> [load|convert]
+ */
+
+import { spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
+import type { AntigravityBody } from "../src/harness/antigravity/body.js";
+import { antigravityCodec } from "../src/harness/antigravity/codec.js";
+import { AGY_SCHEMA, AntigravityStore } from "../src/harness/antigravity/store.js";
+import { createDatabase, readSnapshot } from "../src/sqlite.js";
+import { buildConversation, type ConversationSpec } from "../test/support/agy-fixtures.js";
+import { mb, report, timeMedian } from "./util.js";
+
+const HERE = fileURLToPath(import.meta.url);
+const DATA = join(
+  fileURLToPath(new URL("..", import.meta.url)),
+  ".bench-data",
+  "antigravity-store",
+);
+
+// ---------------------------------------------------------------------------
+// Generation: written the way agy writes (not through the store's save)
+
+const STEP_COLUMNS = [
+  "idx",
+  "step_type",
+  "status",
+  "has_subtrajectory",
+  "metadata",
+  "error_details",
+  "permissions",
+  "task_details",
+  "render_info",
+  "step_payload",
+  "step_format",
+] as const;
+
+/**
+ * Write `body` as agy writes it, in WAL mode. With `walShare`, that share of
+ * the steps (the latest) stays in an uncheckpointed -wal beside its -shm, as
+ * an agy that exits without a checkpoint leaves them; otherwise the
+ * database is at rest (checkpointed, no -wal).
+ */
+function writeLikeAgy(dir: string, body: AntigravityBody, walShare = 0): void {
+  const path = join(dir, `${body.id}.db`);
+  const db = createDatabase(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("wal_autocheckpoint = 0");
+  for (const sql of AGY_SCHEMA) db.exec(sql);
+  db.pragma("user_version = 1");
+  const insert = (table: string, row: object) => {
+    const cols = Object.keys(row);
+    db.prepare(
+      `INSERT INTO ${table} (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`,
+    ).run(Object.values(row).map((v) => (typeof v === "boolean" ? Number(v) : v)));
+  };
+  for (const r of body.trajectory_meta) insert("trajectory_meta", r);
+  for (const r of body.trajectory_metadata_blob) insert("trajectory_metadata_blob", r);
+  for (const r of body.gen_metadata) insert("gen_metadata", r);
+  const stepInsert = db.prepare(
+    `INSERT INTO steps (${STEP_COLUMNS.join(",")}) VALUES (${STEP_COLUMNS.map(() => "?").join(",")})`,
+  );
+  const split = Math.floor(body.steps.length * (1 - walShare));
+  body.steps.forEach((s, i) => {
+    if (i === split) db.pragma("wal_checkpoint(TRUNCATE)");
+    stepInsert.run(STEP_COLUMNS.map((c) => (c === "has_subtrajectory" ? Number(s[c]) : s[c])));
+  });
+  if (walShare > 0) {
+    // Keep the -wal and -shm: copy them while the connection is open.
+    for (const suffix of ["", "-wal", "-shm"]) copyFileSync(path + suffix, `${path}.held${suffix}`);
+  }
+  db.close();
+  if (walShare > 0) {
+    for (const suffix of ["", "-wal", "-shm"]) {
+      copyFileSync(`${path}.held${suffix}`, path + suffix);
+      rmSync(`${path}.held${suffix}`);
+    }
+  }
+}
+
+/** Two copies of one generated store: at rest, and with the latest fifth of each conversation in its -wal. */
+function generateStores(count: number, steps: number): { rest: string; wal: string } {
+  const base = join(DATA, `stores-${count}x${steps}`);
+  const rest = join(base, "rest");
+  const wal = join(base, "wal");
+  if (existsSync(join(base, "complete"))) return { rest, wal };
+  rmSync(base, { recursive: true, force: true });
+  mkdirSync(join(rest, "conversations"), { recursive: true });
+  mkdirSync(join(wal, "conversations"), { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const spec: ConversationSpec = {
+      steps,
+      seed: i + 1,
+      layout: i % 4 === 0 ? "typed" : "generic",
+    };
+    if (i % 2) spec.modelName = "gemini-3.8-flash";
+    if (i % 3 === 0) spec.checkpointTitle = `Task ${i}`;
+    const body = buildConversation(spec);
+    writeLikeAgy(join(rest, "conversations"), body);
+    writeLikeAgy(join(wal, "conversations"), body, 0.2);
+  }
+  writeFileSync(join(base, "complete"), "");
+  return { rest, wal };
+}
+
+function generateLarge(targetBytes: number): { root: string; id: string } {
+  const root = join(DATA, `large-${targetBytes >> 20}MB`);
+  const id = "b16b16b1-0000-4000-8000-000000000200";
+  const dir = join(root, "conversations");
+  if (!existsSync(join(root, "complete"))) {
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // ~100 KB tool outputs: about 2,400 steps make 200 MB.
+    const steps = Math.ceil(targetBytes / 85_000);
+    writeLikeAgy(dir, buildConversation({ id, steps, payloadBytes: 100_000, seed: 99 }));
+    writeFileSync(join(root, "complete"), "");
+  }
+  return { root, id };
+}
+
+function bytesOf(dir: string, name: string): number {
+  let total = 0;
+  for (const suffix of ["", "-wal"]) {
+    const p = join(dir, name + suffix);
+    if (existsSync(p)) total += statSync(p).size;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------
+// Peak RSS, in a process of its own
+
+function rssChild(root: string, id: string, what: "load" | "convert"): void {
+  const store = new AntigravityStore({ root });
+  const loaded = store.load(id);
+  const common = what === "convert" ? antigravityCodec.toCommon(loaded) : undefined;
+  const maxRss = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(
+    JSON.stringify({ maxRss, steps: loaded.body.steps.length, messages: common?.body.length }),
+  );
+}
+
+/** This file bundled to plain JavaScript, so the RSS children carry no TypeScript loader. */
+function rssEntry(): string {
+  const out = join(DATA, "rss-child.mjs");
+  buildSync({
+    entryPoints: [HERE],
+    outfile: out,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "silent",
+  });
+  return out;
+}
+
+function measureRss(entry: string, root: string, id: string, what: "load" | "convert") {
+  const r = spawnSync(process.execPath, [entry, "--rss", root, id, what], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout) as { maxRss: number };
+}
+
+function idleRss(): number {
+  const r = spawnSync(
+    process.execPath,
+    ["-e", "process.stdout.write(String(process.resourceUsage().maxRSS * 1024))"],
+    { encoding: "utf8" },
+  );
+  return Number(r.stdout);
+}
+
+// ---------------------------------------------------------------------------
+
+function storeFiles(root: string) {
+  const dir = join(root, "conversations");
+  const names = readdirSync(dir).filter((n) => n.endsWith(".db"));
+  return { dir, names, bytes: names.reduce((sum, n) => sum + bytesOf(dir, n), 0) };
+}
+
+/** Discovery, beside opening each database the same way and reading one row. */
+function benchDiscovery(label: string, root: string): void {
+  const { dir, names, bytes } = storeFiles(root);
+  const store = new AntigravityStore({ root });
+  let found = 0;
+  const discover = timeMedian(() => {
+    const d = store.discover();
+    found = d.sessions.length;
+    if (d.skipped.length > 0) throw new Error(JSON.stringify(d.skipped[0]));
+  }, 5);
+  const openOneRow = timeMedian(() => {
+    for (const n of names) {
+      readSnapshot(join(dir, n), (db) => db.prepare("SELECT idx FROM steps LIMIT 1").get(), {
+        harness: "antigravity",
+      });
+    }
+  }, 5);
+  const perSecond = (n: number, ms: number) => `${(n / (ms / 1000)).toFixed(0)} conversations/s`;
+  report([
+    {
+      [`discover (${label}, ${mb(bytes)})`]: `${perSecond(found, discover)} (median ${discover.toFixed(0)} ms)`,
+      "baseline open + one row": `${perSecond(names.length, openOneRow)} (median ${openOneRow.toFixed(0)} ms)`,
+      ratio: `${(discover / openOneRow).toFixed(2)}x the baseline's time`,
+    },
+  ]);
+}
+
+/** Load + toCommon of every conversation, beside a raw SELECT * of every table. */
+function benchLoad(label: string, root: string): void {
+  const { dir, names, bytes } = storeFiles(root);
+  const store = new AntigravityStore({ root });
+  const ids = names.map((n) => n.slice(0, -3));
+  let messages = 0;
+  const loadConvert = timeMedian(() => {
+    messages = 0;
+    for (const id of ids) messages += antigravityCodec.toCommon(store.load(id)).body.length;
+  }, 3);
+  const load = timeMedian(() => {
+    for (const id of ids) store.load(id);
+  }, 3);
+  const raw = timeMedian(() => {
+    for (const n of names) {
+      readSnapshot(
+        join(dir, n),
+        (db) => {
+          const tables = db
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+            .pluck()
+            .all() as string[];
+          for (const t of tables) db.prepare(`SELECT * FROM "${t}"`).raw().all();
+        },
+        { harness: "antigravity" },
+      );
+    }
+  }, 3);
+  const rate = (ms: number) => `${(bytes / 1024 / 1024 / (ms / 1000)).toFixed(0)} MB/s`;
+  report([
+    {
+      [`load + toCommon (${label})`]: `${rate(loadConvert)} (median ${loadConvert.toFixed(0)} ms, ${messages} messages)`,
+      load: `${rate(load)} (median ${load.toFixed(0)} ms)`,
+      "raw SELECT *": `${rate(raw)} (median ${raw.toFixed(0)} ms)`,
+      ratio: `load + toCommon ${(loadConvert / raw).toFixed(2)}x, load ${(load / raw).toFixed(2)}x the raw read's time`,
+    },
+  ]);
+}
+
+function main(): void {
+  const count = Number(process.argv[2] ?? 1000);
+  const steps = Number(process.argv[3] ?? 200);
+  const t0 = performance.now();
+  const stores = generateStores(count, steps);
+  const large = generateLarge(200 * 1024 * 1024);
+  const gen = performance.now() - t0;
+  const { names, bytes } = storeFiles(stores.rest);
+  report([
+    {
+      store: `${names.length} conversations of ~${steps} steps`,
+      size: mb(bytes),
+      generated: gen > 1000 ? `${(gen / 1000).toFixed(1)} s` : "cached in .bench-data/",
+      "load average": loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" "),
+    },
+  ]);
+  benchDiscovery("at rest", stores.rest);
+  benchDiscovery("latest fifth of each in -wal", stores.wal);
+  benchLoad("at rest", stores.rest);
+  benchLoad("latest fifth in -wal", stores.wal);
+
+  // Peak RSS loading one large conversation, each in a process of its own.
+  const largeBytes = bytesOf(join(large.root, "conversations"), `${large.id}.db`);
+  const entry = rssEntry();
+  const base = idleRss();
+  const loaded = measureRss(entry, large.root, large.id, "load");
+  const converted = measureRss(entry, large.root, large.id, "convert");
+  report([
+    {
+      "large conversation": mb(largeBytes),
+      "peak RSS, load": `${mb(loaded.maxRss)} (${(loaded.maxRss / largeBytes).toFixed(2)}x the database)`,
+      "peak RSS, load + toCommon": `${mb(converted.maxRss)} (${(converted.maxRss / largeBytes).toFixed(2)}x)`,
+      "an idle node process": mb(base),
+    },
+  ]);
+}
+
+if (process.argv[2] === "--rss") {
+  rssChild(process.argv[3]!, process.argv[4]!, process.argv[5] as "load" | "convert");
+} else {
+  main();
+}
