@@ -42,7 +42,7 @@ export class ProtoMessage {
    * `int64`). One flat array keeps decoding to two allocations per message.
    */
   private readonly f: number[];
-  /** A Buffer view of `bytes`, made on the first string read (see `string`). */
+  /** A Buffer view of the buffer under `bytes`, found on the first string read (see `string`). */
   private text: FastSliceBuffer | undefined;
 
   private constructor(bytes: Uint8Array) {
@@ -228,17 +228,14 @@ export class ProtoMessage {
     const start = this.f[k + 1]!;
     const end = this.f[k + 2]!;
     if (start === end) return "";
-    // One Buffer view per message decodes every string of it in place (no
-    // view per string); like TextDecoder, it keeps a BOM and replaces
+    // A Buffer view of the whole underlying buffer decodes every string in
+    // place (no view per string); like TextDecoder, it keeps a BOM and replaces
     // malformed sequences with U+FFFD. Buffer's native `utf8Slice` (present
     // in every Node release, though undocumented) is used when there:
     // toString()'s argument checks cost as much as decoding a short string.
-    const text = (this.text ??= Buffer.from(
-      this.bytes.buffer,
-      this.bytes.byteOffset,
-      this.bytes.byteLength,
-    ) as FastSliceBuffer);
-    return text.utf8Slice?.(start, end) ?? text.toString("utf8", start, end);
+    const text = (this.text ??= textView(this.bytes.buffer));
+    const at = this.bytes.byteOffset;
+    return text.utf8Slice?.(at + start, at + end) ?? text.toString("utf8", at + start, at + end);
   }
 
   /** Every length-delimited value of field `no` as text. */
@@ -290,6 +287,19 @@ const EMPTY = new Uint8Array(0);
 
 /** Buffer with its native UTF-8 slice, which @types/node does not declare. */
 type FastSliceBuffer = Buffer & { utf8Slice?: (start: number, end: number) => string };
+
+// One Buffer view per underlying ArrayBuffer, shared by every message decoded
+// from it (a step and all its sub-messages are views of one buffer).
+const views = new WeakMap<ArrayBufferLike, FastSliceBuffer>();
+
+function textView(buffer: ArrayBufferLike): FastSliceBuffer {
+  let view = views.get(buffer);
+  if (view === undefined) {
+    view = Buffer.from(buffer as ArrayBuffer) as FastSliceBuffer;
+    views.set(buffer, view);
+  }
+  return view;
+}
 
 /** Decode the longest well-formed prefix of `bytes`. Never throws. */
 export function decode(bytes: Uint8Array | null | undefined): ProtoMessage {

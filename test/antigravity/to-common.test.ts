@@ -1208,6 +1208,38 @@ describe("lineage", () => {
   });
 });
 
+describe("the Body is read, never changed", () => {
+  it("toCommon leaves every row and blob as it found it", () => {
+    const body = legacyLayoutSession();
+    const before = structuredClone(body);
+    read(body);
+    expect(body).toEqual(before);
+  });
+
+  it("reads blobs that are views into a larger buffer (as SQLite drivers return them)", () => {
+    const body = legacyLayoutSession();
+    const want = read(body);
+    const slab = Buffer.alloc(1 << 20, 0xee);
+    let at = 7;
+    const relocate = (b: Uint8Array | null) => {
+      if (b === null) return null;
+      const view = slab.subarray(at, at + b.length);
+      view.set(b);
+      at += b.length + 3;
+      return view;
+    };
+    for (const row of body.steps) {
+      row.step_payload = relocate(row.step_payload);
+      row.metadata = relocate(row.metadata);
+    }
+    body.trajectory_metadata_blob = body.trajectory_metadata_blob.map((r) => ({
+      ...r,
+      data: relocate(r.data),
+    }));
+    expect(read(body)).toEqual(want);
+  });
+});
+
 describe("corrupt input", () => {
   it("a corrupt blob decodes to its readable prefix and never throws", () => {
     const body = legacyLayoutSession();
