@@ -8,6 +8,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../../src/common.js";
+import { renderCommon } from "../../src/commonJson.js";
 import type { AntigravityBody, StepRow } from "../../src/harness/antigravity/body.js";
 import { emptyBody } from "../../src/harness/antigravity/body.js";
 import { antigravityLineage, nativeTool, toCommon } from "../../src/harness/antigravity/codec.js";
@@ -1253,6 +1254,22 @@ describe("corrupt input", () => {
     const c = read(body);
     expect(c.meta.id).toBe(LEGACY_SESSION_ID);
     expect(Array.isArray(c.body)).toBe(true);
+  });
+
+  it("arguments or results nested deeper than 512 levels stay text (no stack overflow later)", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const c = call("d", "mcp_tool", deep);
+    const body = bodyOf([planner(0, [c]), toolStep(1, T.GENERIC, S.DONE, c, genericPayload(deep))]);
+    const common = read(body);
+    expect(uses(common.body)[0]!.tool).toEqual({ name: "Raw", tool_name: "mcp_tool", input: deep });
+    expect(resultOf(body, "d")!.content).toBe(deep);
+    expect(() => renderCommon(common)).not.toThrow();
+    const ok = `${"[".repeat(500)}${"]".repeat(500)}`;
+    const fine = bodyOf([planner(0, [call("o", "t", ok)])]);
+    expect(uses(read(fine).body)[0]!.tool).toMatchObject({
+      name: "Raw",
+      input: [expect.anything()],
+    });
   });
 
   it("random bytes in every blob column never throw", () => {

@@ -41,6 +41,7 @@ import {
   genMetadataModel,
   isBlank,
   modelName,
+  parseBounded,
   pathToUri,
   stepCreatedAt,
   stepModelEnum,
@@ -378,11 +379,8 @@ function toolUse(call: ProtoMessage, idx: number, n: number): ToolUseBlock {
 function readArguments(call: ProtoMessage): Json {
   const text = call.string(ChatToolCall.arguments_json);
   if (text === undefined) return {};
-  try {
-    return JSON.parse(text) as Json;
-  } catch {
-    return text;
-  }
+  const parsed = parseBounded(text);
+  return parsed === undefined ? text : parsed.value;
 }
 
 /** Display strings agy mirrors into tool arguments; dropped only when a call becomes typed. */
@@ -639,12 +637,8 @@ const ok = (content: Json): Output => ({ content, error: false });
 function jsonOrText(text: string): Json {
   const first = text.trimStart()[0];
   if (first !== "{" && first !== "[") return text;
-  try {
-    const value = JSON.parse(text) as Json;
-    return typeof value === "object" && value !== null ? value : text;
-  } catch {
-    return text;
-  }
+  const value = parseBounded(text)?.value;
+  return typeof value === "object" && value !== null ? value : text;
 }
 
 function firstNonEmpty(...texts: (string | undefined)[]): string {
@@ -900,7 +894,9 @@ function writeAssistant(
     if (text !== "") w.string(CortexStepPlannerResponse.response, text);
     if (thinking.length > 0) {
       w.string(CortexStepPlannerResponse.thinking, thinking.join("\n\n"));
-      if (signature !== undefined)
+      // A signature signs its own block's text: over joined blocks it would be
+      // invalid wherever it is replayed (Claude rejects it), so it is kept only alone.
+      if (signature !== undefined && thinking.length === 1)
         w.string(CortexStepPlannerResponse.thinking_signature, signature);
     }
     w.string(

@@ -5,6 +5,8 @@
  * names, file URIs, titles. No I/O.
  */
 
+import type { Json, JsonObject } from "../../common.js";
+import { MAX_JSON_DEPTH } from "../../json.js";
 import { decode, type ProtoMessage } from "../../protobuf.js";
 import { formatTimestamp, type Timestamp } from "../../time.js";
 import type { GenMetadataRow, StepRow } from "./body.js";
@@ -146,4 +148,29 @@ export function pathToUri(path: string): string {
     encoded = path;
   }
   return `file://${drive ? "/" : ""}${encoded}`;
+}
+
+/**
+ * JSON.parse, or undefined when the text is not JSON or nests deeper than
+ * MAX_JSON_DEPTH (what follows a conversion recurses and would overflow the
+ * stack on a hostile blob; such text is kept as a string instead). The value
+ * is boxed because `null` is JSON too.
+ */
+export function parseBounded(text: string): { value: Json } | undefined {
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return { value };
+  const pending: [Json, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [v, depth] = next;
+    if (depth > MAX_JSON_DEPTH) return undefined;
+    for (const child of Array.isArray(v) ? v : Object.values(v as JsonObject)) {
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return { value };
 }

@@ -17,7 +17,7 @@
 import type { Json, JsonObject } from "../../common.js";
 import { formatTimestamp } from "../../time.js";
 import type { StepRow } from "./body.js";
-import { decodeStep, isBlank, stepPayload, userInputText } from "./decode.js";
+import { decodeStep, isBlank, parseBounded, stepPayload, userInputText } from "./decode.js";
 import {
   BookkeepingText,
   ChatToolCall,
@@ -125,13 +125,8 @@ function mirrorLine(row: StepRow): { head: JsonObject; calls: MirrorCall[] } {
       if (!isBlank(thinking)) head.thinking = thinking;
       calls = p.messages(CortexStepPlannerResponse.tool_calls).map((call) => {
         const text = call.string(ChatToolCall.arguments_json) ?? "{}";
-        let args: Json;
-        try {
-          args = JSON.parse(text) as Json;
-        } catch {
-          args = text;
-        }
-        return { name: call.string(ChatToolCall.name) ?? "", args };
+        const parsed = parseBounded(text);
+        return { name: call.string(ChatToolCall.name) ?? "", args: parsed ? parsed.value : text };
       });
       break;
     }
