@@ -856,6 +856,14 @@ export function claudeFromCommon(transcript: Transcript<Common>): Transcript<Cla
     throw cause;
   }
   const lines = writer.lines;
+  // Claude Code (and our reader) take a file without a user or assistant line
+  // for no session at all: refuse rather than write one nobody can open.
+  if (!lines.some((l) => ["user", "assistant"].includes(lineType(l.record) ?? ""))) {
+    throw new UnsupportedError(
+      "claude_code",
+      "the session has no message Claude Code can hold (no text, image, tool call or result)",
+    );
+  }
   return { meta: readMeta(lines, () => sessionId), body: { lines } };
 }
 

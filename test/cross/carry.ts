@@ -1,0 +1,681 @@
+/**
+ * What each harness can carry: one explicit projection per harness, the
+ * Common transcript a conversion through that harness gives back
+ * (`toCommon(parse(render(fromCommon(c))))`). Every rule is written down in
+ * the harness's format document (docs/formats/<harness>.md: its losses are
+ * quoted in [brackets], its reading and writing rules in "quotes"); the few
+ * the documents do not state are listed in docs/conversions.md and pinned
+ * by "losses no other test pins" in matrix.test.ts. No rule calls the codec
+ * under test; the only shared helpers are the session id mappings (that a
+ * stable UUID replaces a non-UUID is the contract, not its exact key).
+ *
+ * The projections model the blocks and tools a coding session carries
+ * (text, thinking, image, tool_use, tool_result; Bash, Read, Write, Edit,
+ * Raw). Anything else throws, so a source that strays from that is noticed,
+ * not silently mis-predicted.
+ */
+
+import { quote } from "shell-quote";
+import {
+  type Block,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Message,
+  type Meta,
+  STOP_REASONS,
+  type StopReason,
+  stopReasonText,
+  type Tool,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  toolFromCanonical,
+  toolToCanonical,
+  type Usage,
+} from "../../src/common.js";
+import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
+import { codexSessionId } from "../../src/harness/codex/codec.js";
+import {
+  compareTimestamps,
+  EPOCH,
+  type Timestamp,
+  timestampFromMillis,
+  timestampMillis,
+} from "../../src/time.js";
+import type { Common, HarnessId, Transcript } from "../../src/transcript.js";
+
+/** Through the text form, or saved and loaded through the harness's store. */
+export type Via = "text" | "store";
+export type Carry = (t: Transcript<Common>, via: Via) => Transcript<Common>;
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+function unsupported(harness: string, what: string): never {
+  throw new Error(`the ${harness} projection does not model ${what}`);
+}
+
+function checkBlock(harness: string, b: Block): void {
+  if (b.type === "artifact") unsupported(harness, "artifacts");
+  if (b.type === "tool_use" && (b.tool.name === "Command" || b.tool.name === "MultiEdit")) {
+    unsupported(harness, `${b.tool.name} tools`);
+  }
+}
+
+/** The calls each result answers: a result is carried only after an assistant call. */
+function assistantCalls(body: Common): Map<string, ToolUseBlock> {
+  const calls = new Map<string, ToolUseBlock>();
+  for (const m of body) {
+    for (const b of m.content) {
+      checkBlock("matrix", b);
+      if (b.type === "tool_use") {
+        if (m.role !== "assistant") unsupported("matrix", "tool calls in user messages");
+        calls.set(b.id, b);
+      }
+      if (b.type === "tool_result" && m.role !== "user") {
+        unsupported("matrix", "tool results in assistant messages");
+      }
+    }
+  }
+  const seen = new Set<string>();
+  const answered = new Set<string>();
+  for (const m of body) {
+    for (const b of m.content) {
+      if (b.type === "tool_use") seen.add(b.id);
+      if (b.type !== "tool_result") continue;
+      if (!seen.has(b.tool_use_id))
+        unsupported("matrix", "results before their call, or of no call");
+      if (answered.has(b.tool_use_id)) unsupported("matrix", "a call answered twice");
+      answered.add(b.tool_use_id);
+    }
+  }
+  return calls;
+}
+
+// ---------------------------------------------------------------------------
+// Simple: the Body is Common itself; parse(render(c)) is c
+// (docs/formats/simple.md; test/foundation/simple.test.ts "parse(render(t))").
+
+export const carrySimple: Carry = (t) => clone(t);
+
+// ---------------------------------------------------------------------------
+// Claude Code (docs/formats/claude-code.md, "Common → Claude Code")
+
+const CLAUDE_WRITER_VERSION = "2.1.200";
+
+/** [Timestamps are cut to milliseconds] */
+const toMillis = (ts: Timestamp): Timestamp => timestampFromMillis(timestampMillis(ts));
+
+export const carryClaudeCode: Carry = (t) => {
+  assistantCalls(t.body);
+  const session = t.meta;
+  const results = new Map<string, { block: ToolResultBlock; at: Timestamp }>();
+  for (const m of t.body) {
+    for (const b of m.content) {
+      if (b.type === "tool_result") results.set(b.tool_use_id, { block: b, at: m.timestamp });
+    }
+  }
+  const body: Message[] = [];
+  for (const m of t.body) {
+    const content: Block[] = [];
+    for (const b of m.content) {
+      switch (b.type) {
+        case "text":
+          // [empty and whitespace-only text blocks … are dropped]
+          if (b.text.trim() !== "") content.push({ type: "text", text: b.text });
+          break;
+        case "thinking": {
+          // [Reasoning without an Anthropic signature (or from a non-Claude
+          // model) becomes plain text; encrypted-only reasoning is dropped]
+          const model = m.model ?? session.model;
+          const replayable =
+            m.role === "assistant" &&
+            b.signature !== undefined &&
+            b.signature !== "" &&
+            b.encrypted === undefined &&
+            (model === undefined || /claude/i.test(model));
+          if (replayable) content.push({ type: "thinking", text: b.text, signature: b.signature! });
+          else if (b.text.trim() !== "") content.push({ type: "text", text: b.text });
+          break;
+        }
+        case "image":
+          // [Images … in assistant messages become text placeholders]
+          content.push(
+            m.role === "user"
+              ? clone(b)
+              : { type: "text", text: `[image: ${b.source.media_type || b.source.type}]` },
+          );
+          break;
+        case "tool_use":
+          if (!/^[a-zA-Z0-9_-]+$/.test(b.id)) unsupported("Claude Code", "tool ids it replaces");
+          content.push({ type: "tool_use", id: b.id, tool: claudeTool(b.tool, session.cwd) });
+          break;
+        case "tool_result":
+          break; // moved right after its call (below)
+        case "artifact":
+          unsupported("Claude Code", "artifacts");
+      }
+    }
+    // [messages left empty, are dropped]
+    if (content.length === 0) continue;
+    const out: Message = { role: m.role, content, timestamp: toMillis(m.timestamp) };
+    if (m.role === "assistant") {
+      // Every assistant line names a model: the message's, else the session's.
+      const model = m.model ?? session.model;
+      if (model !== undefined) out.model = model;
+      // Written as its text, read back as Anthropic's reason or `other`; an empty one is none.
+      const stop = m.stop_reason === undefined ? "" : stopReasonText(m.stop_reason);
+      if (stop !== "") {
+        out.stop_reason = (STOP_REASONS as readonly string[]).includes(stop)
+          ? (stop as StopReason)
+          : { other: stop };
+      }
+      // [absent cache counters are written as 0]
+      if (m.usage !== undefined) {
+        out.usage = {
+          input_tokens: m.usage.input_tokens,
+          output_tokens: m.usage.output_tokens,
+          cache_read_input_tokens: m.usage.cache_read_input_tokens ?? 0,
+          cache_creation_input_tokens: m.usage.cache_creation_input_tokens ?? 0,
+        };
+      }
+    }
+    body.push(out); // (user lines carry no model)
+    // [Results are moved right after their calls; a call without a result
+    // gains an error result]: one user message, at the first call's result's time.
+    const uses = m.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+    if (uses.length === 0) continue;
+    const answers = uses.map((u): ToolResultBlock => {
+      const r = results.get(u.id);
+      return r === undefined
+        ? {
+            type: "tool_result",
+            tool_use_id: u.id,
+            content: "No result was recorded for this tool call.",
+            is_error: true,
+          }
+        : claudeResult(r.block);
+    });
+    const when = results.get(uses[0]!.id)?.at ?? m.timestamp;
+    body.push({ role: "user", content: answers, timestamp: toMillis(when) });
+  }
+  // [The session start becomes the first line's time, and cli_version becomes the writer's 2.1.200]
+  const first = [...body].map((m) => m.timestamp).sort(compareTimestamps)[0];
+  const meta: Meta = { id: claudeSessionId(session.id), timestamp: first ?? EPOCH };
+  if (session.cwd !== undefined) meta.cwd = session.cwd;
+  if (session.git_branch !== undefined) meta.git_branch = session.git_branch;
+  if (session.title !== undefined && session.title !== "") meta.title = session.title;
+  meta.cli_version = CLAUDE_WRITER_VERSION;
+  // The session model is the first model an assistant line names.
+  const firstModel = body.find((m) => m.role === "assistant" && m.model !== undefined)?.model;
+  if (firstModel !== undefined) meta.model = firstModel;
+  return { meta, body };
+};
+
+function claudeTool(tool: Tool, cwd: string | undefined): Tool {
+  if (tool.name === "Bash") {
+    if (tool.workdir === undefined) return clone(tool);
+    // [Bash workdir becomes a `cd '<dir>' &&` prefix of the command, or is
+    // dropped when it is the session's cwd]
+    const { workdir, ...rest } = tool;
+    return workdir === cwd
+      ? rest
+      : { ...rest, command: `cd ${quote([workdir])} && ${tool.command}` };
+  }
+  // [tool names with other characters are replaced; non-object Raw inputs are
+  // wrapped in {"input": …} (and read back wrapped)]
+  const { name, input } = toolToCanonical(tool);
+  const written = /^[a-zA-Z0-9_-]{1,128}$/.test(name)
+    ? name
+    : name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 128) || "tool";
+  return claudeReadTool(written, isJsonObject(input) ? clone(input) : { input: clone(input) });
+}
+
+/**
+ * Reading (docs "Reading", 4): Claude Code's names and keys are the canonical
+ * ones, except Bash's `timeout`, which is Common's `timeout_ms`; a Bash input
+ * that already has `timeout_ms` or `workdir` stays Raw.
+ */
+function claudeReadTool(name: string, input: JsonObject): Tool {
+  if (name === "Bash") {
+    if ("timeout_ms" in input || "workdir" in input) return { name: "Raw", tool_name: name, input };
+    const renamed: JsonObject = {};
+    for (const [k, v] of Object.entries(input)) renamed[k === "timeout" ? "timeout_ms" : k] = v;
+    const tool = toolFromCanonical(name, renamed);
+    return tool.name === "Bash" ? tool : { name: "Raw", tool_name: name, input };
+  }
+  return toolFromCanonical(name, input);
+}
+
+const ANTHROPIC_RESULT_BLOCKS = new Set(["text", "image"]);
+
+function claudeResult(b: ToolResultBlock): ToolResultBlock {
+  // [Structured (non-block) tool results become compact JSON text]
+  const blocks =
+    Array.isArray(b.content) &&
+    b.content.length > 0 &&
+    b.content.every(
+      (x) =>
+        isJsonObject(x) &&
+        typeof x.type === "string" &&
+        ANTHROPIC_RESULT_BLOCKS.has(x.type) &&
+        (x.type !== "text" || (typeof x.text === "string" && x.text.trim() !== "")),
+    );
+  const content: Json =
+    typeof b.content === "string" || blocks ? clone(b.content) : JSON.stringify(b.content);
+  return b.is_error
+    ? { type: "tool_result", tool_use_id: b.tool_use_id, content, is_error: true }
+    : { type: "tool_result", tool_use_id: b.tool_use_id, content };
+}
+
+// ---------------------------------------------------------------------------
+// Codex (docs/formats/codex.md, "Common → Codex")
+
+export const carryCodex: Carry = (t, via) => {
+  const calls = assistantCalls(t.body);
+  const session = t.meta;
+  const body: Message[] = [];
+  // [Per-message models: a message without one inherits the model in effect]
+  let inEffect = session.model;
+  let firstResponseModel: string | undefined;
+  let responded = false;
+  for (const m of t.body) {
+    if (m.role === "user") {
+      // [Inside one user message, tool results are written before its text]
+      const results: Block[] = [];
+      const prompt: Block[] = [];
+      for (const b of m.content) {
+        switch (b.type) {
+          case "tool_result":
+            results.push(codexResult(b, calls.get(b.tool_use_id)!.tool));
+            break;
+          case "text":
+            prompt.push(clone(b));
+            break;
+          case "image":
+            prompt.push(clone(b));
+            break;
+          case "thinking":
+            break; // [thinking in user messages]
+          default:
+            unsupported("Codex", `${b.type} blocks in user messages`);
+        }
+      }
+      if (results.length > 0) body.push({ role: "user", content: results, timestamp: m.timestamp });
+      if (prompt.length > 0) body.push({ role: "user", content: prompt, timestamp: m.timestamp });
+      continue;
+    }
+    const content: Block[] = [];
+    for (const b of m.content) {
+      switch (b.type) {
+        case "text":
+          content.push(clone(b));
+          break;
+        case "thinking":
+          // [Thinking signatures and encrypted reasoning; thinking with only
+          // encrypted content disappears]
+          if (b.text !== "") content.push({ type: "thinking", text: b.text });
+          break;
+        case "tool_use":
+          content.push({ type: "tool_use", id: b.id, tool: codexTool(b.tool) });
+          break;
+        case "image":
+          break; // [Images in assistant messages]
+        default:
+          unsupported("Codex", `${b.type} blocks in assistant messages`);
+      }
+    }
+    // [messages with nothing Codex holds]
+    if (content.length === 0) continue;
+    inEffect = m.model ?? inEffect;
+    if (!responded) firstResponseModel = inEffect;
+    responded = true;
+    const out: Message = { role: "assistant", content, timestamp: m.timestamp };
+    if (inEffect !== undefined) out.model = inEffect;
+    // [Stop reasons] are not kept.
+    const usage = m.usage === undefined ? undefined : codexUsage(m.usage);
+    if (usage !== undefined) out.usage = usage;
+    body.push(out);
+  }
+  const meta: Meta = { id: codexSessionId(session.id), timestamp: session.timestamp };
+  if (session.cwd !== undefined && session.cwd !== "") meta.cwd = session.cwd;
+  if (session.git_branch !== undefined) meta.git_branch = session.git_branch;
+  // [The title, in the text form; the store keeps it in session_index.jsonl]
+  if (via === "store" && session.title !== undefined && session.title.trim() !== "") {
+    meta.title = session.title;
+  }
+  if (session.cli_version !== undefined && session.cli_version !== "") {
+    meta.cli_version = session.cli_version;
+  }
+  // [the session's model comes back as the first response's]
+  const model = responded ? firstResponseModel : undefined;
+  if (model !== undefined) meta.model = model;
+  return { meta, body };
+};
+
+/** [Cache-creation tokens are folded into input tokens; an absent cache-read count comes back as 0] */
+function codexUsage(u: Usage): Usage | undefined {
+  // [Counters whose OpenAI-side sum exceeds 2^53 − 1 cannot be written exactly and are dropped]
+  const openAiInput =
+    u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+  if (!Number.isSafeInteger(openAiInput)) return undefined;
+  return {
+    input_tokens: u.input_tokens + (u.cache_creation_input_tokens ?? 0),
+    output_tokens: u.output_tokens,
+    cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+  };
+}
+
+/** Codex's shell and patch tools, which its reader maps to Bash, Write and Edit. */
+export const CODEX_OWN_TOOLS = new Set([
+  "exec_command",
+  "shell",
+  "container_exec",
+  "container.exec",
+  "shell_command",
+  "apply_patch",
+  "local_shell",
+]);
+
+function codexTool(tool: Tool): Tool {
+  switch (tool.name) {
+    case "Bash": {
+      // [Bash description and run_in_background]
+      const out: Tool = { name: "Bash", command: tool.command };
+      if (tool.workdir !== undefined) out.workdir = tool.workdir;
+      if (tool.timeout_ms !== undefined) out.timeout_ms = tool.timeout_ms;
+      return out;
+    }
+    case "Edit": {
+      // An apply_patch Update has no replace_all: an explicit false (the default) is not kept.
+      const { replace_all: _, ...rest } = tool;
+      return codexCustom(tool) ? rest : clone(tool);
+    }
+    case "Raw": {
+      // [Tool names outside [A-Za-z0-9_-] are rewritten]; a rewritten name is
+      // read back like any name (canonical names with fitting input are typed).
+      const name = tool.tool_name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "tool";
+      if (CODEX_OWN_TOOLS.has(name)) unsupported("Codex", `Raw tools named ${name}`);
+      return typeof tool.input === "string"
+        ? { name: "Raw", tool_name: name, input: tool.input }
+        : toolFromCanonical(name, clone(tool.input));
+    }
+    default:
+      return clone(tool);
+  }
+}
+
+/**
+ * Calls Codex writes as freeform `custom_tool_call`s, whose output is a
+ * string: Write and Edit as `apply_patch` "when the patch carries them
+ * exactly (content empty or ending in `\n`, no `\r`, no `replace_all`, a
+ * one-line path without surrounding blanks)", and Raw tools with a string input.
+ */
+function codexCustom(tool: Tool): boolean {
+  const path = (p: string) => p !== "" && p === p.trim() && !/[\r\n]/.test(p);
+  switch (tool.name) {
+    case "Write":
+      return (
+        path(tool.file_path) &&
+        (tool.content === "" || (tool.content.endsWith("\n") && !tool.content.includes("\r")))
+      );
+    case "Edit":
+      return (
+        path(tool.file_path) &&
+        tool.replace_all !== true &&
+        !tool.old_string.includes("\r") &&
+        !tool.new_string.includes("\r")
+      );
+    case "Raw":
+      return typeof tool.input === "string";
+    default:
+      return false;
+  }
+}
+
+/** Text blocks joined, as the shell's output log records them. */
+function asText(content: Json): string {
+  if (typeof content === "string") return content;
+  if (
+    Array.isArray(content) &&
+    content.every((b) => isJsonObject(b) && b.type === "text" && typeof b.text === "string")
+  ) {
+    return content.map((b) => (b as { text: string }).text).join("\n");
+  }
+  return JSON.stringify(content);
+}
+
+/**
+ * [Structured results become JSON text; `is_error` on results of tools other
+ * than Bash; non-text Bash results become text]. Lists of text blocks are
+ * content items Codex carries.
+ */
+function codexResult(b: ToolResultBlock, tool: Tool): ToolResultBlock {
+  const textBlocks =
+    Array.isArray(b.content) &&
+    b.content.length > 0 &&
+    b.content.every((x) => isJsonObject(x) && x.type === "text" && typeof x.text === "string");
+  if (tool.name === "Bash" || codexCustom(tool)) {
+    // A shell's output log, or a freeform tool's output string.
+    const out: ToolResultBlock = {
+      type: "tool_result",
+      tool_use_id: b.tool_use_id,
+      content: asText(b.content),
+    };
+    if (b.is_error && tool.name === "Bash") out.is_error = true;
+    return out;
+  }
+  const content: Json =
+    typeof b.content === "string"
+      ? b.content
+      : textBlocks
+        ? clone(b.content)
+        : JSON.stringify(b.content);
+  return { type: "tool_result", tool_use_id: b.tool_use_id, content };
+}
+
+// ---------------------------------------------------------------------------
+// Antigravity (agy) (docs/formats/antigravity.md, "Writing: fromCommon" and
+// "What does not survive a trip through Common")
+
+const TITLE_MAX = 80;
+
+/**
+ * [the session title unless it is the first prompt's]: with no checkpoint the
+ * title is "the first USER_INPUT step's text … with whitespace runs
+ * collapsed, cut to 80 code points (79 and `…`)".
+ */
+function promptTitle(text: string): string | undefined {
+  const line = text.trim().split(/\s+/u).join(" ");
+  if (line === "") return undefined;
+  const points = Array.from(line);
+  return points.length <= TITLE_MAX ? line : `${points.slice(0, TITLE_MAX - 1).join("")}…`;
+}
+
+/** [readable model names written from other harnesses]: only `model-<n>` has an enum. */
+const agyModel = (model: string | undefined) =>
+  model !== undefined && /^model-(0|[1-9]\d{0,14})$/.test(model) ? model : undefined;
+
+/** JSON object or array text comes back as JSON from a GENERIC step; anything else as text. */
+function jsonOrText(text: string): Json {
+  const first = text.trimStart()[0];
+  if (first !== "{" && first !== "[") return text;
+  try {
+    const v = JSON.parse(text) as Json;
+    return typeof v === "object" && v !== null ? v : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Whether the call's step is typed (its result kept as written) or GENERIC
+ * (its text re-read: "Text that is a JSON object or array comes back as
+ * JSON (GENERIC, agency), anything else as text"). Typed "Bash, Read, Write
+ * and Edit whose agy form reads back identically … when that step carries
+ * the result exactly": Bash is run_command with a command and a workdir
+ * only and a text result; Read is view_file with a text result that is not
+ * an error and a line range agy can store; Write and Edit carry only agy's
+ * own `{file, created|edited}` result.
+ */
+function agyTypedResult(tool: Tool, r: ToolResultBlock): boolean {
+  if (tool.name === "Bash") {
+    const onlyAgyKeys = Object.keys(tool).every((k) => ["name", "command", "workdir"].includes(k));
+    return onlyAgyKeys && typeof r.content === "string";
+  }
+  if (tool.name === "Read") {
+    // view_file's EndLine is inclusive: offset + limit - 1, a line number agy can store.
+    const range =
+      tool.limit === undefined ||
+      tool.offset === undefined ||
+      (tool.limit >= 1 && Number.isSafeInteger(tool.offset + tool.limit - 1));
+    return range && typeof r.content === "string" && !r.is_error;
+  }
+  return false;
+}
+
+export const carryAntigravity: Carry = (t) => {
+  const calls = assistantCalls(t.body);
+  const session = t.meta;
+  // Each call keeps its first result, written in the step right after its call.
+  const results = new Map<string, { block: ToolResultBlock; at: Timestamp }>();
+  for (const m of t.body) {
+    for (const b of m.content) {
+      if (b.type === "tool_result" && !results.has(b.tool_use_id)) {
+        results.set(b.tool_use_id, { block: b, at: m.timestamp });
+      }
+    }
+  }
+  const body: Message[] = [];
+  let firstPrompt: string | undefined;
+  let lastModel: string | undefined;
+  for (const m of t.body) {
+    if (m.role === "user") {
+      // "A user message → USER_INPUT …; text blocks join with blank lines";
+      // carried results are written after their call instead.
+      const texts: string[] = [];
+      const images: Block[] = [];
+      for (const b of m.content) {
+        if (b.type === "text") texts.push(b.text);
+        else if (b.type === "thinking" && b.text.trim() !== "") texts.push(b.text);
+        else if (b.type === "image") {
+          // An image step with no bytes is no image; a missing media type reads as PNG.
+          if (b.source.data === "") continue;
+          images.push({
+            type: "image",
+            source: {
+              type: "base64",
+              media_type: b.source.media_type || "image/png",
+              data: b.source.data,
+            },
+          });
+        } else if (b.type === "tool_result")
+          continue; // carried by its call's step
+        else unsupported("agy", `${b.type} blocks in user messages`);
+      }
+      const text = texts.join("\n\n");
+      if (text.trim() === "" && images.length === 0) continue;
+      const content: Block[] = text === "" ? images : [{ type: "text", text }, ...images];
+      firstPrompt ??= text;
+      body.push({ role: "user", content, timestamp: m.timestamp });
+      continue;
+    }
+    // "An assistant message → PLANNER_RESPONSE: thinking (non-blank blocks
+    // joined) and the first signature, text …, every call"; read back as
+    // thinking, text, calls. A signature is kept only on a lone block (a
+    // joined text is not what it signed: see docs/conversions.md).
+    const thinking: string[] = [];
+    let signature: string | undefined;
+    const texts: string[] = [];
+    const uses: ToolUseBlock[] = [];
+    for (const b of m.content) {
+      switch (b.type) {
+        case "thinking":
+          if (b.text.trim() !== "") {
+            thinking.push(b.text);
+            signature ??= b.signature || undefined;
+          }
+          break; // [encrypted thinking]
+        case "text":
+          texts.push(b.text);
+          break;
+        case "image":
+          texts.push(`[image: ${b.source.media_type}]`); // [assistant images … (placeholder text)]
+          break;
+        case "tool_use":
+          uses.push(clone(b));
+          break;
+        default:
+          unsupported("agy", `${b.type} blocks in assistant messages`);
+      }
+    }
+    const text = texts.join("\n\n");
+    if (thinking.length === 0 && text.trim() === "" && uses.length === 0) continue;
+    const content: Block[] = [];
+    if (thinking.length > 0) {
+      const block: Block = { type: "thinking", text: thinking.join("\n\n") };
+      if (signature !== undefined && thinking.length === 1) block.signature = signature;
+      content.push(block);
+    }
+    if (text.trim() !== "") content.push({ type: "text", text });
+    content.push(...uses);
+    const out: Message = { role: "assistant", content, timestamp: m.timestamp };
+    const model = agyModel(m.model);
+    if (model !== undefined) out.model = model;
+    lastModel = model;
+    // [`stop_sequence` (reads back as `end_turn`)]; "`stop-<n>` → n", other reasons have no number.
+    if (m.stop_reason !== undefined) {
+      const stop = m.stop_reason === "stop_sequence" ? "end_turn" : m.stop_reason;
+      if (typeof stop === "string" || /^stop-\d{1,15}$/.test(stop.other)) out.stop_reason = stop;
+    }
+    // [usage with zero input and output, zero cache counters]
+    if (m.usage !== undefined && (m.usage.input_tokens > 0 || m.usage.output_tokens > 0)) {
+      const u: Usage = { input_tokens: m.usage.input_tokens, output_tokens: m.usage.output_tokens };
+      if ((m.usage.cache_read_input_tokens ?? 0) > 0) {
+        u.cache_read_input_tokens = m.usage.cache_read_input_tokens!;
+      }
+      if ((m.usage.cache_creation_input_tokens ?? 0) > 0) {
+        u.cache_creation_input_tokens = m.usage.cache_creation_input_tokens!;
+      }
+      out.usage = u;
+    }
+    body.push(out);
+    // The calls' results, grouped in one user message at the first result's time.
+    const answered: ToolResultBlock[] = [];
+    let when: Timestamp | undefined;
+    for (const use of uses) {
+      const r = results.get(use.id);
+      if (r === undefined) continue;
+      when ??= r.at;
+      const typed = agyTypedResult(calls.get(use.id)!.tool, r.block);
+      const content = typed
+        ? clone(r.block.content)
+        : jsonOrText(
+            typeof r.block.content === "string" ? r.block.content : JSON.stringify(r.block.content),
+          );
+      answered.push(
+        r.block.is_error
+          ? { type: "tool_result", tool_use_id: use.id, content, is_error: true }
+          : { type: "tool_result", tool_use_id: use.id, content },
+      );
+    }
+    if (answered.length > 0 && when !== undefined) {
+      body.push({ role: "user", content: answered, timestamp: when });
+    }
+  }
+  // Meta: id, start, cwd, branch; the title from the first prompt; "model =
+  // … `model-<n>` of the latest planner step"; [`cli_version`] is not stored.
+  const meta: Meta = { id: session.id, timestamp: session.timestamp };
+  if (session.cwd !== undefined) meta.cwd = session.cwd;
+  if (session.git_branch !== undefined) meta.git_branch = session.git_branch;
+  const title = firstPrompt === undefined ? undefined : promptTitle(firstPrompt);
+  if (title !== undefined) meta.title = title;
+  if (lastModel !== undefined) meta.model = lastModel;
+  return { meta, body };
+};
+
+export const CARRY: Record<HarnessId, Carry> = {
+  antigravity: carryAntigravity,
+  claude_code: carryClaudeCode,
+  codex: carryCodex,
+  simple: carrySimple,
+};
