@@ -6,12 +6,18 @@
  * normalization, metadata and lineage.
  */
 
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../../src/common.js";
 import { renderCommon } from "../../src/commonJson.js";
 import type { AntigravityBody, StepRow } from "../../src/harness/antigravity/body.js";
 import { emptyBody } from "../../src/harness/antigravity/body.js";
-import { antigravityLineage, nativeTool, toCommon } from "../../src/harness/antigravity/codec.js";
+import {
+  antigravityLineage,
+  fromCommon,
+  nativeTool,
+  toCommon,
+} from "../../src/harness/antigravity/codec.js";
 import { encode } from "../../src/protobuf.js";
 import { EPOCH } from "../../src/time.js";
 import type { Common, Transcript } from "../../src/transcript.js";
@@ -1270,6 +1276,40 @@ describe("corrupt input", () => {
       name: "Raw",
       input: [expect.anything()],
     });
+  });
+
+  it("flipped and cut bytes in real-shaped steps: toCommon, Common JSON and fromCommon never throw", () => {
+    const bases = [legacyLayoutSession(), toolsSession120(), resumedSession120()];
+    const edit = fc.record({
+      base: fc.nat({ max: bases.length - 1 }),
+      edits: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 })), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+      cut: fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(edit, ({ base, edits, cut }) => {
+        const body = structuredClone(bases[base]!);
+        for (const [row, at, value] of edits) {
+          const step = body.steps[row % body.steps.length]!;
+          const bytes = new Uint8Array(step.step_payload!);
+          bytes[at % bytes.length] = value;
+          step.step_payload = bytes;
+        }
+        if (cut) {
+          const step = body.steps[cut[0] % body.steps.length]!;
+          step.step_payload = step.step_payload!.subarray(
+            0,
+            cut[1] % (step.step_payload!.length + 1),
+          );
+        }
+        const common = read(body);
+        renderCommon(common);
+        fromCommon(common);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("random bytes in every blob column never throw", () => {
