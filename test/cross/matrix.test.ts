@@ -17,9 +17,24 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Message, type Tool, type ToolUseBlock, toolDisplayName } from "../../src/common.js";
 import { UnsupportedError } from "../../src/errors.js";
+import {
+  type AntigravityBody,
+  antigravityCodec,
+  emptyBody,
+} from "../../src/harness/antigravity/index.js";
 import { harness } from "../../src/harness/index.js";
+import { encode } from "../../src/protobuf.js";
+import { EPOCH } from "../../src/time.js";
 import type { Common, HarnessId, Transcript } from "../../src/transcript.js";
-import { legacyLayoutSession, toolsSession120 } from "../support/agy-fixtures.js";
+import {
+  legacyLayoutSession,
+  S,
+  SRC,
+  stepRow,
+  T,
+  toolsSession120,
+  userInputPayload,
+} from "../support/agy-fixtures.js";
 import { tempDir } from "../support/tmp.js";
 import { CARRY } from "./carry.js";
 import { CWD, FIRST_PROMPT, SCREENSHOT, SESSION_ID, sourceSession } from "./session.js";
@@ -252,6 +267,54 @@ const transcript = (body: Message[], meta: Partial<Transcript<Common>["meta"]> =
 const call = (id: string, tool: Tool): ToolUseBlock => ({ type: "tool_use", id, tool });
 
 describe("losses no other test pins", () => {
+  it("agy: per-call signatures, redacted thinking and thinking durations are not read", () => {
+    const args = { CommandLine: "ls", Cwd: CWD };
+    const conversation = (extras: boolean): AntigravityBody => {
+      const toolCall = encode((w) => {
+        w.string(1, "c1").string(2, "run_command").string(3, JSON.stringify(args));
+        if (extras) w.string(6, "thought-signature").string(7, "thinking-signature");
+        w.string(9, "run_command");
+      });
+      const planner = encode((w) => {
+        w.string(1, "Listing.").string(3, "List the files.").string(4, "SIG");
+        if (extras) w.uint(5, 1); // thinking_redacted
+        w.string(6, "bot-1").bytes(7, toolCall).string(8, "Listing.");
+        if (extras) w.message(11, (d) => d.int(1, 3)); // thinking_duration: 3 s
+        w.uint(12, 10);
+      });
+      const body = emptyBody("agy-extras");
+      body.steps = [
+        stepRow({
+          idx: 0,
+          type: T.USER_INPUT,
+          status: S.DONE,
+          meta: { at: T0, source: SRC.USER_EXPLICIT },
+          payload: userInputPayload("list the files"),
+        }),
+        stepRow({
+          idx: 1,
+          type: T.PLANNER_RESPONSE,
+          status: S.DONE,
+          meta: { at: T1, source: SRC.MODEL },
+          payload: planner,
+        }),
+      ];
+      return body;
+    };
+    const read = (body: AntigravityBody) =>
+      antigravityCodec.toCommon({ meta: { id: body.id, timestamp: EPOCH }, body });
+    const plain = conversation(false);
+    const extras = conversation(true);
+    const size = (b: AntigravityBody) => b.steps[1]?.step_payload?.length ?? 0;
+    expect(size(extras)).toBeGreaterThan(size(plain));
+    expect(read(extras)).toEqual(read(plain));
+    expect(read(extras).body[1]!.content[0]).toEqual({
+      type: "thinking",
+      text: "List the files.",
+      signature: "SIG",
+    });
+  });
+
   it("agy: thinking blocks join into one, before the text; a signature survives only on a lone block", () => {
     const interleaved = transcript([
       prompt("go"),
@@ -287,7 +350,7 @@ describe("losses no other test pins", () => {
     });
   });
 
-  it("agy: a user message mixing results and text is split, the results right after their call", () => {
+  it("agy: a user message mixing results and text is split, the results right after their call; user thinking becomes text", () => {
     const back = through(
       "antigravity",
       transcript([
@@ -302,6 +365,7 @@ describe("losses no other test pins", () => {
           content: [
             { type: "text", text: "and also this" },
             { type: "tool_result", tool_use_id: "c1", content: "a\nb\n" },
+            { type: "thinking", text: "a note to self" },
           ],
           timestamp: T2,
         },
@@ -309,7 +373,7 @@ describe("losses no other test pins", () => {
     ).body;
     expect(back.slice(2).map((m) => m.content)).toEqual([
       [{ type: "tool_result", tool_use_id: "c1", content: "a\nb\n" }],
-      [{ type: "text", text: "and also this" }],
+      [{ type: "text", text: "and also this\n\na note to self" }],
     ]);
   });
 
