@@ -30,7 +30,7 @@ import { antigravityCodec } from "../src/harness/antigravity/codec.js";
 import { AGY_SCHEMA, AntigravityStore } from "../src/harness/antigravity/store.js";
 import { createDatabase, readSnapshot } from "../src/sqlite.js";
 import { buildConversation, type ConversationSpec } from "../test/support/agy-fixtures.js";
-import { mb, report, timeMedian } from "./util.js";
+import { mb, median, report } from "./util.js";
 
 const HERE = fileURLToPath(import.meta.url);
 const DATA = join(
@@ -149,6 +149,39 @@ function bytesOf(dir: string, name: string): number {
 }
 
 // ---------------------------------------------------------------------------
+// Timing: the machine may be shared, so variants run interleaved (each sees
+// the same conditions) and CPU time is reported beside wall time.
+
+interface Timing {
+  /** Median wall time, ms. */
+  wall: number;
+  /** Median CPU time (user + system) of this process, ms. */
+  cpu: number;
+}
+
+function interleaved(variants: Record<string, () => void>, runs: number): Record<string, Timing> {
+  const samples = Object.fromEntries(
+    Object.keys(variants).map((k) => [k, { wall: [] as number[], cpu: [] as number[] }]),
+  );
+  for (const fn of Object.values(variants)) fn(); // warm-up
+  for (let r = 0; r < runs; r++) {
+    for (const [name, fn] of Object.entries(variants)) {
+      globalThis.gc?.();
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      fn();
+      const wall = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      samples[name]!.wall.push(wall);
+      samples[name]!.cpu.push((cpu.user + cpu.system) / 1000);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(samples).map(([k, v]) => [k, { wall: median(v.wall), cpu: median(v.cpu) }]),
+  );
+}
+
+// ---------------------------------------------------------------------------
 // Peak RSS, in a process of its own
 
 function rssChild(root: string, id: string, what: "load" | "convert"): void {
@@ -208,63 +241,80 @@ function benchDiscovery(label: string, root: string): void {
   const { dir, names, bytes } = storeFiles(root);
   const store = new AntigravityStore({ root });
   let found = 0;
-  const discover = timeMedian(() => {
-    const d = store.discover();
-    found = d.sessions.length;
-    if (d.skipped.length > 0) throw new Error(JSON.stringify(d.skipped[0]));
-  }, 5);
-  const openOneRow = timeMedian(() => {
-    for (const n of names) {
-      readSnapshot(join(dir, n), (db) => db.prepare("SELECT idx FROM steps LIMIT 1").get(), {
-        harness: "antigravity",
-      });
-    }
-  }, 5);
-  const perSecond = (n: number, ms: number) => `${(n / (ms / 1000)).toFixed(0)} conversations/s`;
+  const t = interleaved(
+    {
+      discover: () => {
+        const d = store.discover();
+        found = d.sessions.length;
+        if (d.skipped.length > 0) throw new Error(JSON.stringify(d.skipped[0]));
+      },
+      baseline: () => {
+        for (const n of names) {
+          readSnapshot(join(dir, n), (db) => db.prepare("SELECT idx FROM steps LIMIT 1").get(), {
+            harness: "antigravity",
+          });
+        }
+      },
+    },
+    7,
+  );
+  const rate = (ms: number) => (found / (ms / 1000)).toFixed(0);
+  const d = t.discover!;
+  const b = t.baseline!;
   report([
     {
-      [`discover (${label}, ${mb(bytes)})`]: `${perSecond(found, discover)} (median ${discover.toFixed(0)} ms)`,
-      "baseline open + one row": `${perSecond(names.length, openOneRow)} (median ${openOneRow.toFixed(0)} ms)`,
-      ratio: `${(discover / openOneRow).toFixed(2)}x the baseline's time`,
+      [`discover (${label}, ${mb(bytes)})`]: `${rate(d.wall)} conversations/s (median ${d.wall.toFixed(0)} ms wall; ${rate(d.cpu)}/s of CPU time)`,
+      "baseline open + one row": `${rate(b.wall)}/s (median ${b.wall.toFixed(0)} ms; ${rate(b.cpu)}/s of CPU time)`,
+      ratio: `${(d.wall / b.wall).toFixed(2)}x the baseline's wall time, ${(d.cpu / b.cpu).toFixed(2)}x its CPU time`,
     },
   ]);
 }
 
-/** Load + toCommon of every conversation, beside a raw SELECT * of every table. */
-function benchLoad(label: string, root: string): void {
-  const { dir, names, bytes } = storeFiles(root);
+/**
+ * Load + toCommon of every conversation, beside a raw SELECT * of every
+ * table. Rates are MB of database at rest per second (the same
+ * conversations whichever store is read).
+ */
+function benchLoad(label: string, root: string, bytes: number): void {
+  const { dir, names } = storeFiles(root);
   const store = new AntigravityStore({ root });
   const ids = names.map((n) => n.slice(0, -3));
   let messages = 0;
-  const loadConvert = timeMedian(() => {
-    messages = 0;
-    for (const id of ids) messages += antigravityCodec.toCommon(store.load(id)).body.length;
-  }, 3);
-  const load = timeMedian(() => {
-    for (const id of ids) store.load(id);
-  }, 3);
-  const raw = timeMedian(() => {
-    for (const n of names) {
-      readSnapshot(
-        join(dir, n),
-        (db) => {
-          const tables = db
-            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
-            .pluck()
-            .all() as string[];
-          for (const t of tables) db.prepare(`SELECT * FROM "${t}"`).raw().all();
-        },
-        { harness: "antigravity" },
-      );
-    }
-  }, 3);
+  const t = interleaved(
+    {
+      loadConvert: () => {
+        messages = 0;
+        for (const id of ids) messages += antigravityCodec.toCommon(store.load(id)).body.length;
+      },
+      load: () => {
+        for (const id of ids) store.load(id);
+      },
+      raw: () => {
+        for (const n of names) {
+          readSnapshot(
+            join(dir, n),
+            (db) => {
+              const tables = db
+                .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+                .pluck()
+                .all() as string[];
+              for (const table of tables) db.prepare(`SELECT * FROM "${table}"`).raw().all();
+            },
+            { harness: "antigravity" },
+          );
+        }
+      },
+    },
+    3,
+  );
   const rate = (ms: number) => `${(bytes / 1024 / 1024 / (ms / 1000)).toFixed(0)} MB/s`;
+  const [lc, l, r] = [t.loadConvert!, t.load!, t.raw!];
   report([
     {
-      [`load + toCommon (${label})`]: `${rate(loadConvert)} (median ${loadConvert.toFixed(0)} ms, ${messages} messages)`,
-      load: `${rate(load)} (median ${load.toFixed(0)} ms)`,
-      "raw SELECT *": `${rate(raw)} (median ${raw.toFixed(0)} ms)`,
-      ratio: `load + toCommon ${(loadConvert / raw).toFixed(2)}x, load ${(load / raw).toFixed(2)}x the raw read's time`,
+      [`load + toCommon (${label})`]: `${rate(lc.wall)} (median ${lc.wall.toFixed(0)} ms, ${messages} messages)`,
+      load: `${rate(l.wall)} (median ${l.wall.toFixed(0)} ms)`,
+      "raw SELECT *": `${rate(r.wall)} (median ${r.wall.toFixed(0)} ms)`,
+      ratio: `load + toCommon ${(lc.wall / r.wall).toFixed(2)}x the raw read's wall time (${(lc.cpu / r.cpu).toFixed(2)}x its CPU time), load alone ${(l.wall / r.wall).toFixed(2)}x (${(l.cpu / r.cpu).toFixed(2)}x)`,
     },
   ]);
 }
@@ -289,8 +339,8 @@ function main(): void {
   ]);
   benchDiscovery("at rest", stores.rest);
   benchDiscovery("latest fifth of each in -wal", stores.wal);
-  benchLoad("at rest", stores.rest);
-  benchLoad("latest fifth in -wal", stores.wal);
+  benchLoad("at rest", stores.rest, bytes);
+  benchLoad("latest fifth in -wal", stores.wal, bytes);
 
   // Peak RSS loading one large conversation, each in a process of its own.
   const largeBytes = bytesOf(join(large.root, "conversations"), `${large.id}.db`);

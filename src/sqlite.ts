@@ -114,9 +114,10 @@ function uri(path: string, query: string): string {
   return `${pathToFileURL(path).href}?${query}`;
 }
 
+/** The file's size, or -1 when there is none (or it cannot be read). */
 function sizeOf(path: string): number {
   try {
-    return statSync(path).size;
+    return statSync(path, { throwIfNoEntry: false })?.size ?? -1;
   } catch {
     return -1;
   }

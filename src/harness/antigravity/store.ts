@@ -385,23 +385,21 @@ interface ListingRead {
   messageCount: number;
 }
 
-/** Tables, indexes and user_version in one statement. */
-const SHAPE_SQL = `SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index')
-  UNION ALL SELECT 'version', user_version FROM pragma_user_version`;
-
+/** The tables and indexes a database has. */
 interface Shape {
-  version: number;
-  tables: Set<string>;
-  indexes: Set<string>;
+  tables: ReadonlySet<string>;
+  indexes: ReadonlySet<string>;
 }
 
 function readShape(db: Db): Shape {
-  const shape: Shape = { version: 0, tables: new Set(), indexes: new Set() };
-  for (const [type, name] of db.prepare(SHAPE_SQL).raw().all() as [string, unknown][]) {
-    if (type === "version") shape.version = Number(name);
-    else (type === "table" ? shape.tables : shape.indexes).add(String(name));
-  }
-  return shape;
+  const tables = new Set<string>();
+  const indexes = new Set<string>();
+  const rows = db
+    .prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index')")
+    .raw()
+    .all() as [string, string][];
+  for (const [type, name] of rows) (type === "table" ? tables : indexes).add(name);
+  return { tables, indexes };
 }
 
 /**
@@ -476,44 +474,61 @@ function messageCount(db: Db, shape: Shape): number {
   return count;
 }
 
+/** agy's own layout: all seven tables and both indexes. */
+const AGY_SHAPE: Shape = {
+  tables: new Set(KNOWN_TABLES),
+  indexes: new Set(["idx_steps_status", "idx_steps_step_type"]),
+};
+
 function readListing(db: Db, file: string, id: string): ListingRead {
+  checkVersion(db, file);
+  try {
+    // Assume agy's layout and skip the schema query: the common case.
+    return readListingAs(db, file, id, AGY_SHAPE);
+  } catch (error) {
+    if (sqliteCode(error) !== "SQLITE_ERROR") throw error;
+  }
+  // Another layout (a table, column or index missing): read what is there.
   const shape = readShape(db);
-  if (shape.version > AGY_USER_VERSION) throw newerVersion(shape.version, file);
   requireSteps(shape.tables, file);
   try {
-    const table = <T>(name: KnownTable, sql: string): T[] =>
-      shape.tables.has(name) ? typedRows<T>(db, name, sql, file) : [];
-    const rows: ListingRows = {
-      id,
-      trajectory_meta: table("trajectory_meta", "SELECT * FROM trajectory_meta ORDER BY rowid"),
-      trajectory_metadata_blob: table(
-        "trajectory_metadata_blob",
-        "SELECT * FROM trajectory_metadata_blob ORDER BY rowid",
-      ),
-      parent_references: table("parent_references", "SELECT * FROM parent_references ORDER BY idx"),
-    };
-    const [gen] = table<GenMetadataRow>(
-      "gen_metadata",
-      "SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT 1",
-    );
-    if (gen) rows.latest_gen_metadata = gen;
-    const typed = db.prepare(TYPED_PICKS_SQL).raw();
-    const columns = typed.columns().map((c) => c.name);
-    const read = rowReader<StepRow>("steps", columns, file);
-    for (const step of (typed.all() as unknown[][]).map(read)) {
-      if (step.step_type === USER_INPUT) rows.first_user_input = step;
-      else if (step.step_type === CHECKPOINT) rows.latest_checkpoint = step;
-      else rows.latest_planner = step;
-    }
-    const ends = typedRows<StepRow>(db, "steps", endsSql(columns), file);
-    if (ends.length > 0) {
-      rows.first_step = ends[0]!;
-      rows.last_step = ends.at(-1)!;
-    }
-    return { rows, messageCount: messageCount(db, shape) };
+    return readListingAs(db, file, id, shape);
   } catch (error) {
     throw foreignLayout(error, file);
   }
+}
+
+function readListingAs(db: Db, file: string, id: string, shape: Shape): ListingRead {
+  const table = <T>(name: KnownTable, sql: string): T[] =>
+    shape.tables.has(name) ? typedRows<T>(db, name, sql, file) : [];
+  const rows: ListingRows = {
+    id,
+    trajectory_meta: table("trajectory_meta", "SELECT * FROM trajectory_meta ORDER BY rowid"),
+    trajectory_metadata_blob: table(
+      "trajectory_metadata_blob",
+      "SELECT * FROM trajectory_metadata_blob ORDER BY rowid",
+    ),
+    parent_references: table("parent_references", "SELECT * FROM parent_references ORDER BY idx"),
+  };
+  const [gen] = table<GenMetadataRow>(
+    "gen_metadata",
+    "SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT 1",
+  );
+  if (gen) rows.latest_gen_metadata = gen;
+  const typed = db.prepare(TYPED_PICKS_SQL).raw();
+  const columns = typed.columns().map((c) => c.name);
+  const read = rowReader<StepRow>("steps", columns, file);
+  for (const step of (typed.all() as unknown[][]).map(read)) {
+    if (step.step_type === USER_INPUT) rows.first_user_input = step;
+    else if (step.step_type === CHECKPOINT) rows.latest_checkpoint = step;
+    else rows.latest_planner = step;
+  }
+  const ends = typedRows<StepRow>(db, "steps", endsSql(columns), file);
+  if (ends.length > 0) {
+    rows.first_step = ends[0]!;
+    rows.last_step = ends.at(-1)!;
+  }
+  return { rows, messageCount: messageCount(db, shape) };
 }
 
 /** `cwd` from the ACP lane's `<id>.meta` JSON sidecar, when it names one. */
@@ -530,13 +545,11 @@ function acpCwd(text: string | undefined): string | undefined {
 // ---------------------------------------------------------------------------
 // Files
 
+/** Stats, or undefined when nothing is there (without the cost of a thrown ENOENT). */
 function statOrUndefined(path: string, follow = true): Stats | undefined {
-  try {
-    return follow ? statSync(path) : lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  return follow
+    ? statSync(path, { throwIfNoEntry: false })
+    : lstatSync(path, { throwIfNoEntry: false });
 }
 
 function readTextIfPresent(path: string): string | undefined {
@@ -614,6 +627,27 @@ const LOG_FILES = [
 // ---------------------------------------------------------------------------
 // The store
 
+/** Where everything of conversation `id` lives in a lane. */
+function lanePaths(lane: LaneRoot, id: string) {
+  const conversations = join(lane.root, "conversations");
+  const db = join(conversations, `${id}.db`);
+  const brain = join(lane.root, "brain", id);
+  const logs = join(brain, ".system_generated", "logs");
+  return {
+    conversations,
+    db,
+    wal: `${db}-wal`,
+    shm: `${db}-shm`,
+    pb: join(conversations, `${id}.pb`),
+    meta: join(conversations, `${id}.meta`),
+    brain,
+    logs,
+    logFiles: LOG_FILES.map(([key, name]) => [key, join(logs, name)] as const),
+  };
+}
+
+type Paths = ReturnType<typeof lanePaths>;
+
 interface Located {
   lane: LaneRoot;
   db: string;
@@ -631,29 +665,11 @@ export class AntigravityStore implements Store<AntigravityBody> {
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   }
 
-  private paths(lane: LaneRoot, id: string) {
-    const conversations = join(lane.root, "conversations");
-    const db = join(conversations, `${id}.db`);
-    const brain = join(lane.root, "brain", id);
-    const logs = join(brain, ".system_generated", "logs");
-    return {
-      conversations,
-      db,
-      wal: `${db}-wal`,
-      shm: `${db}-shm`,
-      pb: join(conversations, `${id}.pb`),
-      meta: join(conversations, `${id}.meta`),
-      brain,
-      logs,
-      logFiles: LOG_FILES.map(([key, name]) => [key, join(logs, name)] as const),
-    };
-  }
-
   /** The first lane holding `<id>.db` (anything by that name, even a dangling link). */
   private locate(id: string): Located | undefined {
     checkPathComponent(id, HARNESS);
     for (const lane of this.lanes) {
-      const db = this.paths(lane, id).db;
+      const db = lanePaths(lane, id).db;
       if (statOrUndefined(db, false)) return { lane, db };
     }
     return undefined;
@@ -746,13 +762,13 @@ export class AntigravityStore implements Store<AntigravityBody> {
       wal,
     });
     const listing = summarize(rows);
-    const fingerprint = this.fingerprintOf(lane, id);
+    const files = lanePaths(lane, id);
+    const fingerprint = this.fingerprintOf(lane, files);
     const meta = { ...listing.meta };
     if (lane.lane === "acp" && meta.cwd === undefined) {
-      const cwd = acpCwd(readTextIfPresent(this.paths(lane, id).meta));
+      const cwd = acpCwd(readTextIfPresent(files.meta));
       if (cwd !== undefined) meta.cwd = cwd;
     }
-    const files = this.paths(lane, id);
     const newest = Math.max(
       ...fingerprint.files
         .filter((f) => f.path === files.db || f.path === files.wal)
@@ -779,7 +795,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
     const found = this.locate(id);
     if (!found) {
       const pb = this.lanes
-        .map((lane) => this.paths(lane, id).pb)
+        .map((lane) => lanePaths(lane, id).pb)
         .find((p) => statOrUndefined(p) !== undefined);
       if (pb)
         throw new UnsupportedError(
@@ -796,7 +812,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       busyTimeoutMs: this.busyTimeoutMs,
       wal,
     });
-    const paths = this.paths(lane, id);
+    const paths = lanePaths(lane, id);
     for (const [key, file] of paths.logFiles) {
       const text = readTextIfPresent(file);
       if (text !== undefined) body[key] = text;
@@ -826,7 +842,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       );
     }
     const lane = this.lanes[0]!; // the CLI lane: what `agy --conversation` resumes
-    const paths = this.paths(lane, id);
+    const paths = lanePaths(lane, id);
     let tmp: string | undefined;
     try {
       mkdirSync(lane.root, { recursive: true });
@@ -919,7 +935,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
   delete(id: string): string[] {
     const found = this.locate(id);
     if (!found) throw this.notFound(id);
-    const paths = this.paths(found.lane, id);
+    const paths = lanePaths(found.lane, id);
     // Check everything before removing anything.
     const realRoot = realpathSync(found.lane.root);
     const realConversations = realpathSync(paths.conversations);
@@ -973,12 +989,11 @@ export class AntigravityStore implements Store<AntigravityBody> {
   fingerprint(id: string): Fingerprint | undefined {
     if (pathComponentProblem(id)) return undefined;
     const found = this.locate(id);
-    return found && this.fingerprintOf(found.lane, id);
+    return found && this.fingerprintOf(found.lane, lanePaths(found.lane, id));
   }
 
   /** The database, its -wal, the brain logs and the ACP sidecar: whichever exist. */
-  private fingerprintOf(lane: LaneRoot, id: string): Fingerprint {
-    const paths = this.paths(lane, id);
+  private fingerprintOf(lane: LaneRoot, paths: Paths): Fingerprint {
     const candidates = [paths.db, paths.wal, ...paths.logFiles.map(([, f]) => f)];
     if (lane.lane === "acp") candidates.push(paths.meta);
     const files: Fingerprint["files"] = [];
