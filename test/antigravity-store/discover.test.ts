@@ -169,4 +169,33 @@ describe("discover", () => {
     expect(loaded.meta.cwd).toBe("/work/acp project");
     expect(store.load(cliBody.id).body.lane).toBeUndefined();
   });
+
+  it("fingerprints the database, its -wal and the mirror logs, and the fingerprint moves when a step lands", () => {
+    const root = tempDir();
+    const body = buildConversation({ steps: 10, seed: 41 });
+    body.transcript = "{}\n";
+    const path = writeAgyDatabase(root, body, { leaveWal: true });
+    const store = new AntigravityStore({ root });
+    const first = store.fingerprint(body.id)!;
+    expect(first.files.map((f) => f.path)).toEqual([
+      path,
+      `${path}-wal`,
+      join(root, "brain", body.id, ".system_generated", "logs", "transcript.jsonl"),
+    ]);
+    expect(store.fingerprint(body.id)).toEqual(first); // reading changes nothing
+    expect(store.discover().sessions[0]!.fingerprint).toEqual(first);
+
+    const db = new Database(path);
+    db.pragma("wal_autocheckpoint = 0");
+    db.prepare("INSERT INTO steps (idx, step_type, status) VALUES (999, 23, 3)").run();
+    const held = `${path}.x`;
+    for (const suffix of ["", "-wal", "-shm"]) copyFileSync(path + suffix, held + suffix);
+    db.close();
+    for (const suffix of ["", "-wal", "-shm"]) copyFileSync(held + suffix, path + suffix);
+    const second = store.fingerprint(body.id)!;
+    expect(second).not.toEqual(first);
+    expect(second.files.find((f) => f.path === `${path}-wal`)!.size).toBeGreaterThan(
+      first.files.find((f) => f.path === `${path}-wal`)!.size,
+    );
+  });
 });
