@@ -33,7 +33,7 @@ export function painter(enabled: boolean): Painter {
 /** Write `text` to stdout, through the pager when it is longer than the terminal. */
 export function writePaged(text: string, env: Env, usePager: boolean): void {
   const out = process.stdout;
-  const rows = out.rows ?? 24;
+  const rows = out.rows || 24;
   const lines = text.length > 0 ? text.split("\n").length - 1 : 0;
   if (usePager && out.isTTY && lines > rows - 1) {
     const argv = (shellParse(env.PAGER ?? "less") as unknown[]).filter(
