@@ -187,8 +187,9 @@ export function readSnapshot<T>(
   // read-only open of it would create an empty -wal: read it immutable.
   let wal = options.wal;
   if (wal === undefined) {
-    const file = inspectDatabaseFile(path, sizeOf(path));
-    wal = file.ok && file.wal;
+    const size = sizeOf(path);
+    const file = size > 0 ? inspectDatabaseFile(path, size) : undefined;
+    wal = file?.ok === true && file.wal;
   }
   let fallback = wal && sizeOf(`${path}-wal`) < 0;
   for (let attempt = 0; ; attempt++) {

@@ -446,28 +446,26 @@ function messageCount(db: Db, shape: Shape): number {
   const byStatus = shape.indexes.has("idx_steps_status") ? "INDEXED BY idx_steps_status" : "";
   const groups = db
     .prepare(
-      `SELECT step_type, group_concat(idx) FROM steps ${byType} WHERE step_type NOT IN (${SILENT}) GROUP BY step_type`,
+      `SELECT step_type, group_concat(idx) FROM steps ${byType} WHERE step_type NOT IN (${SILENT}) GROUP BY step_type
+       UNION ALL SELECT NULL, group_concat(idx) FROM steps ${byStatus} WHERE status IN (${IN_FLIGHT})`,
     )
     .raw()
-    .all() as [number, string][];
-  const inFlight = new Set(
-    db
-      .prepare(`SELECT idx FROM steps ${byStatus} WHERE status IN (${IN_FLIGHT})`)
-      .pluck()
-      .all() as number[],
-  );
-  const steps: [idx: number, talk: boolean][] = [];
+    .all() as [number | null, string | null][];
+  const inFlight = new Set(groups.at(-1)?.[1]?.split(",").map(Number));
+  // Each step as idx * 2 + (1 for user input and planner steps), sorted by idx.
+  const keys: number[] = [];
   for (const [type, list] of groups) {
-    const talk = type === USER_INPUT || type === PLANNER_RESPONSE;
+    if (type === null || list === null) continue;
+    const talk = type === USER_INPUT || type === PLANNER_RESPONSE ? 1 : 0;
     for (const item of list.split(",")) {
       const idx = Number(item);
-      if (talk || !inFlight.has(idx)) steps.push([idx, talk]);
+      if (talk || !inFlight.has(idx)) keys.push(idx * 2 + talk);
     }
   }
-  steps.sort((x, y) => x[0] - y[0]);
   let count = 0;
   let inRun = false;
-  for (const [, talk] of steps) {
+  for (const key of Float64Array.from(keys).sort()) {
+    const talk = key % 2 !== 0;
     if (talk || !inRun) count++;
     inRun = !talk;
   }
