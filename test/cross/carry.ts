@@ -124,15 +124,16 @@ export const carryClaudeCode: Carry = (t) => {
           if (b.text.trim() !== "") content.push({ type: "text", text: b.text });
           break;
         case "thinking": {
-          // [Reasoning without an Anthropic signature (or from a non-Claude
-          // model) becomes plain text; encrypted-only reasoning is dropped]
+          // [Reasoning without an Anthropic signature (or from a model not
+          // known to be Claude) becomes plain text; encrypted-only reasoning is dropped]
           const model = m.model ?? session.model;
           const replayable =
             m.role === "assistant" &&
             b.signature !== undefined &&
             b.signature !== "" &&
             b.encrypted === undefined &&
-            (model === undefined || /claude/i.test(model));
+            model !== undefined &&
+            /claude/i.test(model);
           if (replayable) content.push({ type: "thinking", text: b.text, signature: b.signature! });
           else if (b.text.trim() !== "") content.push({ type: "text", text: b.text });
           break;

@@ -352,10 +352,18 @@ describe("losses no other test pins", () => {
       { type: "text", text: "Looking.\n\nFound it." },
     ]);
     expect(back[2]!.content).toEqual([{ type: "thinking", text: "alone", signature: "sig-alone" }]);
-    // Claude Code then replays no signature over text it did not sign.
+    // Claude Code then replays no signature over text it did not sign, nor
+    // one whose model agy could not keep (it may be another vendor's).
     const claude = through("claude_code", through("antigravity", interleaved)).body;
     expect(claude[1]!.content[0]).toEqual({ type: "text", text: "first\n\nsecond" });
-    expect(claude[2]!.content[0]).toEqual({
+    expect(claude[2]!.content[0]).toEqual({ type: "text", text: "alone" });
+    // With a Claude model named, the lone signed block is replayed.
+    const named = through("antigravity", interleaved);
+    const withModel = {
+      ...named,
+      body: named.body.map((m) => (m.role === "assistant" ? { ...m, model: "claude-opus-5" } : m)),
+    };
+    expect(through("claude_code", withModel).body[2]!.content[0]).toEqual({
       type: "thinking",
       text: "alone",
       signature: "sig-alone",

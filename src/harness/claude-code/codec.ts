@@ -439,14 +439,20 @@ export function claudeSessionId(id: string): string {
   return UUID_RE.test(id) ? id : stableUuid("claude_code", "session", id);
 }
 
-/** A thinking block may be replayed only with the signature Anthropic gave it. */
+/**
+ * A thinking block may be replayed only with the signature Anthropic gave it.
+ * The model must be known to be Claude: a turn whose model was lost on the
+ * way (agy writes only numeric models) may carry another vendor's signature,
+ * and a foreign signature fails the whole resume.
+ */
 function replayableThinking(block: Block, model: string | undefined): boolean {
   return (
     block.type === "thinking" &&
     block.signature !== undefined &&
     block.signature !== "" &&
     block.encrypted === undefined &&
-    (model === undefined || /claude/i.test(model))
+    model !== undefined &&
+    /claude/i.test(model)
   );
 }
 
