@@ -233,7 +233,8 @@ export class ProtoMessage {
     // malformed sequences with U+FFFD. Buffer's native `utf8Slice` (present
     // in every Node release, though undocumented) is used when there:
     // toString()'s argument checks cost as much as decoding a short string.
-    const text = (this.text ??= textView(this.bytes.buffer));
+    this.text ??= textView(this.bytes.buffer);
+    const text = this.text;
     const at = this.bytes.byteOffset;
     return text.utf8Slice?.(at + start, at + end) ?? text.toString("utf8", at + start, at + end);
   }
