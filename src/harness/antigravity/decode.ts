@@ -163,7 +163,10 @@ export function parseBounded(text: string): { value: Json } | undefined {
   } catch {
     return undefined;
   }
-  if (typeof value !== "object" || value === null) return { value };
+  // Nesting deeper than the limit takes more than two characters per level.
+  if (typeof value !== "object" || value === null || text.length <= 2 * MAX_JSON_DEPTH) {
+    return { value };
+  }
   const pending: [Json, number][] = [[value, 1]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [v, depth] = next;
