@@ -9,6 +9,7 @@
  * `npx tsx bench/antigravity-codec.bench.ts [steps]`
  */
 
+import { BinaryReader } from "@bufbuild/protobuf/wire";
 import type { AntigravityBody } from "../src/harness/antigravity/body.js";
 import { fromCommon, toCommon } from "../src/harness/antigravity/codec.js";
 import { antigravityText } from "../src/harness/antigravity/text.js";
@@ -57,6 +58,21 @@ const STEP_TREE: Tree = {
 };
 const BLOB_TREE: Tree = { 1: { 1: LEAF, 4: LEAF }, 2: LEAF }; // main blob, gen_metadata
 
+/** The same walk with the library's BinaryReader (tag/skip), for reference. */
+function libraryWalk(bytes: Uint8Array, tree: Tree): number {
+  const reader = new BinaryReader(bytes);
+  let n = 0;
+  while (reader.pos < reader.len) {
+    const [no, wire] = reader.tag();
+    n++;
+    const sub = tree[no];
+    if (sub !== undefined && wire === WireType.LengthDelimited)
+      n += libraryWalk(reader.bytes(), sub);
+    else reader.skip(wire, no);
+  }
+  return n;
+}
+
 /** Like `walk`, and also decodes every string field along the tree (a reference, not the baseline). */
 function walkText(m: ProtoMessage, tree: Tree): number {
   let n = m.length;
@@ -94,21 +110,22 @@ for (const layout of ["generic", "typed"] as const) {
   const input = blobs(body);
   const bytes = input.reduce((n, b) => n + b.length, 0);
 
-  // Interleave the two measurements round by round so that both see the
-  // same machine state; the ratio is the median of the per-round ratios.
-  const walkTimes: number[] = [];
-  const codecTimes: number[] = [];
+  // Interleave the measurements round by round so that all see the same
+  // machine state; the ratio is the median of the per-round ratios.
+  const walkAll = () => {
+    for (const s of body.steps) sink += walk(decode(s.step_payload), STEP_TREE);
+    for (const r of body.trajectory_metadata_blob) sink += walk(decode(r.data), BLOB_TREE);
+    for (const r of body.gen_metadata) sink += walk(decode(r.data), BLOB_TREE);
+  };
+  const times = {
+    walk: [] as number[],
+    library: [] as number[],
+    text: [] as number[],
+    codec: [] as number[],
+  };
   const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const w = timeMedian(
-      () => {
-        for (const s of body.steps) sink += walk(decode(s.step_payload), STEP_TREE);
-        for (const r of body.trajectory_metadata_blob) sink += walk(decode(r.data), BLOB_TREE);
-        for (const r of body.gen_metadata) sink += walk(decode(r.data), BLOB_TREE);
-      },
-      RUNS,
-      WARMUP,
-    );
+    const w = timeMedian(walkAll, RUNS, WARMUP);
     const c = timeMedian(
       () => {
         sink += toCommon(transcript).body.length;
@@ -116,20 +133,33 @@ for (const layout of ["generic", "typed"] as const) {
       RUNS,
       WARMUP,
     );
-    walkTimes.push(w);
-    codecTimes.push(c);
+    times.library.push(
+      timeMedian(
+        () => {
+          for (const s of body.steps) sink += libraryWalk(s.step_payload!, STEP_TREE);
+        },
+        RUNS,
+        WARMUP,
+      ),
+    );
+    times.text.push(
+      timeMedian(
+        () => {
+          for (const s of body.steps) sink += walkText(decode(s.step_payload), STEP_TREE);
+        },
+        RUNS,
+        WARMUP,
+      ),
+    );
+    times.walk.push(w);
+    times.codec.push(c);
     ratios.push(c / w);
   }
   sample();
-  const walkMs = median(walkTimes);
-  const codecMs = median(codecTimes);
-  const textMs = timeMedian(
-    () => {
-      for (const s of body.steps) sink += walkText(decode(s.step_payload), STEP_TREE);
-    },
-    RUNS,
-    WARMUP,
-  );
+  const walkMs = median(times.walk);
+  const codecMs = median(times.codec);
+  const libraryMs = median(times.library);
+  const textMs = median(times.text);
   const common = toCommon(transcript);
   const fromMs = timeMedian(() => {
     sink += fromCommon(common).body.steps.length;
@@ -151,6 +181,10 @@ for (const layout of ["generic", "typed"] as const) {
       "blob input": mb(bytes),
     },
     { "walk-only baseline": `${walkMs.toFixed(1)} ms`, throughput: rate(walkMs) },
+    {
+      "same walk with the library's BinaryReader (reference)": `${libraryMs.toFixed(1)} ms`,
+      throughput: rate(libraryMs),
+    },
     {
       "walk + decode every string (reference)": `${textMs.toFixed(1)} ms`,
       throughput: rate(textMs),
