@@ -289,17 +289,18 @@ const EMPTY = new Uint8Array(0);
 /** Buffer with its native UTF-8 slice, which @types/node does not declare. */
 type FastSliceBuffer = Buffer & { utf8Slice?: (start: number, end: number) => string };
 
-// One Buffer view per underlying ArrayBuffer, shared by every message decoded
-// from it (a step and all its sub-messages are views of one buffer).
-const views = new WeakMap<ArrayBufferLike, FastSliceBuffer>();
+// The Buffer view of the buffer strings were last read from: a step and all
+// its sub-messages are views of one buffer, read one after the other. (A
+// WeakMap cost more than it saved when every message has its own buffer.)
+let lastBuffer: ArrayBufferLike | undefined;
+let lastView: FastSliceBuffer | undefined;
 
 function textView(buffer: ArrayBufferLike): FastSliceBuffer {
-  let view = views.get(buffer);
-  if (view === undefined) {
-    view = Buffer.from(buffer as ArrayBuffer) as FastSliceBuffer;
-    views.set(buffer, view);
+  if (buffer !== lastBuffer || lastView === undefined) {
+    lastView = Buffer.from(buffer as ArrayBuffer) as FastSliceBuffer;
+    lastBuffer = buffer;
   }
-  return view;
+  return lastView;
 }
 
 /** Decode the longest well-formed prefix of `bytes`. Never throws. */
