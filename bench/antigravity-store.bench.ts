@@ -12,23 +12,15 @@
  */
 
 import { spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
-import type { AntigravityBody } from "../src/harness/antigravity/body.js";
 import { antigravityCodec } from "../src/harness/antigravity/codec.js";
-import { AGY_SCHEMA, AntigravityStore } from "../src/harness/antigravity/store.js";
-import { createDatabase, readSnapshot } from "../src/sqlite.js";
+import { AntigravityStore } from "../src/harness/antigravity/store.js";
+import { readSnapshot } from "../src/sqlite.js";
+import { writeAgyDatabase } from "../test/antigravity-store/support.js";
 import { buildConversation, type ConversationSpec } from "../test/support/agy-fixtures.js";
 import { mb, median, report } from "./util.js";
 
@@ -40,68 +32,12 @@ const DATA = join(
 );
 
 // ---------------------------------------------------------------------------
-// Generation: written the way agy writes (not through the store's save)
-
-const STEP_COLUMNS = [
-  "idx",
-  "step_type",
-  "status",
-  "has_subtrajectory",
-  "metadata",
-  "error_details",
-  "permissions",
-  "task_details",
-  "render_info",
-  "step_payload",
-  "step_format",
-] as const;
-
-/**
- * Write `body` as agy writes it, in WAL mode. With `walShare`, that share of
- * the steps (the latest) stays in an uncheckpointed -wal beside its -shm, as
- * an agy that exits without a checkpoint leaves them; otherwise the
- * database is at rest (checkpointed, no -wal).
- */
-function writeLikeAgy(dir: string, body: AntigravityBody, walShare = 0): void {
-  const path = join(dir, `${body.id}.db`);
-  const db = createDatabase(path);
-  db.pragma("journal_mode = WAL");
-  db.pragma("wal_autocheckpoint = 0");
-  for (const sql of AGY_SCHEMA) db.exec(sql);
-  db.pragma("user_version = 1");
-  const insert = (table: string, row: object) => {
-    const cols = Object.keys(row);
-    db.prepare(
-      `INSERT INTO ${table} (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`,
-    ).run(Object.values(row).map((v) => (typeof v === "boolean" ? Number(v) : v)));
-  };
-  for (const r of body.trajectory_meta) insert("trajectory_meta", r);
-  for (const r of body.trajectory_metadata_blob) insert("trajectory_metadata_blob", r);
-  for (const r of body.gen_metadata) insert("gen_metadata", r);
-  const stepInsert = db.prepare(
-    `INSERT INTO steps (${STEP_COLUMNS.join(",")}) VALUES (${STEP_COLUMNS.map(() => "?").join(",")})`,
-  );
-  const split = Math.floor(body.steps.length * (1 - walShare));
-  body.steps.forEach((s, i) => {
-    if (i === split) db.pragma("wal_checkpoint(TRUNCATE)");
-    stepInsert.run(STEP_COLUMNS.map((c) => (c === "has_subtrajectory" ? Number(s[c]) : s[c])));
-  });
-  if (walShare > 0) {
-    // Keep the -wal and -shm: copy them while the connection is open.
-    for (const suffix of ["", "-wal", "-shm"]) copyFileSync(path + suffix, `${path}.held${suffix}`);
-  }
-  db.close();
-  if (walShare > 0) {
-    for (const suffix of ["", "-wal", "-shm"]) {
-      copyFileSync(`${path}.held${suffix}`, path + suffix);
-      rmSync(`${path}.held${suffix}`);
-    }
-  }
-}
+// Generation: written the way agy writes (test/antigravity-store/support.ts),
+// not through the store's save
 
 /** Two copies of one generated store: at rest, and with the latest fifth of each conversation in its -wal. */
 function generateStores(count: number, steps: number): { rest: string; wal: string } {
-  const base = join(DATA, `stores-${count}x${steps}`);
+  const base = join(DATA, `stores-v2-${count}x${steps}`);
   const rest = join(base, "rest");
   const wal = join(base, "wal");
   if (existsSync(join(base, "complete"))) return { rest, wal };
@@ -117,15 +53,15 @@ function generateStores(count: number, steps: number): { rest: string; wal: stri
     if (i % 2) spec.modelName = "gemini-3.8-flash";
     if (i % 3 === 0) spec.checkpointTitle = `Task ${i}`;
     const body = buildConversation(spec);
-    writeLikeAgy(join(rest, "conversations"), body);
-    writeLikeAgy(join(wal, "conversations"), body, 0.2);
+    writeAgyDatabase(rest, body);
+    writeAgyDatabase(wal, body, { walShare: 0.2 });
   }
   writeFileSync(join(base, "complete"), "");
   return { rest, wal };
 }
 
 function generateLarge(targetBytes: number): { root: string; id: string } {
-  const root = join(DATA, `large-${targetBytes >> 20}MB`);
+  const root = join(DATA, `large-v2-${targetBytes >> 20}MB`);
   const id = "b16b16b1-0000-4000-8000-000000000200";
   const dir = join(root, "conversations");
   if (!existsSync(join(root, "complete"))) {
@@ -133,7 +69,9 @@ function generateLarge(targetBytes: number): { root: string; id: string } {
     mkdirSync(dir, { recursive: true });
     // ~100 KB tool outputs: about 2,400 steps make 200 MB.
     const steps = Math.ceil(targetBytes / 85_000);
-    writeLikeAgy(dir, buildConversation({ id, steps, payloadBytes: 100_000, seed: 99 }));
+    writeAgyDatabase(root, buildConversation({ id, steps, payloadBytes: 100_000, seed: 99 }), {
+      walShare: 0.2,
+    });
     writeFileSync(join(root, "complete"), "");
   }
   return { root, id };

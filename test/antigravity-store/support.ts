@@ -138,14 +138,15 @@ export function insertStep(db: Database.Database, s: StepRow): void {
 }
 
 /**
- * Write `body` as agy does: WAL mode, one transaction per step, and (with
- * `leaveWal`) the process "exits" without a checkpoint, so the latest steps
- * live only in `-wal` (the -shm stays too). Returns the database path.
+ * Write `body` as agy does: WAL mode, one transaction per step. With
+ * `leaveWal` (or a `walShare` of the steps, the latest), the process
+ * "exits" without a checkpoint, so those steps live only in `-wal` (the
+ * `-shm` stays too); otherwise the database is at rest. Returns its path.
  */
 export function writeAgyDatabase(
   root: string,
   body: AntigravityBody,
-  options: { leaveWal?: boolean; userVersion?: number } = {},
+  options: { leaveWal?: boolean; walShare?: number; userVersion?: number } = {},
 ): string {
   const path = join(root, "conversations", `${body.id}.db`);
   mkdirSync(dirname(path), { recursive: true });
@@ -167,12 +168,14 @@ export function writeAgyDatabase(
   rows("executor_metadata", body.executor_metadata);
   rows("parent_references", body.parent_references);
   rows("battle_mode_infos", body.battle_mode_infos);
-  if (options.leaveWal) {
-    db.pragma("wal_checkpoint(TRUNCATE)");
-    db.pragma("wal_autocheckpoint = 0");
-  }
-  for (const step of body.steps) insertStep(db, step);
-  if (options.leaveWal) {
+  const share = options.walShare ?? (options.leaveWal ? 1 : 0);
+  const split = Math.floor(body.steps.length * (1 - share));
+  db.pragma("wal_autocheckpoint = 0");
+  body.steps.forEach((step, i) => {
+    if (i === split) db.pragma("wal_checkpoint(TRUNCATE)");
+    insertStep(db, step);
+  });
+  if (share > 0) {
     // Copy the files while the connection is open (closing would fold the
     // -wal in): what an agy that exits without a checkpoint leaves.
     const held = `${path}.held`;
