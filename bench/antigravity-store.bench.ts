@@ -12,7 +12,15 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -122,11 +130,30 @@ function interleaved(variants: Record<string, () => void>, runs: number): Record
 // ---------------------------------------------------------------------------
 // Peak RSS, in a process of its own
 
-function rssChild(root: string, id: string, what: "load" | "convert"): void {
+/**
+ * This process's peak RSS. On Linux getrusage's maxrss keeps the parent's
+ * high-water mark across fork and exec, so the kernel's per-image VmHWM is
+ * read instead where it exists.
+ */
+function peakRss(): number {
+  try {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+    if (hwm) return Number(hwm[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+function rssChild(root: string, id: string, what: "load" | "convert" | "idle"): void {
+  if (what === "idle") {
+    process.stdout.write(JSON.stringify({ maxRss: peakRss() }));
+    return;
+  }
   const store = new AntigravityStore({ root });
   const loaded = store.load(id);
   const common = what === "convert" ? antigravityCodec.toCommon(loaded) : undefined;
-  const maxRss = process.resourceUsage().maxRSS * 1024;
+  const maxRss = peakRss();
   process.stdout.write(
     JSON.stringify({ maxRss, steps: loaded.body.steps.length, messages: common?.body.length }),
   );
@@ -148,22 +175,13 @@ function rssEntry(): string {
   return out;
 }
 
-function measureRss(entry: string, root: string, id: string, what: "load" | "convert") {
+function measureRss(entry: string, root: string, id: string, what: "load" | "convert" | "idle") {
   const r = spawnSync(process.execPath, [entry, "--rss", root, id, what], {
     encoding: "utf8",
     maxBuffer: 1 << 20,
   });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout) as { maxRss: number };
-}
-
-function idleRss(): number {
-  const r = spawnSync(
-    process.execPath,
-    ["-e", "process.stdout.write(String(process.resourceUsage().maxRSS * 1024))"],
-    { encoding: "utf8" },
-  );
-  return Number(r.stdout);
 }
 
 // ---------------------------------------------------------------------------
@@ -283,7 +301,7 @@ function main(): void {
   // Peak RSS loading one large conversation, each in a process of its own.
   const largeBytes = bytesOf(join(large.root, "conversations"), `${large.id}.db`);
   const entry = rssEntry();
-  const base = idleRss();
+  const base = measureRss(entry, large.root, large.id, "idle").maxRss;
   const loaded = measureRss(entry, large.root, large.id, "load");
   const converted = measureRss(entry, large.root, large.id, "convert");
   report([
@@ -291,13 +309,13 @@ function main(): void {
       "large conversation": mb(largeBytes),
       "peak RSS, load": `${mb(loaded.maxRss)} (${(loaded.maxRss / largeBytes).toFixed(2)}x the database)`,
       "peak RSS, load + toCommon": `${mb(converted.maxRss)} (${(converted.maxRss / largeBytes).toFixed(2)}x)`,
-      "an idle node process": mb(base),
+      "the same process idle": mb(base),
     },
   ]);
 }
 
 if (process.argv[2] === "--rss") {
-  rssChild(process.argv[3]!, process.argv[4]!, process.argv[5] as "load" | "convert");
+  rssChild(process.argv[3]!, process.argv[4]!, process.argv[5] as "load" | "convert" | "idle");
 } else {
   main();
 }
