@@ -1112,6 +1112,3 @@ function createExtraTable(db: Db, table: ExtraTable): void {
     insert.run(row);
   });
 }
-
-/** Every table agy's schema names, for tests and documentation. */
-export const AGY_TABLES: readonly string[] = KNOWN_TABLES;
