@@ -47,9 +47,17 @@ export interface ListOptions {
   onProgress?: (harness: HarnessId, done: number, total: number) => void;
 }
 
+/** A session named by harness and exact id. */
+export interface Located {
+  harness: HarnessId;
+  id: string;
+}
+
 export interface Loaded {
-  found: Discovered;
+  located: Located;
   transcript: Transcript<Common>;
+  /** The session's main file, when the store reports one. */
+  path?: string;
 }
 
 /** Is `child` the directory `dir` or below it? Plain path logic: both may not exist here. */
@@ -106,13 +114,22 @@ export class Local {
     return { sessions: out, skipped };
   }
 
-  /** An exact id, else a unique prefix of one. */
-  resolve(ref: string, onProgress?: ListOptions["onProgress"]): Discovered {
+  /**
+   * An exact id, else a unique prefix of one, across the stores. Only file
+   * names are read (`Store.ids`), so a lookup costs the same whatever the
+   * size of the stores, and a damaged session can still be named (its load
+   * then says what is wrong with it).
+   */
+  resolve(ref: string): Located {
     if (ref === "")
       throw new NotFoundError(this.options.from, "an empty session id matches nothing");
-    const { sessions } = this.list(onProgress ? { onProgress } : {});
-    const exact = sessions.filter((s) => s.id === ref);
-    const matches = (exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(ref))).sort(
+    const all: Located[] = this.harnesses().flatMap((h) =>
+      this.store(h.id)
+        .ids()
+        .map((id) => ({ harness: h.id, id })),
+    );
+    const exact = all.filter((s) => s.id === ref);
+    const matches = (exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(ref))).sort(
       (a, b) => a.id.localeCompare(b.id) || a.harness.localeCompare(b.harness),
     );
     if (matches.length === 1) return matches[0]!;
@@ -129,14 +146,18 @@ export class Local {
     );
   }
 
-  load(found: Discovered): Loaded {
-    const h = harness(found.harness);
-    const native = this.store(found.harness).load(found.id);
-    return { found, transcript: h.codec.toCommon(native) };
+  load(located: Located): Loaded {
+    const h = harness(located.harness);
+    const store = this.store(located.harness);
+    const native = store.load(located.id);
+    const loaded: Loaded = { located, transcript: h.codec.toCommon(native) };
+    const path = store.fingerprint(located.id)?.files[0]?.path;
+    if (path !== undefined) loaded.path = path;
+    return loaded;
   }
 
-  remove(found: Discovered): string[] {
-    return this.store(found.harness).delete(found.id);
+  remove(located: Located): string[] {
+    return this.store(located.harness).delete(located.id);
   }
 }
 

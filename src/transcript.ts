@@ -114,6 +114,12 @@ export interface Store<Body> {
   /** The store root directories this instance reads. */
   readonly roots: readonly string[];
   discover(options?: DiscoverOptions): Discovery;
+  /**
+   * The ids of the sessions this store holds, from file names alone (no
+   * session file is opened), sorted and without duplicates; cheap enough to
+   * run on every id lookup. A listed id may still fail to load.
+   */
+  ids(): string[];
   /** Load by exact id. Never modifies the source. */
   load(id: string): Transcript<Body>;
   /** Write atomically; resumable by the harness. */

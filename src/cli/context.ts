@@ -8,12 +8,11 @@ import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import { parseToCommon } from "../convert.js";
 import { harness, storedHarnesses } from "../harness/index.js";
-import { type Env, Local } from "../local.js";
+import { type Env, Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
-import type { Common, Discovered, HarnessId, TextForm, Transcript } from "../transcript.js";
+import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
 import { UsageError } from "./errors.js";
 import { readInput } from "./input.js";
-import { Progress } from "./output.js";
 
 export function rootFlag(id: HarnessId): string {
   return `${id.replace(/_/g, "-")}-root`;
@@ -49,7 +48,9 @@ export function localFor(command: Command, from?: HarnessId): Local {
 export interface Source {
   transcript: Transcript<Common>;
   /** Set when the source is a stored session. */
-  found?: Discovered;
+  found?: Located;
+  /** The stored session's main file. */
+  path?: string;
   /** The document's path (or `<stdin>`) when the source is a document. */
   origin?: string;
   /** 0-based [start, end) of the selected messages. */
@@ -85,23 +86,19 @@ export function resolveSource(
     throw error;
   }
   let transcript: Transcript<Common>;
-  let found: Discovered | undefined;
+  let found: Located | undefined;
   let origin: string | undefined;
+  let path: string | undefined;
   if (options.allowDocuments && isDocument(parsed.ref)) {
     const input = readInput(parsed.ref);
     origin = input.origin;
     transcript = parseToCommon(input.text, options.documentForm ?? "simple", input.origin);
   } else {
     const local = localFor(command, options.from);
-    const progress = new Progress();
-    try {
-      found = local.resolve(parsed.ref, (h, done, total) =>
-        progress.update(`looking up ${parsed.ref} in ${h}: ${done}/${total}`),
-      );
-    } finally {
-      progress.done();
-    }
-    transcript = local.load(found).transcript;
+    found = local.resolve(parsed.ref);
+    const loaded = local.load(found);
+    transcript = loaded.transcript;
+    path = loaded.path;
   }
   const label = found ? `session ${found.id}` : (origin ?? "the document");
   const { start, end } = parsed.range
@@ -109,6 +106,7 @@ export function resolveSource(
     : { start: 0, end: transcript.body.length };
   const source: Source = { transcript, start, end };
   if (found) source.found = found;
+  if (path !== undefined) source.path = path;
   if (origin !== undefined) source.origin = origin;
   return source;
 }

@@ -445,10 +445,14 @@ describe("failures: one line, the right exit status, nothing changed", () => {
     writeFileSync(path, Buffer.alloc(8192, 0x5a));
     const listed = run(["list"]);
     expect(listed.stderr).toBe("1 file skipped; --verbose shows why\n");
-    const r = run(["view", path]);
-    // A path is read as a document (not JSON): the file is named.
+    // Looked up by id, it is found by name and its load names the file.
+    const r = run(["view", "deadbeef"]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(path);
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(`txcript: ${path}: `);
+    // And it can still be deleted.
+    expect(run(["delete", "deadbeef", "--yes"]).status).toBe(0);
+    expect(existsSync(path)).toBe(false);
   });
 
   it("a read-only target directory fails cleanly and leaves nothing behind", () => {

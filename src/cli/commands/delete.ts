@@ -29,7 +29,12 @@ export function register(program: Command): void {
           );
         }
         const rl = createInterface({ input: process.stdin, output: process.stderr });
-        const title = found.meta.title ? ` "${found.meta.title}"` : "";
+        // The title helps the user recognize it; a session too damaged to load can still go.
+        let title = "";
+        try {
+          const t = local.load(found).transcript.meta.title;
+          if (t) title = ` "${t}"`;
+        } catch {}
         const answer = await rl.question(
           `delete ${found.harness} session ${found.id}${title}? [y/N] `,
         );

@@ -48,7 +48,7 @@ export function register(program: Command): void {
       };
       if (source.found) {
         input.harness = source.found.harness;
-        input.path = source.found.path;
+        if (source.path !== undefined) input.path = source.path;
       }
       switch (options.format) {
         case "json":

@@ -707,6 +707,24 @@ export class AntigravityStore implements Store<AntigravityBody> {
 
   // -- discover ------------------------------------------------------------
 
+  ids(): string[] {
+    const ids = new Set<string>();
+    for (const lane of this.lanes) {
+      let names: string[];
+      try {
+        names = readdirSync(join(lane.root, "conversations"));
+      } catch {
+        continue; // discover() reports unreadable directories
+      }
+      for (const name of names) {
+        if (!name.endsWith(".db")) continue;
+        const id = name.slice(0, -3);
+        if (pathComponentProblem(id) === undefined) ids.add(id);
+      }
+    }
+    return [...ids].sort();
+  }
+
   discover(options: DiscoverOptions = {}): Discovery {
     const candidates: { lane: LaneRoot; name: string }[] = [];
     const skipped: Skipped[] = [];

@@ -34,7 +34,7 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { checkPathComponent, realPathInside } from "../../paths.js";
+import { checkPathComponent, pathComponentProblem, realPathInside } from "../../paths.js";
 import {
   EPOCH,
   type EpochTime,
@@ -273,6 +273,24 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     return found
       .sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
       .map((f) => f.path);
+  }
+
+  ids(): string[] {
+    const ids = new Set<string>();
+    for (const dir of this.projectDirs()) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue; // discover() reports unreadable folders
+      }
+      for (const name of names) {
+        if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
+        const id = name.slice(0, -SESSION_SUFFIX.length);
+        if (pathComponentProblem(id) === undefined) ids.add(id);
+      }
+    }
+    return [...ids].sort();
   }
 
   discover(options: DiscoverOptions = {}): Discovery {

@@ -306,6 +306,10 @@ export class CodexStore implements Store<CodexBody> {
     return files;
   }
 
+  ids(): string[] {
+    return [...new Set(this.rolloutFiles().map((f) => f.id))].sort();
+  }
+
   discover(options: DiscoverOptions = {}): Discovery {
     const skipped: Skipped[] = [];
     const files = this.rolloutFiles((s) => skipped.push(s));

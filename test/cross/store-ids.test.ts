@@ -1,0 +1,51 @@
+/**
+ * The Store contract's cheap id listing, for every harness with a store:
+ * the ids of what was saved, sorted and unique, read from file names alone
+ * (a damaged session file is still listed, so it can be named and deleted),
+ * and a superset of what discovery lists.
+ */
+
+import { writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseToCommon } from "../../src/convert.js";
+import { storedHarnesses } from "../../src/harness/index.js";
+import { tempDir } from "../support/tmp.js";
+
+const doc = (id: string, n: number) =>
+  JSON.stringify({
+    id,
+    cwd: "/srv/app",
+    timestamp: `2026-10-0${n}T10:00:00Z`,
+    messages: [
+      { role: "user", content: `question ${n}` },
+      { role: "assistant", content: `answer ${n}`, model: "claude-opus-5" },
+    ],
+  });
+
+const IDS = [
+  "7b0e2c1a-0000-4000-8000-000000000003",
+  "7b0e2c1a-0000-4000-8000-000000000001",
+  "1f00aa00-0000-4000-8000-000000000002",
+];
+
+describe.each(storedHarnesses().map((h) => [h.id, h] as const))("%s store", (_id, h) => {
+  it("lists the saved ids from file names, damaged files included", () => {
+    const store = h.store!({ root: tempDir(), env: {} });
+    expect(store.ids()).toEqual([]);
+    const paths: string[] = [];
+    IDS.forEach((id, i) => {
+      const saved = store.save(h.codec.fromCommon(parseToCommon(doc(id, i + 1), "simple")));
+      expect(saved.id).toBe(id);
+      paths.push(saved.path);
+    });
+    expect(store.ids()).toEqual([...IDS].sort());
+    // Damage one session file: discovery skips it, ids() still names it.
+    writeFileSync(paths[0]!, "\u0000garbage that no harness can read\n");
+    writeFileSync(`${dirname(paths[1]!)}/unrelated.txt`, "not a session");
+    expect(store.ids()).toEqual([...IDS].sort());
+    const discovered = store.discover().sessions.map((s) => s.id);
+    for (const id of discovered) expect(store.ids()).toContain(id);
+    expect(discovered).not.toContain(IDS[0]);
+  });
+});
