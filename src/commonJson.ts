@@ -359,14 +359,6 @@ function readCommonBlock(c: Checker, value: unknown, at: string): Block {
   const str = (v: unknown, p: string) => c.string(v, p);
   const type = c.required(obj, "type", at, "block", str);
   switch (type) {
-    case "text":
-      return { type, text: c.required(obj, "text", at, "text block", str) };
-    case "thinking": {
-      const block: Block = { type, text: c.required(obj, "text", at, "thinking block", str) };
-      assignDefined(block, "signature", c.optional(obj, "signature", at, str));
-      assignDefined(block, "encrypted", c.optional(obj, "encrypted", at, str));
-      return block;
-    }
     case "tool_use":
       return {
         type,
@@ -380,6 +372,38 @@ function readCommonBlock(c: Checker, value: unknown, at: string): Block {
         content: c.required(obj, "content", at, "tool_result", readJsonValue),
       };
       if (c.optional(obj, "is_error", at, (v, p) => c.boolean(v, p))) block.is_error = true;
+      return block;
+    }
+    default:
+      return readContentBlock(c, obj, type, at);
+  }
+}
+
+/**
+ * The blocks Common JSON and Simple documents spell alike: text, thinking,
+ * image, artifact. Tool calls and results differ between the two and are
+ * read by each reader; any other type is an error naming the path.
+ * `thinkingAlias` also accepts Anthropic's own spelling of the text key.
+ */
+export function readContentBlock(
+  c: Checker,
+  obj: Record<string, unknown>,
+  type: string,
+  at: string,
+  options: { thinkingAlias?: boolean } = {},
+): Block {
+  const str = (v: unknown, p: string) => c.string(v, p);
+  switch (type) {
+    case "text":
+      return { type, text: c.required(obj, "text", at, "text block", str) };
+    case "thinking": {
+      const key =
+        options.thinkingAlias && obj.text === undefined && obj.thinking !== undefined
+          ? "thinking"
+          : "text";
+      const block: Block = { type, text: c.required(obj, key, at, "thinking block", str) };
+      assignDefined(block, "signature", c.optional(obj, "signature", at, str));
+      assignDefined(block, "encrypted", c.optional(obj, "encrypted", at, str));
       return block;
     }
     case "image":

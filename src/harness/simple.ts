@@ -19,8 +19,7 @@ import {
   blockToJson,
   imageSourceToJson,
   metaToJson,
-  readArtifact,
-  readImageSource,
+  readContentBlock,
   readMetaFields,
   readRole,
   readStopReason,
@@ -70,16 +69,6 @@ export function parseSimple(text: string, origin?: string): Transcript<Common> {
     const obj = c.object(value, at);
     const type = c.required(obj, "type", at, "block", str);
     switch (type) {
-      case "text":
-        return { type, text: c.required(obj, "text", at, "text block", str) };
-      case "thinking": {
-        // Anthropic's own shape names the text `thinking`; accept it too.
-        const key = obj.text === undefined && obj.thinking !== undefined ? "thinking" : "text";
-        const block: Block = { type, text: c.required(obj, key, at, "thinking block", str) };
-        assignDefined(block, "signature", c.optional(obj, "signature", at, str));
-        assignDefined(block, "encrypted", c.optional(obj, "encrypted", at, str));
-        return block;
-      }
       case "tool_use": {
         const name = c.required(obj, "name", at, "tool_use", str);
         if (name === "") c.fail(joinPath(at, "name"), "a tool name cannot be empty");
@@ -112,22 +101,9 @@ export function parseSimple(text: string, origin?: string): Transcript<Common> {
         if (c.optional(obj, "is_error", at, (v, p) => c.boolean(v, p))) block.is_error = true;
         return block;
       }
-      case "image":
-        return {
-          type,
-          source: c.required(obj, "source", at, "image", (v, p) => readImageSource(c, v, p)),
-        };
-      case "artifact":
-        return {
-          type,
-          artifact: c.required(obj, "artifact", at, "artifact", (v, p) => readArtifact(c, v, p)),
-        };
       default:
-        return c.expected(
-          joinPath(at, "type"),
-          "a block type (text, thinking, tool_use, tool_result, image, artifact)",
-          type,
-        );
+        // Anthropic's own shape names thinking text `thinking`; accept it too.
+        return readContentBlock(c, obj, type, at, { thinkingAlias: true });
     }
   };
 
