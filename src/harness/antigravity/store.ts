@@ -1,21 +1,7 @@
-/**
- * The Antigravity store: agy's conversation databases on disk. Finds the
- * roots (the CLI lane and the ACP lane), lists conversations from the few
- * rows a listing needs, loads every row of every table into the Body, writes
- * a Body back as the database agy itself creates (atomically, with its brain
- * directory), deletes inside the root only, and fingerprints the files.
- * No conversion to Common here: `summarize()` interprets the listing rows.
- * See docs/formats/antigravity.md, section "Store".
- */
-
-import { randomBytes } from "node:crypto";
 import {
-  closeSync,
   existsSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -24,7 +10,6 @@ import {
   type Stats,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -39,6 +24,7 @@ import {
   UnsafePathError,
   UnsupportedError,
 } from "../../errors.js";
+import { fsyncPath, sweepTemps, tempPath, writeFileAtomic } from "../../fsx.js";
 import { checkPathComponent, isInside, pathComponentProblem } from "../../paths.js";
 import {
   createDatabase,
@@ -561,63 +547,6 @@ function readTextIfPresent(path: string): string | undefined {
   }
 }
 
-function fsyncPath(path: string, flags: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, flags);
-    fsyncSync(fd);
-  } catch {
-    // Directories cannot be opened for fsync on Windows: durability there
-    // rests on the rename alone.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Temporary names: `.<name>.tmp-<pid>-<hex>`, plus SQLite's sidecars of them. */
-const TEMP = /^\..+\.tmp-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
-
-function tempName(dir: string, name: string): string {
-  return join(dir, `.${name}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
-}
-
-/** Remove temporary files a killed save left behind (its process is gone). */
-function sweepTemps(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const m = TEMP.exec(name);
-    if (m && (Number(m[1]) === process.pid || !processAlive(Number(m[1]))))
-      rmSync(join(dir, name), { force: true });
-  }
-}
-
-/** Write `text` to `path` through a temporary file renamed into place. */
-function writeFileAtomic(path: string, text: string): void {
-  const tmp = tempName(dirname(path), `${path.slice(dirname(path).length + 1)}`);
-  try {
-    writeFileSync(tmp, text);
-    fsyncPath(tmp, "r+");
-    renameSync(tmp, path);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-}
-
 const LOG_FILES = [
   ["transcript", "transcript.jsonl"],
   ["transcript_full", "transcript_full.jsonl"],
@@ -886,7 +815,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
         });
       }
       sweepTemps(paths.conversations);
-      tmp = tempName(paths.conversations, `${id}.db`);
+      tmp = tempPath(paths.conversations, `${id}.db`);
       writeDatabase(tmp, body);
       fsyncPath(tmp, "r+");
       // The brain directory comes before the database: agy wedges on a database without it.

@@ -1,27 +1,13 @@
-/**
- * Claude Code's store: `<root>/<encoded cwd>/<session id>.jsonl`, where the
- * root is `~/.claude/projects` (`$CLAUDE_CONFIG_DIR/projects`, or our own
- * `TXCRIPT_CLAUDE_CODE_ROOT`). Discovery is a shallow scan of each file;
- * load and save move the file's exact bytes; save writes into the folder
- * Claude Code itself looks in for the session's cwd.
- */
-
-import { randomBytes } from "node:crypto";
 import {
-  closeSync,
   existsSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
   realpathSync,
-  renameSync,
   rmSync,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -34,6 +20,7 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
+import { writeFileAtomic } from "../../fsx.js";
 import { checkPathComponent, pathComponentProblem, realPathInside } from "../../paths.js";
 import {
   EPOCH,
@@ -422,7 +409,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         mkdirSync(dir, { recursive: true });
         files.push(dir);
       }
-      writeAtomically(dir, path, text);
+      writeFileAtomic(path, text, 0o600);
     } catch (cause) {
       if (cause instanceof TxcriptError) throw cause;
       throw new StoreError("claude_code", `cannot write the session: ${describeCause(cause)}`, {
@@ -479,23 +466,5 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     if (path === undefined) return undefined;
     const st = statSync(path);
     return { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
-  }
-}
-
-/** Write to a temporary name in the target folder, flush, then rename over the target. */
-function writeAtomically(dir: string, path: string, text: string): void {
-  const temp = join(dir, `.txcript-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
-  let fd: number | undefined;
-  try {
-    fd = openSync(temp, "wx", 0o600);
-    writeFileSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, path);
-  } catch (cause) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(temp, { force: true });
-    throw cause;
   }
 }

@@ -1,18 +1,3 @@
-/**
- * The Codex store: rollouts under `$CODEX_HOME` (default `~/.codex`).
- *
- * - `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<uuid>.jsonl` (or
- *   `.jsonl.zst`; the plain file wins when both exist), and the flat
- *   `archived_sessions/` that Codex's archive command moves rollouts into;
- * - titles from the append-only `session_index.jsonl` (last entry per id wins).
- *
- * Discovery reads each rollout once without interpreting it (see
- * `estimateMessages`); load returns the exact text as the Body; save writes
- * a temporary file beside the target and renames it; delete removes only
- * files that resolve inside the Codex home. Stores do no conversion.
- */
-
-import { randomBytes } from "node:crypto";
 import {
   type Dirent,
   existsSync,
@@ -20,13 +5,11 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  renameSync,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Decompress } from "fzstd";
 import type { Meta } from "../../common.js";
 import {
@@ -38,6 +21,7 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
+import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import { checkPathComponent, realPathInside } from "../../paths.js";
 import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
@@ -432,7 +416,7 @@ export class CodexStore implements Store<CodexBody> {
       const made = mkdirSync(dir, { recursive: true });
       if (made !== undefined) files.push(made);
       realPathInside(this.home, dir, "codex");
-      atomicWrite(path, joinLines(lines));
+      writeFileAtomic(path, joinLines(lines));
       files.unshift(path);
       // An overwritten session may have lived elsewhere (another date, zstd, archived).
       for (const old of existing) {
@@ -470,7 +454,7 @@ export class CodexStore implements Store<CodexBody> {
       thread_name: title.trim(),
       updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     };
-    atomicWrite(path, `${before}${JSON.stringify(entry)}\n`);
+    writeFileAtomic(path, `${before}${JSON.stringify(entry)}\n`);
     return path;
   }
 
@@ -499,22 +483,5 @@ export class CodexStore implements Store<CodexBody> {
     if (!file) return undefined;
     const st = statSync(file.path);
     return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
-  }
-}
-
-/** Write `text` to a temporary name in the target directory, then rename it into place. */
-function atomicWrite(path: string, text: string): void {
-  // The leading dot keeps the temporary file out of the rollout name pattern.
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    writeFileSync(tmp, text, { flag: "wx" });
-    renameSync(tmp, path);
-  } catch (cause) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // the temporary file was never created, or is already gone
-    }
-    throw cause;
   }
 }
