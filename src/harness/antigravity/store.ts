@@ -1,3 +1,13 @@
+/**
+ * The Antigravity store: agy's conversation databases on disk. Finds the
+ * roots (the CLI lane and the ACP lane), lists conversations from the few
+ * rows a listing needs, loads every row of every table into the Body, writes
+ * a Body back as the database agy itself creates (atomically, with its brain
+ * directory), deletes inside the root only, and fingerprints the files.
+ * No conversion to Common here: `summarize()` interprets the listing rows.
+ * See docs/formats/antigravity.md, section "Store".
+ */
+
 import {
   existsSync,
   lstatSync,

@@ -1,3 +1,11 @@
+/**
+ * Claude Code's store: `<root>/<encoded cwd>/<session id>.jsonl`, where the
+ * root is `~/.claude/projects` (`$CLAUDE_CONFIG_DIR/projects`, or our own
+ * `TXCRIPT_CLAUDE_CODE_ROOT`). Discovery is a shallow scan of each file;
+ * load and save move the file's exact bytes; save writes into the folder
+ * Claude Code itself looks in for the session's cwd.
+ */
+
 import {
   existsSync,
   lstatSync,

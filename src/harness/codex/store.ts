@@ -1,3 +1,17 @@
+/**
+ * The Codex store: rollouts under `$CODEX_HOME` (default `~/.codex`).
+ *
+ * - `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<uuid>.jsonl` (or
+ *   `.jsonl.zst`; the plain file wins when both exist), and the flat
+ *   `archived_sessions/` that Codex's archive command moves rollouts into;
+ * - titles from the append-only `session_index.jsonl` (last entry per id wins).
+ *
+ * Discovery reads each rollout once without interpreting it (see
+ * `estimateMessages`); load returns the exact text as the Body; save writes
+ * a temporary file beside the target and renames it; delete removes only
+ * files that resolve inside the Codex home. Stores do no conversion.
+ */
+
 import {
   type Dirent,
   existsSync,
