@@ -3,23 +3,19 @@
  * or written atomically to --out FILE.
  */
 
-import { renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
 import type { Command } from "commander";
 import { describeCause, TxcriptError } from "../../errors.js";
+import { writeFileAtomic } from "../../fsx.js";
 import { renderSimple } from "../../harness/simple.js";
 import type { HarnessId } from "../../transcript.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness } from "../options.js";
 
-/** Write `text` to `path` through a temporary file in the same directory and a rename. */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+/** Write `text` to `path` atomically, as a one-line error naming the file on failure. */
+function writeOut(path: string, text: string): void {
   try {
-    writeFileSync(tmp, text, { flag: "wx" });
-    renameSync(tmp, path);
+    writeFileAtomic(path, text);
   } catch (cause) {
-    rmSync(tmp, { force: true });
     throw new TxcriptError(undefined, `cannot write: ${describeCause(cause)}`, {
       file: path,
       cause,
@@ -42,7 +38,7 @@ export function register(program: Command): void {
       const text = renderSimple(selected(source));
       if (options.out === undefined || options.out === "-") process.stdout.write(text);
       else {
-        writeFileAtomic(options.out, text);
+        writeOut(options.out, text);
         process.stderr.write(`wrote ${options.out}\n`);
       }
     });
