@@ -21,7 +21,7 @@ import {
   statSync,
   unlinkSync,
 } from "node:fs";
-import { homedir } from "node:os";
+import { availableParallelism, homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import {
   ConflictError,
@@ -36,6 +36,7 @@ import {
 } from "../../errors.js";
 import { fsyncPath, sweepTemps, tempPath, writeFileAtomic } from "../../fsx.js";
 import { checkPathComponent, isInside, pathComponentProblem } from "../../paths.js";
+import { runTasks } from "../../pool.js";
 import {
   createDatabase,
   type DatabaseFile,
@@ -120,6 +121,13 @@ export interface AntigravityStoreOptions extends StoreOptions {
   busyTimeoutMs?: number;
   /** Whose home variable applies: `USERPROFILE` on win32, `HOME` elsewhere (default: this platform). */
   platform?: NodeJS.Platform;
+  /**
+   * Worker threads discovery reads databases on, beside the calling thread
+   * (0: the calling thread alone). Default: none below
+   * `PARALLEL_DISCOVERY_FROM` conversations, else one fewer than the
+   * available cores, at most `MAX_DISCOVERY_WORKERS`.
+   */
+  discoveryWorkers?: number;
 }
 
 function setting(value: string | undefined): string | undefined {
@@ -562,6 +570,104 @@ const LOG_FILES = [
   ["transcript_full", "transcript_full.jsonl"],
 ] as const;
 
+/**
+ * Reasons a file cannot be read as a database, before SQLite opens it.
+ * Returns whether its header says WAL.
+ */
+function checkFile(path: string): boolean {
+  const unreadable = (error: unknown) =>
+    new StoreError(HARNESS, `unreadable (${describeCause(error)})`, { file: path, cause: error });
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (!st.isFile()) throw new ParseError(HARNESS, "not a regular file", { file: path });
+  let file: DatabaseFile;
+  try {
+    file = inspectDatabaseFile(path, st.size);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (!file.ok) throw new ParseError(HARNESS, file.problem, { file: path });
+  return file.wal;
+}
+
+/** The database, its -wal, the brain logs and the ACP sidecar: whichever exist. */
+function fingerprintOf(lane: LaneRoot, paths: Paths): Fingerprint {
+  const candidates = [paths.db, paths.wal, ...paths.logFiles.map(([, f]) => f)];
+  if (lane.lane === "acp") candidates.push(paths.meta);
+  const files: Fingerprint["files"] = [];
+  for (const path of candidates) {
+    const st = statOrUndefined(path);
+    if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
+  }
+  return { files };
+}
+
+/** A `.db` file discovery will read. */
+export interface Candidate {
+  lane: LaneRoot;
+  name: string;
+}
+
+/** What reading one candidate gives: a listing, or the reason it is skipped. */
+export type CandidateResult = { session: Discovered } | { skipped: Skipped };
+
+/**
+ * Read one candidate's listing. Never throws for a bad file: the calling
+ * thread and the discovery workers (discover-worker.ts) both run this, so
+ * either gives the same result.
+ */
+export function discoverCandidate(candidate: Candidate, busyTimeoutMs: number): CandidateResult {
+  const { lane, name } = candidate;
+  const path = join(lane.root, "conversations", name);
+  try {
+    return { session: discoverOne(lane, name.slice(0, -3), path, busyTimeoutMs) };
+  } catch (error) {
+    const reason = error instanceof TxcriptError ? error.detail : describeCause(error);
+    return { skipped: { path, reason } };
+  }
+}
+
+function discoverOne(lane: LaneRoot, id: string, path: string, busyTimeoutMs: number): Discovered {
+  const problem = pathComponentProblem(id);
+  if (problem) throw new UnsafePathError(HARNESS, `unusable conversation id: the name ${problem}`);
+  const wal = checkFile(path);
+  const { rows, messageCount } = readSnapshot(path, (db) => readListing(db, path, id), {
+    harness: HARNESS,
+    busyTimeoutMs,
+    wal,
+  });
+  const listing = summarize(rows);
+  const files = lanePaths(lane, id);
+  const fingerprint = fingerprintOf(lane, files);
+  const meta = { ...listing.meta };
+  if (lane.lane === "acp" && meta.cwd === undefined) {
+    const cwd = acpCwd(readTextIfPresent(files.meta));
+    if (cwd !== undefined) meta.cwd = cwd;
+  }
+  const newest = Math.max(
+    ...fingerprint.files
+      .filter((f) => f.path === files.db || f.path === files.wal)
+      .map((f) => f.mtime_ms),
+  );
+  const found: Discovered = {
+    harness: HARNESS,
+    id,
+    path,
+    meta,
+    updated: listing.updated ?? timestampFromMillis(Math.floor(newest)),
+    message_count: messageCount,
+    fingerprint,
+    lane: lane.lane,
+  };
+  if (listing.parent_id !== undefined) found.parent_id = listing.parent_id;
+  if (listing.forked_from !== undefined) found.forked_from = listing.forked_from;
+  return found;
+}
+
 // ---------------------------------------------------------------------------
 // The store
 
@@ -591,16 +697,48 @@ interface Located {
   db: string;
 }
 
+/**
+ * Discovery reads databases on worker threads from this many candidates
+ * up: below it, starting a worker (tens of milliseconds) costs more than it
+ * saves. See docs/formats/antigravity-store.md, "Performance".
+ */
+export const PARALLEL_DISCOVERY_FROM = 64;
+/** Each worker loads its own copy of the store's modules and SQLite's caches. */
+export const MAX_DISCOVERY_WORKERS = 3;
+/** How long past the busy timeout a silent discovery worker is waited for. */
+const WORKER_STALL_MS = 30_000;
+
+/** The discovery worker module, beside this one (`.ts` when run from source). */
+const DISCOVER_WORKER = new URL(
+  `./discover-worker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
+  import.meta.url,
+);
+
+/** What the discovery workers receive. */
+export interface DiscoverJob {
+  candidates: Candidate[];
+  busyTimeoutMs: number;
+}
+
 export class AntigravityStore implements Store<AntigravityBody> {
   readonly harness = HARNESS;
   readonly roots: readonly string[];
   readonly lanes: readonly LaneRoot[];
   private readonly busyTimeoutMs: number;
+  private readonly workers: number | undefined;
 
   constructor(options: AntigravityStoreOptions = {}) {
     this.lanes = antigravityLanes(options);
     this.roots = this.lanes.map((l) => l.root);
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    this.workers = options.discoveryWorkers;
+  }
+
+  /** Worker threads for a discovery of `count` candidates. */
+  private discoveryWorkers(count: number): number {
+    if (this.workers !== undefined) return Math.max(0, Math.floor(this.workers));
+    if (count < PARALLEL_DISCOVERY_FROM) return 0;
+    return Math.max(0, Math.min(MAX_DISCOVERY_WORKERS, availableParallelism() - 1));
   }
 
   /** The first lane holding `<id>.db` (anything by that name, even a dangling link). */
@@ -618,30 +756,6 @@ export class AntigravityStore implements Store<AntigravityBody> {
       HARNESS,
       `no conversation ${JSON.stringify(id)} in ${this.roots.map((r) => join(r, "conversations")).join(" or ")}`,
     );
-  }
-
-  /**
-   * Reasons a file cannot be read as a database, before SQLite opens it.
-   * Returns whether its header says WAL.
-   */
-  private checkFile(path: string): boolean {
-    const unreadable = (error: unknown) =>
-      new StoreError(HARNESS, `unreadable (${describeCause(error)})`, { file: path, cause: error });
-    let st: Stats;
-    try {
-      st = statSync(path);
-    } catch (error) {
-      throw unreadable(error);
-    }
-    if (!st.isFile()) throw new ParseError(HARNESS, "not a regular file", { file: path });
-    let file: DatabaseFile;
-    try {
-      file = inspectDatabaseFile(path, st.size);
-    } catch (error) {
-      throw unreadable(error);
-    }
-    if (!file.ok) throw new ParseError(HARNESS, file.problem, { file: path });
-    return file.wal;
   }
 
   // -- discover ------------------------------------------------------------
@@ -665,7 +779,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
   }
 
   discover(options: DiscoverOptions = {}): Discovery {
-    const candidates: { lane: LaneRoot; name: string }[] = [];
+    const candidates: Candidate[] = [];
     const skipped: Skipped[] = [];
     for (const lane of this.lanes) {
       const dir = join(lane.root, "conversations");
@@ -691,58 +805,28 @@ export class AntigravityStore implements Store<AntigravityBody> {
         }
       }
     }
+    const results = runTasks<CandidateResult>({
+      count: candidates.length,
+      run: (i) => discoverCandidate(candidates[i]!, this.busyTimeoutMs),
+      module: DISCOVER_WORKER,
+      data: { candidates, busyTimeoutMs: this.busyTimeoutMs } satisfies DiscoverJob,
+      workers: this.discoveryWorkers(candidates.length),
+      // A worker that died or hung took this candidate with it: the rest are still listed.
+      lost: (i, why) => ({
+        skipped: {
+          path: join(candidates[i]!.lane.root, "conversations", candidates[i]!.name),
+          reason: `not read: ${why}`,
+        },
+      }),
+      stallMs: this.busyTimeoutMs + WORKER_STALL_MS,
+      ...(options.onProgress ? { onResult: options.onProgress } : {}),
+    });
     const sessions: Discovered[] = [];
-    candidates.forEach(({ lane, name }, i) => {
-      const path = join(lane.root, "conversations", name);
-      try {
-        sessions.push(this.discoverOne(lane, name.slice(0, -3), path));
-      } catch (error) {
-        skipped.push({
-          path,
-          reason: error instanceof TxcriptError ? error.detail : describeCause(error),
-        });
-      }
-      options.onProgress?.(i + 1, candidates.length);
-    });
-    return { sessions, skipped };
-  }
-
-  private discoverOne(lane: LaneRoot, id: string, path: string): Discovered {
-    const problem = pathComponentProblem(id);
-    if (problem)
-      throw new UnsafePathError(HARNESS, `unusable conversation id: the name ${problem}`);
-    const wal = this.checkFile(path);
-    const { rows, messageCount } = readSnapshot(path, (db) => readListing(db, path, id), {
-      harness: HARNESS,
-      busyTimeoutMs: this.busyTimeoutMs,
-      wal,
-    });
-    const listing = summarize(rows);
-    const files = lanePaths(lane, id);
-    const fingerprint = this.fingerprintOf(lane, files);
-    const meta = { ...listing.meta };
-    if (lane.lane === "acp" && meta.cwd === undefined) {
-      const cwd = acpCwd(readTextIfPresent(files.meta));
-      if (cwd !== undefined) meta.cwd = cwd;
+    for (const result of results) {
+      if ("session" in result) sessions.push(result.session);
+      else skipped.push(result.skipped);
     }
-    const newest = Math.max(
-      ...fingerprint.files
-        .filter((f) => f.path === files.db || f.path === files.wal)
-        .map((f) => f.mtime_ms),
-    );
-    const found: Discovered = {
-      harness: HARNESS,
-      id,
-      path,
-      meta,
-      updated: listing.updated ?? timestampFromMillis(Math.floor(newest)),
-      message_count: messageCount,
-      fingerprint,
-      lane: lane.lane,
-    };
-    if (listing.parent_id !== undefined) found.parent_id = listing.parent_id;
-    if (listing.forked_from !== undefined) found.forked_from = listing.forked_from;
-    return found;
+    return { sessions, skipped };
   }
 
   // -- load ----------------------------------------------------------------
@@ -762,7 +846,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       throw this.notFound(id);
     }
     const { lane, db } = found;
-    const wal = this.checkFile(db);
+    const wal = checkFile(db);
     const body = readSnapshot(db, (conn) => readDatabase(conn, db, id), {
       harness: HARNESS,
       busyTimeoutMs: this.busyTimeoutMs,
@@ -945,19 +1029,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
   fingerprint(id: string): Fingerprint | undefined {
     if (pathComponentProblem(id)) return undefined;
     const found = this.locate(id);
-    return found && this.fingerprintOf(found.lane, lanePaths(found.lane, id));
-  }
-
-  /** The database, its -wal, the brain logs and the ACP sidecar: whichever exist. */
-  private fingerprintOf(lane: LaneRoot, paths: Paths): Fingerprint {
-    const candidates = [paths.db, paths.wal, ...paths.logFiles.map(([, f]) => f)];
-    if (lane.lane === "acp") candidates.push(paths.meta);
-    const files: Fingerprint["files"] = [];
-    for (const path of candidates) {
-      const st = statOrUndefined(path);
-      if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
-    }
-    return { files };
+    return found && fingerprintOf(found.lane, lanePaths(found.lane, id));
   }
 }
 
