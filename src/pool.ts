@@ -27,6 +27,7 @@
  * warm-up once) and exit by themselves after `IDLE_EXIT_MS` without work.
  */
 
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import {
@@ -52,9 +53,10 @@ export const IDLE_EXIT_MS = 20_000;
 /** What a worker module receives at start (`workerData`). */
 interface Handoff {
   port: MessagePort;
-  /** One word per pool slot: 1 while the thread lives. */
+  /** One word per pool slot: the generation of the thread living there, 0 when none. */
   alive: SharedArrayBuffer;
   slot: number;
+  generation: number;
 }
 
 /** What a worker receives for each batch. */
@@ -85,14 +87,17 @@ export interface RunTasksOptions<R> {
   lost: (index: number, why: string) => R;
   /** Give up on workers after this long with no result and no state change, in ms. */
   stallMs: number;
-  /** Called on the calling thread as results arrive (in arrival order). */
-  onResult?: (done: number, count: number) => void;
+  /** Called on the calling thread as results arrive (in arrival order); `worker`: a worker's. */
+  onResult?: (done: number, count: number, worker: boolean) => void;
 }
 
 interface Slot {
   thread: Worker;
   port: MessagePort;
+  generation: number;
 }
+
+let generations = 0;
 
 /** Started workers per worker module, kept for the next batch. */
 class Pool {
@@ -108,7 +113,7 @@ class Pool {
     const taken: Slot[] = [];
     for (let s = 0; s < Math.min(n, Pool.MAX); s++) {
       let slot = this.slots[s];
-      if (slot && Atomics.load(this.alive, s) === 0) {
+      if (slot && Atomics.load(this.alive, s) !== slot.generation) {
         this.drop(s);
         slot = undefined;
       }
@@ -138,12 +143,14 @@ class Pool {
 
   private start(s: number): Slot | undefined {
     const { port1: port, port2: outbox } = new MessageChannel();
+    const generation = ++generations;
     const handoff: Handoff = {
       port: outbox,
       alive: this.alive.buffer as SharedArrayBuffer,
       slot: s,
+      generation,
     };
-    Atomics.store(this.alive, s, 1);
+    Atomics.store(this.alive, s, generation);
     try {
       const { code, eval: isEval } = bootstrap(this.module);
       const thread = new Worker(code, {
@@ -156,9 +163,11 @@ class Pool {
       // An uncaught error is seen through the state words; without a
       // listener it would also be thrown on this thread's event loop.
       thread.on("error", () => {});
+      // A worker that never reached serveTasks (its module failed to load) is seen here.
+      thread.on("exit", () => Atomics.compareExchange(this.alive, s, generation, 0));
       thread.unref();
       port.unref();
-      return { thread, port };
+      return { thread, port, generation };
     } catch {
       Atomics.store(this.alive, s, 0);
       port.close();
@@ -170,12 +179,20 @@ class Pool {
 const pools = new Map<string, Pool>();
 let batches = 0;
 
+interface TsxManifest {
+  exports: { "./esm/api": { import: { default: string } } };
+}
+
 /** tsx's loader, for a worker module run from TypeScript source (tests, benchmarks). */
 function bootstrap(module: URL): { code: URL | string; eval: boolean } {
   if (!module.pathname.endsWith(".ts")) return { code: module, eval: false };
   // An eval'd worker is a CommonJS script: it registers tsx (a development
-  // dependency, resolved from here), then imports the module.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api")).href;
+  // dependency, resolved from here), then imports the module. tsx's ESM
+  // entry, read from its exports map: require.resolve would give the
+  // CommonJS one, which cannot register from a worker.
+  const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
+  const exportsMap = (JSON.parse(readFileSync(manifest, "utf8")) as TsxManifest).exports;
+  const tsx = new URL(exportsMap["./esm/api"].import.default, pathToFileURL(manifest)).href;
   const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); });`;
   return { code, eval: true };
 }
@@ -190,12 +207,12 @@ export function runTasks<R>(options: RunTasksOptions<R>): R[] {
   const results: (R | undefined)[] = new Array(count);
   const have: boolean[] = new Array(count).fill(false);
   let done = 0;
-  const settle = (index: number, result: R) => {
+  const settle = (index: number, result: R, worker = false) => {
     if (have[index]) return;
     have[index] = true;
     results[index] = result;
     done++;
-    options.onResult?.(done, count);
+    options.onResult?.(done, count, worker);
   };
   const wanted = Math.max(0, Math.min(options.workers, count - 1));
   if (wanted === 0) {
@@ -215,7 +232,7 @@ export function runTasks<R>(options: RunTasksOptions<R>): R[] {
     for (const { port } of slots) {
       for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
         const [batch, index, result] = m.message as [number, number, R];
-        if (batch === id) settle(index, result); // not a late answer to a given-up batch
+        if (batch === id) settle(index, result, true); // not a late answer to a given-up batch
       }
     }
   };
@@ -276,7 +293,7 @@ export function runTasks<R>(options: RunTasksOptions<R>): R[] {
  * thread would have produced.
  */
 export function serveTasks<R>(handler: (index: number, data: unknown) => R): void {
-  const { port, alive: aliveBuffer, slot } = workerData as Handoff;
+  const { port, alive: aliveBuffer, slot, generation } = workerData as Handoff;
   const alive = new Int32Array(aliveBuffer);
   let current: { control: Int32Array; state: number } | undefined;
   const signal = (control: Int32Array) => {
@@ -284,7 +301,7 @@ export function serveTasks<R>(handler: (index: number, data: unknown) => R): voi
     Atomics.notify(control, POSTED);
   };
   process.on("exit", () => {
-    Atomics.store(alive, slot, 0);
+    Atomics.compareExchange(alive, slot, generation, 0);
     if (current) {
       Atomics.store(current.control, current.state, ENDED);
       signal(current.control);

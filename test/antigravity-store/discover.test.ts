@@ -4,83 +4,14 @@
  * the source tree is byte-identical afterwards; both lanes are read.
  */
 
-import {
-  copyFileSync,
-  mkdirSync,
-  readFileSync,
-  symlinkSync,
-  truncateSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
 import { buildConversation, mainBlobData } from "../support/agy-fixtures.js";
 import { hashTree, tempDir } from "../support/tmp.js";
-import { handBody, SPEC_SCHEMA, writeAgyDatabase } from "./support.js";
-
-const LONE_PB = "6f1d2c3b-0000-4000-8000-00000000aaaa";
-
-/** Bad files, by name, with what their reason must say. */
-function addBadFiles(root: string, good: string): Record<string, RegExp> {
-  const dir = join(root, "conversations");
-  const at = (name: string) => join(dir, name);
-  writeFileSync(at("empty.db"), "");
-  writeFileSync(at("text.db"), "this is not a database at all, just some text that is long enough");
-  writeFileSync(at("tiny.db"), "SQLite format 3\0abc");
-  // Truncated: the first page of a real conversation only.
-  copyFileSync(good, at("truncated.db"));
-  truncateSync(at("truncated.db"), 4096);
-  // Foreign SQLite: someone else's tables.
-  const foreign = new Database(at("foreign.db"));
-  foreign.exec(
-    "CREATE TABLE notes(id integer PRIMARY KEY, body text); INSERT INTO notes VALUES (1, 'hi')",
-  );
-  foreign.close();
-  // A steps table of another shape.
-  const shaped = new Database(at("other-steps.db"));
-  shaped.exec("CREATE TABLE steps(id integer PRIMARY KEY, body text)");
-  shaped.close();
-  // A newer agy format.
-  writeAgyDatabase(root, { ...handBody("newer", 3), id: "newer" }, { userVersion: 2 });
-  // Malformed: a valid header over a destroyed schema page.
-  const malformed = new Database(at("malformed.db"));
-  malformed.exec(SPEC_SCHEMA);
-  malformed.close();
-  const bytes = readFileSync(at("malformed.db"));
-  bytes.fill(0xa5, 100, 4096);
-  writeFileSync(at("malformed.db"), bytes);
-  // A known column holding the wrong kind of value.
-  const wrong = new Database(at("wrong-type.db"));
-  wrong.exec(SPEC_SCHEMA);
-  wrong.prepare("INSERT INTO trajectory_meta VALUES ('t', 'wrong-type', 4, 17)").run();
-  wrong
-    .prepare("INSERT INTO steps (idx, step_type, step_payload) VALUES (0, 14, 'text, not a blob')")
-    .run();
-  wrong.close();
-  // Not files.
-  mkdirSync(at("directory.db"));
-  symlinkSync(join(root, "nowhere.db"), at("dangling.db"));
-  // A lone .pb, and a name that cannot be an id.
-  writeFileSync(at(`${LONE_PB}.pb`), Buffer.from([0x12, 0x9f, 0x33, 0x00]));
-  writeFileSync(at("bad\u0001name.db"), "x");
-  return {
-    "empty.db": /^empty file$/,
-    "text.db": /^not a SQLite database$/,
-    "tiny.db": /^truncated: 19 bytes/,
-    "truncated.db": /^truncated: 4096 bytes of the \d+ its header declares$/,
-    "foreign.db": /not an agy conversation database \(no steps table\)/,
-    "other-steps.db": /not an agy conversation database \(no such column: idx\)/,
-    "newer.db": /user_version 2 is a newer agy format than this txcript reads \(1\)/,
-    "malformed.db": /malformed database/,
-    "wrong-type.db": /steps row 1: step_payload holds text, expected a blob/,
-    "directory.db": /not a regular file/,
-    "dangling.db": /unreadable \(ENOENT/,
-    [`${LONE_PB}.pb`]: /lone \.pb file: an encrypted conversation from agy before 1\.0\.4/,
-    "bad\u0001name.db": /unusable conversation id: the name contains a control character/,
-  };
-}
+import { addBadFiles, writeAgyDatabase } from "./support.js";
 
 describe("discover", () => {
   it("lists 50 conversations and reports each of 13 kinds of bad file with its reason", () => {

@@ -805,6 +805,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
         }
       }
     }
+    const { onProgress } = options;
     const results = runTasks<CandidateResult>({
       count: candidates.length,
       run: (i) => discoverCandidate(candidates[i]!, this.busyTimeoutMs),
@@ -819,7 +820,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
         },
       }),
       stallMs: this.busyTimeoutMs + WORKER_STALL_MS,
-      ...(options.onProgress ? { onResult: options.onProgress } : {}),
+      ...(onProgress ? { onResult: (done: number, total: number) => onProgress(done, total) } : {}),
     });
     const sessions: Discovered[] = [];
     for (const result of results) {

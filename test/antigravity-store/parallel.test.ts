@@ -1,0 +1,154 @@
+/**
+ * Discovery on worker threads lists exactly what the calling thread alone
+ * lists: the same sessions, the same skipped files with the same reasons,
+ * in the same order, on a store mixed with bad files and on WAL stores
+ * (at rest with their -wal and -shm, and live under a writer), and it
+ * creates, changes and removes no file in the store.
+ */
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import {
+  AntigravityStore,
+  type Candidate,
+  type CandidateResult,
+  type DiscoverJob,
+  discoverCandidate,
+  PARALLEL_DISCOVERY_FROM,
+} from "../../src/harness/antigravity/store.js";
+import { runTasks } from "../../src/pool.js";
+import { sleepSync } from "../../src/sqlite.js";
+import type { Discovery } from "../../src/transcript.js";
+import { buildConversation } from "../support/agy-fixtures.js";
+import { hashTree, tempDir } from "../support/tmp.js";
+import { addBadFiles, handBody, startChild, writeAgyDatabase } from "./support.js";
+
+const WORKER = new URL("../../src/harness/antigravity/discover-worker.ts", import.meta.url);
+
+/** `count` conversations, some with their latest steps in an uncheckpointed -wal beside its -shm. */
+function fillStore(root: string, count: number, steps = 12): string[] {
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const body = buildConversation({ steps, seed: 500 + i, layout: i % 2 ? "typed" : "generic" });
+    if (i % 3 === 0) body.transcript = `{"n":${i}}\n`;
+    paths.push(writeAgyDatabase(root, body, i % 4 === 0 ? { walShare: 0.3 } : {}));
+  }
+  return paths;
+}
+
+function discover(root: string, workers: number): { found: Discovery; progress: number[] } {
+  const progress: number[] = [];
+  const store = new AntigravityStore({ root, busyTimeoutMs: 500, discoveryWorkers: workers });
+  const found = store.discover({ onProgress: (done) => progress.push(done) });
+  return { found, progress };
+}
+
+it("lists exactly what the serial path lists on a store mixed with 13 kinds of bad file", () => {
+  const root = tempDir();
+  const good = fillStore(root, 50);
+  const expected = addBadFiles(root, good[0]!);
+  const before = hashTree(root);
+
+  const serial = discover(root, 0);
+  const parallel = discover(root, 2);
+  expect(serial.found.sessions.map((s) => s.path).sort()).toEqual([...good].sort());
+  expect(serial.found.skipped).toHaveLength(Object.keys(expected).length);
+  // Same sessions, same skipped files and reasons, same order.
+  expect(parallel.found).toEqual(serial.found);
+  // Progress still counts each candidate once, up to the total.
+  expect(parallel.progress).toEqual(serial.progress);
+  // Nothing created beside the databases, nothing changed or removed.
+  expect(hashTree(root)).toEqual(before);
+});
+
+it("gives worker-read results equal to the calling thread's, bad files and -wal included", () => {
+  const root = tempDir();
+  const good = fillStore(root, 40);
+  addBadFiles(root, good[0]!);
+  const before = hashTree(root);
+  const candidates: Candidate[] = new AntigravityStore({ root })
+    .ids()
+    .map((id) => ({ lane: { lane: "cli" as const, root }, name: `${id}.db` }));
+  const serial = candidates.map((c) => discoverCandidate(c, 500));
+  expect(serial.filter((r) => "skipped" in r).length).toBeGreaterThan(5);
+
+  // The calling thread dawdles until a worker's first answer, so the workers read most.
+  let fromWorkers = 0;
+  const parallel = runTasks<CandidateResult>({
+    count: candidates.length,
+    run: (i) => {
+      if (fromWorkers === 0) sleepSync(50);
+      return discoverCandidate(candidates[i]!, 500);
+    },
+    module: WORKER,
+    data: { candidates, busyTimeoutMs: 500 } satisfies DiscoverJob,
+    workers: 2,
+    lost: () => {
+      throw new Error("no worker may be lost here");
+    },
+    stallMs: 60_000,
+    onResult: (_done, _count, worker) => {
+      if (worker) fromWorkers++;
+    },
+  });
+  expect(fromWorkers).toBeGreaterThan(0);
+  expect(parallel).toEqual(serial);
+  expect(hashTree(root)).toEqual(before);
+});
+
+it("uses workers by default only from PARALLEL_DISCOVERY_FROM conversations, listing the same either way", () => {
+  const root = tempDir();
+  fillStore(root, PARALLEL_DISCOVERY_FROM + 6, 6);
+  const before = hashTree(root);
+  const auto = new AntigravityStore({ root }).discover();
+  expect(auto.sessions).toHaveLength(PARALLEL_DISCOVERY_FROM + 6);
+  expect(auto).toEqual(discover(root, 0).found);
+  expect(hashTree(root)).toEqual(before);
+});
+
+it("lists a live WAL store as the serial path does while another process appends steps", async () => {
+  const root = tempDir();
+  fillStore(root, 30);
+  const live = handBody("live-0000", 0);
+  const livePath = writeAgyDatabase(root, live);
+  const liveFiles = (path: string) => path.startsWith(join("conversations", "live-0000.db"));
+  const still = (tree: Record<string, string>) =>
+    Object.fromEntries(Object.entries(tree).filter(([path]) => !liveFiles(path)));
+  const before = still(hashTree(root));
+
+  const marker = join(tempDir(), "writer-done"); // outside the store
+  const FINAL = 300;
+  const writer = startChild("writer.ts", [livePath, String(FINAL), marker]);
+  let stderr = "";
+  writer.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((done) => writer.on("exit", (code) => done(code)));
+
+  const counts: number[] = [];
+  let rounds = 0;
+  while (!existsSync(marker)) {
+    const serial = discover(root, 0).found;
+    const parallel = discover(root, 2).found;
+    for (const found of [serial, parallel]) {
+      expect(found.skipped).toEqual([]);
+      expect(found.sessions).toHaveLength(31);
+    }
+    const liveSerial = serial.sessions.find((s) => s.id === live.id)!;
+    const liveParallel = parallel.sessions.find((s) => s.id === live.id)!;
+    counts.push(liveSerial.message_count, liveParallel.message_count);
+    // The conversations at rest list identically; the live one only grows.
+    const rest = (found: Discovery) => found.sessions.filter((s) => s.id !== live.id);
+    expect(rest(parallel)).toEqual(rest(serial));
+    expect(parallel.sessions.map((s) => s.id)).toEqual(serial.sessions.map((s) => s.id));
+    rounds++;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  expect(await exited, stderr).toBe(0);
+  expect(rounds).toBeGreaterThan(2);
+  expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  // Once the writer is done both list the whole conversation alike.
+  expect(discover(root, 2).found).toEqual(discover(root, 0).found);
+  expect(still(hashTree(root))).toEqual(before);
+});
