@@ -21,13 +21,14 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildSync } from "esbuild";
 import { antigravityCodec } from "../src/harness/antigravity/codec.js";
 import { AntigravityStore } from "../src/harness/antigravity/store.js";
 import { readSnapshot } from "../src/sqlite.js";
+import type { Discovery } from "../src/transcript.js";
 import { writeAgyDatabase } from "../test/antigravity-store/support.js";
 import { buildConversation, type ConversationSpec } from "../test/support/agy-fixtures.js";
 import { mb, median, report } from "./util.js";
@@ -192,36 +193,105 @@ function storeFiles(root: string) {
   return { dir, names, bytes: names.reduce((sum, n) => sum + bytesOf(dir, n), 0) };
 }
 
-/** Discovery, beside opening each database the same way and reading one row. */
-function benchDiscovery(label: string, root: string): void {
+// ---------------------------------------------------------------------------
+// Discovery runs the store as the built CLI does, from plain JavaScript, so
+// that its worker threads start as they do for users (from TypeScript source
+// every worker would first start tsx's loader).
+
+interface Built {
+  store: typeof import("../src/harness/antigravity/store.js");
+  sqlite: typeof import("../src/sqlite.js");
+}
+
+/** src/ transpiled file by file to plain JavaScript (the layout of dist/). */
+function builtSource(): string {
+  const out = join(DATA, "build");
+  const src = fileURLToPath(new URL("../src", import.meta.url));
+  const entryPoints = readdirSync(src, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => join(src, f));
+  rmSync(out, { recursive: true, force: true });
+  buildSync({
+    entryPoints,
+    outdir: out,
+    outbase: src,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "silent",
+  });
+  return out;
+}
+
+async function builtModules(build: string): Promise<Built> {
+  const load = (path: string) => import(pathToFileURL(join(build, path)).href);
+  return {
+    store: (await load("harness/antigravity/store.js")) as Built["store"],
+    sqlite: (await load("sqlite.js")) as Built["sqlite"],
+  };
+}
+
+/** One discovery in a fresh process: what `txcript list` pays (module loading excluded). */
+function coldDiscovery(build: string, root: string, workers: number): number {
+  const code = `
+    const { AntigravityStore } = await import(${JSON.stringify(pathToFileURL(join(build, "harness/antigravity/store.js")).href)});
+    const store = new AntigravityStore({ root: ${JSON.stringify(root)}, discoveryWorkers: ${workers} });
+    const t0 = performance.now();
+    const found = store.discover();
+    process.stdout.write(JSON.stringify({ ms: performance.now() - t0, n: found.sessions.length }));`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return (JSON.parse(r.stdout) as { ms: number }).ms;
+}
+
+/**
+ * Discovery on the calling thread alone and with worker threads (the
+ * default), beside opening each database the same way and reading one row;
+ * then the first discovery of a fresh process, serial and parallel.
+ */
+function benchDiscovery(label: string, root: string, built: Built, build: string): void {
   const { dir, names, bytes } = storeFiles(root);
-  const store = new AntigravityStore({ root });
+  const serialStore = new built.store.AntigravityStore({ root, discoveryWorkers: 0 });
+  const parallelStore = new built.store.AntigravityStore({ root });
+  const workers = Math.min(built.store.MAX_DISCOVERY_WORKERS, availableParallelism() - 1);
   let found = 0;
+  const check = (d: Discovery) => {
+    found = d.sessions.length;
+    if (d.skipped.length > 0) throw new Error(JSON.stringify(d.skipped[0]));
+  };
   const t = interleaved(
     {
-      discover: () => {
-        const d = store.discover();
-        found = d.sessions.length;
-        if (d.skipped.length > 0) throw new Error(JSON.stringify(d.skipped[0]));
-      },
+      serial: () => check(serialStore.discover()),
+      parallel: () => check(parallelStore.discover()),
       baseline: () => {
         for (const n of names) {
-          readSnapshot(join(dir, n), (db) => db.prepare("SELECT idx FROM steps LIMIT 1").get(), {
-            harness: "antigravity",
-          });
+          built.sqlite.readSnapshot(
+            join(dir, n),
+            (db) => db.prepare("SELECT idx FROM steps LIMIT 1").get(),
+            { harness: "antigravity" },
+          );
         }
       },
     },
     7,
   );
+  const cold = { serial: [] as number[], parallel: [] as number[] };
+  for (let r = 0; r < 5; r++) {
+    cold.serial.push(coldDiscovery(build, root, 0));
+    cold.parallel.push(coldDiscovery(build, root, workers));
+  }
   const rate = (ms: number) => (found / (ms / 1000)).toFixed(0);
-  const d = t.discover!;
-  const b = t.baseline!;
+  const [s, p, b] = [t.serial!, t.parallel!, t.baseline!];
+  const [cs, cp] = [median(cold.serial), median(cold.parallel)];
   report([
     {
-      [`discover (${label}, ${mb(bytes)})`]: `${rate(d.wall)} conversations/s (median ${d.wall.toFixed(0)} ms wall; ${rate(d.cpu)}/s of CPU time)`,
+      [`discover (${label}, ${mb(bytes)}), ${workers} worker thread(s) + the caller`]: `${rate(p.wall)} conversations/s (median ${p.wall.toFixed(0)} ms wall)`,
+      "serial (calling thread alone)": `${rate(s.wall)}/s (median ${s.wall.toFixed(0)} ms; ${rate(s.cpu)}/s of CPU time)`,
       "baseline open + one row": `${rate(b.wall)}/s (median ${b.wall.toFixed(0)} ms; ${rate(b.cpu)}/s of CPU time)`,
-      ratio: `${(d.wall / b.wall).toFixed(2)}x the baseline's wall time, ${(d.cpu / b.cpu).toFixed(2)}x its CPU time`,
+      ratios: `parallel ${(s.wall / p.wall).toFixed(2)}x the serial rate; serial ${(s.wall / b.wall).toFixed(2)}x the baseline's wall time (${(s.cpu / b.cpu).toFixed(2)}x its CPU time)`,
+    },
+    {
+      "  first discovery in a fresh process (workers started then)": `${rate(cp)}/s parallel (median ${cp.toFixed(0)} ms), ${rate(cs)}/s serial (median ${cs.toFixed(0)} ms), ${(cs / cp).toFixed(2)}x`,
     },
   ]);
 }
@@ -275,7 +345,7 @@ function benchLoad(label: string, root: string, bytes: number): void {
   ]);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? 1000);
   const steps = Number(process.argv[3] ?? 200);
   const t0 = performance.now();
@@ -293,8 +363,10 @@ function main(): void {
         .join(" "),
     },
   ]);
-  benchDiscovery("at rest", stores.rest);
-  benchDiscovery("latest fifth of each in -wal", stores.wal);
+  const build = builtSource();
+  const built = await builtModules(build);
+  benchDiscovery("at rest", stores.rest, built, build);
+  benchDiscovery("latest fifth of each in -wal", stores.wal, built, build);
   benchLoad("at rest", stores.rest, bytes);
   benchLoad("latest fifth in -wal", stores.wal, bytes);
 
@@ -317,5 +389,5 @@ function main(): void {
 if (process.argv[2] === "--rss") {
   rssChild(process.argv[3]!, process.argv[4]!, process.argv[5] as "load" | "convert" | "idle");
 } else {
-  main();
+  await main();
 }
