@@ -1,6 +1,7 @@
 /**
  * The Antigravity store: agy's conversation databases on disk. Finds the
- * roots (the CLI lane and the ACP lane), lists conversations from the few
+ * roots (the CLI lane and the ACP lane), lists conversations (on worker
+ * threads for large stores, discover-worker.ts) from the few
  * rows a listing needs, loads every row of every table into the Body, writes
  * a Body back as the database agy itself creates (atomically, with its brain
  * directory), deletes inside the root only, and fingerprints the files.
@@ -700,7 +701,7 @@ interface Located {
 /**
  * Discovery reads databases on worker threads from this many candidates
  * up: below it, starting a worker (tens of milliseconds) costs more than it
- * saves. See docs/formats/antigravity-store.md, "Performance".
+ * saves. See docs/formats/antigravity-store.md, "Discovery" (Threads).
  */
 export const PARALLEL_DISCOVERY_FROM = 64;
 /** Each worker loads its own copy of the store's modules and SQLite's caches. */
