@@ -7,13 +7,12 @@
 
 import type { JsonObject } from "../../common.js";
 import { isJsonObject } from "../../common.js";
+import { splitLines as splitVerbatim, type VerbatimLine } from "../../lines.js";
 
-/** One line of a session file. */
-export interface ClaudeLine {
-  /** The exact text of the line, without its terminator. Authoritative for rendering. */
-  text: string;
-  /** The terminator that followed it: "" only on a last line with no final newline. */
-  eol: "" | "\n" | "\r\n";
+export { joinLines } from "../../lines.js";
+
+/** One line of a session file: verbatim (`text` is authoritative for rendering), plus its parse. */
+export interface ClaudeLine extends VerbatimLine {
   /** The parse of `text` when it is a JSON object; undefined for blank or invalid lines. */
   record: JsonObject | undefined;
 }
@@ -35,32 +34,11 @@ export function parseRecord(text: string): JsonObject | undefined {
   }
 }
 
-/** Split text into lines, keeping each terminator so that `joinLines` restores it exactly. */
+/** Split text into verbatim lines, each with its JSON parse. */
 export function splitLines(text: string): ClaudeLine[] {
-  const lines: ClaudeLine[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const nl = text.indexOf("\n", start);
-    if (nl === -1) {
-      const rest = text.slice(start);
-      lines.push({ text: rest, eol: "", record: parseRecord(rest) });
-      break;
-    }
-    const crlf = nl > start && text.charCodeAt(nl - 1) === 13;
-    const line = text.slice(start, crlf ? nl - 1 : nl);
-    lines.push({ text: line, eol: crlf ? "\r\n" : "\n", record: parseRecord(line) });
-    start = nl + 1;
-  }
-  return lines;
+  return splitVerbatim(text).map((line) => ({ ...line, record: parseRecord(line.text) }));
 }
 
-export function joinLines(lines: readonly ClaudeLine[]): string {
-  let out = "";
-  for (const line of lines) out += line.text + line.eol;
-  return out;
-}
-
-/** A line for a record our writer made: compact JSON, "\n"-terminated. */
 export function recordLine(record: JsonObject): ClaudeLine {
   return { text: JSON.stringify(record), eol: "\n", record };
 }

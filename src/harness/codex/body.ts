@@ -10,47 +10,17 @@
  */
 
 import { parseJson } from "../../json.js";
+import type { VerbatimLine } from "../../lines.js";
 
-export type LineEnding = "" | "\n" | "\r\n";
+export { joinLines, type LineEnding, splitLines } from "../../lines.js";
 
-export interface CodexLine {
-  /** The line without its terminator. */
-  text: string;
-  /** The terminator that followed it; "" only on a last line without one. */
-  eol: LineEnding;
-}
+/** One rollout line, verbatim. */
+export type CodexLine = VerbatimLine;
 
 export interface CodexBody {
   lines: CodexLine[];
 }
 
-/** Split text into lines, keeping each terminator, so `joinLines(splitLines(t)) === t`. */
-export function splitLines(text: string): CodexLine[] {
-  const lines: CodexLine[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const nl = text.indexOf("\n", start);
-    if (nl === -1) {
-      lines.push({ text: text.slice(start), eol: "" });
-      break;
-    }
-    if (nl > start && text.charCodeAt(nl - 1) === 13) {
-      lines.push({ text: text.slice(start, nl - 1), eol: "\r\n" });
-    } else {
-      lines.push({ text: text.slice(start, nl), eol: "\n" });
-    }
-    start = nl + 1;
-  }
-  return lines;
-}
-
-export function joinLines(lines: readonly CodexLine[]): string {
-  let out = "";
-  for (const line of lines) out += line.text + line.eol;
-  return out;
-}
-
-/** The rollout line envelope (Codex's `RolloutLine`): `type` tags `payload`. */
 export interface Envelope {
   /** The line's own timestamp, as written (RFC 3339 in files Codex writes). */
   timestamp: unknown;
