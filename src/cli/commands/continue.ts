@@ -14,6 +14,8 @@ import type { HarnessId, TextForm } from "../../transcript.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
 import { parseHarness, parseTextForm } from "../options.js";
+import { tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 interface ContinueOptions {
   with?: HarnessId;
@@ -75,36 +77,34 @@ export function register(program: Command): void {
         ...(options.out !== undefined ? { root: options.out } : {}),
       });
       const { saved, resume } = result;
-      process.stderr.write(`wrote ${h.label} session ${saved.id}\n  ${saved.path}\n`);
+      tell(`wrote ${h.label} session ${saved.id}\n  ${saved.path}\n`);
       process.stdout.write(`${saved.id}\n`);
       if (!resume) {
-        process.stderr.write(`${h.label} has no resume command\n`);
+        tell(`${h.label} has no resume command\n`);
         return;
       }
       const line =
         (resume.cwd ? `cd ${shellWord(resume.cwd)} && ` : "") +
         resume.argv.map(shellWord).join(" ");
-      process.stdout.write(`resume: ${line}\n`);
+      process.stdout.write(forTerminal(`resume: ${line}\n`));
       const launch =
         options.resume && options.out === undefined && process.stdin.isTTY && process.stdout.isTTY;
       if (!launch) return;
       const program = resume.argv[0]!;
       if (!resume.overridden && which.sync(program, { nothrow: true }) === null) {
-        process.stderr.write(
-          `${program} is not installed (not on PATH); run the command above once it is\n`,
-        );
+        tell(`${program} is not installed (not on PATH); run the command above once it is\n`);
         return;
       }
       const cwd = resume.cwd && existsSync(resume.cwd) ? resume.cwd : process.cwd();
       if (resume.cwd && cwd !== resume.cwd) {
-        process.stderr.write(`${resume.cwd} does not exist here; launching in ${cwd}\n`);
+        tell(`${resume.cwd} does not exist here; launching in ${cwd}\n`);
       }
       const r = spawnSync(program, resume.argv.slice(1), {
         stdio: "inherit",
         cwd,
         env: process.env,
       });
-      if (r.error) process.stderr.write(`could not launch ${program}: ${r.error.message}\n`);
+      if (r.error) tell(`could not launch ${program}: ${r.error.message}\n`);
       else if (r.status !== null) process.exitCode = r.status;
     });
 }

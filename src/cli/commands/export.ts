@@ -10,6 +10,7 @@ import { renderSimple } from "../../harness/simple.js";
 import type { HarnessId } from "../../transcript.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness } from "../options.js";
+import { tell } from "../output.js";
 
 /** Write `text` to `path` atomically, as a one-line error naming the file on failure. */
 function writeOut(path: string, text: string): void {
@@ -39,7 +40,7 @@ export function register(program: Command): void {
       if (options.out === undefined || options.out === "-") process.stdout.write(text);
       else {
         writeOut(options.out, text);
-        process.stderr.write(`wrote ${options.out}\n`);
+        tell(`wrote ${options.out}\n`);
       }
     });
 }
