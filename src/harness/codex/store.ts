@@ -35,7 +35,7 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { writeFileAtomic } from "../../fsx.js";
+import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import { checkPathComponent, realPathInside } from "../../paths.js";
 import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
@@ -426,11 +426,14 @@ export class CodexStore implements Store<CodexBody> {
     const path = join(this.home, rolloutRelativePath(id, started));
     const dir = dirname(path);
     const files: string[] = [];
+    // Folders through symlinks are refused before anything is created.
+    const made = mkdirInside(this.home, dir, "codex")[0];
+    if (made !== undefined) files.push(made);
     try {
-      const made = mkdirSync(dir, { recursive: true });
-      if (made !== undefined) files.push(made);
-      realPathInside(this.home, dir, "codex");
-      writeFileAtomic(path, joinLines(lines));
+      sweepTemps(dir);
+      sweepTemps(this.home);
+      // Exclusive unless overwriting: of two concurrent saves, one wins.
+      writeFileAtomic(path, joinLines(lines), { exclusive: !options.overwrite });
       files.unshift(path);
       // An overwritten session may have lived elsewhere (another date, zstd, archived).
       for (const old of existing) {
@@ -446,6 +449,9 @@ export class CodexStore implements Store<CodexBody> {
         files.push(this.appendTitle(id, title));
       }
     } catch (cause) {
+      if (cause instanceof TargetExistsError) {
+        throw new ConflictError("codex", `session ${id} already exists`, { file: path });
+      }
       if (cause instanceof TxcriptError) throw cause;
       throw new StoreError("codex", `cannot save session ${id}: ${describeCause(cause)}`, {
         file: path,
