@@ -64,8 +64,11 @@ describe("export --out", () => {
     }
     const before = hashTree(top);
     // --force is the stronger case; without it, the session files themselves.
-    const runs = [...targets.map((t) => [t, "--force"]), ...STORED.map((id) => [files[id]!])];
-    for (const [target, ...force] of runs) {
+    const runs: [string, string[]][] = [
+      ...targets.map((t): [string, string[]] => [t, ["--force"]]),
+      ...STORED.map((id): [string, string[]] => [files[id]!, []]),
+    ];
+    for (const [target, force] of runs) {
       {
         const r = txcript(["export", IDS.claude_code, "--out", target, ...force], {
           env: { HOME: home },

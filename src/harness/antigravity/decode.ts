@@ -150,30 +150,4 @@ export function pathToUri(path: string): string {
   return `file://${drive ? "/" : ""}${encoded}`;
 }
 
-/**
- * JSON.parse, or undefined when the text is not JSON or nests deeper than
- * MAX_JSON_DEPTH (what follows a conversion recurses and would overflow the
- * stack on a hostile blob; such text is kept as a string instead). The value
- * is boxed because `null` is JSON too.
- */
-export function parseBounded(text: string): { value: Json } | undefined {
-  let value: Json;
-  try {
-    value = JSON.parse(text) as Json;
-  } catch {
-    return undefined;
-  }
-  // Nesting deeper than the limit takes more than two characters per level.
-  if (typeof value !== "object" || value === null || text.length <= 2 * MAX_JSON_DEPTH) {
-    return { value };
-  }
-  const pending: [Json, number][] = [[value, 1]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [v, depth] = next;
-    if (depth > MAX_JSON_DEPTH) return undefined;
-    for (const child of Array.isArray(v) ? v : Object.values(v as JsonObject)) {
-      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
-    }
-  }
-  return { value };
-}
+export { parseBounded } from "../../json.js";

@@ -39,6 +39,7 @@ import {
   type Usage,
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
+import { parseBounded } from "../../json.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import {
@@ -156,8 +157,8 @@ function outputToCommon(output: unknown): { content: Json; is_error: boolean } {
 function legacyShellOutput(text: string): { content: string; is_error: boolean } | undefined {
   if (!text.startsWith("{")) return undefined;
   try {
-    const v = JSON.parse(text) as unknown;
-    if (!isJsonObject(v as Json)) return undefined;
+    const v = parseBounded(text)?.value;
+    if (v === undefined || !isJsonObject(v)) return undefined;
     const o = v as JsonObject;
     const meta = o.metadata;
     if (typeof o.output !== "string" || !isJsonObject(meta as Json)) return undefined;
@@ -350,13 +351,9 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
       case "function_call": {
         const name = typeof p.name === "string" && p.name !== "" ? p.name : "function";
         let parsed: Json | undefined;
-        if (typeof p.arguments === "string") {
-          try {
-            parsed = JSON.parse(p.arguments) as Json;
-          } catch {
-            parsed = undefined;
-          }
-        } else if (p.arguments !== undefined) parsed = p.arguments as Json;
+        // Arguments nested absurdly deep stay a string (what rendering would recurse on).
+        if (typeof p.arguments === "string") parsed = parseBounded(p.arguments)?.value;
+        else if (p.arguments !== undefined) parsed = p.arguments as Json;
         addCall(
           callId ?? `call_line_${index + 1}`,
           functionCallToTool(name, p.arguments, parsed),
