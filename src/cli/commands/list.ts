@@ -9,7 +9,7 @@ import type { Command } from "commander";
 import type { Listing } from "../../local.js";
 import { timestampMillis } from "../../time.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
-import { localFor } from "../context.js";
+import { harnessLabel, localFor } from "../context.js";
 import { parseHarness, parsePositiveInt } from "../options.js";
 import { colorEnabled, Progress, painter, tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
@@ -88,7 +88,8 @@ export function register(program: Command): void {
         const doc = {
           version: 1,
           sessions: listing.sessions.map(sessionJson),
-          skipped: listing.skipped.map((s) => ({
+          // A store that could not be read at all is listed by its root.
+          skipped: [...listing.unreadable, ...listing.skipped].map((s) => ({
             harness: s.harness,
             path: s.path,
             reason: s.reason,
@@ -110,6 +111,9 @@ export function register(program: Command): void {
         });
         if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
         else tell("no sessions found\n");
+      }
+      for (const u of listing.unreadable) {
+        tell(`txcript: warning: skipped the ${harnessLabel(u.harness)} store: ${u.reason}\n`);
       }
       const n = listing.skipped.length;
       if (n > 0) {

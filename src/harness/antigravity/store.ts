@@ -561,9 +561,15 @@ function acpCwd(text: string | undefined): string | undefined {
 
 /** Stats, or undefined when nothing is there (without the cost of a thrown ENOENT). */
 function statOrUndefined(path: string, follow = true): Stats | undefined {
-  return follow
-    ? statSync(path, { throwIfNoEntry: false })
-    : lstatSync(path, { throwIfNoEntry: false });
+  try {
+    return follow
+      ? statSync(path, { throwIfNoEntry: false })
+      : lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    // A path through a file (HOME a file, say) holds nothing.
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw error;
+  }
 }
 
 function readTextIfPresent(path: string): string | undefined {
