@@ -10,13 +10,10 @@
  */
 
 import {
-  existsSync,
   lstatSync,
-  mkdirSync,
   readdirSync,
   readFileSync,
   realpathSync,
-  renameSync,
   rmSync,
   type Stats,
   statSync,

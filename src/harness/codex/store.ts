@@ -16,7 +16,6 @@ import {
   type Dirent,
   existsSync,
   lstatSync,
-  mkdirSync,
   readdirSync,
   readFileSync,
   statSync,
