@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { UnsafePathError } from "../../src/errors.js";
 import { tempPath } from "../../src/fsx.js";
 import { rolloutRelativePath } from "../../src/harness/codex/store.js";
-import { harness } from "../../src/harness/index.js";
+import { type Harness, harness, openStore } from "../../src/harness/index.js";
 import { continueInto } from "../../src/local.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 import { commonDoc, runChildAsync, SID, STORED, type StoredId, simpleDoc } from "./support.js";
@@ -119,7 +119,7 @@ describe("concurrent saves of one id, in separate processes", () => {
         for (const r of results) expect(r.stderr).toBe("");
         // A racer that came late continues under a fresh id, as a later run
         // would; racers that met in the save lose with a conflict error.
-        const store = harness(id).store!({ root, env: {} });
+        const store = openStore(harness(id), { root, env: {} })!;
         const won = new Set<string>();
         lines.forEach((l, i) => {
           const ok = /^ok (\S+)$/.exec(l);
@@ -133,11 +133,11 @@ describe("concurrent saves of one id, in separate processes", () => {
           expect(won.has(saved), lines.join("\n")).toBe(false);
           won.add(saved);
           // What a winner reported is what the store holds: nothing silently lost.
-          const loaded = harness(id).codec.toCommon(store.load(saved));
+          const loaded = store.load(saved);
           expect(JSON.stringify(loaded.body)).toContain(`Answer ${["a", "a", "b"][i]}`);
         });
         expect(won.size).toBeGreaterThan(0);
-        expect(store.ids().sort()).toEqual([...won].sort());
+        expect(store.native.ids().sort()).toEqual([...won].sort());
         // No temporary or lock is left behind.
         expect(allFiles(root).filter((f) => /\.tmp-|\.lock$/.test(f))).toEqual([]);
       }
