@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { UnsafePathError } from "../../src/errors.js";
 import { tempPath } from "../../src/fsx.js";
 import { rolloutRelativePath } from "../../src/harness/codex/store.js";
-import { type Harness, harness, openStore } from "../../src/harness/index.js";
+import { harness, openStore } from "../../src/harness/index.js";
 import { continueInto } from "../../src/local.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 import { commonDoc, runChildAsync, SID, STORED, type StoredId, simpleDoc } from "./support.js";
