@@ -35,6 +35,34 @@ export function shellWord(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Run a synchronous save with SIGINT, SIGTERM and SIGHUP held: a signal
+ * that arrives meanwhile is delivered once the save is whole (the store
+ * then holds the session, its brain folder and nothing temporary), and
+ * reported, instead of killing the process between the brain folder and
+ * the database.
+ */
+async function uninterrupted<T>(
+  work: () => T,
+): Promise<{ result: T; interrupted: NodeJS.Signals | undefined }> {
+  let interrupted: NodeJS.Signals | undefined;
+  const hold = (signal: NodeJS.Signals) => {
+    interrupted ??= signal;
+  };
+  for (const s of SIGNALS) process.on(s, hold);
+  try {
+    const result = work();
+    // Let a signal that arrived during the save reach `hold`.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    return { result, interrupted };
+  } finally {
+    for (const s of SIGNALS) process.off(s, hold);
+  }
+}
+
 export function register(program: Command): void {
   program
     .command("continue")
@@ -55,7 +83,7 @@ export function register(program: Command): void {
       "write under <dir> instead of the harness's real store (implies --no-resume)",
     )
     .option("--no-resume", "write the copy but do not launch the harness")
-    .action((ref: string, options: ContinueOptions, command: Command) => {
+    .action(async (ref: string, options: ContinueOptions, command: Command) => {
       if (options.with === undefined && isDocument(ref)) {
         throw new UsageError(`continuing a document needs --with <harness> (where to continue it)`);
       }
@@ -71,14 +99,22 @@ export function register(program: Command): void {
       const h = harness(target);
       if (!h.store) throw new UsageError(`cannot continue in ${target}: it has no session store`);
       const env = process.env as Env;
-      const result = continueInto(selected(source), target, {
-        env,
-        defaultCwd: process.cwd(),
-        ...(options.out !== undefined ? { root: options.out } : {}),
-      });
+      const { result, interrupted } = await uninterrupted(() =>
+        continueInto(selected(source), target, {
+          env,
+          defaultCwd: process.cwd(),
+          ...(options.out !== undefined ? { root: options.out } : {}),
+        }),
+      );
       const { saved, resume } = result;
       tell(`wrote ${h.label} session ${saved.id}\n  ${saved.path}\n`);
       process.stdout.write(`${saved.id}\n`);
+      if (interrupted !== undefined) {
+        // The save had begun: it was finished rather than left half-made.
+        tell(`interrupted (${interrupted}) after the session was saved; not resuming\n`);
+        process.exitCode = 130;
+        return;
+      }
       if (!resume) {
         tell(`${h.label} has no resume command\n`);
         return;
