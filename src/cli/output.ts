@@ -41,6 +41,23 @@ export function painter(enabled: boolean): Painter {
   };
 }
 
+/**
+ * Write pieces of text to stdout in batches of about a megabyte, so that
+ * output far larger than one string can hold streams out. (On POSIX,
+ * writes to files, pipes and terminals are synchronous: nothing piles up.)
+ */
+export function writeChunks(chunks: Iterable<string>): void {
+  let batch = "";
+  for (const chunk of chunks) {
+    batch += chunk;
+    if (batch.length >= 1 << 20) {
+      process.stdout.write(batch);
+      batch = "";
+    }
+  }
+  if (batch !== "") process.stdout.write(batch);
+}
+
 /** A message for the user on stderr, with control characters made visible. */
 export function tell(text: string): void {
   process.stderr.write(forTerminal(text));

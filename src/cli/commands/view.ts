@@ -4,12 +4,12 @@
  */
 
 import { type Command, Option } from "commander";
-import { renderCommon } from "../../commonJson.js";
+import { renderCommonChunks } from "../../commonJson.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { renderHtml, renderMarkdown, renderText, type ViewInput } from "../../view.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
-import { colorEnabled, painter, writePaged } from "../output.js";
+import { colorEnabled, painter, writeChunks, writePaged } from "../output.js";
 import { forTerminal } from "../sanitize.js";
 
 const FORMATS = ["text", "json", "markdown", "html"] as const;
@@ -53,7 +53,7 @@ export function register(program: Command): void {
       }
       switch (options.format) {
         case "json":
-          process.stdout.write(renderCommon(selected(source)));
+          writeChunks(renderCommonChunks(selected(source)));
           return;
         case "markdown":
           writePaged(forTerminal(renderMarkdown(input)), process.env, options.pager);

@@ -7,6 +7,7 @@
 import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
+import { checkLineCount } from "../../lines.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { TextCodec, Transcript } from "../../transcript.js";
 import {
@@ -88,6 +89,7 @@ function nonEmpty(value: string | undefined): string | undefined {
  * `type`) is refused.
  */
 export function parseClaudeCode(text: string, origin?: string): Transcript<ClaudeCodeBody> {
+  checkLineCount(text, "claude_code", origin);
   const lines = splitLines(text);
   if (!lines.some((l) => lineType(l.record) !== undefined)) {
     if (text.trim() === "") {

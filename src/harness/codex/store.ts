@@ -36,6 +36,7 @@ import {
 } from "../../errors.js";
 import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
+import { checkLineCount } from "../../lines.js";
 import { checkPathComponent, realPathInside } from "../../paths.js";
 import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
 import type {
@@ -317,6 +318,7 @@ export class CodexStore implements Store<CodexBody> {
       options.onProgress?.(i, files.length);
       try {
         const text = readRolloutText(file.path);
+        checkLineCount(text, "codex", file.path);
         const lines = splitLines(text);
         const info = findSessionMeta(lines);
         if (!info) {
@@ -392,6 +394,7 @@ export class CodexStore implements Store<CodexBody> {
     const file = this.locate(id)[0];
     if (!file) throw new NotFoundError("codex", `no Codex session ${id} under ${this.home}`);
     const text = readRolloutText(file.path);
+    checkLineCount(text, "codex", file.path);
     const lines = splitLines(text);
     const meta = metaFromBody(lines, file.path);
     assignDefined(meta, "title", readSessionIndex(this.home).get(meta.id.toLowerCase()));
