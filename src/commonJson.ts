@@ -72,7 +72,11 @@ export function toolToJson(tool: Tool): JsonObject {
         out[key] =
           key === "edits"
             ? (value as JsonObject[]).map((op) => {
-                const edit: JsonObject = { old_string: op.old_string!, new_string: op.new_string! };
+                // Validated MultiEdit edits always hold both strings.
+                const edit: JsonObject = {
+                  old_string: op.old_string ?? "",
+                  new_string: op.new_string ?? "",
+                };
                 assignDefined(edit, "replace_all", op.replace_all);
                 return edit;
               })
@@ -180,9 +184,9 @@ export function* renderCommonChunks(transcript: Transcript<Common>): Generator<s
     return;
   }
   yield `${head}\n`;
-  for (let i = 0; i < body.length; i++) {
+  for (const [i, message] of body.entries()) {
     const comma = i < body.length - 1 ? "," : "";
-    yield `    ${nested(messageToJson(body[i]!), "    ")}${comma}\n`;
+    yield `    ${nested(messageToJson(message), "    ")}${comma}\n`;
   }
   yield "  ]\n}\n";
 }

@@ -92,14 +92,15 @@ export function tooDeep(root: unknown, max = MAX_JSON_DEPTH): (string | number)[
   const stack: Frame[] = [open(root, "")];
   while (stack.length > 0) {
     if (stack.length > max) return stack.slice(1).map((f) => f.at);
-    const top = stack[stack.length - 1]!;
+    const top = stack.at(-1);
+    if (top === undefined) break;
     const size = top.keys === undefined ? (top.value as unknown[]).length : top.keys.length;
     if (top.next >= size) {
       stack.pop();
       continue;
     }
     const i = top.next++;
-    const key = top.keys === undefined ? i : top.keys[i]!;
+    const key = top.keys === undefined ? i : (top.keys[i] ?? "");
     const child = (top.value as Record<string | number, unknown>)[key];
     if (typeof child === "object" && child !== null) stack.push(open(child, key));
   }

@@ -43,10 +43,10 @@ function homeWith(broken: string): string {
 describe("a store folder that is a file", () => {
   it.each(BREAKS)(
     "%s: the other stores list and resolve; writes into it name the file",
-    (broken) => {
+    async (broken) => {
       const home = homeWith(broken);
       const local = new Local({ env: { HOME: home } });
-      const listing = local.list();
+      const listing = await local.list();
       const listed = new Set(listing.sessions.map((s) => s.id));
       // The store that lives under `broken` loses its sessions, no other does.
       const lost = STORED.filter((id) => !listed.has(HEALTHY[id]));
