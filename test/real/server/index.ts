@@ -402,14 +402,17 @@ export async function startMockServer(initial: Turn[] = []): Promise<MockServer>
 
   // A client that honours HTTPS_PROXY and tries to leave the machine lands here.
   server.on("connect", (req, socket) => {
+    socket.on("error", () => {});
     unexpected.push(`CONNECT ${req.url}`);
     socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
   });
   server.on("upgrade", (req, socket) => {
+    socket.on("error", () => {});
     unexpected.push(`UPGRADE ${req.url}`);
     socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
   });
 
+  server.on("clientError", (_e, socket) => socket.destroy());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {

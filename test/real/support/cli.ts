@@ -14,6 +14,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -233,6 +234,27 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
         },
       };
       writeFileSync(join(dir, "opencode.json"), JSON.stringify(config, null, 2));
+      // OpenCode installs its plugin package into each config directory at start-up; this one is
+      // pre-installed from test/real so nothing is fetched from the registry.
+      const plugin = join(REPO, "test", "real", "node_modules", "@opencode-ai", "plugin");
+      writeFileSync(
+        join(dir, "package.json"),
+        JSON.stringify(
+          { dependencies: { "@opencode-ai/plugin": readPackageVersion(plugin) } },
+          null,
+          2,
+        ),
+      );
+      // Its install is skipped when the lockfile's root already names every declared dependency.
+      writeFileSync(
+        join(dir, "package-lock.json"),
+        JSON.stringify({
+          lockfileVersion: 3,
+          packages: { "": { dependencies: { "@opencode-ai/plugin": readPackageVersion(plugin) } } },
+        }),
+      );
+      mkdirSync(join(dir, "node_modules", "@opencode-ai"), { recursive: true });
+      symlinkSync(plugin, join(dir, "node_modules", "@opencode-ai", "plugin"));
       return {
         ...env,
         OPENCODE_DISABLE_AUTOUPDATE: "1",
@@ -241,6 +263,10 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
         OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
         OPENCODE_DISABLE_SHARE: "1",
         OPENCODE_DISABLE_CLAUDE_CODE: "1",
+        OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
+        OPENCODE_DISABLE_AUTOCOMPACT: "1",
+        OPENCODE_DISABLE_PRUNE: "1",
+        OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "1",
       };
     }
     default:
@@ -287,11 +313,14 @@ export async function knownHarnesses(): Promise<readonly string[]> {
   return mod.HARNESS_IDS ?? [];
 }
 
-/** The installed version of a CLI package, from its package.json. */
-export function cliVersion(id: CliId): string {
-  const pkg = join(REPO, "test", "real", "node_modules", CLIS[id].pkg, "package.json");
-  const parsed: unknown = JSON.parse(readFileSync(pkg, "utf8"));
+function readPackageVersion(dir: string): string {
+  const parsed: unknown = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   return typeof parsed === "object" && parsed !== null && "version" in parsed
     ? String(parsed.version)
     : "?";
+}
+
+/** The installed version of a CLI package, from its package.json. */
+export function cliVersion(id: CliId): string {
+  return readPackageVersion(join(REPO, "test", "real", "node_modules", CLIS[id].pkg));
 }

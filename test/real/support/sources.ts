@@ -247,10 +247,12 @@ export function promptArgs(
     case "gemini_cli":
       return ["--yolo", ...(first ? [] : ["--resume", sessionId ?? "latest"]), "-p", prompt];
     case "opencode":
+      // `opencode run` quotes a message argument that holds a space: one word per argument keeps it verbatim.
       return [
         "run",
+        "--pure",
         ...(first ? [] : sessionId ? ["--session", sessionId] : ["--continue"]),
-        prompt,
+        ...prompt.split(" "),
       ];
     default:
       return cli satisfies never;
