@@ -1,5 +1,6 @@
 // `npm run test:real`: install the real harness CLIs of test/real (once: the
-// install is skipped while its node_modules was made from the same lockfile),
+// install is skipped while its node_modules was made from the same
+// package.json and lockfile),
 // then run the real-harness suite with its own vitest config. Nothing here or
 // in the suite reaches beyond 127.0.0.1 except `npm ci` itself.
 import { spawnSync } from "node:child_process";
@@ -23,7 +24,10 @@ function sh(cmd, args, cwd, { mayFail = false } = {}) {
   return true;
 }
 
-const want = createHash("sha256").update(readFileSync(lock)).digest("hex");
+const want = createHash("sha256")
+  .update(readFileSync(join(pkg, "package.json")))
+  .update(readFileSync(lock))
+  .digest("hex");
 const have = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : "";
 if (have === want) {
   process.stdout.write("test:real: test/real/node_modules matches its lockfile; npm ci skipped\n");
