@@ -53,7 +53,8 @@ export function outline(doc: CommonDoc): string[] {
 export const SCRIPT_TOOLS: Record<CliId, string[]> = {
   claude_code: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
   codex: ["Bash", "Bash", "Write", "Edit", "Bash", "Bash"],
-  gemini_cli: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
+  // Gemini CLI 0.61's `replace` takes an `instruction`, which no canonical Edit holds: it reads as Raw.
+  gemini_cli: ["Bash", "Read", "Write", "Raw", "Bash", "Bash"],
   opencode: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
 };
 
