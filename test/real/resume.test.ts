@@ -7,8 +7,18 @@
  * does not know yet are skipped with the reason printed.
  */
 
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "./server/index.js";
 import {
@@ -85,10 +95,11 @@ function realSource(src: RealSource, id: string): Source {
 const claudeSlug = (cwd: string) => cwd.replace(/[^A-Za-z0-9]/g, "-");
 
 /**
- * Test-only moves of the written copy, documented in docs/conversions.md
- * ("Resumed by the real CLIs"): the copy is put in the temp project (the
- * source's cwd does not exist here), and a Codex rollout names the mock's
- * provider (Codex refuses to switch a thread's provider on resume).
+ * Test-only moves of the written copy, documented in test/real/README.md and
+ * docs/conversions.md ("Resumed by the real CLIs"): the copy is put in the
+ * temp project (the source's cwd does not exist here), and a Codex rollout
+ * names the mock's provider (Codex refuses to switch a thread's provider on
+ * resume).
  */
 function prepareCopy(target: CliId, path: string, project: string, home: string): string {
   const lines = readFileSync(path, "utf8").split("\n");
@@ -106,6 +117,9 @@ function prepareCopy(target: CliId, path: string, project: string, home: string)
       p.model_provider = CODEX_PROVIDER;
       p.cwd = project;
     }
+    // Gemini CLI finds a project's sessions by the sha256 of its path.
+    if (target === "gemini_cli" && typeof rec.projectHash === "string")
+      rec.projectHash = createHash("sha256").update(project).digest("hex");
     if (
       target === "codex" &&
       rec.type === "turn_context" &&
@@ -122,7 +136,47 @@ function prepareCopy(target: CliId, path: string, project: string, home: string)
   }
   writeFileSync(`${dest}.tmp`, out.join("\n"));
   renameSync(`${dest}.tmp`, dest);
+  if (dest !== path) unlinkSync(path);
+  if (target === "gemini_cli") {
+    // …and the project's folder (tmp/<slug>) through projects.json and the folder's .project_root.
+    const slugDir = dirname(dirname(path));
+    const registry = join(home, ".gemini", "projects.json");
+    const doc = JSON.parse(readFileSync(registry, "utf8")) as { projects: Record<string, string> };
+    doc.projects[project] = slugDir.split("/").pop()!;
+    writeFileSync(registry, JSON.stringify(doc, null, 2));
+    writeFileSync(join(slugDir, ".project_root"), project);
+  }
   return dest;
+}
+
+/** OpenCode resumes a session in its recorded directory: point the copy at the temp project. */
+function prepareOpencodeCopy(home: string, id: string, project: string) {
+  const db = new Database(join(home, ".local", "share", "opencode", "opencode.db"));
+  try {
+    const changed = db
+      .prepare("UPDATE session SET directory = ? WHERE id = ?")
+      .run(project, id).changes;
+    if (changed !== 1) throw new Error(`no OpenCode session ${id} in ${home}`);
+  } finally {
+    db.close();
+  }
+}
+
+/** OpenCode's database as OpenCode creates it (txcript writes only into an existing one). */
+let opencodeTemplate: string | undefined;
+async function opencodeData(): Promise<string> {
+  if (opencodeTemplate) return opencodeTemplate;
+  const box = sandbox("opencode-template");
+  made.push({ cli: "opencode", box, env: {}, sessionId: undefined, runs: [] });
+  const env = cliEnv("opencode", box.home, server.url);
+  const r = await run(CLIS.opencode.bin, ["session", "list"], {
+    cwd: box.project,
+    env,
+    timeoutMs: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`opencode session list exited ${r.status}\n${r.stderr}`);
+  opencodeTemplate = join(box.home, ".local", "share", "opencode");
+  return opencodeTemplate;
 }
 
 let server: MockServer;
@@ -159,6 +213,10 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
     const box = sandbox(`resume-${target}`);
     try {
       const env = cliEnv(target, box.home, server.url);
+      if (target === "opencode")
+        cpSync(await opencodeData(), join(box.home, ".local", "share", "opencode"), {
+          recursive: true,
+        });
       src.seed(box.home);
       const before = await viewCommon(box.home, src.id, src.harness);
 
@@ -169,8 +227,8 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
       const newId = cont.stdout.split("\n")[0]!.trim();
       const path = cont.stderr.split("\n")[1]?.trim() ?? "";
       expect(existsSync(path), `${path} from:\n${cont.stderr}`).toBe(true);
-      if (target === "claude_code" || target === "codex")
-        prepareCopy(target, path, box.project, box.home);
+      if (target === "opencode") prepareOpencodeCopy(box.home, newId, box.project);
+      else prepareCopy(target, path, box.project, box.home);
 
       server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);
       const mark = server.requests.length;
@@ -188,8 +246,10 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
       const actual = actualLines(sent[0]!.parsed.items, target, expected);
       if (actual.filled.length)
         console.log(
-          `[test:real] ${label} -> ${target}: the CLI answered unanswered calls itself: ${actual.filled.join("; ")}`,
+          `[test:real] ${label} -> ${target}: a call left unanswered was answered by the target: ${actual.filled.join("; ")}`,
         );
+      if (actual.problems.length)
+        console.log(`[test:real] ${label} -> ${target}:\n  ${actual.problems.join("\n  ")}`);
       expect(actual.lines).toEqual(expected.lines);
       expect(actual.problems).toEqual([]);
 

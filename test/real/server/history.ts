@@ -118,12 +118,17 @@ export function parseChat(body: Obj): Parsed {
   const items: Item[] = [];
   for (const m of arr(body.messages)) {
     if (!isObj(m)) continue;
-    const text = typeof m.content === "string" ? m.content : flatten(m.content);
-    if (m.role === "user") items.push({ kind: "user", text });
+    // An array content holds one part per block: each text part is its own item, images are left out.
+    const texts =
+      typeof m.content === "string"
+        ? [m.content]
+        : arr(m.content).flatMap((p) => (isObj(p) && p.type === "text" ? [str(p.text)] : []));
+    const text = texts.join("");
+    if (m.role === "user") for (const t of texts) items.push({ kind: "user", text: t });
     else if (m.role === "assistant") {
       const reasoning = str(m.reasoning_content) || str(m.reasoning);
       if (reasoning) items.push({ kind: "thinking", text: reasoning });
-      if (text) items.push({ kind: "assistant", text });
+      for (const t of texts) if (t) items.push({ kind: "assistant", text: t });
       for (const c of arr(m.tool_calls)) {
         if (!isObj(c) || !isObj(c.function)) continue;
         items.push({
@@ -170,7 +175,13 @@ export function parseGemini(body: Obj, stream: boolean): Parsed {
         items.push({
           kind: "result",
           id,
-          output: flatten(isObj(response) && "output" in response ? response.output : response),
+          output: flatten(
+            isObj(response) && "output" in response
+              ? response.output
+              : isObj(response) && "error" in response
+                ? response.error
+                : response,
+          ),
           ...(isError ? { is_error: true } : {}),
         });
       }

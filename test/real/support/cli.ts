@@ -229,7 +229,15 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
             npm: "@ai-sdk/openai-compatible",
             name: "txcript mock",
             options: { baseURL: `${mockUrl}/v1`, apiKey: "sk-mock" },
-            models: { "mock-model": { name: "mock-model", tool_call: true } },
+            models: {
+              // Images allowed, so a converted user image reaches the request instead of an error note.
+              "mock-model": {
+                name: "mock-model",
+                tool_call: true,
+                attachment: true,
+                modalities: { input: ["text", "image"], output: ["text"] },
+              },
+            },
           },
         },
       };

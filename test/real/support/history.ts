@@ -102,6 +102,9 @@ export function expectedFromCommon(
       if (!isObj(b)) continue;
       if (b.type === "text" && typeof b.text === "string")
         lines.push(`${String(m.role)}: ${b.text}`);
+      // Gemini CLI never sends thoughts back to the model, its own included (seen in its live
+      // sessions too): a resumed history has none.
+      else if (b.type === "thinking" && target === "gemini_cli") continue;
       else if (b.type === "thinking" && typeof b.text === "string" && b.text !== "") {
         // Claude Code replays a signature only on a Claude model's turn (c1).
         const replayable =
@@ -109,9 +112,9 @@ export function expectedFromCommon(
           b.signature !== "" &&
           b.encrypted === undefined &&
           /claude/i.test(typeof m.model === "string" ? m.model : "");
-        lines.push(
-          target === "claude_code" && !replayable ? `assistant: ${b.text}` : `thinking: ${b.text}`,
-        );
+        // OpenCode's openai-compatible provider replays reasoning as assistant text.
+        const asText = (target === "claude_code" && !replayable) || target === "opencode";
+        lines.push(asText ? `assistant: ${b.text}` : `thinking: ${b.text}`);
       } else if (b.type === "tool_use") {
         callIndex.set(String(b.id), calls.length);
         lines.push(`call #${calls.length}`);
@@ -135,7 +138,8 @@ export function expectedFromCommon(
 const CLI_FILLER: Record<CliId, RegExp> = {
   claude_code: /interrupted|no result|tool_use_error|Tool use was|cancel/i,
   codex: /aborted|interrupted|no output|cancel/i,
-  gemini_cli: /cancel|interrupted/i,
+  // txcript's Gemini CLI writer answers such a call itself (Gemini needs a response per call).
+  gemini_cli: /^\[no result was recorded for this call\]$/,
   opencode: /interrupted|aborted|cancel/i,
 };
 
@@ -210,6 +214,10 @@ export function actualLines(
           break;
         }
         lines.push(`result of call #${n ?? "?"}`);
+        if (want === undefined)
+          problems.push(
+            `result of call #${n ?? "?"} is not in the source: ${JSON.stringify(it.output)}`,
+          );
         if (want !== undefined && !canonical(it.output).includes(canonical(want)))
           problems.push(
             `result of call #${n}: ${JSON.stringify(it.output)} lacks ${JSON.stringify(want)}`,
