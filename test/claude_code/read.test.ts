@@ -86,11 +86,35 @@ describe("reading a Claude Code session", () => {
           input: { command: "rm -rf build", dangerouslyDisableSandbox: true },
         },
       ],
-      // A native Bash never carries Common's own key: a file that does is kept as it is.
+      // Other writers emit Common's own keys in a Claude Bash: every key fits, so it is a Bash.
+      ["Bash", { command: "ls", timeout_ms: 5 }, { name: "Bash", command: "ls", timeout_ms: 5 }],
       [
         "Bash",
-        { command: "ls", timeout_ms: 5 },
-        { name: "Raw", tool_name: "Bash", input: { command: "ls", timeout_ms: 5 } },
+        { command: "npm test", workdir: "/srv/app", description: "Run the tests" },
+        { name: "Bash", command: "npm test", workdir: "/srv/app", description: "Run the tests" },
+      ],
+      [
+        "Bash",
+        { command: "make", workdir: "/srv/app", timeout: 9000, run_in_background: true },
+        {
+          name: "Bash",
+          command: "make",
+          workdir: "/srv/app",
+          timeout_ms: 9000,
+          run_in_background: true,
+        },
+      ],
+      // Both timeouts: which one is meant is unknown, so the input is kept as it is.
+      [
+        "Bash",
+        { command: "ls", timeout: 5, timeout_ms: 6 },
+        { name: "Raw", tool_name: "Bash", input: { command: "ls", timeout: 5, timeout_ms: 6 } },
+      ],
+      // A key no canonical Bash has keeps the whole input Raw.
+      [
+        "Bash",
+        { command: "ls", workdir: "/srv", shell: "zsh" },
+        { name: "Raw", tool_name: "Bash", input: { command: "ls", workdir: "/srv", shell: "zsh" } },
       ],
       [
         "Read",

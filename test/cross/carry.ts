@@ -234,11 +234,11 @@ function claudeTool(tool: Tool, cwd: string | undefined): Tool {
 /**
  * Reading (docs "Reading", 4): Claude Code's names and keys are the canonical
  * ones, except Bash's `timeout`, which is Common's `timeout_ms`; a Bash input
- * that already has `timeout_ms` or `workdir` stays Raw.
+ * that names both timeouts stays Raw.
  */
 function claudeReadTool(name: string, input: JsonObject): Tool {
   if (name === "Bash") {
-    if ("timeout_ms" in input || "workdir" in input) return { name: "Raw", tool_name: name, input };
+    if ("timeout_ms" in input && "timeout" in input) return { name: "Raw", tool_name: name, input };
     const renamed: JsonObject = {};
     for (const [k, v] of Object.entries(input)) renamed[k === "timeout" ? "timeout_ms" : k] = v;
     const tool = toolFromCanonical(name, renamed);
