@@ -1,0 +1,95 @@
+/**
+ * The native Body of an OpenCode session: its database rows, verbatim.
+ *
+ * OpenCode (1.2 and later) keeps every session in one SQLite database, in
+ * the tables `session`, `message` and `part` (plus the `project` the
+ * session belongs to). The Body holds each row as a column -> value record,
+ * every column included, and the `data` columns as their exact JSON text,
+ * so loading and saving a session reproduces its rows. Interpreting `data`
+ * is the codec's job; this module only names the shapes and reads a `data`
+ * column tolerantly.
+ */
+
+import type { JsonObject } from "../../common.js";
+import { isJsonObject } from "../../common.js";
+
+/** A value SQLite hands back: text, integer, real, blob or NULL. */
+export type SqlValue = string | number | bigint | Uint8Array | null;
+
+/** One row, every column, in the table's column order. */
+export type Row = Record<string, SqlValue>;
+
+export interface OpenCodeMessage {
+  /** `message` row: id, session_id, time_created, time_updated, data (info JSON without id/sessionID). */
+  row: Row;
+  /** `part` rows, by id (the order OpenCode loads them in): data is the part JSON without its ids. */
+  parts: Row[];
+}
+
+export interface OpenCodeBody {
+  /** The `session` row. */
+  session: Row;
+  /** The `project` row the session belongs to, when known (a save creates it when missing). */
+  project?: Row;
+  /** Messages in OpenCode's order: by time_created, then id. */
+  messages: OpenCodeMessage[];
+}
+
+/** The tables txcript reads and writes, and the columns it fills itself. */
+export const SESSION_TABLE = "session";
+export const MESSAGE_TABLE = "message";
+export const PART_TABLE = "part";
+export const PROJECT_TABLE = "project";
+
+/** A column as a string, or undefined. */
+export function text(row: Row, column: string): string | undefined {
+  const v = row[column];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** A column as a finite number (integers come back as numbers or bigints), or undefined. */
+export function num(row: Row, column: string): number | undefined {
+  const v = row[column];
+  if (typeof v === "number") return Number.isFinite(v) ? v : undefined;
+  if (typeof v === "bigint") return Number(v);
+  return undefined;
+}
+
+/** The deepest nesting a `data` column may have; deeper is read as damaged. */
+const MAX_DEPTH = 256;
+
+function tooDeep(root: unknown): boolean {
+  const pending: [unknown, number][] = [[root, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > MAX_DEPTH) return true;
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * A `data` column as a JSON object, or undefined when it is not text, not
+ * JSON, not an object, or absurdly deep. OpenCode itself skips parts it
+ * cannot decode (message-v2 `hydrate`), so the reader does too: a damaged
+ * row costs its own content, never the session.
+ */
+export function readData(row: Row): JsonObject | undefined {
+  const raw = row.data;
+  const textValue =
+    typeof raw === "string"
+      ? raw
+      : raw instanceof Uint8Array
+        ? Buffer.from(raw).toString("utf8")
+        : undefined;
+  if (textValue === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(textValue);
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(value) || tooDeep(value)) return undefined;
+  return value;
+}

@@ -1,0 +1,74 @@
+/**
+ * OpenCode's identifiers, and deterministic ones that sort as OpenCode's do.
+ *
+ * OpenCode's id is `<prefix>_` + 12 hex digits of (ms × 4096 + counter),
+ * bit-inverted for descending ids, + 14 base62 characters
+ * (`packages/opencode/src/id/id.ts`). Message and part ids ascend (OpenCode
+ * orders parts by id and breaks message-time ties by id); session ids
+ * descend. txcript mints the 12 hex digits the same way from a session's
+ * own timestamps and a counter that only grows, and the 14 characters from
+ * a hash of stable keys, so `fromCommon` stays deterministic and every id
+ * it writes sorts after the one before and before anything OpenCode
+ * appends later (its clock is past the history's).
+ */
+
+import { createHash } from "node:crypto";
+
+export const PREFIX = { session: "ses", message: "msg", part: "prt" } as const;
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const RANDOM_LENGTH = 14;
+/** 48 bits: what 12 hex digits hold. */
+const MASK = (1n << 48n) - 1n;
+
+/** `ses_…`, `msg_…`, `prt_…`: OpenCode's shape (prefix, 12 hex, 14 base62). */
+const ID = /^(ses|msg|prt)_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
+
+export function isOpenCodeId(id: string, prefix?: "ses" | "msg" | "prt"): boolean {
+  return ID.test(id) && (prefix === undefined || id.startsWith(`${prefix}_`));
+}
+
+/** 14 base62 characters from a hash of `keys` (stands in for OpenCode's random tail). */
+export function tail(keys: readonly (string | number)[]): string {
+  const digest = createHash("sha256").update(JSON.stringify(keys)).digest();
+  let out = "";
+  for (let i = 0; i < RANDOM_LENGTH; i++) out += BASE62[(digest[i] as number) % 62];
+  return out;
+}
+
+function hex12(value: bigint): string {
+  return (value & MASK).toString(16).padStart(12, "0");
+}
+
+/** The ascending value OpenCode would give the first id minted at `ms`. */
+export function stamp(ms: number): bigint {
+  const clamped = Math.max(0, Math.min(Math.trunc(ms), 2 ** 36 - 1));
+  return BigInt(clamped) * 4096n + 1n;
+}
+
+/** A session id for a session started at `ms`: descending, as OpenCode's are. */
+export function sessionId(ms: number, keys: readonly (string | number)[]): string {
+  return `${PREFIX.session}_${hex12(~stamp(ms))}${tail(keys)}`;
+}
+
+/**
+ * Mints ascending message and part ids. Each id's value is the larger of
+ * the moment's (ms × 4096 + 1) and one past the previous id's, so ids ascend
+ * strictly even when timestamps repeat or go backwards.
+ */
+export class AscendingIds {
+  private last = -1n;
+  constructor(private readonly keys: readonly (string | number)[]) {}
+
+  next(prefix: "msg" | "prt", ms: number, key: string | number): string {
+    const wanted = stamp(ms);
+    this.last = wanted > this.last ? wanted : this.last + 1n;
+    return `${PREFIX[prefix]}_${hex12(this.last)}${tail([...this.keys, prefix, key])}`;
+  }
+}
+
+/** The milliseconds an ascending id encodes, or undefined when it is not one. */
+export function idMillis(id: string): number | undefined {
+  if (!isOpenCodeId(id) || id.startsWith("ses_")) return undefined;
+  return Number(BigInt(`0x${id.slice(4, 16)}`) / 4096n);
+}
