@@ -118,7 +118,7 @@ function at(ms: number | undefined, fallback: Timestamp): Timestamp {
 }
 
 /** Session metadata from the session row. */
-export function metaFromSession(session: Row): Meta {
+export function metaFromSession(session: Row, firstModel?: string): Meta {
   const meta: Meta = {
     id: text(session, "id") ?? "",
     timestamp: at(num(session, "time_created"), EPOCH),
@@ -136,6 +136,7 @@ export function metaFromSession(session: Row): Meta {
       // A damaged model column costs the session its model, nothing else.
     }
   }
+  if (meta.model === undefined) assignDefined(meta, "model", firstModel);
   return meta;
 }
 
@@ -159,7 +160,11 @@ function fileBlock(part: JsonObject, partId: string): Block {
     artifact = {
       id: partId,
       name,
-      source: { type: "base64", data: url.slice((m as RegExpExecArray)[0].length), media_type: media },
+      source: {
+        type: "base64",
+        data: url.slice((m as RegExpExecArray)[0].length),
+        media_type: media,
+      },
     };
   } else if (url.startsWith("file://")) {
     let path = url.slice("file://".length);
@@ -337,23 +342,35 @@ function readMessage(message: OpenCodeMessage, sessionStart: Timestamp, out: Mes
 }
 
 export function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
-  const meta = metaFromSession(transcript.body.session);
+  const meta = metaFromSession(transcript.body.session, firstModel(transcript.body));
   const body: Message[] = [];
   for (const message of transcript.body.messages) readMessage(message, meta.timestamp, body);
   return { meta, body };
 }
 
+/** The first assistant message's model: the session's when its row names none. */
+export function firstModel(body: OpenCodeBody): string | undefined {
+  for (const m of body.messages) {
+    const info = readData(m.row);
+    if (info?.role === "assistant") {
+      const model = nonEmpty(str(info, "modelID"));
+      if (model !== undefined) return model;
+    }
+  }
+  return undefined;
+}
+
 // ---------------------------------------------------------------------------
 // Writing
 
-/** OpenCode's provider for a model name, as far as the name tells. */
-export function providerOf(model: string | undefined): string {
-  if (model === undefined || model === "") return "txcript";
-  if (/claude/i.test(model)) return "anthropic";
-  if (/^(gpt|o\d|codex)/i.test(model)) return "openai";
-  if (/gemini/i.test(model)) return "google";
-  return "txcript";
-}
+/**
+ * The provider txcript names on the messages it writes. OpenCode resumes
+ * with the model of the session's last message when that provider is
+ * configured, and fails when it is not ("ProviderModelNotFoundError", seen
+ * with 1.18.33 and `anthropic`): a provider nobody configures makes it fall
+ * back to the user's default model, and the model's name is still kept.
+ */
+export const WRITER_PROVIDER = "txcript";
 
 const FINISH_OUT: Record<string, string> = {
   end_turn: "stop",
@@ -474,7 +491,8 @@ export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<O
             time: { start: ms, end: ms },
           },
         };
-        if (!calls.has(b.id)) calls.set(b.id, { data, input: native.input, start: ms, answered: false });
+        if (!calls.has(b.id))
+          calls.set(b.id, { data, input: native.input, start: ms, answered: false });
         parts.push(data);
       } else {
         const p = filePart(b);
@@ -488,21 +506,20 @@ export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<O
     let info: JsonObject;
     if (m.role === "user") {
       lastUser = messageId;
-      const next = transcript.body.slice(i + 1).find((n) => n.role === "assistant");
-      const userModel = next?.model ?? meta.model ?? "";
-      info = {
-        role: "user",
-        time: { created: ms },
-        agent: "build",
-        model: { providerID: providerOf(userModel), modelID: userModel },
-      };
+      // No `model`: OpenCode resumes with the last user message's model, and
+      // fails when its provider is not configured; without one it takes the
+      // user's default (observed with 1.18.33).
+      info = { role: "user", time: { created: ms }, agent: "build" };
     } else {
       const u = m.usage;
       const tokens = {
         input: u?.input_tokens ?? 0,
         output: u?.output_tokens ?? 0,
         reasoning: 0,
-        cache: { read: u?.cache_read_input_tokens ?? 0, write: u?.cache_creation_input_tokens ?? 0 },
+        cache: {
+          read: u?.cache_read_input_tokens ?? 0,
+          write: u?.cache_creation_input_tokens ?? 0,
+        },
       };
       totals.input += tokens.input;
       totals.output += tokens.output;
@@ -517,7 +534,7 @@ export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<O
         cost: 0,
         tokens,
         modelID: model ?? "",
-        providerID: providerOf(model),
+        providerID: WRITER_PROVIDER,
         time: { created: ms, completed: ms },
       };
       if (m.stop_reason !== undefined) info.finish = finishOf(m.stop_reason);
@@ -575,10 +592,9 @@ export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<O
     tokens_cache_read: totals.read,
     tokens_cache_write: totals.write,
     agent: "build",
-    model:
-      meta.model === undefined
-        ? null
-        : JSON.stringify({ id: meta.model, providerID: providerOf(meta.model) }),
+    // No session model either: 1.18.33 resumes with it and fails on an
+    // unconfigured provider. The model stays on the assistant messages.
+    model: null,
     time_created: start,
     time_updated: updated,
     time_compacting: null,

@@ -42,8 +42,8 @@ function hex12(value: bigint): string {
 
 /** The ascending value OpenCode would give the first id minted at `ms`. */
 export function stamp(ms: number): bigint {
-  const clamped = Math.max(0, Math.min(Math.trunc(ms), 2 ** 36 - 1));
-  return BigInt(clamped) * 4096n + 1n;
+  // OpenCode keeps only the low 48 bits (its ids wrap every ~2.2 years); so does hex12.
+  return BigInt(Math.max(0, Math.trunc(ms))) * 4096n + 1n;
 }
 
 /** A session id for a session started at `ms`: descending, as OpenCode's are. */
@@ -63,11 +63,11 @@ export class AscendingIds {
   next(prefix: "msg" | "prt", ms: number, key: string | number): string {
     const wanted = stamp(ms);
     this.last = wanted > this.last ? wanted : this.last + 1n;
-    return `${PREFIX[prefix]}_${hex12(this.last)}${tail([...this.keys, prefix, key])}`;
+    return `${prefix}_${hex12(this.last)}${tail([...this.keys, prefix, key])}`;
   }
 }
 
-/** The milliseconds an ascending id encodes, or undefined when it is not one. */
+/** The milliseconds (modulo 2^48 / 4096) an ascending id encodes, or undefined when it is not one. */
 export function idMillis(id: string): number | undefined {
   if (!isOpenCodeId(id) || id.startsWith("ses_")) return undefined;
   return Number(BigInt(`0x${id.slice(4, 16)}`) / 4096n);

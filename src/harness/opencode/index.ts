@@ -5,8 +5,7 @@
  * because OpenCode opens the project it is started in.
  */
 
-import type { Codec, TextCodec } from "../../transcript.js";
-import type { Harness } from "../index.js";
+import type { Harness } from "../../transcript.js";
 import type { OpenCodeBody } from "./body.js";
 import { openCodeCodec } from "./codec.js";
 import { OpenCodeStore } from "./store.js";
@@ -17,11 +16,11 @@ export { openCodeCodec } from "./codec.js";
 export { OpenCodeStore, openCodeRoot } from "./store.js";
 export { openCodeText } from "./text.js";
 
-export const openCode: Harness<OpenCodeBody> = {
+export const openCode: Harness<"opencode", OpenCodeBody> = {
   id: "opencode",
   label: "OpenCode",
-  codec: openCodeCodec as Codec<OpenCodeBody>,
-  text: openCodeText as TextCodec<OpenCodeBody>,
+  codec: openCodeCodec,
+  text: openCodeText,
   store: (options) => new OpenCodeStore(options),
   resume: (saved, meta) =>
     meta.cwd === undefined || meta.cwd === ""

@@ -74,6 +74,7 @@ import {
   text,
 } from "./body.js";
 import {
+  firstModel,
   GLOBAL_PROJECT,
   metaFromSession,
   type PartKind,
@@ -110,6 +111,8 @@ interface Listed {
   session: Row;
   /** Messages by OpenCode's order, each with its role and its parts' kinds. */
   messages: { role: string | undefined; kinds: PartKind[] }[];
+  /** The first assistant message's model. */
+  model?: string | undefined;
   latest: number;
   bytes: number;
 }
@@ -190,9 +193,7 @@ const KIND_SQL = `CASE WHEN json_valid(data) THEN CASE json_extract(data, '$.typ
 function listDatabase(db: Db, file: string): Listed[] {
   checkTables(db, file);
   const sessions = db
-    .prepare(
-      `SELECT * FROM ${SESSION_TABLE} ORDER BY time_updated DESC, id`,
-    )
+    .prepare(`SELECT * FROM ${SESSION_TABLE} ORDER BY time_updated DESC, id`)
     .all() as Row[];
   const listed = new Map<string, Listed>();
   for (const s of sessions) {
@@ -209,15 +210,18 @@ function listDatabase(db: Db, file: string): Listed[] {
     .prepare(
       `SELECT session_id, id, time_updated,
          CASE WHEN json_valid(data) THEN json_extract(data, '$.role') END AS role,
-         length(data) AS bytes
+         length(data) AS bytes,
+         CASE WHEN json_valid(data) THEN json_extract(data, '$.modelID') END AS model
        FROM ${MESSAGE_TABLE} ORDER BY session_id, time_created, id`,
     )
     .raw()
-    .all() as [string, string, SqlValue, SqlValue, SqlValue][];
+    .all() as [string, string, SqlValue, SqlValue, SqlValue, SqlValue][];
   const index = new Map<string, { role: string | undefined; kinds: PartKind[] }>();
-  for (const [sid, mid, updated, role, bytes] of messages) {
+  for (const [sid, mid, updated, role, bytes, model] of messages) {
     const l = listed.get(sid);
     if (l === undefined) continue;
+    if (l.model === undefined && role === "assistant" && typeof model === "string" && model !== "")
+      l.model = model;
     const entry = { role: typeof role === "string" ? role : undefined, kinds: [] as PartKind[] };
     l.messages.push(entry);
     index.set(mid, entry);
@@ -318,9 +322,13 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
         const l: Listed = {
           session: body.session,
           messages: body.messages.map((m) => ({
-            role: typeof readData(m.row)?.role === "string" ? (readData(m.row)?.role as string) : undefined,
+            role:
+              typeof readData(m.row)?.role === "string"
+                ? (readData(m.row)?.role as string)
+                : undefined,
             kinds: m.parts.map((p) => partKind(readData(p))),
           })),
+          model: firstModel(body),
           latest: typeof body.session.time_updated === "number" ? body.session.time_updated : 0,
           bytes: 0,
         };
@@ -340,7 +348,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
   }
 
   private discovered(l: Listed, path: string): Discovered {
-    const meta = metaFromSession(l.session);
+    const meta = metaFromSession(l.session, l.model);
     const found: Discovered = {
       harness: "opencode",
       id: meta.id,
@@ -365,12 +373,13 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
         checkTables(db, this.database);
         return selectSession(db, id);
       });
-      if (body !== undefined) return { meta: metaFromSession(body.session), body };
+      if (body !== undefined)
+        return { meta: metaFromSession(body.session, firstModel(body)), body };
     }
     const file = this.legacyFiles().find((f) => f.id === id);
     if (file !== undefined) {
       const body = this.loadLegacy(file);
-      return { meta: metaFromSession(body.session), body };
+      return { meta: metaFromSession(body.session, firstModel(body)), body };
     }
     throw new NotFoundError("opencode", `no OpenCode session ${id} in ${this.root}`);
   }
@@ -414,7 +423,11 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
           const bytes = found[1];
           return {
             files: [
-              { path: this.database, mtime_ms: latest, size: typeof bytes === "number" ? bytes : 0 },
+              {
+                path: this.database,
+                mtime_ms: latest,
+                size: typeof bytes === "number" ? bytes : 0,
+              },
             ],
           };
         }
@@ -642,13 +655,23 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
         inserts.unshift([PROJECT_TABLE, [projectRow ?? defaultProject(projectId, session)]]);
       }
       // Every row must fit today's schema before the first one goes in.
-      const plans = inserts.map(([table, rows]) => ({ table, rows, plan: planInsert(db, table, rows, this.database) }));
+      const plans = inserts.map(([table, rows]) => ({
+        table,
+        rows,
+        plan: planInsert(db, table, rows, this.database),
+      }));
       for (const m of body.messages) {
         if (text(m.row, "session_id") !== id)
-          throw new InvalidRequestError("opencode", `message ${text(m.row, "id")} is not session ${id}'s`);
+          throw new InvalidRequestError(
+            "opencode",
+            `message ${text(m.row, "id")} is not session ${id}'s`,
+          );
         for (const p of m.parts) {
           if (text(p, "session_id") !== id || text(p, "message_id") !== text(m.row, "id"))
-            throw new InvalidRequestError("opencode", `part ${text(p, "id")} is not message ${text(m.row, "id")}'s`);
+            throw new InvalidRequestError(
+              "opencode",
+              `part ${text(p, "id")} is not message ${text(m.row, "id")}'s`,
+            );
         }
       }
       for (const [table, rows] of [

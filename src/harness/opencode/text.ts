@@ -15,7 +15,7 @@ import { ParseError } from "../../errors.js";
 import { parseJson } from "../../json.js";
 import type { TextCodec, Transcript } from "../../transcript.js";
 import { num, type OpenCodeBody, type OpenCodeMessage, type Row, readData, text } from "./body.js";
-import { GLOBAL_PROJECT, metaFromSession } from "./codec.js";
+import { firstModel, GLOBAL_PROJECT, metaFromSession } from "./codec.js";
 
 /** A JSON column's value, or undefined when it is NULL or not JSON. */
 function jsonColumn(row: Row, column: string): Json | undefined {
@@ -66,7 +66,10 @@ export function sessionInfo(row: Row): JsonObject {
     input: value(row, "tokens_input") ?? 0,
     output: value(row, "tokens_output") ?? 0,
     reasoning: value(row, "tokens_reasoning") ?? 0,
-    cache: { read: value(row, "tokens_cache_read") ?? 0, write: value(row, "tokens_cache_write") ?? 0 },
+    cache: {
+      read: value(row, "tokens_cache_read") ?? 0,
+      write: value(row, "tokens_cache_write") ?? 0,
+    },
   };
   put(info, "permission", jsonColumn(row, "permission"));
   put(info, "revert", jsonColumn(row, "revert"));
@@ -183,7 +186,8 @@ export function parseExport(textValue: string, origin?: string): Transcript<Open
   const doc = r.object(parseJson(textValue, "opencode", origin), "$");
   const info = r.object(doc.info, "info");
   const id = r.id(info, "info");
-  if (!id.startsWith("ses")) r.fail(`session id ${JSON.stringify(id)} does not start with "ses"`, "info.id");
+  if (!id.startsWith("ses"))
+    r.fail(`session id ${JSON.stringify(id)} does not start with "ses"`, "info.id");
   const session = sessionRow(info, id);
   const messages: OpenCodeMessage[] = [];
   r.array(doc.messages ?? [], "messages").forEach((entry, i) => {
@@ -220,7 +224,8 @@ export function parseExport(textValue: string, origin?: string): Transcript<Open
       (a.row.time_created as number) - (b.row.time_created as number) ||
       compare(a.row.id as string, b.row.id as string),
   );
-  return { meta: metaFromSession(session), body: { session, messages } };
+  const body = { session, messages };
+  return { meta: metaFromSession(session, firstModel(body)), body };
 }
 
 /** SQLite's default (binary) text order, which OpenCode's ORDER BY id uses. */
