@@ -237,17 +237,18 @@ function resultOf(
   }
 }
 
-const FINISH: Record<string, StopReason> = {
-  stop: "end_turn",
-  "tool-calls": "tool_use",
-  length: "max_tokens",
-  error: "error",
-  aborted: "aborted",
-};
+/** AI SDK finish reasons (plus txcript's "aborted") as Common stop reasons; others stay `other`. */
+const FINISH = new Map<string, StopReason>([
+  ["stop", "end_turn"],
+  ["tool-calls", "tool_use"],
+  ["length", "max_tokens"],
+  ["error", "error"],
+  ["aborted", "aborted"],
+]);
 
 function stopReasonOf(info: JsonObject): StopReason | undefined {
   const finish = str(info, "finish");
-  if (finish !== undefined && finish !== "") return FINISH[finish] ?? { other: finish };
+  if (finish !== undefined && finish !== "") return FINISH.get(finish) ?? { other: finish };
   const error = obj(info.error);
   if (error === undefined) return undefined;
   return str(error, "name") === "MessageAbortedError" ? "aborted" : "error";
@@ -372,17 +373,17 @@ export function firstModel(body: OpenCodeBody): string | undefined {
  */
 export const WRITER_PROVIDER = "txcript";
 
-const FINISH_OUT: Record<string, string> = {
-  end_turn: "stop",
-  tool_use: "tool-calls",
-  max_tokens: "length",
-  stop_sequence: "stop",
-  aborted: "aborted",
-  error: "error",
-};
+const FINISH_OUT = new Map<string, string>([
+  ["end_turn", "stop"],
+  ["tool_use", "tool-calls"],
+  ["max_tokens", "length"],
+  ["stop_sequence", "stop"],
+  ["aborted", "aborted"],
+  ["error", "error"],
+]);
 
 function finishOf(reason: StopReason): string {
-  return typeof reason === "string" ? (FINISH_OUT[reason] ?? reason) : reason.other;
+  return typeof reason === "string" ? (FINISH_OUT.get(reason) ?? reason) : reason.other;
 }
 
 function dataUrl(media: string, data: string): string {
@@ -442,7 +443,7 @@ function defaultTitle(ms: number): string {
 export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<OpenCodeBody> {
   const { meta } = transcript;
   const start = timestampMillis(meta.timestamp);
-  const id = isOpenCodeId(meta.id, "ses") ? meta.id : sessionId(start, sessionKeys(meta.id));
+  const id = openCodeSessionId(meta);
   const ids = new AscendingIds([id]);
   const cwd = meta.cwd ?? "";
   const calls = new Map<string, Pending>();
@@ -605,6 +606,13 @@ export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<O
 
 /** OpenCode's project for sessions outside any git repository. */
 export const GLOBAL_PROJECT = "global";
+
+/** The id a session gets in OpenCode: its own when it is OpenCode-shaped, else one derived from it. */
+export function openCodeSessionId(meta: Meta): string {
+  return isOpenCodeId(meta.id, "ses")
+    ? meta.id
+    : sessionId(timestampMillis(meta.timestamp), sessionKeys(meta.id));
+}
 
 /** The stable keys an OpenCode session id is derived from, for a non-OpenCode id. */
 export function sessionKeys(sourceId: string): (string | number)[] {

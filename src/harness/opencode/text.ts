@@ -190,6 +190,7 @@ export function parseExport(textValue: string, origin?: string): Transcript<Open
     r.fail(`session id ${JSON.stringify(id)} does not start with "ses"`, "info.id");
   const session = sessionRow(info, id);
   const messages: OpenCodeMessage[] = [];
+  let rowTime = Number.NEGATIVE_INFINITY;
   r.array(doc.messages ?? [], "messages").forEach((entry, i) => {
     const at = `messages[${i}]`;
     const m = r.object(entry, at);
@@ -198,10 +199,13 @@ export function parseExport(textValue: string, origin?: string): Transcript<Open
     if (typeof mi.role !== "string") r.fail("expected a string role", `${at}.info.role`);
     const time = isJsonObject(mi.time) ? mi.time : {};
     const created = ms(time.created) ?? num(session, "time_created") ?? 0;
+    // The document's order is the session's: row times never go back, so
+    // OpenCode's ORDER BY time_created, id keeps it.
+    rowTime = Math.max(rowTime, created);
     const row: Row = {
       id: mid,
       session_id: id,
-      time_created: created,
+      time_created: rowTime,
       time_updated: ms(time.completed) ?? created,
       data: JSON.stringify(without(mi, ["id", "sessionID"])),
     };
@@ -211,19 +215,13 @@ export function parseExport(textValue: string, origin?: string): Transcript<Open
         id: r.id(part, `${at}.parts[${j}]`),
         message_id: mid,
         session_id: id,
-        time_created: created,
+        time_created: rowTime,
         time_updated: created,
         data: JSON.stringify(without(part, ["id", "sessionID", "messageID"])),
       };
     });
-    parts.sort((a, b) => compare(a.id as string, b.id as string));
     messages.push({ row, parts });
   });
-  messages.sort(
-    (a, b) =>
-      (a.row.time_created as number) - (b.row.time_created as number) ||
-      compare(a.row.id as string, b.row.id as string),
-  );
   const body = { session, messages };
   return { meta: metaFromSession(session, firstModel(body)), body };
 }

@@ -120,8 +120,9 @@ export function toolToNative(tool: Tool): { name: string; input: JsonObject } {
     case "Write":
     case "Edit": {
       const name = tool.name.toLowerCase() as keyof typeof NATIVE;
-      const canonical = toolToCanonical(tool).input as JsonObject;
-      return { name, input: rename(canonical, NATIVE[name][1], false) as JsonObject };
+      // OpenCode's bash has no background mode: run_in_background is not written.
+      const { run_in_background: _, ...canonical } = toolToCanonical(tool).input as JsonObject;
+      return { name, input: rename(canonical, NATIVE[name][1], false) ?? {} };
     }
     case "MultiEdit": {
       const edits: Json[] = tool.edits.map((op) => {
