@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { parseToCommon } from "../../src/convert.js";
 import { harness, storedHarnesses } from "../../src/harness/index.js";
+import { OpenCodeStore } from "../../src/harness/opencode/index.js";
 import { createOpenCodeDatabase } from "../support/opencode.js";
 import { tempDir } from "../support/tmp.js";
 
@@ -60,7 +61,7 @@ describe("opencode store", () => {
     const h = harness("opencode");
     const root = tempDir();
     const path = createOpenCodeDatabase(root);
-    const store = h.store({ root, env: {} });
+    const store = new OpenCodeStore({ root, env: {} });
     expect(store.ids()).toEqual([]);
     const saved = IDS.map((id, i) =>
       store.save(h.codec.fromCommon(parseToCommon(doc(id, i + 1), "simple"))),
