@@ -214,11 +214,17 @@ function resultOf(
     return kept !== undefined && resultText(kept) === shown ? kept : shown;
   };
   switch (state?.status) {
-    case "completed":
-      return {
-        block: { type: "tool_result", tool_use_id: callId, content: content(state.output) },
-        at: when,
+    case "completed": {
+      const block: ToolResultBlock = {
+        type: "tool_result",
+        tool_use_id: callId,
+        content: content(state.output),
       };
+      // OpenCode completes a shell call whatever its exit status; a failed command is an error.
+      const exit = obj(state.metadata)?.exit;
+      if (part.tool === "bash" && typeof exit === "number" && exit !== 0) block.is_error = true;
+      return { block, at: when };
+    }
     case "error":
       return {
         block: {
