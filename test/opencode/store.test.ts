@@ -74,7 +74,11 @@ describe("reading", () => {
       expect(found.map((s) => s.meta.title)).toEqual(["renamed live"]);
       expect(openCodeCodec.toCommon(store.load(saved.id)).body).toHaveLength(12);
       expect(files()).toEqual(before);
-      expect(readdirSync(root).sort()).toEqual(["opencode.db", "opencode.db-shm", "opencode.db-wal"]);
+      expect(readdirSync(root).sort()).toEqual([
+        "opencode.db",
+        "opencode.db-shm",
+        "opencode.db-wal",
+      ]);
     } finally {
       writer.close();
     }

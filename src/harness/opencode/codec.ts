@@ -209,7 +209,12 @@ function resultOf(
   const when = at(millis(time?.end) ?? millis(time?.start), fallback);
   const kept = obj(obj(state?.metadata)?.[RESULT_KEY])?.content;
   const content = (value: Json | undefined): Json => {
-    const shown = typeof value === "string" ? value : value === undefined ? "" : resultText(value);
+    const shown =
+      typeof value === "string"
+        ? value
+        : value === undefined || value === null
+          ? ""
+          : resultText(value);
     // txcript's verbatim copy of a structured result, unless the text was changed since.
     return kept !== undefined && resultText(kept) === shown ? kept : shown;
   };
