@@ -131,7 +131,7 @@ describe("hostile data columns", () => {
       {
         role: "assistant",
         modelID: 5,
-        tokens: { input: 1e400, output: -1, reasoning: 2.5 },
+        tokens: { input: 1e300, output: -1, reasoning: 2.5 },
         finish: "constructor",
         time: { created: "soon" },
       },

@@ -264,8 +264,9 @@ describe("writing", () => {
     expect(thrown(() => store.save(native))).toBeInstanceOf(ConflictError);
     // Another session claiming one of its message ids.
     const other = openCodeCodec.fromCommon(session("other", 2));
-    other.body.messages[0]!.row.id = native.body.messages[0]!.row.id;
-    for (const p of other.body.messages[0]!.parts) p.message_id = native.body.messages[0]!.row.id;
+    const taken = native.body.messages[0]!.row.id as string;
+    other.body.messages[0]!.row.id = taken;
+    for (const p of other.body.messages[0]!.parts) p.message_id = taken;
     const e = thrown(() => store.save(other));
     expect(e).toBeInstanceOf(ConflictError);
     expect(e.detail).toMatch(/already exists in another session/);

@@ -512,8 +512,12 @@ export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<O
       }
     }
     if (parts.length === 0) return;
-    rowTime = Math.max(rowTime, ms);
-    const messageId = ids.next("msg", ms, i);
+    // Row times strictly grow, so OpenCode's ORDER BY time_created, id is
+    // the session's order whatever the timestamps do; each message's own
+    // time stays in its data.
+    rowTime = built.length === 0 ? Math.max(rowTime, ms) : Math.max(ms, rowTime + 1);
+    const base = ids.reserve(ms, 1 + parts.length);
+    const messageId = ids.id("msg", base, i);
     const model = m.model ?? meta.model;
     let info: JsonObject;
     if (m.role === "user") {
@@ -563,7 +567,7 @@ export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<O
       info,
       parts: parts.map((data, j) => ({
         row: {
-          id: ids.next("prt", ms, `${i}.${j}`),
+          id: ids.id("prt", base + 1n + BigInt(j), `${i}.${j}`),
           message_id: messageId,
           session_id: id,
           time_created: rowTime,

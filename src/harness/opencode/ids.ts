@@ -52,18 +52,28 @@ export function sessionId(ms: number, keys: readonly (string | number)[]): strin
 }
 
 /**
- * Mints ascending message and part ids. Each id's value is the larger of
- * the moment's (ms × 4096 + 1) and one past the previous id's, so ids ascend
- * strictly even when timestamps repeat or go backwards.
+ * Mints ascending message and part ids. A message and its parts take a run
+ * of consecutive values starting at the larger of the moment's
+ * (ms × 4096 + 1) and one past the previous run, so values only grow even
+ * when timestamps repeat or go backwards. OpenCode keeps 48 bits; a run
+ * that would cross a wrap of those moves to the next window, so that a
+ * message's part ids, which OpenCode orders by id, always ascend.
  */
 export class AscendingIds {
-  private last = -1n;
+  private next = 0n;
   constructor(private readonly keys: readonly (string | number)[]) {}
 
-  next(prefix: "msg" | "prt", ms: number, key: string | number): string {
-    const wanted = stamp(ms);
-    this.last = wanted > this.last ? wanted : this.last + 1n;
-    return `${prefix}_${hex12(this.last)}${tail([...this.keys, prefix, key])}`;
+  /** The first of `count` consecutive values for a message at `ms`. */
+  reserve(ms: number, count: number): bigint {
+    let base = stamp(ms);
+    if (base < this.next) base = this.next;
+    if ((base & MASK) + BigInt(count) > MASK) base = (base | MASK) + 1n;
+    this.next = base + BigInt(count);
+    return base;
+  }
+
+  id(prefix: "msg" | "prt", value: bigint, key: string | number): string {
+    return `${prefix}_${hex12(value)}${tail([...this.keys, prefix, key])}`;
   }
 }
 

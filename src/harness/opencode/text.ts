@@ -199,9 +199,9 @@ export function parseExport(textValue: string, origin?: string): Transcript<Open
     if (typeof mi.role !== "string") r.fail("expected a string role", `${at}.info.role`);
     const time = isJsonObject(mi.time) ? mi.time : {};
     const created = ms(time.created) ?? num(session, "time_created") ?? 0;
-    // The document's order is the session's: row times never go back, so
+    // The document's order is the session's: row times strictly grow, so
     // OpenCode's ORDER BY time_created, id keeps it.
-    rowTime = Math.max(rowTime, created);
+    rowTime = Math.max(created, rowTime + 1);
     const row: Row = {
       id: mid,
       session_id: id,
