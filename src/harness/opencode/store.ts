@@ -137,21 +137,11 @@ function selectSession(db: Db, id: string): OpenCodeBody | undefined {
   const messages = db
     .prepare(`SELECT * FROM ${MESSAGE_TABLE} WHERE session_id = ? ORDER BY time_created, id`)
     .all(id) as Row[];
-  const parts = db
-    .prepare(
-      `SELECT p.* FROM ${PART_TABLE} p JOIN ${MESSAGE_TABLE} m ON m.id = p.message_id WHERE m.session_id = ? ORDER BY p.message_id, p.id`,
-    )
-    .all(id) as Row[];
-  const byMessage = new Map<string, Row[]>();
-  for (const p of parts) {
-    const mid = text(p, "message_id") ?? "";
-    const list = byMessage.get(mid);
-    if (list) list.push(p);
-    else byMessage.set(mid, [p]);
-  }
+  // One indexed query per message (part_message_id_id_idx): no sort of the whole session's parts.
+  const partsOf = db.prepare(`SELECT * FROM ${PART_TABLE} WHERE message_id = ? ORDER BY id`);
   const body: OpenCodeBody = {
     session,
-    messages: messages.map((row) => ({ row, parts: byMessage.get(text(row, "id") ?? "") ?? [] })),
+    messages: messages.map((row) => ({ row, parts: partsOf.all(text(row, "id") ?? "") as Row[] })),
   };
   const projectId = text(session, "project_id");
   if (projectId !== undefined && hasTable(db, PROJECT_TABLE)) {
