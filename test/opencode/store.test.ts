@@ -151,7 +151,7 @@ describe("locks", () => {
 
   it("waits for a lock another process releases in time, then writes", async () => {
     const { root, path } = fresh();
-    const locker = startChild("locker.ts", [path, "400"]);
+    const locker = startChild("locker.ts", [path, "250"]);
     await waitFor(locker, /locked/);
     const store = new OpenCodeStore({ root, env: {}, busyTimeoutMs: 10_000 });
     const saved = save(store, "after-lock");
@@ -164,12 +164,12 @@ describe("locks", () => {
 describe("a running OpenCode writing at the same time", () => {
   it("reads consistent snapshots and saves whole sessions while another process writes", async () => {
     const { root, path } = fresh();
-    const writer = startChild("writer.ts", [path, "1500"]);
+    const writer = startChild("writer.ts", [path, "800"]);
     const report = waitFor(writer, /wrote (\d+) (\d+) (\d+)/);
     await waitFor(writer, /started/);
     const store = new OpenCodeStore({ root, env: {}, busyTimeoutMs: 10_000 });
     const mine: string[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 5; i++) {
       mine.push(save(store, `concurrent-${i}`, 4).id);
       const listed = store.discover();
       expect(listed.skipped).toEqual([]);
@@ -177,7 +177,7 @@ describe("a running OpenCode writing at the same time", () => {
       for (const s of listed.sessions.slice(0, 5)) {
         expect(s.message_count).toBeGreaterThanOrEqual(0);
       }
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 30));
     }
     const [, sessions, messages, parts] = (await report).map(Number) as number[];
     await exited(writer);
@@ -200,7 +200,7 @@ describe("a running OpenCode writing at the same time", () => {
 describe("SIGKILL during a save", () => {
   it("leaves every session whole or absent, and the database intact, across kills", async () => {
     const expected = (() => {
-      const native = openCodeCodec.fromCommon(session("crash-0", 60, 2000)).body;
+      const native = openCodeCodec.fromCommon(session("crash-0", 40, 2000)).body;
       return {
         messages: native.messages.length,
         parts: native.messages.reduce((n, m) => n + m.parts.length, 0),
@@ -211,9 +211,9 @@ describe("SIGKILL during a save", () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-    for (let trial = 0; trial < 6; trial++) {
+    for (let trial = 0; trial < 4; trial++) {
       const { root, path } = fresh();
-      const child = startChild("saver.ts", [root, "60"]);
+      const child = startChild("saver.ts", [root, "40"]);
       const ready = Number((await waitFor(child, /ready (\d+)/))[1]);
       await new Promise((r) => setTimeout(r, rand() * ready * 3));
       child.kill("SIGKILL");
