@@ -103,10 +103,10 @@ try {
     raw.prepare("SELECT id, session_id, data FROM message").raw().all();
     raw.prepare("SELECT id, message_id, data FROM part").raw().all();
   };
-  const baseDiscover = timeMedian(selectAll, 5);
+  const baseDiscover = await timeMedian(selectAll, 5);
   let found = 0;
-  const discover = timeMedian(() => {
-    found = store.discover().sessions.length;
+  const discover = await timeMedian(async () => {
+    found = (await store.discover()).sessions.length;
   }, 5);
 
   // One large session: load + toCommon vs SELECT of its rows, JSON-parsing each data column.
@@ -122,8 +122,8 @@ try {
     )
     .pluck()
     .get(bigId, bigId) as number;
-  const baseLoad = timeMedian(selectOne, 5);
-  const load = timeMedian(() => {
+  const baseLoad = await timeMedian(selectOne, 5);
+  const load = await timeMedian(() => {
     openCodeCodec.toCommon(store.load(bigId));
   }, 5);
   raw.close();
@@ -133,7 +133,7 @@ try {
   const native = openCodeCodec.fromCommon(common);
   const sid = native.body.session.id as string;
   const writer = new Database(path);
-  const baseWrite = timeMedian(() => {
+  const baseWrite = await timeMedian(() => {
     writer.exec("BEGIN IMMEDIATE");
     const m = writer.prepare(
       "INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)",
@@ -150,7 +150,7 @@ try {
     writer.exec("ROLLBACK");
   }, 5);
   writer.close();
-  const write = timeMedian(() => {
+  const write = await timeMedian(() => {
     store.save(openCodeCodec.fromCommon(common));
     store.delete(sid);
   }, 5);

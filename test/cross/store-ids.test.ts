@@ -36,7 +36,7 @@ const IDS = [
 const fileStores = storedHarnesses().filter((h) => h.id !== "opencode");
 
 describe.each(fileStores.map((h) => [h.id, h] as const))("%s store", (_id, h) => {
-  it("lists the saved ids from file names, damaged files included", () => {
+  it("lists the saved ids from file names, damaged files included", async () => {
     const store = h.store!({ root: tempDir(), env: {} });
     expect(store.ids()).toEqual([]);
     const paths: string[] = [];
@@ -50,14 +50,14 @@ describe.each(fileStores.map((h) => [h.id, h] as const))("%s store", (_id, h) =>
     writeFileSync(paths[0]!, "\u0000garbage that no harness can read\n");
     writeFileSync(`${dirname(paths[1]!)}/unrelated.txt`, "not a session");
     expect(store.ids()).toEqual([...IDS].sort());
-    const discovered = store.discover().sessions.map((s) => s.id);
+    const discovered = (await store.discover()).sessions.map((s) => s.id);
     for (const id of discovered) expect(store.ids()).toContain(id);
     expect(discovered).not.toContain(IDS[0]);
   });
 });
 
 describe("opencode store", () => {
-  it("lists the saved sessions' ids from the database, damaged rows included", () => {
+  it("lists the saved sessions' ids from the database, damaged rows included", async () => {
     const h = harness("opencode");
     const root = tempDir();
     const path = createOpenCodeDatabase(root);
@@ -75,11 +75,6 @@ describe("opencode store", () => {
     db.prepare("UPDATE message SET data = ? WHERE session_id = ?").run("\u0000garbage", ids[0]);
     db.close();
     expect(store.ids()).toEqual([...ids].sort());
-    expect(
-      store
-        .discover()
-        .sessions.map((s) => s.id)
-        .sort(),
-    ).toEqual([...ids].sort());
+    expect((await store.discover()).sessions.map((s) => s.id).sort()).toEqual([...ids].sort());
   });
 });

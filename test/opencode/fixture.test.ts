@@ -28,11 +28,11 @@ function fixtureStore(): { store: OpenCodeStore; root: string } {
   return { store: new OpenCodeStore({ root, env: {} }), root };
 }
 
-describe("the database OpenCode 1.18.33 wrote", () => {
-  it("lists its seven sessions with titles, counts, lineage and the database as their file", () => {
+describe("the database OpenCode 1.18.33 wrote", async () => {
+  it("lists its seven sessions with titles, counts, lineage and the database as their file", async () => {
     const { store, root } = fixtureStore();
     const before = hashTree(root);
-    const { sessions, skipped } = store.discover();
+    const { sessions, skipped } = await store.discover();
     expect(skipped).toEqual([]);
     expect(sessions.map((s) => [s.id, s.message_count, s.meta.title, s.parent_id])).toEqual([
       [IMAGE, 2, "Mock title", undefined],
@@ -62,7 +62,7 @@ describe("the database OpenCode 1.18.33 wrote", () => {
     expect(hashTree(root)).toEqual(before);
   });
 
-  it("reads the tool session message by message as Common", () => {
+  it("reads the tool session message by message as Common", async () => {
     const { store } = fixtureStore();
     const common = openCodeCodec.toCommon(store.load(TOOLS));
     expect(renderCommon(common)).toBe(readFileSync(join(FIXTURES, "tools.common.json"), "utf8"));
@@ -122,7 +122,7 @@ describe("the database OpenCode 1.18.33 wrote", () => {
     expect(body[15]!.stop_reason).toBe("end_turn");
   });
 
-  it("reads the attached image and the subagent's task call", () => {
+  it("reads the attached image and the subagent's task call", async () => {
     const { store } = fixtureStore();
     const image = openCodeCodec.toCommon(store.load(IMAGE)).body[0]!;
     expect(image.content[2]).toEqual({
@@ -145,7 +145,7 @@ describe("the database OpenCode 1.18.33 wrote", () => {
     });
   });
 
-  it("renders the session as `opencode export` printed it, byte for byte, and parses it back", () => {
+  it("renders the session as `opencode export` printed it, byte for byte, and parses it back", async () => {
     const { store } = fixtureStore();
     const exported = readFileSync(join(FIXTURES, "tools.export.json"), "utf8");
     const loaded = store.load(TOOLS);
@@ -164,12 +164,12 @@ describe("the database OpenCode 1.18.33 wrote", () => {
     );
   });
 
-  it("marks archived sessions in the listing", () => {
+  it("marks archived sessions in the listing", async () => {
     const { store, root } = fixtureStore();
     const db = new Database(join(root, "opencode.db"));
     db.prepare("UPDATE session SET time_archived = ? WHERE id = ?").run(1796280000000, TOOLS);
     db.close();
-    const found = store.discover().sessions;
+    const found = (await store.discover()).sessions;
     expect(found.find((s) => s.id === TOOLS)!.lane).toBe("archived");
     expect(found.filter((s) => s.lane === "archived")).toHaveLength(1);
   });

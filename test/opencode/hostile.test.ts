@@ -52,8 +52,8 @@ function withRows(parts: unknown[], messageData: unknown = { role: "assistant", 
   return { root, path, store: new OpenCodeStore({ root, env: {} }) };
 }
 
-function readAll(store: OpenCodeStore) {
-  const { sessions, skipped } = store.discover();
+async function readAll(store: OpenCodeStore) {
+  const { sessions, skipped } = await store.discover();
   expect(skipped).toEqual([]);
   const common = openCodeCodec.toCommon(store.load(SID));
   expect(sessions[0]!.message_count).toBe(common.body.length);
@@ -69,7 +69,7 @@ function readAll(store: OpenCodeStore) {
 
 const deep = (n: number): string => `${"[".repeat(n)}${"]".repeat(n)}`;
 
-describe("hostile data columns", () => {
+describe("hostile data columns", async () => {
   it.each([
     ["not JSON", "{not json"],
     ["JSON but not an object", "[1,2,3]"],
@@ -78,13 +78,13 @@ describe("hostile data columns", () => {
     ["invalid UTF-8 bytes", Buffer.from([0xff, 0xfe, 0x7b, 0x22])],
     ["nested 100,000 deep", `{"type":"text","text":"x","n":${deep(100_000)}}`],
     ["an empty string", ""],
-  ])("a part whose data is %s costs only that part", (_name, bad) => {
+  ])("a part whose data is %s costs only that part", async (_name, bad) => {
     const { store, path } = withRows([
       { type: "text", text: "before" },
       bad,
       { type: "text", text: "after" },
     ]);
-    const common = readAll(store);
+    const common = await readAll(store);
     expect(common.body[1]!.content).toEqual([
       { type: "text", text: "before" },
       { type: "text", text: "after" },
@@ -92,15 +92,15 @@ describe("hostile data columns", () => {
     expect(integrity(path).integrity).toBe("ok");
   });
 
-  it("a message whose data is damaged is skipped, its parts with it", () => {
+  it("a message whose data is damaged is skipped, its parts with it", async () => {
     const { store } = withRows([{ type: "text", text: "lost" }], '{"role":');
-    const common = readAll(store);
+    const common = await readAll(store);
     expect(common.body).toEqual([
       { role: "user", content: [{ type: "text", text: "hello" }], timestamp: expect.any(String) },
     ]);
   });
 
-  it("parts with fields of the wrong types read tolerantly", () => {
+  it("parts with fields of the wrong types read tolerantly", async () => {
     const { store } = withRows(
       [
         { type: "text", text: 42 },
@@ -136,7 +136,7 @@ describe("hostile data columns", () => {
         time: { created: "soon" },
       },
     );
-    const common = readAll(store);
+    const common = await readAll(store);
     const calls = common.body.flatMap((m) => m.content).filter((b) => b.type === "tool_use");
     expect(calls.map((b) => (b.type === "tool_use" ? [b.id, b.tool] : []))).toEqual([
       ["prt_a003", { name: "Raw", tool_name: "unknown", input: {} }],
@@ -167,15 +167,15 @@ describe("hostile data columns", () => {
     expect(assistant.model).toBeUndefined();
   });
 
-  it("a huge text part is read whole", () => {
+  it("a huge text part is read whole", async () => {
     const big = "y".repeat(4 * 1024 * 1024);
     const { store } = withRows([{ type: "text", text: big }]);
-    const common = readAll(store);
+    const common = await readAll(store);
     expect((common.body[1]!.content[0] as { text: string }).text).toHaveLength(big.length);
   });
 });
 
-describe("the legacy storage/ layout (OpenCode before 1.2)", () => {
+describe("the legacy storage/ layout (OpenCode before 1.2)", async () => {
   /** The fixture's tools session written out as OpenCode 1.1 kept it: one JSON file per record. */
   function legacyTree(root: string) {
     const source = new OpenCodeStore({ root: join(root, "src"), env: {} });
@@ -198,12 +198,12 @@ describe("the legacy storage/ layout (OpenCode before 1.2)", () => {
     return { data: join(root, "data"), storage, source, id: doc.info.id };
   }
 
-  it("lists and reads a legacy session as the database copy reads", () => {
+  it("lists and reads a legacy session as the database copy reads", async () => {
     const root = tempDir();
     const { data, source, id } = legacyTree(root);
     const store = new OpenCodeStore({ root: data, env: {} });
     const before = hashTree(data);
-    const { sessions, skipped } = store.discover();
+    const { sessions, skipped } = await store.discover();
     expect(skipped).toEqual([]);
     expect(sessions.map((s) => [s.id, s.lane, s.message_count])).toEqual([[id, "legacy", 16]]);
     expect(store.ids()).toEqual([id]);
@@ -213,12 +213,12 @@ describe("the legacy storage/ layout (OpenCode before 1.2)", () => {
     expect(hashTree(data)).toEqual(before);
   });
 
-  it("prefers the database's copy of a session OpenCode has migrated, and deletes legacy files only", () => {
+  it("prefers the database's copy of a session OpenCode has migrated, and deletes legacy files only", async () => {
     const root = tempDir();
     const { data, id } = legacyTree(root);
     const store = new OpenCodeStore({ root: data, env: {} });
     cpSync(join(root, "src", "opencode.db"), join(data, "opencode.db"));
-    const listed = store.discover().sessions.filter((s) => s.id === id);
+    const listed = (await store.discover()).sessions.filter((s) => s.id === id);
     expect(listed.map((s) => s.lane)).toEqual([undefined]);
     // Delete removes the database's copy; the legacy one is then what is left, and goes next.
     expect(store.delete(id)).toEqual([join(data, "opencode.db")]);

@@ -52,8 +52,8 @@ function fresh(schema?: string) {
 const save = (store: OpenCodeStore, id: string, turns = 3) =>
   store.save(openCodeCodec.fromCommon(session(id, turns)));
 
-describe("reading", () => {
-  it("reads a live WAL database as it stands, creating and changing nothing", () => {
+describe("reading", async () => {
+  it("reads a live WAL database as it stands, creating and changing nothing", async () => {
     const { root, path, store } = fresh();
     const saved = save(store, "first");
     // A writer that keeps its connection open: frames wait in the -wal, uncheckpointed.
@@ -70,7 +70,7 @@ describe("reading", () => {
         return rest;
       };
       const before = files();
-      const found = store.discover().sessions;
+      const found = (await store.discover()).sessions;
       expect(found.map((s) => s.meta.title)).toEqual(["renamed live"]);
       expect(openCodeCodec.toCommon(store.load(saved.id)).body).toHaveLength(12);
       expect(files()).toEqual(before);
@@ -84,18 +84,18 @@ describe("reading", () => {
     }
   });
 
-  it("creates no -wal or -shm beside a WAL database at rest", () => {
+  it("creates no -wal or -shm beside a WAL database at rest", async () => {
     const { root, store } = fresh();
     save(store, "at-rest");
     const names = () => readdirSync(root).sort();
     const before = names();
     expect(before).toEqual(["opencode.db"]);
-    store.discover();
+    await store.discover();
     store.load(store.ids()[0]!);
     expect(names()).toEqual(before);
   });
 
-  it("refuses unsafe ids everywhere and names a missing session", () => {
+  it("refuses unsafe ids everywhere and names a missing session", async () => {
     const { store } = fresh();
     for (const id of ["../x", "a/b", "", "nul\u0000"]) {
       expect(() => store.load(id)).toThrow(UnsafePathError);
@@ -106,11 +106,11 @@ describe("reading", () => {
     expect(() => store.delete("ses_missing")).toThrow(NotFoundError);
   });
 
-  it("names a file that is not a database, and one with no OpenCode tables", () => {
+  it("names a file that is not a database, and one with no OpenCode tables", async () => {
     const root = tempDir();
     writeFileSync(join(root, "opencode.db"), "not sqlite at all, just text");
     const store = new OpenCodeStore({ root, env: {} });
-    expect(store.discover().skipped).toEqual([
+    expect((await store.discover()).skipped).toEqual([
       { path: join(root, "opencode.db"), reason: "not a SQLite database" },
     ]);
     expect(store.ids()).toEqual([]);
@@ -118,13 +118,13 @@ describe("reading", () => {
     const db = new Database(join(foreign, "opencode.db"));
     db.exec("CREATE TABLE notes (x)");
     db.close();
-    const skipped = new OpenCodeStore({ root: foreign, env: {} }).discover().skipped;
+    const skipped = (await new OpenCodeStore({ root: foreign, env: {} }).discover()).skipped;
     expect(skipped[0]!.reason).toMatch(/no session, message, part table/);
   });
 });
 
-describe("locks", () => {
-  it("reports a database locked past the timeout, naming it, for reads and writes alike", () => {
+describe("locks", async () => {
+  it("reports a database locked past the timeout, naming it, for reads and writes alike", async () => {
     const root = tempDir();
     const path = copyOpenCodeFixture(root); // rollback journal: an exclusive lock stops readers
     const holder = new Database(path);
@@ -138,7 +138,7 @@ describe("locks", () => {
       const write = thrown(() => save(store, "blocked"));
       expect(write).toBeInstanceOf(StoreError);
       expect(write.detail).toMatch(/locked by another process/);
-      expect(store.discover().skipped.map((s) => s.reason)).toEqual([
+      expect((await store.discover()).skipped.map((s) => s.reason)).toEqual([
         expect.stringMatching(/locked by another process/),
       ]);
     } finally {
@@ -161,7 +161,7 @@ describe("locks", () => {
   });
 });
 
-describe("a running OpenCode writing at the same time", () => {
+describe("a running OpenCode writing at the same time", async () => {
   it("reads consistent snapshots and saves whole sessions while another process writes", async () => {
     const { root, path } = fresh();
     const writer = startChild("writer.ts", [path, "800"]);
@@ -171,7 +171,7 @@ describe("a running OpenCode writing at the same time", () => {
     const mine: string[] = [];
     for (let i = 0; i < 5; i++) {
       mine.push(save(store, `concurrent-${i}`, 4).id);
-      const listed = store.discover();
+      const listed = await store.discover();
       expect(listed.skipped).toEqual([]);
       // Every live session seen is whole as of its snapshot: its count is what load reads.
       for (const s of listed.sessions.slice(0, 5)) {
@@ -197,7 +197,7 @@ describe("a running OpenCode writing at the same time", () => {
   }, 30_000);
 });
 
-describe("SIGKILL during a save", () => {
+describe("SIGKILL during a save", async () => {
   it("leaves every session whole or absent, and the database intact, across kills", async () => {
     const expected = (() => {
       const native = openCodeCodec.fromCommon(session("crash-0", 40, 2000)).body;
@@ -234,8 +234,8 @@ describe("SIGKILL during a save", () => {
   }, 60_000);
 });
 
-describe("writing", () => {
-  it("inserts the session, its project and nothing else, in OpenCode's id order", () => {
+describe("writing", async () => {
+  it("inserts the session, its project and nothing else, in OpenCode's id order", async () => {
     const { path, store } = fresh();
     const saved = save(store, "one", 2);
     const db = new Database(path, { readonly: true });
@@ -256,7 +256,7 @@ describe("writing", () => {
     expect(integrity(path)).toEqual(ok);
   });
 
-  it("refuses an existing session id and a message id another session owns, changing nothing", () => {
+  it("refuses an existing session id and a message id another session owns, changing nothing", async () => {
     const { path, store } = fresh();
     const native = openCodeCodec.fromCommon(session("dup", 2));
     store.save(native);
@@ -307,7 +307,7 @@ describe("writing", () => {
     expect(hashTree(join(path, ".."))).toEqual(before);
   });
 
-  it("accepts a new nullable or defaulted column", () => {
+  it("accepts a new nullable or defaulted column", async () => {
     const schema = OPENCODE_SCHEMA.replace(
       "`data` text NOT NULL,\n          CONSTRAINT `fk_part",
       "`data` text NOT NULL,\n          `weight` integer DEFAULT 1 NOT NULL,\n          `note` text,\n          CONSTRAINT `fk_part",
@@ -317,7 +317,7 @@ describe("writing", () => {
     expect(openCodeCodec.toCommon(store.load(saved.id)).body).toHaveLength(12);
   });
 
-  it("refuses to write where OpenCode never made its database", () => {
+  it("refuses to write where OpenCode never made its database", async () => {
     const root = tempDir();
     const store = new OpenCodeStore({ root, env: {} });
     const e = thrown(() => save(store, "nowhere"));
@@ -326,7 +326,7 @@ describe("writing", () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
-  it("files a session under its git repository's project, as OpenCode would", () => {
+  it("files a session under its git repository's project, as OpenCode would", async () => {
     const { path, store } = fresh();
     const repo = tempDir("txcript-repo-");
     mkdirSync(join(repo, ".git"));
@@ -349,8 +349,8 @@ describe("writing", () => {
   });
 });
 
-describe("delete", () => {
-  it("removes exactly that session's rows (messages, parts, events), in one transaction", () => {
+describe("delete", async () => {
+  it("removes exactly that session's rows (messages, parts, events), in one transaction", async () => {
     const root = tempDir();
     const path = copyOpenCodeFixture(root);
     const before = counts(path);

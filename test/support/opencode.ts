@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import { createDatabase } from "../../src/sqlite.js";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "opencode");
 export const OPENCODE_FIXTURE_DB = join(FIXTURES, "opencode.db");
@@ -18,7 +18,9 @@ export const OPENCODE_SCHEMA = readFileSync(join(FIXTURES, "schema-1.18.33.sql")
 export function createOpenCodeDatabase(dir: string, schema = OPENCODE_SCHEMA): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "opencode.db");
-  const db = new Database(path);
+  // Through txcript's own opener: the first open in a process decides
+  // whether SQLite takes URI filenames, which txcript's read-only opens need.
+  const db = createDatabase(path);
   db.pragma("journal_mode = WAL");
   db.exec(schema);
   db.close();
@@ -30,5 +32,6 @@ export function copyOpenCodeFixture(dir: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "opencode.db");
   copyFileSync(OPENCODE_FIXTURE_DB, path);
+  createDatabase(":memory:").close(); // see createOpenCodeDatabase: URIs on in this process
   return path;
 }

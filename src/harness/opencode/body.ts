@@ -105,3 +105,52 @@ export function readData(row: Row): JsonObject | undefined {
   if (!isJsonObject(value) || (mayBeDeep(textValue) && tooDeep(value))) return undefined;
   return value;
 }
+
+/** OpenCode's project for sessions outside any git repository. */
+export const GLOBAL_PROJECT = "global";
+
+// ---------------------------------------------------------------------------
+// What parts contribute: shared by the codec's reader and the store's message count
+
+/** What a part contributes: a block, a tool call with its result, or nothing. */
+export type PartKind = "block" | "tool" | "skip";
+
+export function partKind(data: JsonObject | undefined): PartKind {
+  switch (data?.type) {
+    case "text":
+    case "reasoning":
+      return typeof data.text === "string" && data.text !== "" ? "block" : "skip";
+    case "file":
+      return typeof data.url === "string" ? "block" : "skip";
+    case "tool":
+      return "tool";
+    default:
+      return "skip";
+  }
+}
+
+/**
+ * How many Common messages one OpenCode message becomes, from its role and
+ * its parts' kinds: the rule toCommon follows, so the store can count
+ * without decoding parts.
+ */
+export function piecesOf(role: string | undefined, kinds: readonly PartKind[]): number {
+  if (role === "user") return kinds.includes("block") ? 1 : 0;
+  if (role !== "assistant") return 0;
+  let count = 0;
+  let open = false;
+  let results = false;
+  for (const k of kinds) {
+    if (k === "skip") continue;
+    if (k === "block" && results) {
+      count += 2;
+      open = false;
+      results = false;
+    }
+    open = true;
+    if (k === "tool") results = true;
+  }
+  if (open) count++;
+  if (results) count++;
+  return count;
+}

@@ -31,12 +31,21 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { assignDefined } from "../../json.js";
-import { EPOCH, type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
+import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { resultText } from "../codex/codec.js";
-import { num, type OpenCodeBody, type OpenCodeMessage, type Row, readData, text } from "./body.js";
-import { AscendingIds, isOpenCodeId, sessionId } from "./ids.js";
+import {
+  GLOBAL_PROJECT,
+  num,
+  type OpenCodeBody,
+  type OpenCodeMessage,
+  partKind,
+  type Row,
+  readData,
+  text,
+} from "./body.js";
+import { AscendingIds, isOpenCodeId, sessionId, sessionKeys } from "./ids.js";
+import { firstModel, metaFromSession } from "./text.js";
 import { toolFromNative, toolToNative } from "./tools.js";
 
 /** What OpenCode replays for a call that never finished (message-v2 `toModelMessages`). */
@@ -44,55 +53,6 @@ export const INTERRUPTED = "[Tool execution was interrupted]";
 
 /** The key under a tool state's `metadata` where txcript keeps a non-text result verbatim. */
 export const RESULT_KEY = "txcript";
-
-/** OpenCode's default titles: read as no title at all. */
-const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-// ---------------------------------------------------------------------------
-// Shared by the reader and the store's message count
-
-/** What a part contributes: a block, a tool call with its result, or nothing. */
-export type PartKind = "block" | "tool" | "skip";
-
-export function partKind(data: JsonObject | undefined): PartKind {
-  switch (data?.type) {
-    case "text":
-    case "reasoning":
-      return typeof data.text === "string" && data.text !== "" ? "block" : "skip";
-    case "file":
-      return typeof data.url === "string" ? "block" : "skip";
-    case "tool":
-      return "tool";
-    default:
-      return "skip";
-  }
-}
-
-/**
- * How many Common messages one OpenCode message becomes, from its role and
- * its parts' kinds: the rule toCommon follows, so the store can count
- * without decoding parts.
- */
-export function piecesOf(role: string | undefined, kinds: readonly PartKind[]): number {
-  if (role === "user") return kinds.includes("block") ? 1 : 0;
-  if (role !== "assistant") return 0;
-  let count = 0;
-  let open = false;
-  let results = false;
-  for (const k of kinds) {
-    if (k === "skip") continue;
-    if (k === "block" && results) {
-      count += 2;
-      open = false;
-      results = false;
-    }
-    open = true;
-    if (k === "tool") results = true;
-  }
-  if (open) count++;
-  if (results) count++;
-  return count;
-}
 
 // ---------------------------------------------------------------------------
 // Reading
@@ -115,29 +75,6 @@ function count(v: Json | undefined): number {
 }
 function at(ms: number | undefined, fallback: Timestamp): Timestamp {
   return ms === undefined ? fallback : timestampFromMillis(Math.trunc(ms));
-}
-
-/** Session metadata from the session row. */
-export function metaFromSession(session: Row, firstModel?: string): Meta {
-  const meta: Meta = {
-    id: text(session, "id") ?? "",
-    timestamp: at(num(session, "time_created"), EPOCH),
-  };
-  assignDefined(meta, "cwd", nonEmpty(text(session, "directory")));
-  const title = nonEmpty(text(session, "title"));
-  if (title !== undefined && !DEFAULT_TITLE.test(title)) meta.title = title;
-  assignDefined(meta, "cli_version", nonEmpty(text(session, "version")));
-  const model = text(session, "model");
-  if (model !== undefined) {
-    try {
-      const parsed: unknown = JSON.parse(model);
-      if (isJsonObject(parsed)) assignDefined(meta, "model", nonEmpty(str(parsed, "id")));
-    } catch {
-      // A damaged model column costs the session its model, nothing else.
-    }
-  }
-  if (meta.model === undefined) assignDefined(meta, "model", firstModel);
-  return meta;
 }
 
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),/;
@@ -358,18 +295,6 @@ export function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcri
   const body: Message[] = [];
   for (const message of transcript.body.messages) readMessage(message, meta.timestamp, body);
   return { meta, body };
-}
-
-/** The first assistant message's model: the session's when its row names none. */
-export function firstModel(body: OpenCodeBody): string | undefined {
-  for (const m of body.messages) {
-    const info = readData(m.row);
-    if (info?.role === "assistant") {
-      const model = nonEmpty(str(info, "modelID"));
-      if (model !== undefined) return model;
-    }
-  }
-  return undefined;
 }
 
 // ---------------------------------------------------------------------------
@@ -619,19 +544,11 @@ export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<O
   return { meta: { ...meta, id }, body: { session, messages } };
 }
 
-/** OpenCode's project for sessions outside any git repository. */
-export const GLOBAL_PROJECT = "global";
-
 /** The id a session gets in OpenCode: its own when it is OpenCode-shaped, else one derived from it. */
 export function openCodeSessionId(meta: Meta): string {
   return isOpenCodeId(meta.id, "ses")
     ? meta.id
     : sessionId(timestampMillis(meta.timestamp), sessionKeys(meta.id));
-}
-
-/** The stable keys an OpenCode session id is derived from, for a non-OpenCode id. */
-export function sessionKeys(sourceId: string): (string | number)[] {
-  return ["opencode-session", sourceId];
 }
 
 export const openCodeCodec: Codec<OpenCodeBody> = {

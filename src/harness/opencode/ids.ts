@@ -82,3 +82,8 @@ export function idMillis(id: string): number | undefined {
   if (!isOpenCodeId(id) || id.startsWith("ses_")) return undefined;
   return Number(BigInt(`0x${id.slice(4, 16)}`) / 4096n);
 }
+
+/** The stable keys an OpenCode session id is derived from, for a non-OpenCode id. */
+export function sessionKeys(sourceId: string): (string | number)[] {
+  return ["opencode-session", sourceId];
+}

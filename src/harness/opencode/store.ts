@@ -62,28 +62,23 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import {
+  GLOBAL_PROJECT,
   MESSAGE_TABLE,
   type OpenCodeBody,
   type OpenCodeMessage,
   PART_TABLE,
+  type PartKind,
   PROJECT_TABLE,
+  partKind,
+  piecesOf,
   type Row,
   readData,
   SESSION_TABLE,
   type SqlValue,
   text,
 } from "./body.js";
-import {
-  firstModel,
-  GLOBAL_PROJECT,
-  metaFromSession,
-  type PartKind,
-  partKind,
-  piecesOf,
-  sessionKeys,
-} from "./codec.js";
-import { tail } from "./ids.js";
-import { compare, sessionRow } from "./text.js";
+import { sessionKeys, tail } from "./ids.js";
+import { compare, firstModel, metaFromSession, sessionRow } from "./text.js";
 
 export const DATABASE = "opencode.db";
 export const STORAGE_DIR = "storage";
@@ -283,7 +278,12 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     return [...ids].sort();
   }
 
-  discover(options: DiscoverOptions = {}): Discovery {
+  /** One read transaction over the database: nothing to spread over workers. */
+  async discover(options: DiscoverOptions = {}): Promise<Discovery> {
+    return this.discoverNow(options);
+  }
+
+  private discoverNow(options: DiscoverOptions): Discovery {
     const sessions: Discovered[] = [];
     const skipped: Skipped[] = [];
     const seen = new Set<string>();

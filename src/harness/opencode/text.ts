@@ -10,12 +10,72 @@
  * import would insert. No I/O.
  */
 
+import type { Meta } from "../../common.js";
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { ParseError } from "../../errors.js";
-import { parseJson } from "../../json.js";
+import { assignDefined, parseJson } from "../../json.js";
+import { nonEmpty } from "../../strings.js";
+import { EPOCH, type Timestamp, timestampFromMillis } from "../../time.js";
 import type { TextCodec, Transcript } from "../../transcript.js";
-import { num, type OpenCodeBody, type OpenCodeMessage, type Row, readData, text } from "./body.js";
-import { firstModel, GLOBAL_PROJECT, metaFromSession } from "./codec.js";
+import {
+  GLOBAL_PROJECT,
+  num,
+  type OpenCodeBody,
+  type OpenCodeMessage,
+  type Row,
+  readData,
+  text,
+} from "./body.js";
+
+// ---------------------------------------------------------------------------
+// Session metadata (shared by the codec and the store)
+
+/** OpenCode's default titles: read as no title at all. */
+const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function at(ms: number | undefined, fallback: Timestamp): Timestamp {
+  return ms === undefined ? fallback : timestampFromMillis(Math.trunc(ms));
+}
+
+function str(o: JsonObject | undefined, key: string): string | undefined {
+  const v = o?.[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Session metadata from the session row. */
+export function metaFromSession(session: Row, firstModel?: string): Meta {
+  const meta: Meta = {
+    id: text(session, "id") ?? "",
+    timestamp: at(num(session, "time_created"), EPOCH),
+  };
+  assignDefined(meta, "cwd", nonEmpty(text(session, "directory")));
+  const title = nonEmpty(text(session, "title"));
+  if (title !== undefined && !DEFAULT_TITLE.test(title)) meta.title = title;
+  assignDefined(meta, "cli_version", nonEmpty(text(session, "version")));
+  const model = text(session, "model");
+  if (model !== undefined) {
+    try {
+      const parsed: unknown = JSON.parse(model);
+      if (isJsonObject(parsed)) assignDefined(meta, "model", nonEmpty(str(parsed, "id")));
+    } catch {
+      // A damaged model column costs the session its model, nothing else.
+    }
+  }
+  if (meta.model === undefined) assignDefined(meta, "model", firstModel);
+  return meta;
+}
+
+/** The first assistant message's model: the session's when its row names none. */
+export function firstModel(body: OpenCodeBody): string | undefined {
+  for (const m of body.messages) {
+    const info = readData(m.row);
+    if (info?.role === "assistant") {
+      const model = nonEmpty(str(info, "modelID"));
+      if (model !== undefined) return model;
+    }
+  }
+  return undefined;
+}
 
 /** A JSON column's value, or undefined when it is NULL or not JSON. */
 function jsonColumn(row: Row, column: string): Json | undefined {
