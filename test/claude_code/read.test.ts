@@ -360,7 +360,7 @@ describe("drift and damage (documented tolerant reading)", () => {
     expect(Object.getPrototypeOf((tool as { input: object }).input)).toBe(Object.prototype);
   });
 
-  it("reads a huge line and a deeply nested input without crashing", () => {
+  it("reads a huge line, and skips a line nested too deep, without crashing", () => {
     const big = "x".repeat(20 * 1024 * 1024);
     const deep = `${"[".repeat(50_000)}${"]".repeat(50_000)}`;
     const source = [
@@ -374,7 +374,9 @@ describe("drift and damage (documented tolerant reading)", () => {
     ].join("\n");
     const { body } = read(source);
     expect((body[2]!.content[0] as { content: string }).content.length).toBe(big.length);
-    expect(body[3]!.content[0]).toMatchObject({ type: "tool_use", tool: { tool_name: "Deep" } });
+    // Nested deeper than MAX_JSON_DEPTH: read as an invalid line (kept verbatim,
+    // skipped in the conversation), since rendering it would overflow the stack.
+    expect(body).toHaveLength(3);
   });
 });
 

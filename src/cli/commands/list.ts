@@ -9,9 +9,10 @@ import type { Command } from "commander";
 import type { Listing } from "../../local.js";
 import { timestampMillis } from "../../time.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
-import { localFor } from "../context.js";
+import { harnessLabel, localFor } from "../context.js";
 import { parseHarness, parsePositiveInt } from "../options.js";
-import { colorEnabled, Progress, painter } from "../output.js";
+import { colorEnabled, Progress, painter, tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 interface ListOptions {
   from?: HarnessId;
@@ -87,7 +88,8 @@ export function register(program: Command): void {
         const doc = {
           version: 1,
           sessions: listing.sessions.map(sessionJson),
-          skipped: listing.skipped.map((s) => ({
+          // A store that could not be read at all is listed by its root.
+          skipped: [...listing.unreadable, ...listing.skipped].map((s) => ({
             harness: s.harness,
             path: s.path,
             reason: s.reason,
@@ -107,18 +109,21 @@ export function register(program: Command): void {
         const lines = listing.sessions.map((s) => {
           const when = age(now - timestampMillis(s.updated)).padStart(4);
           const count = `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`.padStart(9);
-          const title = (s.meta.title ?? "(untitled)").replace(/\s+/g, " ");
+          const title = forTerminal((s.meta.title ?? "(untitled)").replace(/\s+/g, " "));
           return `${paint.bold(s.id.slice(0, idWidth).padEnd(idWidth))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwdOf(s).padEnd(cwdWidth))}  ${title}`;
         });
         if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
-        else process.stderr.write("no sessions found\n");
+        else tell("no sessions found\n");
+      }
+      for (const u of listing.unreadable) {
+        tell(`txcript: warning: skipped the ${harnessLabel(u.harness)} store: ${u.reason}\n`);
       }
       const n = listing.skipped.length;
       if (n > 0) {
         if (options.verbose) {
-          for (const s of listing.skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
+          for (const s of listing.skipped) tell(`skipped ${s.path}: ${s.reason}\n`);
         } else {
-          process.stderr.write(`${n} file${n === 1 ? "" : "s"} skipped; --verbose shows why\n`);
+          tell(`${n} file${n === 1 ? "" : "s"} skipped; --verbose shows why\n`);
         }
       }
     });
