@@ -103,11 +103,14 @@ export function register(program: Command): void {
         const cwdOf = (s: Discovered) => (s.meta.cwd ? tildify(s.meta.cwd) : "-");
         // Align titles unless one long cwd would push every title far right.
         const cwdWidth = Math.min(40, Math.max(...listing.sessions.map((s) => cwdOf(s).length), 0));
+        // Ids as short as they stay unique here (at least 8 characters): OpenCode's
+        // all begin `ses_` and a timestamp, so 8 would name several at once.
+        const idWidth = uniquePrefixWidth(listing.sessions.map((s) => s.id));
         const lines = listing.sessions.map((s) => {
           const when = age(now - timestampMillis(s.updated)).padStart(4);
           const count = `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`.padStart(9);
           const title = forTerminal((s.meta.title ?? "(untitled)").replace(/\s+/g, " "));
-          return `${paint.bold(s.id.slice(0, 8))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwdOf(s).padEnd(cwdWidth))}  ${title}`;
+          return `${paint.bold(s.id.slice(0, idWidth).padEnd(idWidth))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwdOf(s).padEnd(cwdWidth))}  ${title}`;
         });
         if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
         else tell("no sessions found\n");
@@ -124,4 +127,18 @@ export function register(program: Command): void {
         }
       }
     });
+}
+
+/** The shortest prefix length, 8 or more, at which every distinct id differs from the others. */
+export function uniquePrefixWidth(ids: readonly string[]): number {
+  const distinct = [...new Set(ids)].sort();
+  let width = 8;
+  for (let i = 1; i < distinct.length; i++) {
+    const a = distinct[i - 1] as string;
+    const b = distinct[i] as string;
+    let common = 0;
+    while (common < a.length && common < b.length && a[common] === b[common]) common++;
+    width = Math.max(width, Math.min(common + 1, Math.max(a.length, b.length)));
+  }
+  return width;
 }
