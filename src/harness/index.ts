@@ -10,6 +10,7 @@ import { HARNESS_IDS } from "../transcript.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
+import { geminiCli } from "./gemini-cli/index.js";
 import { simpleCodec, simpleText } from "./simple.js";
 
 /** A command line that reopens a saved session in its harness. */
@@ -49,6 +50,8 @@ export function harness(id: HarnessId): Harness {
       return claudeCode as Harness;
     case "codex":
       return codex;
+    case "gemini_cli":
+      return geminiCli as Harness;
     default:
       return id satisfies never;
   }
