@@ -15,13 +15,11 @@ import { contextCwd, conversationStart, isIgnoredUserText, partsOf, partsText } 
 
 /** The CLI's `cleanMessage`: one line, printable ASCII only. */
 export function cleanMessage(text: string): string {
-  return (
-    text
-      .replace(/\n+/g, " ")
-      .replace(/\s+/g, " ")
-      .replace(/[^\x20-\x7E]+/g, "")
-      .trim()
-  );
+  return text
+    .replace(/\n+/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/[^\x20-\x7E]+/g, "")
+    .trim();
 }
 
 /** A summary without terminal escapes and control characters, as the session list prints it. */
