@@ -18,7 +18,6 @@ import {
   emptyHome,
   FILES,
   FIXTURE,
-  fixtureHome,
   gemini,
   IDS,
   jsonl,

@@ -255,7 +255,11 @@ class Reader {
     parts.forEach((p, i) => {
       if (isJsonObject(p.functionCall)) {
         const fc = p.functionCall;
-        call(name(fc.id, `${record.id}-call-${i}`), name(fc.name, "function"), fc.args ?? {});
+        call(
+          name(fc.id, `${record.id}-call-${i}`),
+          name(fc.name, "function"),
+          fc.args === undefined ? {} : fc.args,
+        );
       } else if (p.thought !== undefined && p.thought !== false) {
         if (typeof p.text === "string") content.push({ type: "thinking", text: p.text });
       } else if (typeof p.text === "string") {
@@ -269,7 +273,11 @@ class Reader {
     });
     if (!modern) {
       toolCalls.forEach((tc, i) => {
-        call(name(tc.id, `${record.id}-call-${i}`), name(tc.name, "function"), tc.args ?? {});
+        call(
+          name(tc.id, `${record.id}-call-${i}`),
+          name(tc.name, "function"),
+          tc.args === undefined ? {} : tc.args,
+        );
       });
     }
     if (content.length === 0) return;
