@@ -12,7 +12,7 @@
  *   subagent sessions `chats/<parentSessionId>/<sessionId>.jsonl`.
  *
  * File names hold only 8 characters of an id, so `ids()` reads the first
- * 4 KiB of each file. Sessions the CLI would not list (no user prompt or
+ * 4 KiB of each file (a damaged one goes by those 8 characters). Sessions the CLI would not list (no user prompt or
  * model turn) are skipped, and of files holding the same id the one updated
  * last wins, as in the CLI. `save` writes the file atomically into the
  * project's folder, registering the project (never rewriting another entry)
@@ -88,6 +88,8 @@ export const MAX_SESSION_BYTES = 512 * 1024 * 1024;
 const MAIN_NAME = /^session-.*\.jsonl?$/;
 const SUB_NAME = /^(.+)\.jsonl$/;
 const HASH_DIR = /^[0-9a-f]{64}$/;
+/** The CLI's own pattern for the short id a main session's file name ends with. */
+const SHORT_ID = /-([a-zA-Z0-9]{8})\.jsonl?$/;
 
 function setting(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
@@ -319,13 +321,18 @@ export class GeminiCliStore implements Store<GeminiBody> {
     return files;
   }
 
-  /** The id a file holds, from its name (subagents) or its first bytes. */
+  /**
+   * The id a file holds: from its name (subagents), else its first bytes;
+   * a file whose start names none (damaged) goes by the 8 characters its
+   * name holds, as the CLI's own cleanup does, so it can still be named and deleted.
+   */
   private fileId(file: SessionFile): string | undefined {
+    const name = basename(file.path);
     if (file.parent !== undefined) {
-      const fromName = SUB_NAME.exec(basename(file.path))?.[1];
+      const fromName = SUB_NAME.exec(name)?.[1];
       if (fromName !== undefined) return fromName;
     }
-    return headId(file.path);
+    return headId(file.path) ?? SHORT_ID.exec(name)?.[1];
   }
 
   ids(): string[] {
