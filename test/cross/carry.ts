@@ -833,6 +833,8 @@ export const carryGemini: Carry = (t, via) => {
   const body: Message[] = [];
   let firstPrompt: string | undefined;
   let firstModel: string | undefined;
+  let inEffect = session.model;
+  let shownYet = false;
   // [Consecutive assistant messages become one model turn]
   const runs: Message[][] = [];
   const order: ({ user: Message } | { run: Message[] })[] = [];
@@ -890,8 +892,9 @@ export const carryGemini: Carry = (t, via) => {
     }
     const run = item.run;
     const head = run[0]!;
-    const model = head.model ?? session.model;
-    if (model !== undefined && model !== "") firstModel ??= model;
+    // [a turn without a model runs on the one in effect, the session's at first]
+    const model = head.model ?? inEffect;
+    inEffect = model;
     const thinking: Block[] = [];
     const texts: string[] = [];
     const uses: ToolUseBlock[] = [];
@@ -936,6 +939,9 @@ export const carryGemini: Carry = (t, via) => {
     if (content.length === 0) continue;
     const out: Message = { role: "assistant", content, timestamp: toMillis(head.timestamp) };
     if (model !== undefined && model !== "") out.model = model;
+    // "the model of the first `gemini` record with something to show"
+    if (!shownYet) firstModel = out.model;
+    shownYet = true;
     // [cache-creation tokens are folded into input; counts past 2^53 − 1 are dropped]
     if (
       usage !== undefined &&

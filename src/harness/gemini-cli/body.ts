@@ -184,8 +184,12 @@ export function replayLegacy(text: string): Conversation | undefined {
   } catch {
     return undefined;
   }
-  if (!isJsonObject(doc) || typeof doc.sessionId !== "string") return undefined;
-  const list = Array.isArray(doc.messages) ? doc.messages : [];
+  // The CLI takes any object with a sessionId; a ConversationRecord also has its messages,
+  // and requiring them keeps other tools' JSON (a Claude Code line) from passing for a session.
+  if (!isJsonObject(doc) || typeof doc.sessionId !== "string" || !Array.isArray(doc.messages)) {
+    return undefined;
+  }
+  const list = doc.messages;
   const dirs = doc.directories;
   return {
     format: "json",

@@ -192,7 +192,8 @@ class Reader {
       if (isJsonObject(fr)) {
         const id = name(fr.id, fallbackId ?? "");
         last = undefined;
-        if (id === "" || this.answered.has(id)) continue;
+        // A response to no call shown (or one already answered) has nothing to answer.
+        if (id === "" || this.answered.has(id) || !this.callNames.has(id)) continue;
         this.answered.add(id);
         const tool = name(fr.name, this.callNames.get(id) ?? "");
         const { content, is_error } = responseToCommon(fr.response, tool);
@@ -485,11 +486,17 @@ class Writer {
   private readonly pending = new Map<string, PendingCall>();
   private readonly answered = new Set<string>();
   private readonly gemini: GeminiRecord[] = [];
+  /** User slash commands: their output comes back as what the user saw, text. */
+  private readonly commands = new Set<string>();
+
+  private inEffect: string | undefined;
 
   constructor(
     private readonly id: string,
     private readonly meta: Meta,
-  ) {}
+  ) {
+    this.inEffect = meta.model;
+  }
 
   private nextId(): string {
     return stableUuid("gemini-record", this.id, this.records.length);
@@ -528,13 +535,15 @@ class Writer {
           parts.push({ text: artifactText(block) });
           break;
         case "tool_result":
-          this.result(block, message.timestamp);
+          if (this.commands.has(block.tool_use_id)) parts.push({ text: resultText(block.content) });
+          else this.result(block, message.timestamp);
           break;
         case "tool_use":
           // A user's slash command: what the user typed.
           if (block.tool.name === "Command") {
             const { command, args } = block.tool;
             parts.push({ text: args ? `${command} ${args}` : command });
+            this.commands.add(block.id);
           }
           break;
         case "thinking":
@@ -558,8 +567,10 @@ class Writer {
     let g = this.current;
     if (g === undefined) {
       const record: JsonObject = { id: this.nextId(), timestamp: at, type: "gemini" };
-      const model = message.model ?? this.meta.model;
+      // A turn without a model runs on the one in effect (the session's at first).
+      const model = message.model ?? this.inEffect;
       if (model !== undefined) record.model = model;
+      this.inEffect = model;
       g = { record, texts: [], thoughts: [], calls: [], usage: undefined };
       this.records.push(record);
       this.gemini.push(g);

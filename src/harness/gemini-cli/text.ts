@@ -58,10 +58,17 @@ export function sessionTitle(conversation: Conversation): string | undefined {
   return undefined;
 }
 
-/** The first model a `gemini` record names. */
+/** The model of the first `gemini` record with something to show (the session's model). */
 export function firstModel(conversation: Conversation): string | undefined {
   for (const m of conversation.messages) {
-    if (m.type === "gemini" && typeof m.model === "string" && m.model !== "") return m.model;
+    if (m.type !== "gemini") continue;
+    const shown =
+      partsOf(m.content).some(
+        (p) => (typeof p.text === "string" && p.text !== "") || p.functionCall !== undefined,
+      ) ||
+      (Array.isArray(m.toolCalls) && m.toolCalls.length > 0) ||
+      (Array.isArray(m.thoughts) && m.thoughts.length > 0);
+    if (shown) return typeof m.model === "string" && m.model !== "" ? m.model : undefined;
   }
   return undefined;
 }
