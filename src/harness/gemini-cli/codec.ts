@@ -356,8 +356,13 @@ export function projectHash(root: string): string {
   return createHash("sha256").update(root).digest("hex");
 }
 
-/** ISO 8601 with milliseconds, as the CLI writes its timestamps. */
+const NORMAL = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
+
+/** ISO 8601 with milliseconds, as the CLI writes its timestamps (digits past them cut). */
 export function isoMillis(ts: Timestamp): string {
+  // A normalized timestamp is already in this form but for its fraction: no date arithmetic needed.
+  const m = NORMAL.exec(ts);
+  if (m) return `${m[1]}.${(m[2] ?? "").padEnd(3, "0").slice(0, 3)}Z`;
   return new Date(timestampMillis(ts)).toISOString();
 }
 
@@ -498,9 +503,12 @@ class Writer {
     this.inEffect = meta.model;
   }
 
+  /** Record ids: one UUIDv5 per session, its last 48 bits the record's number (hashing each costs more than writing it). */
   private nextId(): string {
-    return stableUuid("gemini-record", this.id, this.records.length);
+    this.base ??= stableUuid("gemini-records", this.id).slice(0, 24);
+    return `${this.base}${this.records.length.toString(16).padStart(12, "0")}`;
   }
+  private base: string | undefined;
 
   private result(block: ToolResultBlock, at: Timestamp): void {
     const call = this.pending.get(block.tool_use_id);

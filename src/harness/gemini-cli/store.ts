@@ -72,7 +72,7 @@ import {
   isUuid,
   projectHash,
 } from "./codec.js";
-import { firstModel, parseGemini, sessionTitle } from "./text.js";
+import { firstModel, parseSession, sessionTitle } from "./text.js";
 
 export const TMP_DIR = "tmp";
 export const HISTORY_DIR = "history";
@@ -344,12 +344,9 @@ export class GeminiCliStore implements Store<GeminiBody> {
     return [...ids].sort();
   }
 
-  private read(file: SessionFile): { text: string; conversation: Conversation } {
-    const text = readSessionText(file.path);
-    const { body } = parseGemini(text, file.path);
-    const conversation = replay(body.lines);
-    if (!conversation) throw new ParseError("gemini_cli", "not a session", { file: file.path });
-    return { text, conversation };
+  private read(file: SessionFile): { body: GeminiBody; conversation: Conversation } {
+    const { transcript, conversation } = parseSession(readSessionText(file.path), file.path);
+    return { body: transcript.body, conversation };
   }
 
   private metaOf(file: SessionFile, conversation: Conversation, roots: Map<string, string>): Meta {
@@ -416,6 +413,8 @@ export class GeminiCliStore implements Store<GeminiBody> {
   /** The files holding session `id`, the one to read first (the CLI's pick) then the others. */
   private locate(id: string): { best: SessionFile | undefined; all: SessionFile[] } {
     const all = this.sessionFiles().filter((f) => this.fileId(f) === id);
+    // One file (the usual case) needs no reading to be chosen.
+    if (all.length <= 1) return { best: all[0], all };
     let best: { file: SessionFile; updated: string; resumable: boolean } | undefined;
     for (const file of all) {
       let conversation: Conversation | undefined;
@@ -453,10 +452,8 @@ export class GeminiCliStore implements Store<GeminiBody> {
     const file = this.locate(id).best;
     if (!file)
       throw new NotFoundError("gemini_cli", `no Gemini CLI session ${id} under ${this.root}`);
-    const text = readSessionText(file.path);
-    const parsed = parseGemini(text, file.path);
-    const conversation = replay(parsed.body.lines) as Conversation;
-    return { meta: this.metaOf(file, conversation, this.projectRoots()), body: parsed.body };
+    const { body, conversation } = this.read(file);
+    return { meta: this.metaOf(file, conversation, this.projectRoots()), body };
   }
 
   // -------------------------------------------------------------------------

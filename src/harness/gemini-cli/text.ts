@@ -83,6 +83,14 @@ export function metaFromConversation(conversation: Conversation): Meta {
 }
 
 export function parseGemini(text: string, origin?: string): Transcript<GeminiBody> {
+  return parseSession(text, origin).transcript;
+}
+
+/** The transcript and the conversation it replays to, read once (the store needs both). */
+export function parseSession(
+  text: string,
+  origin?: string,
+): { transcript: Transcript<GeminiBody>; conversation: Conversation } {
   const body = parseBody(text);
   const conversation = replay(body.lines);
   if (!conversation) {
@@ -97,7 +105,7 @@ export function parseGemini(text: string, origin?: string): Transcript<GeminiBod
   if (conversation.sessionId.trim() === "") {
     throw new ParseError("gemini_cli", "the session's sessionId is empty", { file: origin });
   }
-  return { meta: metaFromConversation(conversation), body };
+  return { transcript: { meta: metaFromConversation(conversation), body }, conversation };
 }
 
 export function renderGemini(transcript: Transcript<GeminiBody>): string {
