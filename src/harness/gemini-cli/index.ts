@@ -4,8 +4,7 @@
  * project directory because the CLI lists only the current project's sessions).
  */
 
-import type { Codec, TextCodec } from "../../transcript.js";
-import type { Harness } from "../index.js";
+import type { Harness } from "../../transcript.js";
 import type { GeminiBody } from "./body.js";
 import { geminiCodec } from "./codec.js";
 import { GeminiCliStore } from "./store.js";
@@ -18,11 +17,11 @@ export { GeminiCliStore, geminiCliRoot, sessionFileName, slugify } from "./store
 export { geminiText } from "./text.js";
 export { callToTool, toolToCall } from "./tools.js";
 
-export const geminiCli: Harness<GeminiBody> = {
+export const geminiCli: Harness<"gemini_cli", GeminiBody> = {
   id: "gemini_cli",
   label: "Gemini CLI",
-  codec: geminiCodec as Codec<GeminiBody>,
-  text: geminiText as TextCodec<GeminiBody>,
+  codec: geminiCodec,
+  text: geminiText,
   store: (options) => new GeminiCliStore(options),
   resume: (saved, meta) =>
     meta.cwd === undefined
