@@ -213,7 +213,13 @@ describe("the store", () => {
     const file = join(root, "tmp/my-shop-2/chats/session-2026-09-14T08-30-3b9d2f4e.jsonl");
     expect(saved.path).toBe(file);
     expect(saved.id).toBe(ID);
-    expect(readFileSync(file, "utf8")).toBe(geminiText.render(native()));
+    // The file is what fromCommon wrote, plus the CLI's own lastUpdated record for the save time.
+    const written = readFileSync(file, "utf8");
+    const rendered = geminiText.render(native());
+    expect(written.startsWith(rendered)).toBe(true);
+    const stamp = JSON.parse(written.slice(rendered.length));
+    expect(Object.keys(stamp)).toEqual(["$set"]);
+    expect(Date.now() - Date.parse(stamp.$set.lastUpdated)).toBeLessThan(60_000);
     expect(JSON.parse(readFileSync(join(root, "projects.json"), "utf8"))).toEqual({
       projects: { "/srv/other": "my-shop", "/srv/x": "x", [CWD]: "my-shop-2" },
     });

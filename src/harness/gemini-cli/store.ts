@@ -16,8 +16,9 @@
  * model turn) are skipped, and of files holding the same id the one updated
  * last wins, as in the CLI. `save` writes the file atomically into the
  * project's folder, registering the project (never rewriting another entry)
- * and its marker when missing; `delete` removes only files inside the root.
- * Stores do no conversion.
+ * and its marker when missing, and stamping `lastUpdated` with the save time
+ * (the CLI deletes sessions not updated for 30 days); `delete` removes only
+ * files inside the root. Stores do no conversion.
  */
 
 import {
@@ -49,6 +50,7 @@ import {
 } from "../../errors.js";
 import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
+import type { VerbatimLine } from "../../lines.js";
 import { checkPathComponent, realPathInside } from "../../paths.js";
 import { compareTimestamps, normalizeTimestamp, timestampFromMillis } from "../../time.js";
 import type {
@@ -63,7 +65,7 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import { type Conversation, type GeminiBody, joinLines, replay } from "./body.js";
+import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
 import {
   contextCwd,
   conversationMessages,
@@ -547,7 +549,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
         writeFileSync(marker, root, { encoding: "utf8", flag: "wx" });
         files.push(marker);
       }
-      writeFileAtomic(path, joinLines(lines));
+      writeFileAtomic(path, joinLines(stamped(lines)));
       files.unshift(path);
       for (const old of existing) {
         if (resolve(old.path) !== resolve(path)) {
@@ -635,6 +637,20 @@ export class GeminiCliStore implements Store<GeminiBody> {
     const st = statSync(file.path);
     return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
   }
+}
+
+/**
+ * The lines with the CLI's own `{"$set":{"lastUpdated":…}}` record for now
+ * appended: the CLI's retention sweep (on by default, 30 days) deletes a
+ * session whose lastUpdated is older, and a continued copy of an old session
+ * is new to it. The one place a store reads the clock.
+ */
+function stamped(lines: readonly VerbatimLine[]): VerbatimLine[] {
+  const out = [...lines];
+  const last = out.at(-1);
+  if (last !== undefined && last.eol === "") out[out.length - 1] = { ...last, eol: "\n" };
+  out.push(recordLine({ $set: { lastUpdated: new Date().toISOString() } }));
+  return out;
 }
 
 function newer(a: Discovered, b: Discovered): boolean {
