@@ -226,7 +226,7 @@ describe("properties", () => {
         const twice = geminiText.render(geminiCodec.fromCommon(back));
         expect(geminiCodec.toCommon(geminiText.parse(twice, "w2.jsonl"))).toEqual(back);
       }),
-      { numRuns: 100 },
+      { numRuns: 60 },
     );
   });
 });
