@@ -30,7 +30,7 @@ const IDS = [
 ];
 
 describe.each(storedHarnesses().map((h) => [h.id, h] as const))("%s store", (_id, h) => {
-  it("lists the saved ids from file names, damaged files included", () => {
+  it("lists the saved ids from file names, damaged files included", async () => {
     const store = h.store!({ root: tempDir(), env: {} });
     expect(store.ids()).toEqual([]);
     const paths: string[] = [];
@@ -46,7 +46,7 @@ describe.each(storedHarnesses().map((h) => [h.id, h] as const))("%s store", (_id
     // Gemini CLI file names hold only the id's first 8 characters: a damaged file goes by them.
     const damaged = h.id === "gemini_cli" ? IDS[0]!.slice(0, 8) : IDS[0]!;
     expect(store.ids()).toEqual([damaged, ...IDS.slice(1)].sort());
-    const discovered = store.discover().sessions.map((s) => s.id);
+    const discovered = (await store.discover()).sessions.map((s) => s.id);
     for (const id of discovered) expect(store.ids()).toContain(id);
     expect(discovered).not.toContain(IDS[0]);
   });
