@@ -12,7 +12,12 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ParseError, TxcriptError } from "../../src/errors.js";
-import { geminiCodec, geminiText } from "../../src/harness/gemini-cli/index.js";
+import {
+  countMessages,
+  geminiCodec,
+  geminiText,
+  replay,
+} from "../../src/harness/gemini-cli/index.js";
 import { readSessionText } from "../../src/harness/gemini-cli/store.js";
 import { shapedSessionArb } from "../cross/shaped.js";
 import { hashTree } from "../support/tmp.js";
@@ -62,7 +67,7 @@ describe("malformed and truncated input", () => {
     expect((error as Error).message).not.toContain("\n");
   });
 
-  it("a file cut off mid-line reads every complete record and renders back as it was", () => {
+  it("a file cut off mid-line reads every complete record and renders back as it was", async () => {
     const full = readFileSync(join(FIXTURE, FILES.failing), "utf8");
     const cut = full.slice(0, full.lastIndexOf('"type":"gemini"') + 5);
     const t = geminiText.parse(cut, "cut.jsonl");
@@ -70,7 +75,7 @@ describe("malformed and truncated input", () => {
     expect(geminiCodec.toCommon(t).body.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   });
 
-  it("records of the wrong shape are read as far as they make sense", () => {
+  it("records of the wrong shape are read as far as they make sense", async () => {
     const t = read(
       jsonl(
         metaLine(ID),
@@ -104,7 +109,7 @@ describe("malformed and truncated input", () => {
     });
   });
 
-  it("ids that would be paths are read, but never saved or looked up", () => {
+  it("ids that would be paths are read, but never saved or looked up", async () => {
     const hostile = jsonl(metaLine("../../etc/passwd"), user("u", "hi"), gemini("g", "yo"));
     expect(geminiText.parse(hostile, "h.jsonl").meta.id).toBe("../../etc/passwd");
     const root = emptyHome();
@@ -116,7 +121,7 @@ describe("malformed and truncated input", () => {
 });
 
 describe("hostile and huge stores", () => {
-  it("discovery skips what it cannot read, with a reason, and changes nothing", () => {
+  it("discovery skips what it cannot read, with a reason, and changes nothing", async () => {
     const root = fixtureHome();
     put(root, "tmp/junk/chats/session-2026-01-01T00-00-deadbeef.jsonl", "\u0000garbage\n");
     writeFileSync(
@@ -133,7 +138,7 @@ describe("hostile and huge stores", () => {
     symlinkSync(root, join(root, "tmp/junk/chats/loop"));
     writeFileSync(join(root, "projects.json"), "{ not json");
     const before = hashTree(root);
-    const found = store(root).discover();
+    const found = await store(root).discover();
     expect(found.sessions).toHaveLength(4);
     expect(found.skipped.map((s) => s.reason).sort()).toEqual([
       "dangling symbolic link",
@@ -147,7 +152,7 @@ describe("hostile and huge stores", () => {
     expect(hashTree(root)).toEqual(before);
   });
 
-  it("a file past the size limit is refused with its name, before it is read", () => {
+  it("a file past the size limit is refused with its name, before it is read", async () => {
     const root = emptyHome();
     const path = put(
       root,
@@ -158,15 +163,15 @@ describe("hostile and huge stores", () => {
     expect(() => readSessionText(path, 1024)).toThrow(path);
   });
 
-  it("an unreadable registry or marker is not fatal", () => {
+  it("an unreadable registry or marker is not fatal", async () => {
     const root = fixtureHome();
     chmodSync(join(root, "projects.json"), 0o000);
-    const found = store(root).discover();
+    const found = await store(root).discover();
     chmodSync(join(root, "projects.json"), 0o644);
     expect(found.sessions).toHaveLength(4);
   });
 
-  it("a 20,000-record session and a deeply nested record read without a crash", () => {
+  it("a 20,000-record session and a deeply nested record read without a crash", async () => {
     const lines: unknown[] = [metaLine(ID)];
     for (let i = 0; i < 10_000; i++) {
       lines.push(
@@ -182,6 +187,35 @@ describe("hostile and huge stores", () => {
 });
 
 describe("properties", () => {
+  const callId = fc.constantFrom("c1", "c2");
+  const partsArb = fc.array(
+    fc.oneof(
+      fc.record({ text: fc.string() }),
+      fc.record({ text: fc.string(), thought: fc.boolean() }),
+      fc.record({
+        functionCall: fc.record({
+          id: callId,
+          name: fc.constantFrom("read_file", "glob"),
+          args: fc.json(),
+        }),
+      }),
+      fc.record({
+        functionResponse: fc.record({ id: callId, name: fc.constant("glob"), response: fc.json() }),
+      }),
+      fc.record({
+        inlineData: fc.record({ mimeType: fc.constant("image/png"), data: fc.base64String() }),
+      }),
+      fc.record({ fileData: fc.json() }),
+    ),
+    { maxLength: 3 },
+  );
+  const callArb = fc.record({
+    id: callId,
+    name: fc.constant("run_shell_command"),
+    args: fc.json(),
+    result: fc.option(partsArb, { nil: undefined }),
+    status: fc.constantFrom("success", "error"),
+  });
   const line = fc.oneof(
     fc.constant(JSON.stringify(metaLine(ID))),
     fc.string(),
@@ -190,13 +224,14 @@ describe("properties", () => {
       .record({
         id: fc.constantFrom("a", "b", "c"),
         type: fc.constantFrom("user", "gemini", "info"),
-        content: fc.oneof(fc.string(), fc.json()),
+        content: fc.oneof(fc.string(), fc.json(), partsArb),
+        toolCalls: fc.array(callArb, { maxLength: 2 }),
       })
       .map((r) => JSON.stringify(r)),
     fc.constantFrom('{"$rewindTo":"b"}', '{"$set":{"summary":"t"}}', '{"$set":{"messages":[]}}'),
   );
 
-  it("any mix of lines parses or fails with a ParseError, converts without throwing, and renders byte for byte", () => {
+  it("any mix of lines parses or fails with a ParseError, converts without throwing, and renders byte for byte", async () => {
     fc.assert(
       fc.property(
         fc.array(line, { maxLength: 12 }),
@@ -211,14 +246,18 @@ describe("properties", () => {
             return;
           }
           expect(geminiText.render(parsed)).toBe(text);
-          geminiCodec.toCommon(parsed);
+          // What listings count is what view shows.
+          const conversation = replay(parsed.body.lines);
+          expect(conversation && countMessages(conversation)).toBe(
+            geminiCodec.toCommon(parsed).body.length,
+          );
         },
       ),
       { numRuns: 300 },
     );
   });
 
-  it("what fromCommon writes is a fixed point: written again from what it reads, byte for byte", () => {
+  it("what fromCommon writes is a fixed point: written again from what it reads, byte for byte", async () => {
     fc.assert(
       fc.property(shapedSessionArb, (c) => {
         const once = geminiText.render(geminiCodec.fromCommon(c));

@@ -53,7 +53,7 @@ function sketch(body: Message[]): string[] {
 describe("real Gemini CLI 0.61.0 sessions", () => {
   const s = store(FIXTURE);
 
-  it("a plain exchange reads back exactly, with the cwd from projects.json and the title from the prompt", () => {
+  it("a plain exchange reads back exactly, with the cwd from projects.json and the title from the prompt", async () => {
     expect(geminiCodec.toCommon(s.load(IDS.hello))).toEqual({
       meta: {
         id: IDS.hello,
@@ -80,7 +80,7 @@ describe("real Gemini CLI 0.61.0 sessions", () => {
     });
   });
 
-  it("a failing command reads back exactly: Bash, its output, and the non-zero exit as an error", () => {
+  it("a failing command reads back exactly: Bash, its output, and the non-zero exit as an error", async () => {
     const id = "run_shell_command__run_shell_command_1796279226292_0";
     expect(geminiCodec.toCommon(s.load(IDS.failing)).body).toEqual([
       {
@@ -134,7 +134,7 @@ describe("real Gemini CLI 0.61.0 sessions", () => {
     ]);
   });
 
-  it("three turns over two resumes: the thought, every prompt once, original times and usage kept through the checkpoints", () => {
+  it("three turns over two resumes: the thought, every prompt once, original times and usage kept through the checkpoints", async () => {
     const t = geminiCodec.toCommon(s.load(IDS.multi));
     expect(sketch(t.body)).toEqual([
       "user text:THINK about the answer",
@@ -159,7 +159,7 @@ describe("real Gemini CLI 0.61.0 sessions", () => {
     ]);
   });
 
-  it("shell, read_file, write_file and replace over four runs: typed where they fit, each answered once", () => {
+  it("shell, read_file, write_file and replace over four runs: typed where they fit, each answered once", async () => {
     const t = geminiCodec.toCommon(s.load(IDS.tools));
     expect(t.meta).toEqual({
       id: IDS.tools,
@@ -211,8 +211,8 @@ describe("real Gemini CLI 0.61.0 sessions", () => {
     expect(t.body.filter((m) => m.role === "assistant").every((m) => m.usage)).toBe(true);
   });
 
-  it("discovery lists the four sessions with the cwd, title and count the CLI shows; ids come from the files", () => {
-    const found = s.discover();
+  it("discovery lists the four sessions with the cwd, title and count the CLI shows; ids come from the files", async () => {
+    const found = await s.discover();
     expect(found.skipped).toEqual([]);
     const rows = found.sessions
       .map((d) => [d.id, d.meta.cwd, d.meta.title, d.message_count, d.lane])
@@ -244,7 +244,7 @@ describe("real Gemini CLI 0.61.0 sessions", () => {
 describe("the CLI's replay rules", () => {
   const ID = "9d2c6b1e-5a4f-4c1e-8b2a-3f6d7e8a9b0c";
 
-  it("a later line with the same id replaces the record where it first stood", () => {
+  it("a later line with the same id replaces the record where it first stood", async () => {
     const t = read(
       jsonl(
         metaLine(ID),
@@ -261,7 +261,7 @@ describe("the CLI's replay rules", () => {
     ]);
   });
 
-  it("$rewindTo drops that record and all after it; an unknown id drops everything", () => {
+  it("$rewindTo drops that record and all after it; an unknown id drops everything", async () => {
     const base = [metaLine(ID), user("u1", "keep"), gemini("g1", "kept"), user("u2", "gone")];
     expect(sketch(read(jsonl(...base, { $rewindTo: "u2" }, user("u3", "again"))).body)).toEqual([
       "user text:keep",
@@ -271,7 +271,7 @@ describe("the CLI's replay rules", () => {
     expect(read(jsonl(...base, { $rewindTo: "nope" })).body).toEqual([]);
   });
 
-  it("$set merges metadata; a messages array is a checkpoint that replaces the list", () => {
+  it("$set merges metadata; a messages array is a checkpoint that replaces the list", async () => {
     const t = read(
       jsonl(
         metaLine(ID),
@@ -294,14 +294,14 @@ describe("the CLI's replay rules", () => {
     ]);
   });
 
-  it("lines that are not JSON records are skipped, as the CLI skips them", () => {
+  it("lines that are not JSON records are skipped, as the CLI skips them", async () => {
     const t = read(
       jsonl(metaLine(ID), "{not json", "", "42", '["an array"]', user("u1", "hi"), '{"id": 7}'),
     );
     expect(sketch(t.body)).toEqual(["user text:hi"]);
   });
 
-  it("info, error and warning records and injected context are not conversation", () => {
+  it("info, error and warning records and injected context are not conversation", async () => {
     const t = read(
       jsonl(
         metaLine(ID),
@@ -321,7 +321,7 @@ describe("the CLI's replay rules", () => {
     expect(sketch(t.body)).toEqual(["user text:real prompt"]);
   });
 
-  it("a functionResponse recorded in toolCalls, a user record and a checkpoint turn counts once", () => {
+  it("a functionResponse recorded in toolCalls, a user record and a checkpoint turn counts once", async () => {
     const fr = {
       functionResponse: { id: "c1", name: "run_shell_command", response: { output: "ok" } },
     };
@@ -359,7 +359,7 @@ describe("the CLI's replay rules", () => {
     ]);
   });
 
-  it("content holding functionCall and thought parts is taken as is; errors, cancellations and images are read", () => {
+  it("content holding functionCall and thought parts is taken as is; errors, cancellations and images are read", async () => {
     const t = read(
       jsonl(
         metaLine(ID),
@@ -416,7 +416,7 @@ describe("the CLI's replay rules", () => {
     ]);
   });
 
-  it("the legacy single JSON document (up to v0.38) is read", () => {
+  it("the legacy single JSON document (up to v0.38) is read", async () => {
     const doc = {
       sessionId: ID,
       projectHash: projectHash("/home/al/my_app"),
@@ -505,7 +505,7 @@ describe("the CLI's replay rules", () => {
     ]);
   });
 
-  it("tool arguments map to canonical tools only on exact fits", () => {
+  it("tool arguments map to canonical tools only on exact fits", async () => {
     const call = (name: string, args: unknown) =>
       read(
         jsonl(
@@ -552,7 +552,7 @@ describe("the CLI's replay rules", () => {
 describe("the store's projects", () => {
   const ID = "9d2c6b1e-5a4f-4c1e-8b2a-3f6d7e8a9b0c";
 
-  it("a pre-0.29 sha256 folder is named by its root's hash; a marker names a folder projects.json lacks", () => {
+  it("a pre-0.29 sha256 folder is named by its root's hash; a marker names a folder projects.json lacks", async () => {
     const root = emptyHome();
     put(root, "projects.json", JSON.stringify({ projects: { "/w/old": "old" } }));
     put(
@@ -566,17 +566,14 @@ describe("the store's projects", () => {
       "tmp/adopted/chats/session-2026-08-10T12-00-11111111.jsonl",
       jsonl(metaLine("11111111-2222-4333-8444-555555555555"), user("u1", "marker")),
     );
-    const found = store(root)
-      .discover()
-      .sessions.map((d) => [d.id, d.meta.cwd])
-      .sort();
+    const found = (await store(root).discover()).sessions.map((d) => [d.id, d.meta.cwd]).sort();
     expect(found).toEqual([
       ["11111111-2222-4333-8444-555555555555", "/w/adopted"],
       [ID, "/w/old"],
     ]);
   });
 
-  it("subagent sessions under chats/<parent>/ are listed as the parent's children", () => {
+  it("subagent sessions under chats/<parent>/ are listed as the parent's children", async () => {
     const root = emptyHome();
     put(root, "tmp/app/.project_root", "/w/app");
     put(
@@ -591,13 +588,13 @@ describe("the store's projects", () => {
       jsonl(metaLine(sub, { kind: "subagent" }), user("u", "investigate"), gemini("g", "found it")),
     );
     const s = store(root);
-    const child = s.discover().sessions.find((d) => d.id === sub)!;
+    const child = (await s.discover()).sessions.find((d) => d.id === sub)!;
     expect(child).toMatchObject({ lane: "subagent", parent_id: ID, message_count: 2 });
     expect(child.meta.cwd).toBe("/w/app");
     expect(s.ids()).toEqual([ID, sub].sort());
   });
 
-  it("of two files holding one id, the CLI's pick wins: the one with conversation, then the last updated", () => {
+  it("of two files holding one id, the CLI's pick wins: the one with conversation, then the last updated", async () => {
     const root = emptyHome();
     put(root, "tmp/app/.project_root", "/w/app");
     put(
@@ -614,7 +611,7 @@ describe("the store's projects", () => {
       }),
     );
     const s = store(root);
-    const found = s.discover();
+    const found = await s.discover();
     expect(found.sessions.map((d) => [d.id, d.message_count])).toEqual([[ID, 2]]);
     expect(found.skipped.map((k) => k.reason)).toEqual([
       "no conversation in it (the CLI does not list it either)",

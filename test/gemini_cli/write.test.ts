@@ -88,7 +88,7 @@ const records = (t: Transcript<Common>) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("fromCommon", () => {
-  it("writes the metadata line, the hidden context, then user and merged gemini records", () => {
+  it("writes the metadata line, the hidden context, then user and merged gemini records", async () => {
     const r = records(session);
     expect(r[0]).toEqual({
       sessionId: ID,
@@ -150,7 +150,7 @@ describe("fromCommon", () => {
     ]);
   });
 
-  it("is deterministic, and reads back what Gemini CLI holds", () => {
+  it("is deterministic, and reads back what Gemini CLI holds", async () => {
     const a = geminiText.render(geminiCodec.fromCommon(session));
     expect(geminiText.render(geminiCodec.fromCommon(structuredClone(session)))).toBe(a);
     const back = geminiCodec.toCommon(geminiText.parse(a, "written.jsonl"));
@@ -191,7 +191,7 @@ describe("fromCommon", () => {
     ]);
   });
 
-  it("keeps a non-UUID id's copy under a stable UUID", () => {
+  it("keeps a non-UUID id's copy under a stable UUID", async () => {
     const r = records({ ...session, meta: { ...session.meta, id: "ses_abc" } });
     expect(r[0]!.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-/);
     expect(records({ ...session, meta: { ...session.meta, id: "ses_abc" } })[0]!.sessionId).toBe(
@@ -203,7 +203,7 @@ describe("fromCommon", () => {
 describe("the store", () => {
   const native = () => geminiCodec.fromCommon(session);
 
-  it("registers a new project beside the others, marks its folder, names the file as the CLI does", () => {
+  it("registers a new project beside the others, marks its folder, names the file as the CLI does", async () => {
     const root = emptyHome();
     const before = `${JSON.stringify({ projects: { "/srv/other": "my-shop", "/srv/x": "x" } }, null, 2)}`;
     put(root, "projects.json", before);
@@ -231,13 +231,13 @@ describe("the store", () => {
         join(root, "projects.json"),
       ]),
     );
-    const found = store(root).discover().sessions;
+    const found = (await store(root).discover()).sessions;
     expect(found.map((d) => [d.id, d.meta.cwd, d.meta.title, d.message_count])).toEqual([
       [ID, CWD, "Look at the repo", 6],
     ]);
   });
 
-  it("uses the registered folder and leaves projects.json alone", () => {
+  it("uses the registered folder and leaves projects.json alone", async () => {
     const root = emptyHome();
     put(root, "projects.json", JSON.stringify({ projects: { [CWD]: "shop" } }));
     put(root, "tmp/shop/.project_root", CWD);
@@ -249,17 +249,17 @@ describe("the store", () => {
     expect(after["tmp/shop/.project_root"]).toBe(tree["tmp/shop/.project_root"]);
   });
 
-  it("a projects.json the CLI could not read is left byte for byte; the marker still names the folder", () => {
+  it("a projects.json the CLI could not read is left byte for byte; the marker still names the folder", async () => {
     const root = emptyHome();
     put(root, "projects.json", '{"projects": {"/a": "NOT A SLUG"}}');
     store(root).save(native());
     expect(readFileSync(join(root, "projects.json"), "utf8")).toBe(
       '{"projects": {"/a": "NOT A SLUG"}}',
     );
-    expect(store(root).discover().sessions[0]!.meta.cwd).toBe(CWD);
+    expect((await store(root).discover()).sessions[0]!.meta.cwd).toBe(CWD);
   });
 
-  it("never overwrites a session that exists, unless asked", () => {
+  it("never overwrites a session that exists, unless asked", async () => {
     const root = emptyHome();
     const s = store(root);
     const first = s.save(native());
@@ -271,10 +271,10 @@ describe("the store", () => {
       meta: { ...session.meta, title: "Renamed" },
     });
     s.save(changed, { overwrite: true });
-    expect(s.discover().sessions.map((d) => d.meta.title)).toEqual(["Renamed"]);
+    expect((await s.discover()).sessions.map((d) => d.meta.title)).toEqual(["Renamed"]);
   });
 
-  it("refuses a session with no project directory, or a relative one", () => {
+  it("refuses a session with no project directory, or a relative one", async () => {
     const root = emptyHome();
     const { cwd: _, ...meta } = session.meta;
     expect(() => store(root).save(geminiCodec.fromCommon({ ...session, meta }))).toThrow(
@@ -285,7 +285,7 @@ describe("the store", () => {
     expect(existsSync(join(root, "tmp"))).toBe(false);
   });
 
-  it("deletes the session's files and its subagents' folder, and nothing outside the root", () => {
+  it("deletes the session's files and its subagents' folder, and nothing outside the root", async () => {
     const root = emptyHome();
     const s = store(root);
     const saved = s.save(native());
@@ -305,7 +305,7 @@ describe("the store", () => {
     expect(existsSync(outside)).toBe(true);
   });
 
-  it("finds its root as the CLI does: GEMINI_CLI_HOME, then GEMINI_HOME, then HOME; explicit roots first", () => {
+  it("finds its root as the CLI does: GEMINI_CLI_HOME, then GEMINI_HOME, then HOME; explicit roots first", async () => {
     expect(geminiCliRoot({ env: { HOME: "/h" } })).toBe("/h/.gemini");
     expect(geminiCliRoot({ env: { HOME: "/h", GEMINI_HOME: "/g" } })).toBe("/g");
     expect(geminiCliRoot({ env: { HOME: "/h", GEMINI_HOME: "/g", GEMINI_CLI_HOME: "/c" } })).toBe(

@@ -23,7 +23,6 @@
  * answered gets an error result: Gemini refuses a call without one).
  */
 
-import { createHash } from "node:crypto";
 import {
   type Block,
   isJsonObject,
@@ -34,8 +33,8 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { stableUuid } from "../../ids.js";
-import { EPOCH, normalizeTimestamp, type Timestamp, timestampMillis } from "../../time.js";
+import { isUuid, stableUuid } from "../../ids.js";
+import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import {
   type Conversation,
@@ -44,55 +43,11 @@ import {
   recordLine,
   replay,
 } from "./body.js";
+import { isInjected, isoMillis, nameOf, partsOf, partsText, projectHash } from "./records.js";
 import { callToTool, SHELL, toolToCall } from "./tools.js";
 
 // ---------------------------------------------------------------------------
 // Parts
-
-/** A record's `content` (PartListUnion) as a list of parts. */
-export function partsOf(content: Json | undefined): JsonObject[] {
-  if (content === undefined || content === null) return [];
-  if (typeof content === "string") return [{ text: content }];
-  if (Array.isArray(content)) {
-    return content.flatMap((p) =>
-      typeof p === "string" ? [{ text: p }] : isJsonObject(p) ? [p] : [],
-    );
-  }
-  return isJsonObject(content) ? [content] : [];
-}
-
-function name(v: Json | undefined, fallback: string): string {
-  return typeof v === "string" && v !== "" ? v : fallback;
-}
-
-/** The CLI's `partListUnionToString(…, verbose)`: what it tests prompts with. */
-export function partsText(parts: readonly JsonObject[]): string {
-  return parts
-    .map((p) => {
-      if (p.thought !== undefined) return `[Thought: ${String(p.thought)}]`;
-      if (p.fileData !== undefined) return "[File Data]";
-      if (isJsonObject(p.functionCall)) return `[Function Call: ${name(p.functionCall.name, "")}]`;
-      if (isJsonObject(p.functionResponse))
-        return `[Function Response: ${name(p.functionResponse.name, "")}]`;
-      if (isJsonObject(p.inlineData)) return "[Media]";
-      return typeof p.text === "string" ? p.text : "";
-    })
-    .join("");
-}
-
-/** User texts the CLI injects and never replays to the model. */
-export const INJECTED_PREFIXES = ["<session_context>", "<hook_context>"] as const;
-
-export function isInjected(text: string): boolean {
-  const t = text.trim();
-  return INJECTED_PREFIXES.some((p) => t.startsWith(p));
-}
-
-/** The CLI's `isIgnoredUserContent`: empty, a slash or `?` command, or injected context. */
-export function isIgnoredUserText(text: string): boolean {
-  const t = text.trim();
-  return t === "" || t.startsWith("/") || t.startsWith("?") || isInjected(t);
-}
 
 // ---------------------------------------------------------------------------
 // Reading
@@ -190,12 +145,12 @@ class Reader {
     for (const p of parts) {
       const fr = p.functionResponse;
       if (isJsonObject(fr)) {
-        const id = name(fr.id, fallbackId ?? "");
+        const id = nameOf(fr.id, fallbackId ?? "");
         last = undefined;
         // A response to no call shown (or one already answered) has nothing to answer.
         if (id === "" || this.answered.has(id) || !this.callNames.has(id)) continue;
         this.answered.add(id);
-        const tool = name(fr.name, this.callNames.get(id) ?? "");
+        const tool = nameOf(fr.name, this.callNames.get(id) ?? "");
         const { content, is_error } = responseToCommon(fr.response, tool);
         const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
         if (is_error || status === "error" || status === "cancelled") block.is_error = true;
@@ -257,8 +212,8 @@ class Reader {
       if (isJsonObject(p.functionCall)) {
         const fc = p.functionCall;
         call(
-          name(fc.id, `${record.id}-call-${i}`),
-          name(fc.name, "function"),
+          nameOf(fc.id, `${record.id}-call-${i}`),
+          nameOf(fc.name, "function"),
           fc.args === undefined ? {} : fc.args,
         );
       } else if (p.thought !== undefined && p.thought !== false) {
@@ -275,8 +230,8 @@ class Reader {
     if (!modern) {
       toolCalls.forEach((tc, i) => {
         call(
-          name(tc.id, `${record.id}-call-${i}`),
-          name(tc.name, "function"),
+          nameOf(tc.id, `${record.id}-call-${i}`),
+          nameOf(tc.name, "function"),
           tc.args === undefined ? {} : tc.args,
         );
       });
@@ -296,12 +251,12 @@ class Reader {
     const results: Block[] = [];
     let at: Json | undefined;
     toolCalls.forEach((tc, i) => {
-      const id = name(tc.id, `${record.id}-call-${i}`);
+      const id = nameOf(tc.id, `${record.id}-call-${i}`);
       const result = tc.result;
       if (result === undefined || result === null || result === "") return;
       const parts: JsonObject[] =
         typeof result === "string"
-          ? [{ functionResponse: { id, name: name(tc.name, ""), response: { output: result } } }]
+          ? [{ functionResponse: { id, name: nameOf(tc.name, ""), response: { output: result } } }]
           : partsOf(result);
       const blocks = this.results(parts, id, tc.status);
       if (blocks.length > 0) at ??= tc.timestamp;
@@ -340,50 +295,9 @@ export function geminiToCommon(transcript: Transcript<GeminiBody>): Transcript<C
 // ---------------------------------------------------------------------------
 // Writing
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
-
 /** Gemini CLI session ids are UUIDs: a UUID is kept (lowercased), anything else is mapped to one. */
 export function geminiSessionId(id: string): string {
   return isUuid(id) ? id.toLowerCase() : stableUuid("gemini-session", id);
-}
-
-/** What the CLI stores as `projectHash`: sha256 of the project root, hex. */
-export function projectHash(root: string): string {
-  return createHash("sha256").update(root).digest("hex");
-}
-
-const NORMAL = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
-
-/** ISO 8601 with milliseconds, as the CLI writes its timestamps (digits past them cut). */
-export function isoMillis(ts: Timestamp): string {
-  // A normalized timestamp is already in this form but for its fraction: no date arithmetic needed.
-  const m = NORMAL.exec(ts);
-  if (m) return `${m[1]}.${(m[2] ?? "").padEnd(3, "0").slice(0, 3)}Z`;
-  return new Date(timestampMillis(ts)).toISOString();
-}
-
-/** The workspace line of the CLI's `<session_context>` preamble, and older versions' wording. */
-const WORKSPACE = [
-  /\*\*Workspace Directories:\*\*\n[ \t]*- ([^\n]+)/,
-  /I'm currently working in the directory: ([^\n]+)/,
-];
-
-/** The project directory the session's own `<session_context>` names, if any. */
-export function contextCwd(conversation: Conversation): string | undefined {
-  for (const record of conversation.messages) {
-    if (record.type !== "user") continue;
-    const text = partsText(partsOf(record.content));
-    if (!text.trimStart().startsWith("<session_context>")) continue;
-    for (const re of WORKSPACE) {
-      const m = re.exec(text);
-      if (m?.[1] !== undefined && m[1].trim() !== "") return m[1].trim();
-    }
-  }
-  return undefined;
 }
 
 /** The minimal preamble txcript writes so the text form carries the cwd; the CLI hides it. */
@@ -682,14 +596,3 @@ export const geminiCodec: Codec<GeminiBody> = {
   toCommon: geminiToCommon,
   fromCommon: geminiFromCommon,
 };
-
-/** Session start for a conversation: the first metadata line's, else its first record's. */
-export function conversationStart(conversation: Conversation): Timestamp {
-  const start = conversation.startTime && normalizeTimestamp(conversation.startTime);
-  if (start) return start;
-  for (const m of conversation.messages) {
-    const t = typeof m.timestamp === "string" && normalizeTimestamp(m.timestamp);
-    if (t) return t;
-  }
-  return EPOCH;
-}

@@ -12,7 +12,8 @@ import { geminiText } from "./text.js";
 
 export type { Conversation, GeminiBody, MessageRecord } from "./body.js";
 export { replay } from "./body.js";
-export { geminiCodec, geminiSessionId, projectHash } from "./codec.js";
+export { geminiCodec, geminiSessionId } from "./codec.js";
+export { countMessages, projectHash } from "./records.js";
 export { GeminiCliStore, geminiCliRoot, sessionFileName, slugify } from "./store.js";
 export { geminiText } from "./text.js";
 export { callToTool, toolToCall } from "./tools.js";

@@ -49,6 +49,7 @@ import {
   TxcriptError,
 } from "../../errors.js";
 import { writeFileAtomic } from "../../fsx.js";
+import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
 import { checkPathComponent, realPathInside } from "../../paths.js";
@@ -66,14 +67,7 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
-import {
-  contextCwd,
-  conversationMessages,
-  conversationStart,
-  isoMillis,
-  isUuid,
-  projectHash,
-} from "./codec.js";
+import { contextCwd, conversationStart, countMessages, isoMillis, projectHash } from "./records.js";
 import { firstModel, parseSession, sessionTitle } from "./text.js";
 
 export const TMP_DIR = "tmp";
@@ -182,7 +176,7 @@ interface Registry {
 
 /** Does the CLI say this conversation has something to resume? (`hasResumableConversationContent`) */
 export function resumable(conversation: Conversation): boolean {
-  return conversationMessages(conversation, conversationStart(conversation)).length > 0;
+  return countMessages(conversation) > 0;
 }
 
 export class GeminiCliStore implements Store<GeminiBody> {
@@ -364,7 +358,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
     return meta;
   }
 
-  discover(options: DiscoverOptions = {}): Discovery {
+  async discover(options: DiscoverOptions = {}): Promise<Discovery> {
     const skipped: Skipped[] = [];
     const files = this.sessionFiles((s) => skipped.push(s));
     const roots = this.projectRoots();
@@ -373,7 +367,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
       options.onProgress?.(i, files.length);
       try {
         const { conversation } = this.read(file);
-        const count = conversationMessages(conversation, conversationStart(conversation)).length;
+        const count = countMessages(conversation);
         if (count === 0) {
           skipped.push({
             path: file.path,

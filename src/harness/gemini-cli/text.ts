@@ -11,7 +11,7 @@ import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
 import type { TextCodec, Transcript } from "../../transcript.js";
 import { type Conversation, type GeminiBody, parseBody, renderBody, replay } from "./body.js";
-import { contextCwd, conversationStart, isIgnoredUserText, partsOf, partsText } from "./codec.js";
+import { contextCwd, conversationStart, isIgnoredUserText, partsOf, partsText } from "./records.js";
 
 /** The CLI's `cleanMessage`: one line, printable ASCII only. */
 export function cleanMessage(text: string): string {
