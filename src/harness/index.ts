@@ -20,6 +20,7 @@ import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import { openCode } from "./opencode/index.js";
+import { geminiCli } from "./gemini-cli/index.js";
 import { simple } from "./simple.js";
 
 export type { Harness, ResumeCommand } from "../transcript.js";
@@ -30,6 +31,7 @@ const HARNESSES = {
   claude_code: claudeCode,
   codex,
   opencode: openCode,
+  gemini_cli: geminiCli,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */
