@@ -3,7 +3,7 @@
  * errors and 1 for failures. Stack traces only with TXCRIPT_DEBUG=1.
  */
 
-import { describeCause, TxcriptError } from "../errors.js";
+import { errorLine, oneLine } from "../errors.js";
 
 /** The command line was wrong: unknown option, missing argument, bad value. */
 export class UsageError extends Error {
@@ -15,14 +15,9 @@ export class UsageError extends Error {
 
 export function formatError(error: unknown): string {
   if (error instanceof UsageError) return `txcript: ${oneLine(error.message)}`;
-  if (error instanceof TxcriptError) return `txcript: ${oneLine(error.message)}`;
-  return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
+  return errorLine(error);
 }
 
 export function exitCodeFor(error: unknown): number {
   return error instanceof UsageError ? 2 : 1;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
 }

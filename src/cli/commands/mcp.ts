@@ -1,0 +1,52 @@
+/**
+ * txcript mcp [--allow-write]: the MCP server on stdio (src/mcp/). stdout
+ * carries protocol frames only: the transport gets its own stream on fd 1,
+ * and anything else in the process that writes to process.stdout (a stray
+ * print in a dependency, a worker thread's output) is sent to stderr.
+ */
+
+import { createWriteStream } from "node:fs";
+import { createRequire } from "node:module";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Command } from "commander";
+import { describeCause, errorLine } from "../../errors.js";
+import type { Env } from "../../local.js";
+import { createMcpServer } from "../../mcp/server.js";
+import { rootsFrom } from "../context.js";
+
+const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
+
+export function register(program: Command): void {
+  program
+    .command("mcp")
+    .description("serve every session to agents over MCP (stdio)")
+    .option("--allow-write", "offer continue_session, which writes copies into harness stores")
+    .action(async (options: { allowWrite?: boolean }, command: Command) => {
+      const log = (line: string) => process.stderr.write(`txcript mcp: ${line}\n`);
+      const frames = createWriteStream("", { fd: 1, autoClose: false });
+      // A client that goes away mid-answer: nothing left to serve.
+      frames.on("error", () => process.exit(0));
+      process.stdout.write = process.stderr.write.bind(process.stderr);
+      // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
+      process.on("uncaughtException", (error) => log(errorLine(error)));
+      process.on("unhandledRejection", (error) => log(errorLine(error)));
+      const server = createMcpServer({
+        env: process.env as Env,
+        roots: rootsFrom(command),
+        cwd: process.cwd(),
+        allowWrite: options.allowWrite === true,
+        version: pkg.version,
+        log,
+      });
+      const transport = new StdioServerTransport(process.stdin, frames);
+      transport.onerror = (error) => log(`ignored a bad frame: ${describeCause(error)}`);
+      const closed = new Promise<void>((resolve) => {
+        process.stdin.once("end", resolve);
+        process.stdin.once("close", resolve);
+      });
+      await server.connect(transport);
+      await closed;
+      await server.close();
+      await new Promise<void>((resolve) => frames.end(resolve));
+    });
+}

@@ -1,0 +1,301 @@
+/**
+ * What `search_sessions` needs from a search engine, and the engine it has
+ * until the persistent index (src/index/, FTS5) lands: a scan over the
+ * loaded sessions, their searchable text kept between calls per
+ * fingerprint. Query syntax is the one `txcript query` takes: words
+ * (matched as whole words, any case), `"a phrase"`, `prefix*`, `-excluded`.
+ */
+
+import type { Block, Message, Role } from "../common.js";
+import { InvalidRequestError } from "../errors.js";
+import type { Timestamp } from "../time.js";
+import type { Discovered, HarnessId } from "../transcript.js";
+import { describeTool, jsonText } from "../view.js";
+import type { Catalog } from "./catalog.js";
+import { matches, type SessionFilter } from "./filters.js";
+
+/** Where in a session a hit matched. */
+export const HIT_KINDS = [
+  "user",
+  "assistant",
+  "thinking",
+  "tool_call",
+  "tool_output",
+  "title",
+] as const;
+export type HitKind = (typeof HIT_KINDS)[number];
+
+export interface SearchQuery extends SessionFilter {
+  terms: string;
+  role?: Role | undefined;
+  limit: number;
+  /** Hits to pass over (pagination). */
+  offset: number;
+}
+
+export interface SearchHit {
+  harness: HarnessId;
+  id: string;
+  title: string | undefined;
+  cwd: string | undefined;
+  updated: Timestamp;
+  /** The 1-based ordinal `view` prints; undefined for a title hit. */
+  message: number | undefined;
+  role: Role | undefined;
+  where: HitKind;
+  /** The matching line, clipped around the first match. */
+  snippet: string;
+  /** [start, end) of each match inside the snippet. */
+  highlights: [number, number][];
+  /** Higher is better. */
+  score: number;
+}
+
+export interface SearchResults {
+  hits: SearchHit[];
+  /** All hits, before offset and limit. */
+  total: number;
+  /** Sessions that matched the filters but could not be read. */
+  unreadable: number;
+}
+
+/** The contract the scan and the persistent index both meet. */
+export interface SessionSearch {
+  search(query: SearchQuery): SearchResults;
+}
+
+// ---------------------------------------------------------------------------
+// Query parsing
+
+interface Term {
+  text: string;
+  regex: RegExp;
+  negated: boolean;
+}
+
+const WORD = "[\\p{L}\\p{N}_]";
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Split a query into terms; throws a one-line error for one with nothing to find. */
+export function parseQuery(query: string): Term[] {
+  const terms: Term[] = [];
+  const tokens = query.match(/-?"[^"]*"?|\S+/g) ?? [];
+  for (const raw of tokens) {
+    const negated = raw.startsWith("-") && raw.length > 1;
+    let body = negated ? raw.slice(1) : raw;
+    const phrase = body.startsWith('"');
+    if (phrase) body = body.replace(/^"|"$/g, "");
+    const prefix = !phrase && body.endsWith("*");
+    if (prefix) body = body.replace(/\*+$/, "");
+    const words = body.match(new RegExp(`${WORD}+`, "gu")) ?? [];
+    if (words.length === 0) continue;
+    const inner = words.map(escapeRegex).join(`[^\\p{L}\\p{N}_]+`);
+    const regex = new RegExp(`(?<!${WORD})${inner}${prefix ? "" : `(?!${WORD})`}`, "giu");
+    terms.push({ text: words.join(" "), regex, negated });
+  }
+  if (!terms.some((t) => !t.negated)) {
+    throw new InvalidRequestError(
+      undefined,
+      `query ${JSON.stringify(query.slice(0, 80))} has no word to search for`,
+    );
+  }
+  return terms;
+}
+
+// ---------------------------------------------------------------------------
+// The scan
+
+interface Field {
+  kind: HitKind;
+  text: string;
+}
+
+interface SearchDoc {
+  version: string;
+  title: Field | undefined;
+  /** Per message: its role and searchable fields. */
+  messages: { role: Role; fields: Field[] }[];
+}
+
+function blockFields(role: Role, block: Block): Field[] {
+  switch (block.type) {
+    case "text":
+      return [{ kind: role, text: block.text }];
+    case "thinking":
+      return block.text === "" ? [] : [{ kind: "thinking", text: block.text }];
+    case "tool_use": {
+      const { head, body } = describeTool(block.tool);
+      return [{ kind: "tool_call", text: [head, ...body].join("\n") }];
+    }
+    case "tool_result":
+      return [{ kind: "tool_output", text: jsonText(block.content) }];
+    case "image":
+      return [];
+    case "artifact": {
+      const src = block.artifact.source;
+      const text =
+        src.type === "text" ? `\n${src.text}` : src.type === "path" ? ` ${src.path}` : "";
+      return [{ kind: role, text: `${block.artifact.name}${text}` }];
+    }
+    default:
+      return block satisfies never;
+  }
+}
+
+function docOf(messages: readonly Message[], title: string | undefined, version: string) {
+  return {
+    version,
+    title: title ? { kind: "title" as const, text: title } : undefined,
+    messages: messages.map((m) => ({
+      role: m.role,
+      fields: m.content.flatMap((b) => blockFields(m.role, b)),
+    })),
+  } satisfies SearchDoc;
+}
+
+const SNIPPET_CHARS = 200;
+
+function snippetOf(
+  text: string,
+  positives: readonly Term[],
+): Pick<SearchHit, "snippet" | "highlights"> {
+  const first = positives[0]!.regex;
+  first.lastIndex = 0;
+  const m = first.exec(text);
+  const at = m?.index ?? 0;
+  const lineStart = text.lastIndexOf("\n", at) + 1;
+  const nl = text.indexOf("\n", at);
+  const lineEnd = nl === -1 ? text.length : nl;
+  let from = lineStart;
+  let to = lineEnd;
+  if (to - from > SNIPPET_CHARS) {
+    from = Math.max(lineStart, at - SNIPPET_CHARS / 4);
+    to = Math.min(lineEnd, from + SNIPPET_CHARS);
+  }
+  const lead = from > lineStart ? "…" : "";
+  const trail = to < lineEnd ? "…" : "";
+  const body = text.slice(from, to);
+  const highlights: [number, number][] = [];
+  for (const t of positives) {
+    t.regex.lastIndex = 0;
+    for (const hit of body.matchAll(t.regex)) {
+      const s = lead.length + (hit.index ?? 0);
+      highlights.push([s, s + hit[0].length]);
+    }
+  }
+  highlights.sort((a, b) => a[0] - b[0]);
+  return { snippet: `${lead}${body}${trail}`, highlights };
+}
+
+function count(regex: RegExp, text: string): number {
+  regex.lastIndex = 0;
+  let n = 0;
+  while (regex.exec(text) !== null) n++;
+  return n;
+}
+
+/** Most searchable text to keep between calls (UTF-16 units); beyond it, least recent go. */
+const CACHE_CHARS = 256 * 1024 * 1024;
+
+export class ScanSearch implements SessionSearch {
+  private readonly docs = new Map<string, SearchDoc & { chars: number }>();
+  private chars = 0;
+
+  constructor(private readonly catalog: Catalog) {}
+
+  private doc(s: Discovered): SearchDoc | undefined {
+    const key = `${s.harness}/${s.id}`;
+    const version = this.catalog.version(s);
+    const hit = this.docs.get(key);
+    if (hit && hit.version === version) {
+      this.docs.delete(key);
+      this.docs.set(key, hit);
+      return hit;
+    }
+    let loaded: ReturnType<Catalog["load"]>;
+    try {
+      loaded = this.catalog.load(s);
+    } catch {
+      return undefined;
+    }
+    const doc = docOf(loaded.transcript.body, loaded.transcript.meta.title, loaded.version);
+    const chars = doc.messages.reduce(
+      (n, m) => n + m.fields.reduce((k, f) => k + f.text.length, 0),
+      0,
+    );
+    if (hit) this.chars -= hit.chars;
+    this.docs.delete(key);
+    this.docs.set(key, { ...doc, chars });
+    this.chars += chars;
+    for (const [k, d] of this.docs) {
+      if (this.chars <= CACHE_CHARS || k === key) break;
+      this.docs.delete(k);
+      this.chars -= d.chars;
+    }
+    return doc;
+  }
+
+  search(query: SearchQuery): SearchResults {
+    const terms = parseQuery(query.terms);
+    const positives = terms.filter((t) => !t.negated);
+    const negatives = terms.filter((t) => t.negated);
+    const hits: SearchHit[] = [];
+    let unreadable = 0;
+    const listing = this.catalog.list(query.harness);
+    for (const s of listing.sessions) {
+      if (!matches(s, query)) continue;
+      const doc = this.doc(s);
+      if (!doc) {
+        unreadable++;
+        continue;
+      }
+      const base = {
+        harness: s.harness,
+        id: s.id,
+        title: s.meta.title,
+        cwd: s.meta.cwd,
+        updated: s.updated,
+      };
+      const consider = (fields: Field[], message: number | undefined, role: Role | undefined) => {
+        const all = fields.map((f) => f.text).join("\n");
+        if (negatives.some((t) => count(t.regex, all) > 0)) return;
+        let score = 0;
+        for (const t of positives) {
+          const n = count(t.regex, all);
+          if (n === 0) return;
+          score += n;
+        }
+        const field = fields.find((f) => count(positives[0]!.regex, f.text) > 0) ?? fields[0]!;
+        hits.push({
+          ...base,
+          message,
+          role,
+          where: field.kind,
+          ...snippetOf(field.text, positives),
+          score,
+        });
+      };
+      if (doc.title && query.role === undefined) consider([doc.title], undefined, undefined);
+      doc.messages.forEach((m, i) => {
+        if (query.role !== undefined && m.role !== query.role) return;
+        if (m.fields.length > 0) consider(m.fields, i + 1, m.role);
+      });
+    }
+    // Best first; then newest session; then in session order.
+    const order = new Map(listing.sessions.map((s, i) => [`${s.harness}/${s.id}`, i]));
+    hits.sort(
+      (a, b) =>
+        b.score - a.score ||
+        order.get(`${a.harness}/${a.id}`)! - order.get(`${b.harness}/${b.id}`)! ||
+        (a.message ?? 0) - (b.message ?? 0),
+    );
+    return {
+      hits: hits.slice(query.offset, query.offset + query.limit),
+      total: hits.length,
+      unreadable,
+    };
+  }
+}
