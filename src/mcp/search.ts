@@ -74,6 +74,7 @@ interface Term {
 }
 
 const WORD = "[\\p{L}\\p{N}_]";
+const MAX_WORD = 256;
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -92,6 +93,14 @@ export function parseQuery(query: string): Term[] {
     if (prefix) body = body.replace(/\*+$/, "");
     const words = body.match(new RegExp(`${WORD}+`, "gu")) ?? [];
     if (words.length === 0) continue;
+    // No word is this long; refusing it also keeps the pattern small.
+    const long = words.find((w) => w.length > MAX_WORD);
+    if (long !== undefined) {
+      throw new InvalidRequestError(
+        undefined,
+        `query word "${long.slice(0, 20)}…" is ${long.length} characters long; words are at most ${MAX_WORD}`,
+      );
+    }
     const inner = words.map(escapeRegex).join(`[^\\p{L}\\p{N}_]+`);
     const regex = new RegExp(`(?<!${WORD})${inner}${prefix ? "" : `(?!${WORD})`}`, "giu");
     terms.push({ text: words.join(" "), regex, negated });
