@@ -110,3 +110,15 @@ export function textOf(result: CallToolResult): string {
   const first = result.content[0];
   return first && first.type === "text" ? first.text : "";
 }
+
+/** Call a tool that must succeed; its structured content parsed by `schema`. */
+export async function ok<T>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  schema: { parse(value: unknown): T },
+): Promise<T> {
+  const r = await call(client, name, args);
+  if (r.isError) throw new Error(`${name} ${JSON.stringify(args).slice(0, 200)}: ${textOf(r)}`);
+  return schema.parse(r.structuredContent);
+}

@@ -1,11 +1,11 @@
 /**
  * txcript mcp [--allow-write]: the MCP server on stdio (src/mcp/). stdout
- * carries protocol frames only: the transport gets its own stream on fd 1,
- * and anything else in the process that writes to process.stdout (a stray
+ * carries protocol frames only: the transport gets its own writer, and
+ * anything else in the process that writes to process.stdout (a stray
  * print in a dependency, a worker thread's output) is sent to stderr.
  */
 
-import { createWriteStream } from "node:fs";
+import { Writable } from "node:stream";
 import { createRequire } from "node:module";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
@@ -23,9 +23,19 @@ export function register(program: Command): void {
     .option("--allow-write", "offer continue_session, which writes copies into harness stores")
     .action(async (options: { allowWrite?: boolean }, command: Command) => {
       const log = (line: string) => process.stderr.write(`txcript mcp: ${line}\n`);
-      const frames = createWriteStream("", { fd: 1, autoClose: false });
+      // The transport writes through the real stdout's own write (which
+      // handles pipes, files and terminals); every other caller of
+      // process.stdout.write reaches stderr instead.
+      const toClient = process.stdout.write.bind(process.stdout);
+      const frames = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          toClient(chunk, (error) => done(error ?? undefined));
+        },
+      });
       // A client that goes away mid-answer: nothing left to serve.
-      frames.on("error", () => process.exit(0));
+      const gone = () => process.exit(0);
+      frames.on("error", gone);
+      process.stdout.on("error", gone);
       process.stdout.write = process.stderr.write.bind(process.stderr);
       // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
       process.on("uncaughtException", (error) => log(errorLine(error)));
