@@ -11,7 +11,7 @@ import { InvalidRequestError } from "../errors.js";
 import type { Timestamp } from "../time.js";
 import type { Discovered, HarnessId } from "../transcript.js";
 import { describeTool, jsonText } from "../view.js";
-import type { Catalog } from "./catalog.js";
+import { type Catalog, fingerprintKey } from "./catalog.js";
 import { matches, type SessionFilter } from "./filters.js";
 
 /** Where in a session a hit matched. */
@@ -71,6 +71,9 @@ interface Term {
   text: string;
   regex: RegExp;
   negated: boolean;
+  /** The term's words, lowercased: a message without them all cannot match (a cheap first test). */
+  needles: string[];
+  prefix: boolean;
 }
 
 const WORD = "[\\p{L}\\p{N}_]";
@@ -103,7 +106,13 @@ export function parseQuery(query: string): Term[] {
     }
     const inner = words.map(escapeRegex).join(`[^\\p{L}\\p{N}_]+`);
     const regex = new RegExp(`(?<!${WORD})${inner}${prefix ? "" : `(?!${WORD})`}`, "giu");
-    terms.push({ text: words.join(" "), regex, negated });
+    terms.push({
+      text: words.join(" "),
+      regex,
+      negated,
+      needles: words.map((w) => w.toLowerCase()),
+      prefix,
+    });
   }
   if (!terms.some((t) => !t.negated)) {
     throw new InvalidRequestError(
@@ -126,7 +135,7 @@ interface SearchDoc {
   version: string;
   title: Field | undefined;
   /** Per message: its role and searchable fields. */
-  messages: { role: Role; fields: Field[] }[];
+  messages: { role: Role; fields: Field[]; lower: string }[];
 }
 
 function blockFields(role: Role, block: Block): Field[] {
@@ -158,11 +167,21 @@ function docOf(messages: readonly Message[], title: string | undefined, version:
   return {
     version,
     title: title ? { kind: "title" as const, text: title } : undefined,
-    messages: messages.map((m) => ({
-      role: m.role,
-      fields: m.content.flatMap((b) => blockFields(m.role, b)),
-    })),
+    messages: messages.map((m) => {
+      const fields = m.content.flatMap((b) => blockFields(m.role, b));
+      return { role: m.role, fields, lower: fields.map((f) => f.text.toLowerCase()).join("\n") };
+    }),
   } satisfies SearchDoc;
+}
+
+/**
+ * Could `lower` hold the term? A plain substring test on lowercased text,
+ * which passes over most messages before any regular expression runs.
+ * (Case folding that toLowerCase does not do, such as ſ for s, is not
+ * matched.)
+ */
+function mayHold(lower: string, term: Term): boolean {
+  return term.needles.every((n) => lower.includes(n));
 }
 
 const SNIPPET_CHARS = 200;
@@ -199,10 +218,46 @@ function snippetOf(
   return { snippet: `${lead}${body}${trail}`, highlights };
 }
 
-function count(regex: RegExp, text: string): number {
-  regex.lastIndex = 0;
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+function isWordAt(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return false;
+  const code = text.charCodeAt(i);
+  // ASCII first: most text is, and a regular expression per character is not free.
+  if (code < 128)
+    return (
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 95
+    );
+  const cp = text.codePointAt(i >= 1 && code >= 0xdc00 && code <= 0xdfff ? i - 1 : i)!;
+  return WORD_CHAR.test(String.fromCodePoint(cp));
+}
+
+/**
+ * How often `term` occurs: in the lowercased text with word boundaries
+ * checked by hand for a single word (the common case, several times faster
+ * than the regular expression), else by the regular expression.
+ */
+function count(term: Term, text: string, lower: string): number {
+  if (term.needles.length === 1) {
+    const needle = term.needles[0]!;
+    let n = 0;
+    for (
+      let at = lower.indexOf(needle);
+      at !== -1;
+      at = lower.indexOf(needle, at + needle.length)
+    ) {
+      if (isWordAt(lower, at - 1)) continue;
+      if (!term.prefix && isWordAt(lower, at + needle.length)) continue;
+      n++;
+    }
+    return n;
+  }
+  term.regex.lastIndex = 0;
   let n = 0;
-  while (regex.exec(text) !== null) n++;
+  while (term.regex.exec(text) !== null) n++;
   return n;
 }
 
@@ -217,7 +272,8 @@ export class ScanSearch implements SessionSearch {
 
   private doc(s: Discovered): SearchDoc | undefined {
     const key = `${s.harness}/${s.id}`;
-    const version = this.catalog.version(s);
+    // The listing's own fingerprint: unchanged files, the same listing entry, no stat.
+    const version = fingerprintKey(s.fingerprint);
     const hit = this.docs.get(key);
     if (hit && hit.version === version) {
       this.docs.delete(key);
@@ -230,11 +286,8 @@ export class ScanSearch implements SessionSearch {
     } catch {
       return undefined;
     }
-    const doc = docOf(loaded.transcript.body, loaded.transcript.meta.title, loaded.version);
-    const chars = doc.messages.reduce(
-      (n, m) => n + m.fields.reduce((k, f) => k + f.text.length, 0),
-      0,
-    );
+    const doc = docOf(loaded.transcript.body, loaded.transcript.meta.title, version);
+    const chars = doc.messages.reduce((n, m) => n + 2 * m.lower.length, 0);
     if (hit) this.chars -= hit.chars;
     this.docs.delete(key);
     this.docs.set(key, { ...doc, chars });
@@ -251,15 +304,24 @@ export class ScanSearch implements SessionSearch {
     const terms = parseQuery(query.terms);
     const positives = terms.filter((t) => !t.negated);
     const negatives = terms.filter((t) => t.negated);
-    const hits: SearchHit[] = [];
+    // Snippets are cut only for the page returned: a common word can hit every message.
+    interface Candidate {
+      base: Pick<SearchHit, "harness" | "id" | "title" | "cwd" | "updated">;
+      order: number;
+      message: number | undefined;
+      role: Role | undefined;
+      fields: Field[];
+      score: number;
+    }
+    const found: Candidate[] = [];
     let unreadable = 0;
     const listing = this.catalog.list(query.harness);
-    for (const s of listing.sessions) {
-      if (!matches(s, query)) continue;
+    listing.sessions.forEach((s, order) => {
+      if (!matches(s, query)) return;
       const doc = this.doc(s);
       if (!doc) {
         unreadable++;
-        continue;
+        return;
       }
       const base = {
         harness: s.harness,
@@ -268,42 +330,53 @@ export class ScanSearch implements SessionSearch {
         cwd: s.meta.cwd,
         updated: s.updated,
       };
-      const consider = (fields: Field[], message: number | undefined, role: Role | undefined) => {
-        const all = fields.map((f) => f.text).join("\n");
-        if (negatives.some((t) => count(t.regex, all) > 0)) return;
+      const consider = (
+        fields: Field[],
+        lower: string,
+        message: number | undefined,
+        role: Role | undefined,
+      ) => {
+        if (!positives.every((t) => mayHold(lower, t))) return;
+        const all = fields.length === 1 ? fields[0]!.text : fields.map((f) => f.text).join("\n");
+        if (negatives.some((t) => mayHold(lower, t) && count(t, all, lower) > 0)) return;
         let score = 0;
         for (const t of positives) {
-          const n = count(t.regex, all);
+          const n = count(t, all, lower);
           if (n === 0) return;
           score += n;
         }
-        const field = fields.find((f) => count(positives[0]!.regex, f.text) > 0) ?? fields[0]!;
-        hits.push({
-          ...base,
-          message,
-          role,
-          where: field.kind,
-          ...snippetOf(field.text, positives),
-          score,
-        });
+        found.push({ base, order, message, role, fields, score });
       };
-      if (doc.title && query.role === undefined) consider([doc.title], undefined, undefined);
+      if (doc.title && query.role === undefined)
+        consider([doc.title], doc.title.text.toLowerCase(), undefined, undefined);
       doc.messages.forEach((m, i) => {
         if (query.role !== undefined && m.role !== query.role) return;
-        if (m.fields.length > 0) consider(m.fields, i + 1, m.role);
+        if (m.fields.length > 0) consider(m.fields, m.lower, i + 1, m.role);
       });
-    }
+    });
     // Best first; then newest session; then in session order.
-    const order = new Map(listing.sessions.map((s, i) => [`${s.harness}/${s.id}`, i]));
-    hits.sort(
-      (a, b) =>
-        b.score - a.score ||
-        order.get(`${a.harness}/${a.id}`)! - order.get(`${b.harness}/${b.id}`)! ||
-        (a.message ?? 0) - (b.message ?? 0),
+    found.sort(
+      (a, b) => b.score - a.score || a.order - b.order || (a.message ?? 0) - (b.message ?? 0),
     );
+    const first = positives[0]!.regex;
+    const hits = found.slice(query.offset, query.offset + query.limit).map((c): SearchHit => {
+      const field =
+        c.fields.find((f) => {
+          first.lastIndex = 0;
+          return first.test(f.text);
+        }) ?? c.fields[0]!;
+      return {
+        ...c.base,
+        message: c.message,
+        role: c.role,
+        where: field.kind,
+        ...snippetOf(field.text, positives),
+        score: c.score,
+      };
+    });
     return {
-      hits: hits.slice(query.offset, query.offset + query.limit),
-      total: hits.length,
+      hits,
+      total: found.length,
       unreadable,
     };
   }
