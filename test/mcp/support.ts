@@ -14,7 +14,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AntigravityBody } from "../../src/harness/antigravity/body.js";
 import { antigravityMeta } from "../../src/harness/antigravity/codec.js";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
-import { harness } from "../../src/harness/index.js";
+import { harness, openStore } from "../../src/harness/index.js";
 import type { Common, HarnessId, Transcript } from "../../src/transcript.js";
 import { realisticSession as claudeSession } from "../claude_code/session.js";
 import { realisticSession as codexSession } from "../codex/support.js";
@@ -40,8 +40,9 @@ export function saveAgy(home: string, body: AntigravityBody, overwrite = false):
 }
 
 export function saveCommon(home: string, id: HarnessId, t: Transcript<Common>): string {
-  const h = harness(id);
-  return h.store!({ env: { HOME: home } }).save(h.codec.fromCommon(t), { overwrite: true }).path;
+  const store = openStore(harness(id), { env: { HOME: home } });
+  if (!store) throw new Error(`${id} has no store`);
+  return store.save(t, { overwrite: true }).path;
 }
 
 /**

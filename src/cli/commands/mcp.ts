@@ -5,8 +5,8 @@
  * print in a dependency, a worker thread's output) is sent to stderr.
  */
 
-import { Writable } from "node:stream";
 import { createRequire } from "node:module";
+import { Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { describeCause, errorLine } from "../../errors.js";
