@@ -32,6 +32,8 @@ export function register(program: Command): void {
           toClient(chunk, (error) => done(error ?? undefined));
         },
       });
+      // Each answer waiting for a slow client to read adds a drain listener.
+      frames.setMaxListeners(0);
       // A client that goes away mid-answer: nothing left to serve.
       const gone = () => process.exit(0);
       frames.on("error", gone);
