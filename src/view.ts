@@ -190,9 +190,10 @@ export function textParts(input: ViewInput, paint: Painter = plain): ViewParts {
   return {
     head: `${head.join("\n")}\n`,
     message(i) {
-      const m = input.messages[i]!;
+      const m = input.messages[i];
+      if (!m) return "";
       const [role, ...rest] = messageHeader(m);
-      const who = role === "user" ? paint.green(role!) : paint.cyan(role!);
+      const who = role === "user" ? paint.green(role) : paint.cyan(role ?? "");
       const out = [
         `${paint.dim(`── #${i + 1} ──`)} ${who}${paint.dim(rest.map((p) => ` · ${p}`).join(""))}`,
       ];
@@ -275,7 +276,8 @@ export function markdownParts(input: ViewInput): ViewParts {
   return {
     head: tidyMarkdown(head, start >= end),
     message(i) {
-      const m = input.messages[i]!;
+      const m = input.messages[i];
+      if (!m) return "";
       const out = [`## #${i + 1} · ${messageHeader(m).map(escapeMarkdown).join(" · ")}`, ""];
       for (const block of m.content) out.push(...blockMarkdown(block, numbers), "");
       return `\n${tidyMarkdown(out, i === end - 1)}`;
@@ -299,7 +301,9 @@ export function commonJsonParts(input: ViewInput): ViewParts {
   return {
     head: `{\n  "meta": ${meta},\n  "messages": [\n`,
     message(i) {
-      const json = JSON.stringify(messageToJson(input.messages[i]!), null, 2);
+      const m = input.messages[i];
+      if (!m) return "";
+      const json = JSON.stringify(messageToJson(m), null, 2);
       return `    ${indent(json, "    ")}${i < end - 1 ? "," : ""}\n`;
     },
     tail: "  ]\n}\n",
@@ -379,7 +383,8 @@ export function renderHtml(input: ViewInput): string {
   const end = input.end ?? input.messages.length;
   const sections: string[] = [];
   for (let i = start; i < end; i++) {
-    const m = input.messages[i]!;
+    const m = input.messages[i];
+    if (!m) break;
     const blocks = m.content.map((b) => blockHtml(b, numbers)).join("\n");
     sections.push(
       `<section class="msg ${m.role}" id="m${i + 1}"><h2><a href="#m${i + 1}">#${i + 1}</a> ${messageHeader(m).map(escapeHtml).join(" · ")}</h2>\n${blocks}</section>`,

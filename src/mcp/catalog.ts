@@ -78,12 +78,12 @@ export class Catalog {
   }
 
   /** Every session of every store (or of `only`), rediscovering only the stores that changed. */
-  list(only?: HarnessId): CatalogListing {
+  async list(only?: HarnessId): Promise<CatalogListing> {
     const sessions: Discovered[] = [];
     const skipped: SkippedIn[] = [];
     for (const h of storedHarnesses()) {
       if (only !== undefined && h.id !== only) continue;
-      const listing = this.listHarness(h.id);
+      const listing = await this.listHarness(h.id);
       sessions.push(...listing.sessions);
       skipped.push(...listing.skipped);
     }
@@ -91,7 +91,7 @@ export class Catalog {
     return { sessions, skipped };
   }
 
-  private listHarness(id: HarnessId): HarnessListing {
+  private async listHarness(id: HarnessId): Promise<HarnessListing> {
     const store = this.local().store(id);
     // The key is taken before discovery: a file that changes during it
     // makes the next call look again, never the other way round.
@@ -106,7 +106,7 @@ export class Catalog {
     }
     const cached = this.listings.get(id);
     if (cached && cached.key === key) return cached;
-    const found = store.discover();
+    const found = await store.discover();
     const listing: HarnessListing = {
       key,
       sessions: found.sessions,

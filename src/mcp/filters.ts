@@ -45,7 +45,8 @@ export function parseTimeBound(
 ): Timestamp {
   const t = text.trim();
   const age = /^(\d+)\s*([smhdw])$/i.exec(t);
-  if (age) return timestampFromMillis(now - Number(age[1]) * AGE_UNITS[age[2]!.toLowerCase()]!);
+  const unit = AGE_UNITS[(age?.[2] ?? "").toLowerCase()];
+  if (age && unit !== undefined) return timestampFromMillis(now - Number(age[1]) * unit);
   const date = /^(\d{4}-\d{2}-\d{2})$/.exec(t);
   const full = parseTimestamp(date ? `${date[1]}T00:00:00Z` : t);
   if (full === undefined) {

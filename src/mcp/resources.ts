@@ -23,10 +23,10 @@ function variable(value: string | string[] | undefined): string {
 
 export function registerResources(server: McpServer, ctx: ToolContext): void {
   const template = new ResourceTemplate("txcript://{harness}/{id}", {
-    list: () => {
+    list: async () => {
       try {
         return {
-          resources: ctx.catalog.list().sessions.map((s) => ({
+          resources: (await ctx.catalog.list()).sessions.map((s) => ({
             uri: sessionUri(s.harness, s.id),
             name: `${s.harness}/${s.id}`,
             title: s.meta.title ?? `${s.harness} session ${s.id}`,
@@ -43,12 +43,13 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
         storedHarnesses()
           .map((h) => h.id)
           .filter((id) => id.startsWith(value)),
-      id: (value, context) => {
+      id: async (value, context) => {
         const h = context?.arguments?.harness;
         try {
-          return ctx.catalog
-            .list(h !== undefined && isHarnessId(h) ? h : undefined)
-            .sessions.map((s) => s.id)
+          return (
+            await ctx.catalog.list(h !== undefined && isHarnessId(h) ? h : undefined)
+          ).sessions
+            .map((s) => s.id)
             .filter((id) => id.startsWith(value))
             .slice(0, 100);
         } catch {

@@ -61,7 +61,7 @@ export interface SearchResults {
 
 /** The contract the scan and the persistent index both meet. */
 export interface SessionSearch {
-  search(query: SearchQuery): SearchResults;
+  search(query: SearchQuery): Promise<SearchResults>;
 }
 
 // ---------------------------------------------------------------------------
@@ -190,10 +190,9 @@ function snippetOf(
   text: string,
   positives: readonly Term[],
 ): Pick<SearchHit, "snippet" | "highlights"> {
-  const first = positives[0]!.regex;
-  first.lastIndex = 0;
-  const m = first.exec(text);
-  const at = m?.index ?? 0;
+  const first = positives[0]?.regex;
+  if (first) first.lastIndex = 0;
+  const at = first?.exec(text)?.index ?? 0;
   const lineStart = text.lastIndexOf("\n", at) + 1;
   const nl = text.indexOf("\n", at);
   const lineEnd = nl === -1 ? text.length : nl;
@@ -231,7 +230,7 @@ function isWordAt(text: string, i: number): boolean {
       (code >= 97 && code <= 122) ||
       code === 95
     );
-  const cp = text.codePointAt(i >= 1 && code >= 0xdc00 && code <= 0xdfff ? i - 1 : i)!;
+  const cp = text.codePointAt(i >= 1 && code >= 0xdc00 && code <= 0xdfff ? i - 1 : i) ?? code;
   return WORD_CHAR.test(String.fromCodePoint(cp));
 }
 
@@ -241,8 +240,8 @@ function isWordAt(text: string, i: number): boolean {
  * than the regular expression), else by the regular expression.
  */
 function count(term: Term, text: string, lower: string): number {
-  if (term.needles.length === 1) {
-    const needle = term.needles[0]!;
+  const needle = term.needles.length === 1 ? term.needles[0] : undefined;
+  if (needle !== undefined) {
     let n = 0;
     for (
       let at = lower.indexOf(needle);
@@ -300,7 +299,7 @@ export class ScanSearch implements SessionSearch {
     return doc;
   }
 
-  search(query: SearchQuery): SearchResults {
+  async search(query: SearchQuery): Promise<SearchResults> {
     const terms = parseQuery(query.terms);
     const positives = terms.filter((t) => !t.negated);
     const negatives = terms.filter((t) => t.negated);
@@ -315,7 +314,7 @@ export class ScanSearch implements SessionSearch {
     }
     const found: Candidate[] = [];
     let unreadable = 0;
-    const listing = this.catalog.list(query.harness);
+    const listing = await this.catalog.list(query.harness);
     listing.sessions.forEach((s, order) => {
       if (!matches(s, query)) return;
       const doc = this.doc(s);
@@ -337,7 +336,7 @@ export class ScanSearch implements SessionSearch {
         role: Role | undefined,
       ) => {
         if (!positives.every((t) => mayHold(lower, t))) return;
-        const all = fields.length === 1 ? fields[0]!.text : fields.map((f) => f.text).join("\n");
+        const all = fields.map((f) => f.text).join("\n");
         if (negatives.some((t) => mayHold(lower, t) && count(t, all, lower) > 0)) return;
         let score = 0;
         for (const t of positives) {
@@ -358,13 +357,13 @@ export class ScanSearch implements SessionSearch {
     found.sort(
       (a, b) => b.score - a.score || a.order - b.order || (a.message ?? 0) - (b.message ?? 0),
     );
-    const first = positives[0]!.regex;
+    const first = positives[0]?.regex ?? /$^/;
     const hits = found.slice(query.offset, query.offset + query.limit).map((c): SearchHit => {
-      const field =
-        c.fields.find((f) => {
-          first.lastIndex = 0;
-          return first.test(f.text);
-        }) ?? c.fields[0]!;
+      const field = c.fields.find((f) => {
+        first.lastIndex = 0;
+        return first.test(f.text);
+      }) ??
+        c.fields[0] ?? { kind: "title" as const, text: "" };
       return {
         ...c.base,
         message: c.message,

@@ -76,13 +76,13 @@ export function sessionUri(harness: HarnessId, id: string): string {
 type Result<S extends z.ZodType> = { structured: z.infer<S>; text: string };
 
 /** Run a tool body; any throw becomes a tool error with the one-line message. */
-function answer<S extends z.ZodType>(
+async function answer<S extends z.ZodType>(
   ctx: ToolContext,
   tool: string,
-  body: () => Result<S>,
-): CallToolResult {
+  body: () => Result<S> | Promise<Result<S>>,
+): Promise<CallToolResult> {
   try {
-    const { structured, text } = body();
+    const { structured, text } = await body();
     return {
       structuredContent: structured as Record<string, unknown>,
       content: [{ type: "text", text }],
@@ -140,9 +140,9 @@ function oneLineTitle(title: string | undefined | null): string {
 
 type ListArgs = z.infer<z.ZodObject<typeof listInput>>;
 
-function listSessions(ctx: ToolContext, args: ListArgs): Result<typeof listOutput> {
+async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<typeof listOutput>> {
   const filter = filterFrom(ctx, args);
-  const listing = ctx.catalog.list(args.harness);
+  const listing = await ctx.catalog.list(args.harness);
   let sessions = listing.sessions.filter((s) => matches(s, filter));
   if (args.cursor !== undefined) {
     const c = decodeCursor(args.cursor, "list");
@@ -186,7 +186,10 @@ function listSessions(ctx: ToolContext, args: ListArgs): Result<typeof listOutpu
 
 type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 
-function searchSessions(ctx: ToolContext, args: SearchArgs): Result<typeof searchOutput> {
+async function searchSessions(
+  ctx: ToolContext,
+  args: SearchArgs,
+): Promise<Result<typeof searchOutput>> {
   const filter = filterFrom(ctx, args);
   const { cursor, limit: _limit, ...asked } = args;
   const fingerprint = createHash("sha256").update(JSON.stringify(asked)).digest("hex").slice(0, 16);
@@ -199,7 +202,13 @@ function searchSessions(ctx: ToolContext, args: SearchArgs): Result<typeof searc
     offset = c.offset;
   }
   const limit = args.limit ?? LIMITS.searchDefault;
-  const found = ctx.search.search({ ...filter, terms: args.query, role: args.role, limit, offset });
+  const found = await ctx.search.search({
+    ...filter,
+    terms: args.query,
+    role: args.role,
+    limit,
+    offset,
+  });
   const end = offset + found.hits.length;
   const next =
     end < found.total ? encodeCursor({ kind: "search", query: fingerprint, offset: end }) : null;

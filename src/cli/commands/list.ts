@@ -69,7 +69,7 @@ export function register(program: Command): void {
     .option("--json", "print JSON (schema: docs/cli.md)")
     .option("--limit <n>", "at most n sessions", parsePositiveInt)
     .option("-v, --verbose", "say why each skipped file was skipped")
-    .action((options: ListOptions, command: Command) => {
+    .action(async (options: ListOptions, command: Command) => {
       const local = localFor(command, options.from);
       const progress = new Progress();
       let listing: Listing;
@@ -79,7 +79,7 @@ export function register(program: Command): void {
         };
         if (options.cwd !== undefined) listOpts.cwd = resolve(options.cwd);
         if (options.limit !== undefined) listOpts.limit = options.limit;
-        listing = local.list(listOpts);
+        listing = await local.list(listOpts);
       } finally {
         progress.done();
       }
