@@ -13,7 +13,7 @@ import { errorLine, NotFoundError } from "../errors.js";
 import { storedHarnesses } from "../harness/index.js";
 import { isHarnessId } from "../transcript.js";
 import { markdownParts } from "../view.js";
-import { sessionUri, type ToolContext } from "./tools.js";
+import { sessionUri, type ToolContext, tracked } from "./tools.js";
 
 export const RESOURCE_CHARS = 1_000_000;
 
@@ -23,21 +23,22 @@ function variable(value: string | string[] | undefined): string {
 
 export function registerResources(server: McpServer, ctx: ToolContext): void {
   const template = new ResourceTemplate("txcript://{harness}/{id}", {
-    list: async () => {
-      try {
-        return {
-          resources: (await ctx.catalog.list()).sessions.map((s) => ({
-            uri: sessionUri(s.harness, s.id),
-            name: `${s.harness}/${s.id}`,
-            title: s.meta.title ?? `${s.harness} session ${s.id}`,
-            description: `${s.message_count} messages, last active ${s.updated}${s.meta.cwd ? `, in ${s.meta.cwd}` : ""}`,
-            mimeType: "text/markdown",
-          })),
-        };
-      } catch (error) {
-        throw new McpError(ErrorCode.InternalError, errorLine(error));
-      }
-    },
+    list: () =>
+      tracked(ctx, async () => {
+        try {
+          return {
+            resources: (await ctx.catalog.list()).sessions.map((s) => ({
+              uri: sessionUri(s.harness, s.id),
+              name: `${s.harness}/${s.id}`,
+              title: s.meta.title ?? `${s.harness} session ${s.id}`,
+              description: `${s.message_count} messages, last active ${s.updated}${s.meta.cwd ? `, in ${s.meta.cwd}` : ""}`,
+              mimeType: "text/markdown",
+            })),
+          };
+        } catch (error) {
+          throw new McpError(ErrorCode.InternalError, errorLine(error));
+        }
+      }),
     complete: {
       harness: (value) =>
         storedHarnesses()

@@ -27,7 +27,13 @@ export interface McpServerOptions {
   search?: { engine: SessionSearch; name: "scan" | "index" };
 }
 
-export function createMcpServer(options: McpServerOptions): McpServer {
+export interface TxcriptMcpServer {
+  server: McpServer;
+  /** Resolves once no tool call or resource read is in flight (before closing on end of input). */
+  drain(): Promise<void>;
+}
+
+export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
   const catalog = new Catalog({
     env: options.env,
     ...(options.roots ? { roots: options.roots } : {}),
@@ -51,8 +57,18 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     allowWrite: options.allowWrite === true,
     log: options.log ?? (() => {}),
     memo: {},
+    pending: new Set(),
   };
   registerTools(server, ctx);
   registerResources(server, ctx);
-  return server;
+  return {
+    server,
+    async drain() {
+      do {
+        await Promise.allSettled([...ctx.pending]);
+        // Let the protocol layer hand the last answers to the transport.
+        await new Promise((resolve) => setImmediate(resolve));
+      } while (ctx.pending.size > 0);
+    },
+  };
 }

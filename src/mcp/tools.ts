@@ -67,6 +67,17 @@ export interface ToolContext {
    * one huge message or document renders it once (per server, not global).
    */
   memo: { piece?: { key: string; text: string }; export?: { key: string; text: string } };
+  /** Calls in flight, so the server can answer them all before it closes. */
+  pending: Set<Promise<unknown>>;
+}
+
+/** Run `work`, counted in `ctx.pending` until it settles. */
+export function tracked<T>(ctx: ToolContext, work: () => Promise<T>): Promise<T> {
+  const p = work();
+  ctx.pending.add(p);
+  const done = () => ctx.pending.delete(p);
+  p.then(done, done);
+  return p;
 }
 
 export function sessionUri(harness: HarnessId, id: string): string {
@@ -76,7 +87,15 @@ export function sessionUri(harness: HarnessId, id: string): string {
 type Result<S extends z.ZodType> = { structured: z.infer<S>; text: string };
 
 /** Run a tool body; any throw becomes a tool error with the one-line message. */
-async function answer<S extends z.ZodType>(
+function answer<S extends z.ZodType>(
+  ctx: ToolContext,
+  tool: string,
+  body: () => Result<S> | Promise<Result<S>>,
+): Promise<CallToolResult> {
+  return tracked(ctx, () => answerNow(ctx, tool, body));
+}
+
+async function answerNow<S extends z.ZodType>(
   ctx: ToolContext,
   tool: string,
   body: () => Result<S> | Promise<Result<S>>,

@@ -421,9 +421,7 @@ describe("stdout", () => {
       },
     ];
     for (const f of frames) child.stdin.write(`${typeof f === "string" ? f : JSON.stringify(f)}\n`);
-    // Wait for the last answer, then hang up.
-    for (let i = 0; i < 200 && !out.includes('"id":8'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    // Hang up at once: the server still answers everything it was asked.
     child.stdin.end();
     const code = await new Promise<number | null>((r) => child.on("exit", r));
     expect(code).toBe(0);

@@ -42,7 +42,7 @@ export function register(program: Command): void {
       // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
       process.on("uncaughtException", (error) => log(errorLine(error)));
       process.on("unhandledRejection", (error) => log(errorLine(error)));
-      const server = createMcpServer({
+      const { server, drain } = createMcpServer({
         env: process.env as Env,
         roots: rootsFrom(command),
         cwd: process.cwd(),
@@ -58,6 +58,8 @@ export function register(program: Command): void {
       });
       await server.connect(transport);
       await closed;
+      // Input ended: answer what was asked, then go.
+      await drain();
       await server.close();
       await new Promise<void>((resolve) => frames.end(resolve));
     });
