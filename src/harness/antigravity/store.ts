@@ -22,7 +22,7 @@ import {
   statSync,
   unlinkSync,
 } from "node:fs";
-import { availableParallelism, } from "node:os";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import {
