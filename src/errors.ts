@@ -74,3 +74,19 @@ export function describeCause(cause: unknown): string {
   }
   return String(cause);
 }
+
+/** `text` on one line: newlines and the space around them become one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/**
+ * The one line txcript reports for a thrown value, wherever it reports it
+ * (the CLI on stderr, the MCP server as a tool error):
+ * `txcript: <file or id>: <problem>`. Anything but a TxcriptError is a bug
+ * and says so.
+ */
+export function errorLine(error: unknown): string {
+  if (error instanceof TxcriptError) return `txcript: ${oneLine(error.message)}`;
+  return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
+}

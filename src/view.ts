@@ -8,6 +8,7 @@
 
 import type { Block, Json, Message, Meta, Tool } from "./common.js";
 import { isJsonObject, stopReasonText, toolDisplayName, toolToCanonical } from "./common.js";
+import { messageToJson, metaToJson } from "./commonJson.js";
 
 export interface Painter {
   bold(s: string): string;
@@ -160,24 +161,50 @@ function indent(lines: readonly string[], by = "  "): string[] {
 
 /** The compact text projection. */
 export function renderText(input: ViewInput, paint: Painter = plain): string {
-  const numbers = toolNumbers(input.messages);
-  const out: string[] = [];
-  out.push(paint.bold(input.meta.title ?? "(untitled session)"));
-  for (const [k, v] of metaLines(input)) out.push(`  ${paint.dim(k.padEnd(8))} ${paint.text(v)}`);
-  const start = input.start ?? 0;
-  const end = input.end ?? input.messages.length;
-  for (let i = start; i < end; i++) {
-    const m = input.messages[i];
-    if (!m) break;
-    out.push("");
-    const [role, ...rest] = messageHeader(m);
-    const who = role === "user" ? paint.green(role) : paint.cyan(role ?? "");
-    out.push(
-      `${paint.dim(`── #${i + 1} ──`)} ${who}${paint.dim(rest.map((p) => ` · ${p}`).join(""))}`,
-    );
-    for (const block of m.content) out.push(...blockText(block, numbers, paint));
+  return joinParts(textParts(input, paint), input);
+}
+
+/**
+ * A projection cut into a head and one piece per message, so that a caller
+ * can page through a huge session without rendering all of it at once:
+ * `head + message(start) + … + message(end - 1) + tail` is exactly what the
+ * whole-session renderer returns.
+ */
+export interface ViewParts {
+  head: string;
+  /** The piece for message `i` (0-based, within the input's [start, end)). */
+  message(i: number): string;
+  tail: string;
+}
+
+function joinParts(parts: ViewParts, input: ViewInput): string {
+  const out = [parts.head];
+  for (let i = input.start ?? 0; i < (input.end ?? input.messages.length); i++) {
+    out.push(parts.message(i));
   }
-  return `${out.join("\n")}\n`;
+  out.push(parts.tail);
+  return out.join("");
+}
+
+export function textParts(input: ViewInput, paint: Painter = plain): ViewParts {
+  const numbers = toolNumbers(input.messages);
+  const head = [paint.bold(input.meta.title ?? "(untitled session)")];
+  for (const [k, v] of metaLines(input)) head.push(`  ${paint.dim(k.padEnd(8))} ${paint.text(v)}`);
+  return {
+    head: `${head.join("\n")}\n`,
+    message(i) {
+      const m = input.messages[i];
+      if (!m) return "";
+      const [role, ...rest] = messageHeader(m);
+      const who = role === "user" ? paint.green(role) : paint.cyan(role ?? "");
+      const out = [
+        `${paint.dim(`── #${i + 1} ──`)} ${who}${paint.dim(rest.map((p) => ` · ${p}`).join(""))}`,
+      ];
+      for (const block of m.content) out.push(...blockText(block, numbers, paint));
+      return `\n${out.join("\n")}\n`;
+    },
+    tail: "",
+  };
 }
 
 function blockText(block: Block, numbers: Map<string, number>, paint: Painter): string[] {
@@ -230,23 +257,60 @@ function fence(text: string, lang = ""): string[] {
 
 /** The Markdown projection. */
 export function renderMarkdown(input: ViewInput): string {
+  return joinParts(markdownParts(input), input);
+}
+
+/**
+ * Blank-line runs collapse to one and each piece ends in one newline; only
+ * the document's last piece loses trailing spaces too, as the whole
+ * document always has.
+ */
+function tidyMarkdown(lines: readonly string[], last: boolean): string {
+  const text = lines.join("\n").replace(/\n{3,}/g, "\n\n");
+  return `${last ? text.trimEnd() : text.replace(/\n+$/, "")}\n`;
+}
+
+export function markdownParts(input: ViewInput): ViewParts {
   const numbers = toolNumbers(input.messages);
-  const out: string[] = [`# ${escapeMarkdown(input.meta.title ?? "Untitled session")}`, ""];
-  for (const [k, v] of metaLines(input)) out.push(`- **${k}**: ${escapeMarkdown(v)}`);
   const start = input.start ?? 0;
   const end = input.end ?? input.messages.length;
-  for (let i = start; i < end; i++) {
-    const m = input.messages[i];
-    if (!m) break;
-    out.push("", `## #${i + 1} · ${messageHeader(m).map(escapeMarkdown).join(" · ")}`, "");
-    for (const block of m.content) {
-      out.push(...blockMarkdown(block, numbers), "");
-    }
+  const head: string[] = [`# ${escapeMarkdown(input.meta.title ?? "Untitled session")}`, ""];
+  for (const [k, v] of metaLines(input)) head.push(`- **${k}**: ${escapeMarkdown(v)}`);
+  return {
+    head: tidyMarkdown(head, start >= end),
+    message(i) {
+      const m = input.messages[i];
+      if (!m) return "";
+      const out = [`## #${i + 1} · ${messageHeader(m).map(escapeMarkdown).join(" · ")}`, ""];
+      for (const block of m.content) out.push(...blockMarkdown(block, numbers), "");
+      return `\n${tidyMarkdown(out, i === end - 1)}`;
+    },
+    tail: "",
+  };
+}
+
+/**
+ * Common JSON of the selected messages, as `renderCommon` prints it, in
+ * pieces: the head holds the meta, each piece one message.
+ */
+export function commonJsonParts(input: ViewInput): ViewParts {
+  const start = input.start ?? 0;
+  const end = input.end ?? input.messages.length;
+  const indent = (text: string, by: string) => text.replace(/\n/g, `\n${by}`);
+  const meta = indent(JSON.stringify(metaToJson(input.meta), null, 2), "  ");
+  if (start >= end) {
+    return { head: `{\n  "meta": ${meta},\n  "messages": []\n}\n`, message: () => "", tail: "" };
   }
-  return `${out
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trimEnd()}\n`;
+  return {
+    head: `{\n  "meta": ${meta},\n  "messages": [\n`,
+    message(i) {
+      const m = input.messages[i];
+      if (!m) return "";
+      const json = JSON.stringify(messageToJson(m), null, 2);
+      return `    ${indent(json, "    ")}${i < end - 1 ? "," : ""}\n`;
+    },
+    tail: "  ]\n}\n",
+  };
 }
 
 function escapeMarkdown(s: string): string {

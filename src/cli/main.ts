@@ -12,6 +12,7 @@ import { register as registerConvert } from "./commands/convert.js";
 import { register as registerDelete } from "./commands/delete.js";
 import { register as registerExport } from "./commands/export.js";
 import { register as registerList } from "./commands/list.js";
+import { register as registerMcp } from "./commands/mcp.js";
 import { register as registerView } from "./commands/view.js";
 import { addRootOptions } from "./context.js";
 import { exitCodeFor, formatError, UsageError } from "./errors.js";
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerContinue(program);
   registerConvert(program);
   registerDelete(program);
+  registerMcp(program);
   registerCompletion(program);
   for (const command of program.commands)
     command.exitOverride().configureOutput({ writeErr: () => {} });

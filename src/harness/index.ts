@@ -19,8 +19,8 @@ import { HARNESS_IDS } from "../transcript.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
-import { openCode } from "./opencode/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
+import { openCode } from "./opencode/index.js";
 import { simple } from "./simple.js";
 
 export type { Harness, ResumeCommand } from "../transcript.js";

@@ -38,8 +38,8 @@ import {
 } from "../../src/common.js";
 import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
-import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
 import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
+import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
 import {
   compareTimestamps,
   EPOCH,

@@ -41,7 +41,14 @@ import { CARRY } from "./carry.js";
 import { CWD, FIRST_PROMPT, SCREENSHOT, SESSION_ID, sourceSession } from "./session.js";
 import { shapedSessionArb } from "./shaped.js";
 
-const HARNESSES = ["antigravity", "claude_code", "codex", "gemini_cli", "opencode", "simple"] as const;
+const HARNESSES = [
+  "antigravity",
+  "claude_code",
+  "codex",
+  "gemini_cli",
+  "opencode",
+  "simple",
+] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
   claude_code: "Claude Code",
