@@ -49,6 +49,17 @@ export {
   resolveRange,
 } from "./range.js";
 export {
+  type IndexEntry,
+  type PathOptions,
+  type Redaction,
+  type RedactOptions,
+  type RenderInput,
+  redact,
+  renderHtml,
+  renderIndexHtml,
+  renderMarkdown,
+} from "./render/index.js";
+export {
   compareTimestamps,
   EPOCH,
   type EpochTime,
@@ -61,4 +72,4 @@ export {
   timestampToEpoch,
 } from "./time.js";
 export * from "./transcript.js";
-export { renderHtml, renderMarkdown, renderText, type ViewInput } from "./view.js";
+export { renderText, type ViewInput } from "./view.js";

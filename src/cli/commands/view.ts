@@ -6,10 +6,11 @@
 import { type Command, Option } from "commander";
 import { renderCommon } from "../../commonJson.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
-import { renderHtml, renderMarkdown, renderText, type ViewInput } from "../../view.js";
+import { renderText, type ViewInput } from "../../view.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { colorEnabled, painter, writePaged } from "../output.js";
+import { redactionSummary, renderSource } from "../pages.js";
 
 const FORMATS = ["text", "json", "markdown", "html"] as const;
 type Format = (typeof FORMATS)[number];
@@ -19,6 +20,8 @@ interface ViewOptions {
   as?: TextForm;
   format: Format;
   pager: boolean;
+  redact?: boolean;
+  showPaths?: boolean;
 }
 
 export function register(program: Command): void {
@@ -33,40 +36,49 @@ export function register(program: Command): void {
     .option("--from <harness>", "look the id up in this harness only", parseHarness)
     .option("--as <form>", "the text form of a document argument (default: simple)", parseTextForm)
     .addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text"))
+    .option("--redact", "markdown/html: replace secrets, the home path and the user name")
+    .option("--show-paths", "markdown/html: keep absolute local paths")
     .option("--no-pager", "never page the output")
-    .action((ref: string, options: ViewOptions, command: Command) => {
+    .action(async (ref: string, options: ViewOptions, command: Command) => {
       const source = resolveSource(command, ref, {
         ...(options.from ? { from: options.from } : {}),
         ...(options.as ? { documentForm: options.as } : {}),
         allowDocuments: true,
       });
-      const input: ViewInput = {
-        meta: source.transcript.meta,
-        messages: source.transcript.body,
-        start: source.start,
-        end: source.end,
-      };
-      if (source.found) {
-        input.harness = source.found.harness;
-        if (source.path !== undefined) input.path = source.path;
-      }
       switch (options.format) {
         case "json":
           process.stdout.write(renderCommon(selected(source)));
           return;
         case "markdown":
-          writePaged(renderMarkdown(input), process.env, options.pager);
+        case "html": {
+          const rendered = await renderSource(source, options.format, options);
+          if (rendered.redacted) {
+            process.stderr.write(
+              `${redactionSummary(rendered.redacted.count, rendered.redacted.byKind)}\n`,
+            );
+          }
+          if (options.format === "html") process.stdout.write(rendered.text);
+          else writePaged(rendered.text, process.env, options.pager);
           return;
-        case "html":
-          process.stdout.write(renderHtml(input));
-          return;
-        case "text":
+        }
+        case "text": {
+          const input: ViewInput = {
+            meta: source.transcript.meta,
+            messages: source.transcript.body,
+            start: source.start,
+            end: source.end,
+          };
+          if (source.found) {
+            input.harness = source.found.harness;
+            if (source.path !== undefined) input.path = source.path;
+          }
           writePaged(
             renderText(input, painter(colorEnabled(process.stdout, process.env))),
             process.env,
             options.pager,
           );
           return;
+        }
         default:
           return options.format satisfies never;
       }
