@@ -1,8 +1,10 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Chromium-driven tests run on their own: `npm run test:browser`.
+    exclude: [...configDefaults.exclude, "test/browser/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

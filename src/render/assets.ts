@@ -76,7 +76,8 @@ details.thinking .md{color:var(--muted);font-size:14px}
 .call-h .tag{font-weight:650}.call-h .n{color:var(--muted);font-variant-numeric:tabular-nums}
 .call-h .target{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;overflow-wrap:anywhere}
 .call-h .note{color:var(--muted)}
-.call-h .link{margin-left:auto;font-size:12px;text-decoration:none;white-space:nowrap}
+.call-h .link{margin-left:auto;font-size:12px;white-space:nowrap}
+.link{text-decoration:none}.link:hover{text-decoration:underline}
 .call>pre.code,.call>details>pre.code{margin:0 .75rem .6rem;max-height:24rem}
 .call>details{margin:0 .75rem .5rem}.call>details>pre.code{margin:.3rem 0 .2rem}
 .result{border-top:1px dashed var(--tool-b);padding:.35rem .75rem .6rem}
@@ -103,7 +104,8 @@ mark{background:var(--mark);color:inherit;border-radius:2px}mark.cur{background:
 .hljs-addition{color:var(--h-add);background:var(--h-add-bg);display:inline-block;width:100%}
 .hljs-deletion{color:var(--h-del);background:var(--h-del-bg);display:inline-block;width:100%}
 .hljs-emphasis{font-style:italic}.hljs-strong{font-weight:bold}
-@media (max-width:56rem){.layout{display:block}.toc{position:static;max-height:none;border-bottom:1px solid var(--border)}}
+@media (max-width:56rem){.bar{flex-wrap:wrap}.bar .brand{display:none}.bar input{flex:1 1 8rem;width:auto;max-width:none}
+.layout{display:block}.toc{position:static;max-height:none;border-bottom:1px solid var(--border)}}
 @media print{.bar,.toc,.link{display:none!important}.layout{display:block;max-width:none;padding:0}
 body{background:#fff;color:#000;font-size:11pt}main{max-width:none;padding:0}
 .md pre,pre.code{max-height:none;overflow:visible;white-space:pre-wrap;word-break:break-word}
