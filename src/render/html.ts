@@ -64,9 +64,21 @@ const assistantMd = markdownIt(false);
 /** People type prompts with single line breaks that mean line breaks. */
 const userMd = markdownIt(true);
 
+/**
+ * Characters of tool text a page highlights; past that, code is shown
+ * plain. Highlighting is most of the rendering time (and triples the size
+ * of the markup it touches), and a 20 MB session
+ * would otherwise take tens of seconds to render.
+ */
+const HIGHLIGHT_BUDGET = 500_000;
+
+let budget = HIGHLIGHT_BUDGET;
+
 function codeBlock(text: string, lang?: string): string {
-  const cls = lang !== undefined && knownLanguage(lang) ? ` language-${escapeHtml(lang)}` : "";
-  return `<pre class="code"><code class="hljs${cls}">${highlight(text, lang)}</code></pre>`;
+  const use = lang !== undefined && knownLanguage(lang) && text.length <= budget ? lang : undefined;
+  if (use !== undefined) budget -= text.length;
+  const cls = use !== undefined ? ` language-${escapeHtml(use)}` : "";
+  return `<pre class="code"><code class="hljs${cls}">${highlight(text, use)}</code></pre>`;
 }
 
 function collapsible(summary: string, inner: string, long: boolean, cls = ""): string {
@@ -317,6 +329,8 @@ ${body}
 
 /** The HTML page of a session (or a range of it). */
 export function renderHtml(input: RenderInput): string {
+  // Each page gets the whole budget (rendering is synchronous, so pages never interleave).
+  budget = HIGHLIGHT_BUDGET;
   const model = buildModel(input);
   const { meta } = model;
   const title = escapeHtml(meta.title ?? "Untitled session");
