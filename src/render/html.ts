@@ -72,11 +72,12 @@ const userMd = markdownIt(true);
  */
 const HIGHLIGHT_BUDGET = 500_000;
 
-let budget = HIGHLIGHT_BUDGET;
-
-function codeBlock(text: string, lang?: string): string {
-  const use = lang !== undefined && knownLanguage(lang) && text.length <= budget ? lang : undefined;
-  if (use !== undefined) budget -= text.length;
+function codeBlock(text: string, lang: string | undefined, model: Model): string {
+  const use =
+    lang !== undefined && knownLanguage(lang) && text.length <= model.highlightLeft
+      ? lang
+      : undefined;
+  if (use !== undefined) model.highlightLeft -= text.length;
   const cls = use !== undefined ? ` language-${escapeHtml(use)}` : "";
   return `<pre class="code"><code class="hljs${cls}">${highlight(text, use)}</code></pre>`;
 }
@@ -102,7 +103,7 @@ function callHeader(
         tag: "Shell",
         target: cwd,
         extra: note,
-        body: codeBlock(`$ ${model.paths.text(view.command)}`, "bash"),
+        body: codeBlock(`$ ${model.paths.text(view.command)}`, "bash", model),
       };
     }
     case "read":
@@ -119,7 +120,11 @@ function callHeader(
         tag: "Write",
         target: p(view.path),
         extra: `<span class="note">${plural(lines, "line")}</span>`,
-        body: collapsible("content", codeBlock(content, languageOf(view.path)), isLong(content)),
+        body: collapsible(
+          "content",
+          codeBlock(content, languageOf(view.path), model),
+          isLong(content),
+        ),
       };
     }
     case "edit": {
@@ -133,8 +138,8 @@ function callHeader(
             ? `<span class="note">${plural(view.hunks.length, "edit")}</span>`
             : "",
         body: isLong(diff)
-          ? collapsible("diff", codeBlock(diff, "diff"), true)
-          : codeBlock(diff, "diff"),
+          ? collapsible("diff", codeBlock(diff, "diff", model), true)
+          : codeBlock(diff, "diff", model),
       };
     }
     case "patch": {
@@ -147,8 +152,8 @@ function callHeader(
         target: files.map((f) => p(f)).join(", "),
         extra: "",
         body: isLong(patch)
-          ? collapsible("patch", codeBlock(patch, "diff"), true)
-          : codeBlock(patch, "diff"),
+          ? collapsible("patch", codeBlock(patch, "diff", model), true)
+          : codeBlock(patch, "diff", model),
       };
     }
     case "list":
@@ -175,7 +180,7 @@ function callHeader(
         tag: escapeHtml(view.tool),
         target: short ? `<span class="target">${escapeHtml(compact)}</span>` : "",
         extra: view.summary !== undefined ? `<span class="note">${t(view.summary)}</span>` : "",
-        body: short ? "" : collapsible("arguments", codeBlock(json, "json"), isLong(json)),
+        body: short ? "" : collapsible("arguments", codeBlock(json, "json", model), isLong(json)),
       };
     }
     default:
@@ -204,7 +209,7 @@ function resultHtml(
   if (text === "")
     return `<div class="${cls}" id="${id}"><div class="rh">${what}${err}<span class="empty">no output</span>${back}</div></div>`;
   const lines = text.split("\n").length;
-  const body = codeBlock(text, resultLang(view, b));
+  const body = codeBlock(text, resultLang(view, b), model);
   if (isLong(text)) {
     return `<details class="${cls}" id="${id}"><summary>${what} · ${plural(lines, "line")}${err}${back}</summary>${body}</details>`;
   }
@@ -268,7 +273,7 @@ function blockHtml(block: Block, m: Message, model: Model): string {
       const name = escapeHtml(block.artifact.name);
       if (src.type === "text") {
         const text = model.paths.text(src.text);
-        return `<div class="call artifact"><div class="call-h"><span class="tag">Artifact</span><span class="target">${name}</span></div>${collapsible("content", codeBlock(text, languageOf(block.artifact.name)), isLong(text))}</div>`;
+        return `<div class="call artifact"><div class="call-h"><span class="tag">Artifact</span><span class="target">${name}</span></div>${collapsible("content", codeBlock(text, languageOf(block.artifact.name), model), isLong(text))}</div>`;
       }
       const where =
         src.type === "path"
@@ -329,9 +334,8 @@ ${body}
 
 /** The HTML page of a session (or a range of it). */
 export function renderHtml(input: RenderInput): string {
-  // Each page gets the whole budget (rendering is synchronous, so pages never interleave).
-  budget = HIGHLIGHT_BUDGET;
   const model = buildModel(input);
+  model.highlightLeft = HIGHLIGHT_BUDGET;
   const { meta } = model;
   const title = escapeHtml(meta.title ?? "Untitled session");
   const rows: [string, string][] = [

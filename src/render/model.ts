@@ -42,6 +42,8 @@ export interface Model {
   folded: Set<ToolResultBlock>;
   paths: PathStyle;
   input: RenderInput;
+  /** Characters of tool text the page may still highlight (the HTML page sets a budget). */
+  highlightLeft: number;
 }
 
 /** A user message that carries only tool results (the Anthropic convention). */
@@ -114,7 +116,17 @@ export function buildModel(input: RenderInput): Model {
     ...(input.home !== undefined ? { home: input.home } : {}),
     ...(cwd !== undefined ? { cwd } : {}),
   });
-  return { meta: input.transcript.meta, messages, turns, numbers, results, folded, paths, input };
+  return {
+    meta: input.transcript.meta,
+    messages,
+    turns,
+    numbers,
+    results,
+    folded,
+    paths,
+    input,
+    highlightLeft: Number.POSITIVE_INFINITY,
+  };
 }
 
 /** `2026-08-10 12:00:00` (UTC). */
