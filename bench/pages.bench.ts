@@ -7,13 +7,14 @@
  * escaped <pre>. Prints medians and ratios; asserts nothing.
  */
 
+import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { Message } from "../src/common.js";
 import { renderHtml } from "../src/render/html.js";
 import { renderMarkdown } from "../src/render/markdown.js";
 import { redact } from "../src/render/redact.js";
 import type { Common, Transcript } from "../src/transcript.js";
-import { launch, openPage } from "../test/browser/chromium.js";
+import { CHROMIUM, launch, openPage } from "../test/browser/chromium.js";
 import { mb, median, report, timeMedian } from "./util.js";
 
 const TARGET_BYTES = Number(process.env.TXCRIPT_BENCH_MB ?? 20) * 1024 * 1024;
@@ -165,6 +166,11 @@ rows.push({
 
 const plain = `<!doctype html><meta charset="utf-8"><title>baseline</title><pre>${json.replace(/&/g, "&amp;").replace(/</g, "&lt;").slice(0, Buffer.byteLength(html))}</pre>`;
 step("redact timings");
+if (!existsSync(CHROMIUM)) {
+  rows.push({ skipped: `Chromium load: no ${CHROMIUM} (apt-get install chromium)` });
+  report(rows);
+  process.exit(0);
+}
 const chromium = await launch();
 try {
   const load = async (page: string) => {

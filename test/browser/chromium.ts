@@ -89,6 +89,6 @@ export async function openPage(
     void d.dismiss();
   });
   page.on("close", () => rmSync(dir, { recursive: true, force: true }));
-  await page.goto(url, { waitUntil: "load" });
+  await page.goto(url, { waitUntil: "load", timeout: 180_000 });
   return { page, requests, errors, dialogs };
 }
