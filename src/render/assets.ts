@@ -29,12 +29,12 @@ export const CSS = `
 html{scroll-padding-top:4rem}
 body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
 code,pre,kbd{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono","Liberation Mono",monospace;font-size:13px}
-a{color:var(--accent)}
+a{color:var(--accent)}a.file{color:inherit;text-decoration:underline dotted}
 .bar{position:sticky;top:0;z-index:10;display:flex;gap:.5rem;align-items:center;padding:.5rem 1rem;
 background:color-mix(in srgb,var(--bg) 88%,transparent);backdrop-filter:blur(6px);border-bottom:1px solid var(--border)}
-.bar .brand{font-weight:600;color:var(--muted);margin-right:auto;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.bar .brand{flex:1 1 auto;min-width:0;font-weight:600;color:var(--muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .bar input{width:16rem;max-width:40vw;padding:.3rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--panel);color:var(--fg);font:inherit}
-.bar button{padding:.3rem .65rem;border:1px solid var(--border);border-radius:6px;background:var(--panel);color:var(--fg);font:inherit;font-size:13px;cursor:pointer}
+.bar button{white-space:nowrap;padding:.3rem .65rem;border:1px solid var(--border);border-radius:6px;background:var(--panel);color:var(--fg);font:inherit;font-size:13px;cursor:pointer}
 .bar button:hover{border-color:var(--accent)}
 #qcount{min-width:4.5rem;color:var(--muted);font-size:13px;text-align:right}
 .layout{display:grid;grid-template-columns:15rem minmax(0,1fr);gap:2rem;max-width:76rem;margin:0 auto;padding:0 1rem}

@@ -31,6 +31,16 @@ import { type CallView, callView, diffText, languageOf } from "./tools.js";
 
 const INLINE_IMAGE = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$/;
 
+/** The path of a `file:` URL, for a tooltip; a malformed escape is kept as written. */
+function filePath(href: string): string {
+  const raw = href.replace(/^file:\/\//i, "");
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 function markdownIt(breaks: boolean): MarkdownIt {
   const md = new MarkdownItCtor({
     html: false,
@@ -53,8 +63,17 @@ function markdownIt(breaks: boolean): MarkdownIt {
   const defaultLink =
     md.renderer.rules.link_open ??
     ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  // Agents link local files (`file:///…/calc.py`): markdown-it would print such
+  // a link as raw source, so accept it and show its text, unlinked, with the path as a tooltip.
+  const validate = md.validateLink.bind(md);
+  md.validateLink = (url) => /^file:/i.test(url.trim()) || validate(url);
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-    tokens[idx]!.attrSet("rel", "noopener noreferrer nofollow");
+    const token = tokens[idx]!;
+    const href = String(token.attrGet("href") ?? "");
+    if (/^file:/i.test(href)) {
+      token.attrs = [["title", filePath(href)]];
+      token.attrSet("class", "file");
+    } else token.attrSet("rel", "noopener noreferrer nofollow");
     return defaultLink(tokens, idx, options, env, self);
   };
   return md;

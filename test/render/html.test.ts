@@ -51,6 +51,9 @@ describe("HTML pages", () => {
       expect(t).not.toMatch(/^<(iframe|svg|object|embed)/i);
     }
     expect(html).toContain("&lt;script&gt;");
+    // Local file links show their text, unlinked, whatever their escapes.
+    expect(html).not.toMatch(/href="file:/i);
+    expect(html).toContain('<a title="./a.ts" class="file">ok</a>');
     expect(html).not.toContain("/home/eve");
   });
 

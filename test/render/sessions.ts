@@ -86,7 +86,7 @@ export function hostileSession(): Transcript<Common> {
       msg(
         "assistant",
         text(
-          `Here:\n\n${payload}\n\n[x](javascript:alert(1))\n\n<svg onload="window.__pwned=5"></svg>\n\n\`\`\`html\n${payload}\n\`\`\``,
+          `Here:\n\n${payload}\n\n[x](javascript:alert(1)) [bad](file:///%E0%A4%A) [ok](file:///home/eve/x/a.ts)\n\n<svg onload="window.__pwned=5"></svg>\n\n\`\`\`html\n${payload}\n\`\`\``,
         ),
         { type: "thinking", text: `<iframe src="javascript:alert(1)"></iframe>${payload}` },
         {
