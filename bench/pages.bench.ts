@@ -138,11 +138,11 @@ const rows: Record<string, string | number>[] = [];
 const step = (what: string) =>
   process.stderr.write(`… ${what} (${(performance.now() / 1000).toFixed(0)} s)\n`);
 step(`generated ${mb(json.length)}`);
-const base = timeMedian(() => JSON.stringify(transcript), 5);
+const base = await timeMedian(() => JSON.stringify(transcript), 5);
 const html = renderHtml(input);
 step("first render");
-const tHtml = timeMedian(() => renderHtml(input), 3, 0);
-const tMd = timeMedian(() => renderMarkdown(input), 3);
+const tHtml = await timeMedian(() => renderHtml(input), 3, 0);
+const tMd = await timeMedian(() => renderMarkdown(input), 3);
 step("render timings");
 const redactTimes: number[] = [];
 for (let i = 0; i < 3; i++) {

@@ -164,10 +164,11 @@ export function renderText(input: ViewInput, paint: Painter = plain): string {
   const start = input.start ?? 0;
   const end = input.end ?? input.messages.length;
   for (let i = start; i < end; i++) {
-    const m = input.messages[i]!;
+    const m = input.messages[i];
+    if (!m) break;
     out.push("");
     const [role, ...rest] = messageHeader(m);
-    const who = role === "user" ? paint.green(role!) : paint.cyan(role!);
+    const who = role === "user" ? paint.green(role) : paint.cyan(role ?? "");
     out.push(
       `${paint.dim(`── #${i + 1} ──`)} ${who}${paint.dim(rest.map((p) => ` · ${p}`).join(""))}`,
     );

@@ -27,7 +27,7 @@ export function addListFilters(command: Command, what = "sessions"): Command {
 }
 
 /** The sessions the filters select, newest activity first. */
-export function listSessions(command: Command, options: FilterOptions): Listing {
+export async function listSessions(command: Command, options: FilterOptions): Promise<Listing> {
   const local = localFor(command, options.from);
   const progress = new Progress();
   try {
@@ -36,7 +36,7 @@ export function listSessions(command: Command, options: FilterOptions): Listing 
     };
     if (options.cwd !== undefined) listOpts.cwd = resolve(options.cwd);
     if (options.limit !== undefined) listOpts.limit = options.limit;
-    return local.list(listOpts);
+    return await local.list(listOpts);
   } finally {
     progress.done();
   }

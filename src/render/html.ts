@@ -10,7 +10,7 @@
  * Pure.
  */
 
-import MarkdownItCtor, { type MarkdownIt } from "markdown-it";
+import MarkdownItCtor, { type MarkdownIt, type RendererRule } from "markdown-it";
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../common.js";
 import { stopReasonText } from "../common.js";
 import { CSS, SCRIPT, SCRIPT_HASH } from "./assets.js";
@@ -51,9 +51,12 @@ function markdownIt(breaks: boolean): MarkdownIt {
       return name !== "" && knownLanguage(name) ? highlight(text, name) : "";
     },
   });
-  const defaultImage = md.renderer.rules.image!;
+  const defaultImage: RendererRule =
+    md.renderer.rules.image ??
+    ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
-    const token = tokens[idx]!;
+    const token = tokens[idx];
+    if (!token) return "";
     const src = String(token.attrGet("src") ?? "");
     if (INLINE_IMAGE.test(src)) return defaultImage(tokens, idx, options, env, self);
     // A remote image would be fetched on open: show it as a link instead.
@@ -68,7 +71,8 @@ function markdownIt(breaks: boolean): MarkdownIt {
   const validate = md.validateLink.bind(md);
   md.validateLink = (url) => /^file:/i.test(url.trim()) || validate(url);
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-    const token = tokens[idx]!;
+    const token = tokens[idx];
+    if (!token) return "";
     const href = String(token.attrGet("href") ?? "");
     if (/^file:/i.test(href)) {
       token.attrs = [["title", filePath(href)]];
@@ -164,7 +168,7 @@ function callHeader(
     case "patch": {
       const patch = model.paths.text(view.patch);
       const files = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map(
-        (m) => m[1]!,
+        (m) => m[1] ?? "",
       );
       return {
         tag: "Patch",
@@ -375,7 +379,12 @@ export function renderHtml(input: RenderInput): string {
   const head = `<section class="head"><h1>${title}</h1><dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl></section>`;
   const turns = model.turns.map(
     (t) =>
-      `<section class="turn" id="t${t.n}"><h2><a href="#t${t.n}">Turn ${t.n}</a></h2>${t.indexes.map((i) => messageHtml(model.messages[i]!, i, model)).join("\n")}</section>`,
+      `<section class="turn" id="t${t.n}"><h2><a href="#t${t.n}">Turn ${t.n}</a></h2>${t.indexes
+        .flatMap((i) => {
+          const m = model.messages[i];
+          return m ? [messageHtml(m, i, model)] : [];
+        })
+        .join("\n")}</section>`,
   );
   const toc = `<nav class="toc" aria-label="Turns"><h2>Turns</h2><ol>${model.turns.map((t) => `<li><a href="#t${t.n}"><span class="n">${t.n}</span><span class="l">${escapeHtml(model.paths.text(t.label))}</span></a></li>`).join("")}</ol></nav>`;
   return page(title, `${head}\n${turns.join("\n")}`, toc);

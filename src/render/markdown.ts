@@ -231,7 +231,8 @@ export function renderMarkdown(input: RenderInput): string {
   for (const turn of model.turns) {
     out.push("", `## Turn ${turn.n}: ${inline(model.paths.text(turn.label))}`, "");
     for (const i of turn.indexes) {
-      const m = model.messages[i]!;
+      const m = model.messages[i];
+      if (!m) continue;
       if (onlyResults(m) && m.content.every((b) => b.type === "tool_result" && model.folded.has(b)))
         continue;
       const label = m.role === "user" ? (onlyResults(m) ? "Tool results" : "User") : "Assistant";

@@ -56,7 +56,7 @@ export function onlyResults(m: Message): boolean {
 function firstLine(m: Message): string {
   for (const b of m.content) {
     if (b.type === "text" && b.text.trim() !== "") {
-      const line = b.text.trim().split("\n")[0]!;
+      const line = b.text.trim().split("\n")[0] ?? "";
       return line.length > 80 ? `${line.slice(0, 79)}…` : line;
     }
   }
@@ -84,11 +84,11 @@ export function buildModel(input: RenderInput): Model {
   // Fold a result under its call only when both are on the page.
   const shownCalls = new Set<string>();
   for (let i = start; i < end; i++) {
-    for (const b of messages[i]!.content) if (b.type === "tool_use") shownCalls.add(b.id);
+    for (const b of messages[i]?.content ?? []) if (b.type === "tool_use") shownCalls.add(b.id);
   }
   const folded = new Set<ToolResultBlock>();
   for (let i = start; i < end; i++) {
-    for (const b of messages[i]!.content) {
+    for (const b of messages[i]?.content ?? []) {
       if (
         b.type === "tool_result" &&
         shownCalls.has(b.tool_use_id) &&
@@ -101,7 +101,8 @@ export function buildModel(input: RenderInput): Model {
   let n = 0;
   // Turn numbers count prompts from the session's start, so a range keeps them.
   for (let i = 0; i < end; i++) {
-    const m = messages[i]!;
+    const m = messages[i];
+    if (!m) continue;
     const opens = (m.role === "user" && !onlyResults(m)) || i === 0;
     if (opens) n++;
     if (i < start) continue;

@@ -140,11 +140,13 @@ export async function redact(
     let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= m.range[0]) lo = mid;
+      if ((starts[mid] ?? 0) <= m.range[0]) lo = mid;
       else hi = mid - 1;
     }
-    const base = starts[lo]!;
-    const len = all[lo]!.get().length;
+    const slot = all[lo];
+    if (slot === undefined) continue;
+    const base = starts[lo] ?? 0;
+    const len = slot.get().length;
     const from = m.range[0] - base;
     const to = Math.min(m.range[1] - base, len);
     if (from < 0 || from >= len || to <= from) continue;
@@ -162,12 +164,14 @@ export async function redact(
       if (last && r.from < last.to) last.to = Math.max(last.to, r.to);
       else merged.push({ ...r });
     }
-    let s = all[i]!.get();
+    const slot = all[i];
+    if (slot === undefined) continue;
+    let s = slot.get();
     for (const r of merged.reverse()) {
       s = `${s.slice(0, r.from)}[redacted ${r.kind}]${s.slice(r.to)}`;
       bump(byKind, r.kind);
     }
-    all[i]!.set(s);
+    slot.set(s);
   }
   const home = options.home?.replace(/\/+$/, "");
   const homePattern =

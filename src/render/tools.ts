@@ -49,8 +49,9 @@ function commandOf(value: Json | undefined): string | undefined {
   if (typeof value === "string") return value;
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
     const argv = value as string[];
-    if (argv.length === 3 && /^(ba|z)?sh$/.test(argv[0]!) && /^-l?c$/.test(argv[1]!))
-      return argv[2]!;
+    const [shell, flag, script] = argv;
+    if (argv.length === 3 && /^(ba|z)?sh$/.test(shell ?? "") && /^-l?c$/.test(flag ?? ""))
+      return script;
     return argv
       .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`))
       .join(" ");

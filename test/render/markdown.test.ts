@@ -6,7 +6,7 @@
  * repeated tool names, no absolute local path unless asked.
  */
 
-import { type Node, Parser } from "commonmark";
+import { Parser } from "commonmark";
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { buildModel } from "../../src/render/model.js";

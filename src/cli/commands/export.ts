@@ -83,7 +83,7 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
   if (existsSync(dir) && !lstatSync(dir).isDirectory()) {
     throw new UsageError(`--out ${dir} is not a directory`);
   }
-  const listing = listSessions(command, options);
+  const listing = await listSessions(command, options);
   const plan = listing.sessions.map((s) => ({ s, file: exportName(s, options.format) }));
   const index = options.format === "simple" ? undefined : `index.${EXTENSIONS[options.format]}`;
   const targets = [...plan.map((p) => p.file), ...(index ? [index] : [])];

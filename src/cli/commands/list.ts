@@ -57,8 +57,8 @@ export function register(program: Command): void {
   addListFilters(program.command("list").alias("ls").description("list sessions, newest first"))
     .option("--json", "print JSON (schema: docs/cli.md)")
     .option("-v, --verbose", "say why each skipped file was skipped")
-    .action((options: ListOptions, command: Command) => {
-      const listing = listSessions(command, options);
+    .action(async (options: ListOptions, command: Command) => {
+      const listing = await listSessions(command, options);
       if (options.json) {
         const doc = {
           version: 1,
