@@ -1,6 +1,6 @@
 /**
- * Projections of a Common transcript for people: compact text (with
- * optional colors), Markdown and a self-contained HTML page. Messages keep
+ * The compact text projection of a Common transcript (with optional
+ * colors); Markdown and HTML pages live in ./render. Messages keep
  * their session ordinals (`── #N ──`) and tool calls and results share
  * short session-local numbers, so a range shows the same numbers as the
  * whole session. Pure: returns strings.

@@ -4,21 +4,16 @@
  */
 
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { Listing } from "../../local.js";
 import { timestampMillis } from "../../time.js";
-import type { Discovered, HarnessId } from "../../transcript.js";
-import { harnessLabel, localFor } from "../context.js";
-import { parseHarness, parsePositiveInt } from "../options.js";
-import { colorEnabled, Progress, painter, tell } from "../output.js";
+import type { Discovered } from "../../transcript.js";
+import { harnessLabel } from "../context.js";
+import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
+import { colorEnabled, painter, tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
 
-interface ListOptions {
-  from?: HarnessId;
-  cwd?: string;
+interface ListOptions extends FilterOptions {
   json?: boolean;
-  limit?: number;
   verbose?: boolean;
 }
 
@@ -61,29 +56,11 @@ export function sessionJson(s: Discovered): Record<string, unknown> {
 }
 
 export function register(program: Command): void {
-  program
-    .command("list")
-    .alias("ls")
-    .description("list sessions, newest first")
-    .option("--from <harness>", "only this harness", parseHarness)
-    .option("--cwd <dir>", "only sessions in this directory or below")
+  addListFilters(program.command("list").alias("ls").description("list sessions, newest first"))
     .option("--json", "print JSON (schema: docs/cli.md)")
-    .option("--limit <n>", "at most n sessions", parsePositiveInt)
     .option("-v, --verbose", "say why each skipped file was skipped")
     .action(async (options: ListOptions, command: Command) => {
-      const local = localFor(command, options.from);
-      const progress = new Progress();
-      let listing: Listing;
-      try {
-        const listOpts: Parameters<typeof local.list>[0] = {
-          onProgress: (h, done, total) => progress.update(`scanning ${h}: ${done}/${total}`),
-        };
-        if (options.cwd !== undefined) listOpts.cwd = resolve(options.cwd);
-        if (options.limit !== undefined) listOpts.limit = options.limit;
-        listing = await local.list(listOpts);
-      } finally {
-        progress.done();
-      }
+      const listing = await listSessions(command, options);
       if (options.json) {
         const doc = {
           version: 1,
