@@ -10,8 +10,9 @@
 import { z } from "zod";
 import { InvalidRequestError } from "../errors.js";
 import type { MessageRange } from "../range.js";
+import { type RenderInput, renderMarkdown } from "../render/index.js";
 import { HARNESS_IDS } from "../transcript.js";
-import type { ViewParts } from "../view.js";
+import type { ViewInput, ViewParts } from "../view.js";
 
 export const READ_FORMATS = ["text", "markdown", "json"] as const;
 export type ReadFormat = (typeof READ_FORMATS)[number];
@@ -189,4 +190,21 @@ export function pageOf(
     lastMessage: last,
     next: piece === undefined ? undefined : { piece, offset },
   };
+}
+
+/**
+ * The Markdown page `view --format markdown` prints (src/render), as pieces
+ * for paging. The page is rendered whole (turns, not messages, are its
+ * units), so it is one piece that pages cut by characters.
+ */
+export function markdownPage(input: ViewInput, home: string | undefined): ViewParts {
+  const page: RenderInput = {
+    transcript: { meta: input.meta, body: [...input.messages] },
+    start: input.start ?? 0,
+    end: input.end ?? input.messages.length,
+  };
+  if (input.harness !== undefined) page.harness = input.harness;
+  if (input.path !== undefined) page.path = input.path;
+  if (home !== undefined && home !== "") page.home = home;
+  return { head: renderMarkdown(page), message: () => "", tail: "" };
 }

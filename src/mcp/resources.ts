@@ -12,7 +12,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { errorLine, NotFoundError } from "../errors.js";
 import { storedHarnesses } from "../harness/index.js";
 import { isHarnessId } from "../transcript.js";
-import { markdownParts } from "../view.js";
+import { markdownPage } from "./pages.js";
 import { sessionUri, type ToolContext, tracked } from "./tools.js";
 
 export const RESOURCE_CHARS = 1_000_000;
@@ -82,7 +82,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
           harness: located.harness,
           ...(loaded.path !== undefined ? { path: loaded.path } : {}),
         };
-        const parts = markdownParts(input);
+        const parts = markdownPage(input, ctx.env.HOME);
         const out = [parts.head];
         let used = parts.head.length;
         let cutAt: number | undefined;

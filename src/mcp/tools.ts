@@ -24,13 +24,14 @@ import {
 } from "../range.js";
 import { compareTimestamps } from "../time.js";
 import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
-import { commonJsonParts, markdownParts, textParts, type ViewInput } from "../view.js";
+import { commonJsonParts, textParts, type ViewInput } from "../view.js";
 import type { Catalog, LoadedAt } from "./catalog.js";
 import { matches, parseTimeBound, type SessionFilter } from "./filters.js";
 import {
   cursorRange,
   decodeCursor,
   encodeCursor,
+  markdownPage,
   type Position,
   pageOf,
   type ReadFormat,
@@ -334,7 +335,7 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
     format === "json"
       ? commonJsonParts(input)
       : format === "markdown"
-        ? markdownParts(input)
+        ? markdownPage(input, ctx.env.HOME)
         : textParts(input);
   const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${format}/${start}-${end}`;
   const parts = {

@@ -61,7 +61,9 @@ describe("pages from the CLI", () => {
     expect(hashTree(home)).toEqual(before);
     const again = run(["export", "8c1f", "--format", "html", "--out", out]);
     expect(again.status).toBe(1);
-    expect(again.stderr).toMatch(/^txcript: .*page\.html exists; --force replaces it\n$/);
+    expect(again.stderr).toMatch(
+      /^txcript: .*page\.html: already exists \(--force replaces it\)\n$/,
+    );
     expect(run(["export", "8c1f", "--format", "markdown", "--out", out, "--force"]).status).toBe(0);
     expect(readFileSync(out, "utf8")).toMatch(/^# Do these in order/);
   });
