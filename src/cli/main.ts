@@ -6,6 +6,7 @@
 
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { addCacheOptions } from "./cache.js";
 import { register as registerCompletion } from "./commands/completion.js";
 import { register as registerContinue } from "./commands/continue.js";
 import { register as registerConvert } from "./commands/convert.js";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
       outputError: () => {},
     });
   addRootOptions(program);
+  addCacheOptions(program);
   registerList(program);
   registerView(program);
   registerExport(program);

@@ -798,8 +798,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       for (const name of names.sort()) {
         if (name.endsWith(".db")) {
           if (!only || only.has(join(dir, name))) candidates.push({ lane, name });
-        }
-        else if (name.endsWith(".pb") && !dbs.has(`${name.slice(0, -3)}.db`)) {
+        } else if (name.endsWith(".pb") && !dbs.has(`${name.slice(0, -3)}.db`)) {
           // A .pb beside its .db is the opaque copy /fork writes: nothing to list.
           skipped.push({
             path: join(dir, name),
