@@ -7,7 +7,14 @@
 import { parse as shellParse } from "shell-quote";
 import type { Meta } from "./common.js";
 import { AmbiguousIdError, NotFoundError, TxcriptError } from "./errors.js";
-import { type Harness, harness, type ResumeCommand, storedHarnesses } from "./harness/index.js";
+import {
+  type CommonStore,
+  type Harness,
+  harness,
+  openStore,
+  type ResumeCommand,
+  storedHarnesses,
+} from "./harness/index.js";
 import { stableUuid } from "./ids.js";
 import { compareTimestamps } from "./time.js";
 import type {
@@ -69,7 +76,7 @@ export function isUnderDir(child: string, dir: string): boolean {
 }
 
 export class Local {
-  private readonly opened = new Map<HarnessId, Store<unknown>>();
+  private readonly opened = new Map<HarnessId, CommonStore>();
 
   constructor(readonly options: LocalOptions) {}
 
@@ -79,15 +86,21 @@ export class Local {
     return this.options.from ? all.filter((h) => h.id === this.options.from) : all;
   }
 
+  /** The harness's native store (for what needs no Body: discover, ids, fingerprint, delete). */
   store(id: HarnessId): Store<unknown> {
+    return this.commonStore(id).native;
+  }
+
+  /** The harness's store seen through Common (load and save convert with its own codec). */
+  commonStore(id: HarnessId): CommonStore {
     let store = this.opened.get(id);
     if (!store) {
-      const h = harness(id);
-      if (!h.store) throw new TxcriptError(id, `${h.label} has no session store`);
+      const h: Harness = harness(id);
       const opts: StoreOptions = { env: this.options.env };
       const root = this.options.roots?.[id];
       if (root !== undefined) opts.root = root;
-      store = h.store(opts);
+      store = openStore(h, opts);
+      if (!store) throw new TxcriptError(id, `${h.label} has no session store`);
       this.opened.set(id, store);
     }
     return store;
@@ -147,11 +160,9 @@ export class Local {
   }
 
   load(located: Located): Loaded {
-    const h = harness(located.harness);
-    const store = this.store(located.harness);
-    const native = store.load(located.id);
-    const loaded: Loaded = { located, transcript: h.codec.toCommon(native) };
-    const path = store.fingerprint(located.id)?.files[0]?.path;
+    const store = this.commonStore(located.harness);
+    const loaded: Loaded = { located, transcript: store.load(located.id) };
+    const path = store.native.fingerprint(located.id)?.files[0]?.path;
     if (path !== undefined) loaded.path = path;
     return loaded;
   }
@@ -187,20 +198,20 @@ export function continueInto(
   target: HarnessId,
   options: ContinueOptions,
 ): Continued {
-  const h = harness(target);
-  if (!h.store)
-    throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
+  const h: Harness = harness(target);
   const opts: StoreOptions = { env: options.env };
   if (options.root !== undefined) opts.root = options.root;
-  const store = h.store(opts);
+  const store = openStore(h, opts);
+  if (!store)
+    throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
   let id = transcript.meta.id;
-  for (let n = 0; !UUID.test(id) || store.fingerprint(id) !== undefined; n++) {
+  for (let n = 0; !UUID.test(id) || store.native.fingerprint(id) !== undefined; n++) {
     id = stableUuid("continue", target, transcript.meta.id, n);
   }
   const meta = { ...transcript.meta, id };
   if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
   const copy: Transcript<Common> = { meta, body: transcript.body };
-  const saved = store.save(h.codec.fromCommon(copy));
+  const saved = store.save(copy);
   const resume = resumeCommand(h, saved, copy.meta, options.env);
   return resume ? { saved, transcript: copy, resume } : { saved, transcript: copy };
 }

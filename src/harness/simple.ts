@@ -30,7 +30,7 @@ import {
 import { stableUuid } from "../ids.js";
 import { assignDefined, Checker, joinPath, parseJson, sortKeys } from "../json.js";
 import { compareTimestamps, EPOCH, type Timestamp } from "../time.js";
-import type { Codec, Common, TextCodec, Transcript } from "../transcript.js";
+import type { Codec, Common, Harness, TextCodec, Transcript } from "../transcript.js";
 
 export type SimpleBody = Common;
 
@@ -208,4 +208,12 @@ export function renderSimple(transcript: Transcript<Common>): string {
 export const simpleText: TextCodec<SimpleBody> = {
   parse: parseSimple,
   render: renderSimple,
+};
+
+/** The Simple registry entry: a text form only, with no store and no resume. */
+export const simple: Harness<"simple", SimpleBody> = {
+  id: "simple",
+  label: "Simple document",
+  codec: simpleCodec,
+  text: simpleText,
 };
