@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import type { Message } from "../../src/common.js";
-import { harness, storedHarnesses } from "../../src/harness/index.js";
+import { harness, openStore, storedHarnesses } from "../../src/harness/index.js";
 import { formatTimestamp } from "../../src/time.js";
 import type { Common, HarnessId, Saved, Transcript } from "../../src/transcript.js";
 import { tempDir } from "../support/tmp.js";
@@ -67,7 +67,6 @@ export function transcript(spec: SessionSpec): Transcript<Common> {
 
 /** Save a session into `harness`'s store under the machine's root. */
 export function put(m: Machine, id: HarnessId, spec: SessionSpec): Saved {
-  const h = harness(id);
-  const store = h.store!({ root: m.roots[id]!, env: {} });
-  return store.save(h.codec.fromCommon(transcript(spec)), { overwrite: true });
+  const store = openStore(harness(id), { root: m.roots[id]!, env: {} })!;
+  return store.save(transcript(spec), { overwrite: true });
 }
