@@ -118,7 +118,7 @@ export function renderTable(
   const before =
     widths.id + widths.harness + widths.date + widths.age + widths.count + widths.cwd + 2 * 6;
   const titleWidth =
-    options.columns !== undefined ? Math.max(10, options.columns - before - 1) : Infinity;
+    options.columns !== undefined ? Math.max(10, options.columns - before) : Infinity;
   const line = (c: typeof header, head: boolean) => {
     const style = head ? paint.dim : (t: string) => t;
     const parts = [

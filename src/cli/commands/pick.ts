@@ -53,7 +53,8 @@ export function choices(
   if (term.trim().length >= 2) {
     let hits: ReturnType<SessionIndex["query"]> = [];
     try {
-      hits = index.query(term, { limit: 20 });
+      // The word being typed is a prefix: "readin" finds "readiness".
+      hits = index.query(/[\p{L}\p{N}]$/u.test(term) ? `${term}*` : term, { limit: 20 });
     } catch {
       hits = []; // half-typed input (a lone quote, a dash): no full-text hits yet
     }
@@ -95,7 +96,12 @@ export async function pick(command: Command, from?: HarnessId): Promise<void> {
     const columns = process.stdout.columns || 80;
     target = await search<Target>({
       message: "Find a session (type to filter, arrows to move, Enter to choose)",
-      source: (term) => choices(index, sessions, term ?? "", columns),
+      // Answered on a later turn of the event loop: results that arrive in the
+      // same turn as the keypress leave the prompt's Enter handler one render behind.
+      source: async (term) => {
+        await new Promise((done) => setImmediate(done));
+        return choices(index, sessions, term ?? "", columns);
+      },
       pageSize: Math.max(5, Math.min(20, (process.stdout.rows || 24) - 4)),
     });
   } catch (error) {
