@@ -115,14 +115,14 @@ describe("list from the index", () => {
         "tsx",
         join(ROOT, "test", "antigravity-store", "children", "writer.ts"),
         db,
-        "400",
+        "250",
         marker,
       ],
       { cwd: ROOT, stdio: "ignore" },
     );
     const exited = new Promise<void>((done) => writer.on("exit", () => done()));
     let runs = 0;
-    while (!existsSync(marker) && runs < 6) {
+    while (!existsSync(marker) && runs < 3) {
       const r = run(m, ["list", "--json", "--from", "antigravity"]);
       expect(r.status).toBe(0);
       expect(JSON.parse(r.stdout).sessions.map((s: { id: string }) => s.id)).toEqual([IDS[2]]);
@@ -186,7 +186,7 @@ describe("query", () => {
 
   it("answers FTS5 syntax and nonsense with hits or one usage line", () => {
     const m = sample();
-    for (const q of ['"*:(', "a:b) OR ( NEAR", "-flaky", "x".repeat(10_000)]) {
+    for (const q of ['"*:( a:b) OR ( NEAR -flaky', "x".repeat(10_000)]) {
       const r = run(m, ["query", q]);
       expect([0, 2]).toContain(r.status);
       expect(r.stderr).not.toMatch(/fts5|syntax error|internal/i);
