@@ -6,5 +6,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // CLI tests run dist/: rebuild it when src/ is newer.
+    globalSetup: ["test/support/build.ts"],
+    // Test helpers open databases before txcript does; with URI filenames on
+    // from the start, reads take the same paths as in the CLI (where txcript
+    // opens first). src/sqlite.ts sets this only around its own opens.
+    env: { SQLITE_USE_URI: "1" },
   },
 });

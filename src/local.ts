@@ -6,6 +6,7 @@
 
 import { parse as shellParse } from "shell-quote";
 import type { Meta } from "./common.js";
+import type { Env } from "./env.js";
 import { AmbiguousIdError, NotFoundError, TxcriptError } from "./errors.js";
 import {
   type CommonStore,
@@ -15,7 +16,7 @@ import {
   type ResumeCommand,
   storedHarnesses,
 } from "./harness/index.js";
-import { stableUuid } from "./ids.js";
+import { isUuid, stableUuid } from "./ids.js";
 import { compareTimestamps } from "./time.js";
 import type {
   Common,
@@ -28,7 +29,7 @@ import type {
   Transcript,
 } from "./transcript.js";
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 export interface LocalOptions {
   env: Env;
@@ -107,12 +108,12 @@ export class Local {
   }
 
   /** Every session, newest activity first. */
-  list(options: ListOptions = {}): Listing {
+  async list(options: ListOptions = {}): Promise<Listing> {
     const sessions: Discovered[] = [];
     const skipped: SkippedIn[] = [];
     for (const h of this.harnesses()) {
       const { onProgress } = options;
-      const found = this.store(h.id).discover(
+      const found = await this.store(h.id).discover(
         onProgress ? { onProgress: (done, total) => onProgress(h.id, done, total) } : {},
       );
       sessions.push(...found.sessions);
@@ -145,7 +146,8 @@ export class Local {
     const matches = (exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(ref))).sort(
       (a, b) => a.id.localeCompare(b.id) || a.harness.localeCompare(b.harness),
     );
-    if (matches.length === 1) return matches[0]!;
+    const [only] = matches;
+    if (matches.length === 1 && only) return only;
     const where = this.options.from ? ` in ${harness(this.options.from).label}` : "";
     if (matches.length === 0)
       throw new NotFoundError(this.options.from, `no session matches "${ref}"${where}`);
@@ -171,8 +173,6 @@ export class Local {
     return this.store(located.harness).delete(located.id);
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ContinueOptions {
   env: Env;
@@ -205,7 +205,7 @@ export function continueInto(
   if (!store)
     throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
   let id = transcript.meta.id;
-  for (let n = 0; !UUID.test(id) || store.native.fingerprint(id) !== undefined; n++) {
+  for (let n = 0; !isUuid(id) || store.native.fingerprint(id) !== undefined; n++) {
     id = stableUuid("continue", target, transcript.meta.id, n);
   }
   const meta = { ...transcript.meta, id };

@@ -119,7 +119,8 @@ export interface Store<Body> {
   readonly harness: HarnessId;
   /** The store root directories this instance reads. */
   readonly roots: readonly string[];
-  discover(options?: DiscoverOptions): Discovery;
+  /** Asynchronous: a store may spread the scan over worker threads. */
+  discover(options?: DiscoverOptions): Promise<Discovery>;
   /**
    * The ids of the sessions this store holds, from file names alone (no
    * session file is opened), sorted and without duplicates; cheap enough to

@@ -38,17 +38,17 @@ export function indexFor(command: Command): SessionIndex {
 }
 
 /** Refresh with a progress line on a terminal; returns what discovery skipped. */
-export function refreshed(
+export async function refreshed(
   index: SessionIndex,
   options: { from?: HarnessId; text?: boolean },
-): SkippedIn[] {
+): Promise<SkippedIn[]> {
   const progress = new Progress();
   try {
     const refresh: RefreshOptions = {
       ...options,
       onProgress: (what, done, total) => progress.update(`${what}: ${done}/${total}`),
     };
-    return index.refresh(refresh);
+    return await index.refresh(refresh);
   } finally {
     progress.done();
   }

@@ -148,22 +148,28 @@ export class SessionIndex {
     if (this.db.open) this.db.close();
   }
 
+  /** After a damaged database was found: remove it and reopen; false when there is nothing to recover. */
+  private recover(error: unknown): boolean {
+    const path = this.opened.path;
+    if (!isCorrupt(error) || path === undefined) return false;
+    this.warn(`the index ${path} was damaged (${describeCause(error)}); rebuilding it`);
+    this.close();
+    try {
+      removeIndex(path);
+    } catch {
+      // openIndexDb says what is wrong
+    }
+    this.storeIdCache.clear();
+    this.opened = openIndexDb(this.dir, this.warn);
+    return true;
+  }
+
   /** Run `fn`; a database found damaged on the way is removed, rebuilt and `fn` run once more. */
   private guard<T>(fn: () => T): T {
     try {
       return fn();
     } catch (error) {
-      if (!isCorrupt(error) || this.opened.path === undefined) throw error;
-      const path = this.opened.path;
-      this.warn(`the index ${path} was damaged (${describeCause(error)}); rebuilding it`);
-      this.close();
-      try {
-        removeIndex(path);
-      } catch {
-        // openIndexDb says what is wrong
-      }
-      this.storeIdCache.clear();
-      this.opened = openIndexDb(this.dir, this.warn);
+      if (!this.recover(error)) throw error;
       return fn();
     }
   }
@@ -189,8 +195,9 @@ export class SessionIndex {
       this.db
         .prepare("INSERT OR IGNORE INTO stores (harness, roots) VALUES (?, ?)")
         .run(harness, roots);
-      id = find()!;
+      id = find();
     }
+    if (id === undefined) throw new TxcriptError(harness, "the index could not record this store");
     this.storeIdCache.set(harness, id);
     return id;
   }
@@ -202,15 +209,21 @@ export class SessionIndex {
   // -- refresh ---------------------------------------------------------------
 
   /** Bring the index up to date with the stores; returns what discovery skipped. */
-  refresh(options: RefreshOptions = {}): SkippedIn[] {
-    return this.guard(() => {
-      for (const h of this.harnessIds(options.from)) this.refreshRows(h, options);
+  async refresh(options: RefreshOptions = {}): Promise<SkippedIn[]> {
+    const run = async () => {
+      for (const h of this.harnessIds(options.from)) await this.refreshRows(h, options);
       if (options.text) this.refreshText(options);
       return this.skipped(options.from);
-    });
+    };
+    try {
+      return await run();
+    } catch (error) {
+      if (!this.recover(error)) throw error;
+      return await run();
+    }
   }
 
-  private refreshRows(harness: HarnessId, options: RefreshOptions): void {
+  private async refreshRows(harness: HarnessId, options: RefreshOptions): Promise<void> {
     const store = this.local.store(harness);
     const storeId = this.storeId(harness);
     const known = new Map(
@@ -239,17 +252,19 @@ export class SessionIndex {
       for (const [path, key] of scanned)
         if (known.get(path)?.fingerprint !== key) write.set(path, key);
       gone = [...known.values()].filter((r) => !scanned.has(r.path));
-      if (write.size > 0) discovery = store.discover({ ...progress, paths: new Set(write.keys()) });
+      if (write.size > 0)
+        discovery = await store.discover({ ...progress, paths: new Set(write.keys()) });
     } else {
       // No cheap scan: discovery is the scan.
-      discovery = store.discover(progress);
+      const found = await store.discover(progress);
+      discovery = found;
       const seen = new Set<string>();
-      for (const d of discovery.sessions) {
+      for (const d of found.sessions) {
         seen.add(d.path);
         const key = fingerprintKey(d.fingerprint.files);
         if (known.get(d.path)?.fingerprint !== key) write.set(d.path, key);
       }
-      for (const s of discovery.skipped) {
+      for (const s of found.skipped) {
         seen.add(s.path);
         write.set(s.path, "");
       }

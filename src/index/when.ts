@@ -25,7 +25,8 @@ const UNIT_MS: Record<string, number> = {
 export function parseWhen(text: string, now: number, end = false): number {
   const value = text.trim();
   const age = /^(\d+)\s*(s|m|h|d|w|mo|y)$/i.exec(value);
-  if (age) return now - Number(age[1]) * UNIT_MS[age[2]!.toLowerCase()]!;
+  const unit = age ? UNIT_MS[(age[2] ?? "").toLowerCase()] : undefined;
+  if (age && unit !== undefined) return now - Number(age[1]) * unit;
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (day) {
     const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];

@@ -219,12 +219,12 @@ const STORED = HARNESSES.filter((id) => harness(id).store !== undefined);
 describe.each(STORED)("saved in the %s store", (target) => {
   it.each(sources.map((s) => [s.name, s] as const))(
     "from %s: save, discover, load, read back",
-    (_, source) => {
+    async (_, source) => {
       const home = tempDir("txcript-matrix-");
       const store = openStore(harness(target), { root: home, env: {} });
       if (!store) throw new Error(`${target} has no store`);
       const saved = store.save(source.read());
-      const found = store.native.discover().sessions.filter((s) => s.id === saved.id);
+      const found = (await await store.native.discover()).sessions.filter((s) => s.id === saved.id);
       expect(found, "discovered once").toHaveLength(1);
       const back = store.load(saved.id);
       const expected = CARRY[target](source.read(), "store");

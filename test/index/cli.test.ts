@@ -243,6 +243,7 @@ describe("query", () => {
 describe("completion", () => {
   it("completes session ids from the index and harness names", () => {
     const m = sample();
+    run(m, ["list"]); // completion answers from the index as the last command left it
     const ids = run(m, ["complete", "--", "view", ""]);
     expect(ids.status).toBe(0);
     expect(ids.stdout).toContain(`${IDS[2]}\tantigravity: 日本語のタイトル the login`);

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSyn
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../src/errors.js";
 import { storedHarnesses } from "../../src/harness/index.js";
 import { SessionIndex } from "../../src/index/index.js";
@@ -33,8 +33,8 @@ function open(m: Machine, warnings: string[] = []): SessionIndex {
   });
 }
 
-function listed(index: SessionIndex, from?: HarnessId) {
-  index.refresh(from ? { from } : {});
+async function listed(index: SessionIndex, from?: HarnessId) {
+  await index.refresh(from ? { from } : {});
   return index
     .list(from ? { from } : {})
     .sessions.map((s) => ({ id: s.id, title: s.meta.title, path: s.path }));
@@ -43,13 +43,13 @@ function listed(index: SessionIndex, from?: HarnessId) {
 const HARNESSES = storedHarnesses().map((h) => h.id);
 
 describe.each(HARNESSES)("refresh of %s", (h) => {
-  it("follows adds, changes, deletes and renames, and re-reads only changed files", () => {
+  it("follows adds, changes, deletes and renames, and re-reads only changed files", async () => {
     const m = machine();
     const index = open(m);
-    expect(listed(index, h)).toEqual([]);
+    expect(await listed(index, h)).toEqual([]);
     put(m, h, { id: IDS.a, title: "first title", texts: ["alpha question", "alpha answer"] });
     put(m, h, { id: IDS.b, title: "second", start: 100, texts: ["beta question", "beta answer"] });
-    expect(listed(index, h).map((s) => s.id)).toEqual([IDS.b, IDS.a]);
+    expect((await listed(index, h)).map((s) => s.id)).toEqual([IDS.b, IDS.a]);
 
     // Change: a new message in a.
     const a = put(m, h, {
@@ -58,7 +58,7 @@ describe.each(HARNESSES)("refresh of %s", (h) => {
       start: 200,
       texts: ["alpha question", "alpha answer", "gamma more"],
     });
-    index.refresh({ from: h, text: true });
+    await index.refresh({ from: h, text: true });
     expect(index.list({ from: h }).sessions.map((s) => [s.id, s.message_count])).toEqual([
       [IDS.a, 3],
       [IDS.b, 2],
@@ -75,7 +75,7 @@ describe.each(HARNESSES)("refresh of %s", (h) => {
     writeFileSync(a.path, altered);
     utimesSync(a.path, before.atime, before.mtime);
     const hits = index.query("gamma", { from: h }).length;
-    index.refresh({ from: h, text: true });
+    await index.refresh({ from: h, text: true });
     expect(index.query("gamma", { from: h }).length).toBe(hits);
     writeFileSync(a.path, original);
     utimesSync(a.path, before.atime, before.mtime);
@@ -90,7 +90,7 @@ describe.each(HARNESSES)("refresh of %s", (h) => {
         // not every store has these
       }
     }
-    const after = listed(index, h);
+    const after = await listed(index, h);
     expect(after.map((s) => s.path)).toContain(renamed);
     expect(after.map((s) => s.path)).not.toContain(a.path);
 
@@ -98,7 +98,7 @@ describe.each(HARNESSES)("refresh of %s", (h) => {
     index.close();
     const stores = hashTree(join(m.home, "stores"));
     const again = open(m);
-    again.refresh({ text: true });
+    await again.refresh({ text: true });
     again.query("beta");
     again.close();
     expect(hashTree(join(m.home, "stores"))).toEqual(stores);
@@ -119,10 +119,10 @@ describe("the index file", () => {
     return m;
   }
 
-  it("lives in the cache dir, is reused warm, and keeps usage totals", () => {
+  it("lives in the cache dir, is reused warm, and keeps usage totals", async () => {
     const m = populated();
     const index = open(m);
-    index.refresh({ text: true });
+    await index.refresh({ text: true });
     expect(index.path).toBe(join(m.cache, "index.db"));
     index.close();
     const warm = open(m);
@@ -137,23 +137,23 @@ describe("the index file", () => {
     warm.close();
   });
 
-  it("is rebuilt with one warning when damaged", () => {
+  it("is rebuilt with one warning when damaged", async () => {
     const m = populated();
     open(m).close();
     writeFileSync(join(m.cache, "index.db"), "this is not a database, it is garbage".repeat(100));
     const warnings: string[] = [];
     const index = open(m, warnings);
     expect(index.path).toBe(join(m.cache, "index.db"));
-    expect(listed(index)).toHaveLength(2);
+    expect(await listed(index)).toHaveLength(2);
     index.close();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/index\.db was damaged .*rebuilding it$/);
   });
 
-  it("is rebuilt when its pages are damaged after it opened fine", () => {
+  it("is rebuilt when its pages are damaged after it opened fine", async () => {
     const m = populated();
     const first = open(m);
-    first.refresh({ text: true });
+    await first.refresh({ text: true });
     first.close();
     const path = join(m.cache, "index.db");
     const bytes = readFileSync(path);
@@ -162,14 +162,14 @@ describe("the index file", () => {
     writeFileSync(path, bytes);
     const warnings: string[] = [];
     const index = open(m, warnings);
-    index.refresh({ text: true });
+    await index.refresh({ text: true });
     expect(index.query("rounding").map((h) => h.session.id)).toEqual([IDS.b]);
     index.close();
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     expect(warnings.every((w) => !w.includes("\n"))).toBe(true);
   });
 
-  it("is left alone and bypassed when a newer txcript or another program made it", () => {
+  it("is left alone and bypassed when a newer txcript or another program made it", async () => {
     const cases = [
       { ours: true, setup: "PRAGMA user_version = 99", why: /newer txcript/ },
       { ours: false, setup: "CREATE TABLE theirs (x)", why: /not a txcript index/ },
@@ -186,7 +186,7 @@ describe("the index file", () => {
       const warnings: string[] = [];
       const index = open(m, warnings);
       expect(index.path).toBeUndefined();
-      expect(listed(index)).toHaveLength(2);
+      expect(await listed(index)).toHaveLength(2);
       index.close();
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(why);
@@ -194,7 +194,7 @@ describe("the index file", () => {
     }
   });
 
-  it("is bypassed when the cache dir cannot be made", () => {
+  it("is bypassed when the cache dir cannot be made", async () => {
     const m = populated();
     writeFileSync(join(m.home, "file"), "");
     const warnings: string[] = [];
@@ -205,7 +205,7 @@ describe("the index file", () => {
       warn: (l) => warnings.push(l),
     });
     expect(index.path).toBeUndefined();
-    expect(listed(index)).toHaveLength(2);
+    expect(await listed(index)).toHaveLength(2);
     index.close();
     expect(warnings).toEqual([
       expect.stringMatching(
@@ -214,18 +214,14 @@ describe("the index file", () => {
     ]);
   });
 
-  it("keeps one configuration's sessions apart from another's (other roots)", () => {
+  it("keeps one configuration's sessions apart from another's (other roots)", async () => {
     const m = populated();
     const other = machine();
     put(other, "codex", { id: IDS.c, texts: ["elsewhere"] });
     const a = open(m);
     const b = SessionIndex.open({ env: {}, roots: other.roots, cache: m.cache });
-    expect(
-      listed(a)
-        .map((s) => s.id)
-        .sort(),
-    ).toEqual([IDS.a, IDS.b]);
-    expect(listed(b).map((s) => s.id)).toEqual([IDS.c]);
+    expect((await listed(a)).map((s) => s.id).sort()).toEqual([IDS.a, IDS.b]);
+    expect((await listed(b)).map((s) => s.id)).toEqual([IDS.c]);
     a.close();
     b.close();
   });
@@ -243,9 +239,11 @@ describe("query", () => {
     ],
   });
   const index = open(m);
-  index.refresh({ text: true });
+  beforeAll(async () => {
+    await index.refresh({ text: true });
+  });
 
-  it("finds words, phrases, prefixes, and excludes -terms", () => {
+  it("finds words, phrases, prefixes, and excludes -terms", async () => {
     expect(index.query("flaky").map((h) => h.ordinal)).toEqual([1]);
     expect(index.query('"hello world"').map((h) => h.ordinal)).toEqual([2]);
     expect(index.query('"world hello"').map((h) => [h.ordinal, h.kind, h.snippet])).toEqual([]);
@@ -258,7 +256,7 @@ describe("query", () => {
     expect(hit.highlights.map(([s, e]) => hit.snippet.slice(s, e))).toEqual(["hello"]);
   });
 
-  it("never leaks FTS5 syntax errors, whatever is typed", () => {
+  it("never leaks FTS5 syntax errors, whatever is typed", async () => {
     for (const q of [
       '"',
       "*",

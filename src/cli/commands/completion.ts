@@ -19,7 +19,6 @@ export function completeIds(env: Env, complete: Complete): void {
   let index: SessionIndex | undefined;
   try {
     index = SessionIndex.open({ env });
-    index.refresh();
     for (const s of index.ids()) complete(s.id, s.title ? `${s.harness}: ${s.title}` : s.harness);
   } catch {
     // completion must never print an error into the user's command line

@@ -159,11 +159,11 @@ export function register(program: Command): void {
     .option("--json", "print JSON (schema: docs/cli.md)")
     .option("--limit <n>", "at most n sessions", parsePositiveInt)
     .option("-v, --verbose", "say why each skipped file was skipped")
-    .action((options: ListOptions, command: Command) => {
+    .action(async (options: ListOptions, command: Command) => {
       const index = indexFor(command);
       let listing: Listing;
       try {
-        const skipped = refreshed(index, options.from ? { from: options.from } : {});
+        const skipped = await refreshed(index, options.from ? { from: options.from } : {});
         const request: ListRequest = {};
         if (options.from !== undefined) request.from = options.from;
         if (options.cwd !== undefined) request.cwd = resolve(options.cwd);

@@ -87,7 +87,7 @@ export async function pick(command: Command, from?: HarnessId): Promise<void> {
   const index = indexFor(command);
   let target: Target;
   try {
-    refreshed(index, { ...(from ? { from } : {}), text: true });
+    await refreshed(index, { ...(from ? { from } : {}), text: true });
     const sessions = index.list(from ? { from } : {}).sessions;
     if (sessions.length === 0) {
       process.stderr.write("no sessions found\n");

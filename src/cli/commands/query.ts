@@ -156,7 +156,7 @@ export function register(program: Command): void {
       const index = indexFor(command);
       let hits: Hit[];
       try {
-        refreshed(index, { ...(options.from ? { from: options.from } : {}), text: true });
+        await refreshed(index, { ...(options.from ? { from: options.from } : {}), text: true });
         const request: QueryRequest = { limit: options.limit ?? 20 };
         if (options.from !== undefined) request.from = options.from;
         if (options.cwd !== undefined) request.cwd = resolve(options.cwd);

@@ -7,6 +7,7 @@
 import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
+import { nonEmpty } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { TextCodec, Transcript } from "../../transcript.js";
 import {
@@ -75,10 +76,6 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
   if (version !== undefined) meta.cli_version = version;
   if (model !== undefined) meta.model = model;
   return meta;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === "" ? undefined : value;
 }
 
 /**
