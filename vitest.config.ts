@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // test/real runs the installed harness CLIs: `npm run test:real`.
+    exclude: ["**/node_modules/**", "test/real/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

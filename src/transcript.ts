@@ -8,7 +8,7 @@ import type { Message, Meta } from "./common.js";
 import type { Timestamp } from "./time.js";
 
 /** Every harness txcript knows. The registry switches over it exhaustively. */
-export const HARNESS_IDS = ["antigravity", "simple", "claude_code", "codex"] as const;
+export const HARNESS_IDS = ["antigravity", "simple", "claude_code", "codex", "opencode"] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
 /** What `convert --from/--to` accept: every harness's text form, plus Common JSON. */

@@ -5,11 +5,12 @@
  */
 
 import type { Command } from "commander";
-import { type RefreshOptions, SessionIndex } from "../index/index.js";
-import type { Env, SkippedIn } from "../local.js";
+import { harness } from "../harness/index.js";
+import { type Refreshed, type RefreshOptions, SessionIndex } from "../index/index.js";
+import type { Env } from "../local.js";
 import type { HarnessId } from "../transcript.js";
 import { rootsFrom } from "./context.js";
-import { Progress } from "./output.js";
+import { Progress, tell } from "./output.js";
 
 export function addCacheOptions(program: Command): void {
   program
@@ -21,7 +22,7 @@ export function addCacheOptions(program: Command): void {
 }
 
 export function warn(line: string): void {
-  process.stderr.write(`txcript: warning: ${line}\n`);
+  tell(`txcript: warning: ${line}\n`);
 }
 
 /** The index for this command line: `--cache`, `--no-cache`, the root flags. */
@@ -41,7 +42,7 @@ export function indexFor(command: Command): SessionIndex {
 export async function refreshed(
   index: SessionIndex,
   options: { from?: HarnessId; text?: boolean },
-): Promise<SkippedIn[]> {
+): Promise<Refreshed> {
   const progress = new Progress();
   try {
     const refresh: RefreshOptions = {
@@ -54,13 +55,16 @@ export async function refreshed(
   }
 }
 
-/** "3 files skipped; --verbose shows why", or each reason with --verbose. */
-export function reportSkipped(skipped: readonly SkippedIn[], verbose: boolean | undefined): void {
-  const n = skipped.length;
+/** Stores that could not be read, then "3 files skipped; --verbose shows why" (or each reason). */
+export function reportSkipped(refreshed: Refreshed, verbose: boolean | undefined): void {
+  for (const u of refreshed.unreadable) {
+    tell(`txcript: warning: skipped the ${harness(u.harness).label} store: ${u.reason}\n`);
+  }
+  const n = refreshed.skipped.length;
   if (n === 0) return;
   if (verbose) {
-    for (const s of skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
+    for (const s of refreshed.skipped) tell(`skipped ${s.path}: ${s.reason}\n`);
   } else {
-    process.stderr.write(`${n} file${n === 1 ? "" : "s"} skipped; --verbose shows why\n`);
+    tell(`${n} file${n === 1 ? "" : "s"} skipped; --verbose shows why\n`);
   }
 }

@@ -4,6 +4,7 @@
  */
 
 import { describeCause, TxcriptError } from "../errors.js";
+import { oneLineForTerminal } from "./sanitize.js";
 
 /** The command line was wrong: unknown option, missing argument, bad value. */
 export class UsageError extends Error {
@@ -24,5 +25,5 @@ export function exitCodeFor(error: unknown): number {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
+  return oneLineForTerminal(text);
 }

@@ -95,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
 
 async function reportError(error: unknown): Promise<number> {
   const { exitCodeFor, formatError } = await import("./errors.js");
+  // formatError makes the message one line with control characters visible.
   process.stderr.write(`${formatError(error)}\n`);
   if (process.env.TXCRIPT_DEBUG === "1" && error instanceof Error && error.stack) {
     process.stderr.write(`${error.stack}\n`);

@@ -13,6 +13,7 @@ export {
   type IndexOptions,
   type ListRequest,
   type QueryRequest,
+  type Refreshed,
   type RefreshOptions,
   SessionIndex,
   type SessionUsage,

@@ -78,6 +78,13 @@ export interface SessionUsage {
   usage: UsageTotals | undefined;
 }
 
+export interface Refreshed {
+  /** Files discovery passed over, and why. */
+  skipped: SkippedIn[];
+  /** Stores that failed as a whole, by root. */
+  unreadable: SkippedIn[];
+}
+
 export interface IndexedId {
   harness: HarnessId;
   id: string;
@@ -208,12 +215,26 @@ export class SessionIndex {
 
   // -- refresh ---------------------------------------------------------------
 
-  /** Bring the index up to date with the stores; returns what discovery skipped. */
-  async refresh(options: RefreshOptions = {}): Promise<SkippedIn[]> {
-    const run = async () => {
-      for (const h of this.harnessIds(options.from)) await this.refreshRows(h, options);
+  /**
+   * Bring the index up to date with the stores; returns what discovery
+   * skipped, and the stores that could not be read at all (their sessions
+   * stay as last indexed).
+   */
+  async refresh(options: RefreshOptions = {}): Promise<Refreshed> {
+    const run = async (): Promise<Refreshed> => {
+      const unreadable: SkippedIn[] = [];
+      for (const h of this.harnessIds(options.from)) {
+        try {
+          await this.refreshRows(h, options);
+        } catch (cause) {
+          if (isCorrupt(cause)) throw cause;
+          // One broken store (HOME a file, an unreadable root) costs only its own sessions.
+          const reason = cause instanceof Error ? cause.message : String(cause);
+          unreadable.push({ harness: h, path: this.local.store(h).roots[0] ?? h, reason });
+        }
+      }
       if (options.text) this.refreshText(options);
-      return this.skipped(options.from);
+      return { skipped: this.skipped(options.from), unreadable };
     };
     try {
       return await run();
@@ -474,6 +495,7 @@ export class SessionIndex {
       return {
         sessions: rows.map((r) => JSON.parse(r) as Discovered),
         skipped: this.skipped(request.from),
+        unreadable: [],
       };
     });
   }

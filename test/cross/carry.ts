@@ -35,6 +35,7 @@ import {
 } from "../../src/common.js";
 import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
+import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
 import {
   compareTimestamps,
   EPOCH,
@@ -234,11 +235,11 @@ function claudeTool(tool: Tool, cwd: string | undefined): Tool {
 /**
  * Reading (docs "Reading", 4): Claude Code's names and keys are the canonical
  * ones, except Bash's `timeout`, which is Common's `timeout_ms`; a Bash input
- * that already has `timeout_ms` or `workdir` stays Raw.
+ * that names both timeouts stays Raw.
  */
 function claudeReadTool(name: string, input: JsonObject): Tool {
   if (name === "Bash") {
-    if ("timeout_ms" in input || "workdir" in input) return { name: "Raw", tool_name: name, input };
+    if ("timeout_ms" in input && "timeout" in input) return { name: "Raw", tool_name: name, input };
     const renamed: JsonObject = {};
     for (const [k, v] of Object.entries(input)) renamed[k === "timeout" ? "timeout_ms" : k] = v;
     const tool = toolFromCanonical(name, renamed);
@@ -674,9 +675,240 @@ export const carryAntigravity: Carry = (t) => {
   return { meta, body };
 };
 
+// ---------------------------------------------------------------------------
+// OpenCode (docs/formats/opencode.md, "Common → OpenCode" and "What does not
+// survive a trip through Common")
+
+const OPENCODE_FINISH = new Map<string, StopReason>([
+  ["stop", "end_turn"],
+  ["tool-calls", "tool_use"],
+  ["length", "max_tokens"],
+  ["error", "error"],
+  ["aborted", "aborted"],
+]);
+
+/** "stop_sequence is written as stop and read as end_turn"; other reasons by AI SDK name. */
+function openCodeStop(reason: StopReason): StopReason | undefined {
+  const finish =
+    typeof reason === "string"
+      ? ({ end_turn: "stop", tool_use: "tool-calls", max_tokens: "length", stop_sequence: "stop" }[
+          reason as string
+        ] ?? reason)
+      : reason.other;
+  if (finish === "") return undefined;
+  return OPENCODE_FINISH.get(finish) ?? { other: finish };
+}
+
+/** [Zero counters are dropped; a usage of nothing but zeros disappears] */
+function openCodeUsage(u: Usage | undefined): Usage | undefined {
+  if (u === undefined) return undefined;
+  const n = (v: number | undefined) =>
+    v !== undefined && Number.isSafeInteger(v) && v > 0 ? v : 0;
+  const out: Usage = { input_tokens: n(u.input_tokens), output_tokens: n(u.output_tokens) };
+  const read = n(u.cache_read_input_tokens);
+  const write = n(u.cache_creation_input_tokens);
+  if (out.input_tokens + out.output_tokens + read + write === 0) return undefined;
+  if (read > 0) out.cache_read_input_tokens = read;
+  if (write > 0) out.cache_creation_input_tokens = write;
+  return out;
+}
+
+const OPENCODE_OWN = new Set(["bash", "read", "write", "edit", "multiedit", "apply_patch"]);
+const OPENCODE_KEYS: Record<string, [string, Record<string, string>]> = {
+  bash: [
+    "Bash",
+    { command: "command", timeout: "timeout_ms", description: "description", workdir: "workdir" },
+  ],
+  read: ["Read", { filePath: "file_path", offset: "offset", limit: "limit" }],
+  write: ["Write", { filePath: "file_path", content: "content" }],
+  edit: [
+    "Edit",
+    {
+      filePath: "file_path",
+      oldString: "old_string",
+      newString: "new_string",
+      replaceAll: "replace_all",
+    },
+  ],
+};
+
+/** "Tools are written under OpenCode's names and read back typed when they fit". */
+function openCodeTool(tool: Tool): Tool {
+  switch (tool.name) {
+    case "Bash": {
+      // [Bash run_in_background]
+      const { run_in_background: _, ...rest } = tool;
+      return clone(rest);
+    }
+    case "Raw": {
+      // [A Raw tool's input that is not a JSON object is wrapped as {"input": …}]
+      const input: Json = isJsonObject(tool.input)
+        ? clone(tool.input)
+        : { input: clone(tool.input) };
+      // [A Raw call named after one of OpenCode's own tools is read as that tool when its input fits]
+      const keys = OPENCODE_KEYS[tool.tool_name];
+      if (keys !== undefined && isJsonObject(input)) {
+        const renamed: JsonObject = {};
+        let fits = true;
+        for (const [k, v] of Object.entries(input)) {
+          const canonical = keys[1][k];
+          if (canonical === undefined) fits = false;
+          else renamed[canonical] = v;
+        }
+        const typed = fits ? toolFromCanonical(keys[0], renamed) : undefined;
+        if (typed !== undefined && typed.name !== "Raw") return typed;
+      } else if (OPENCODE_OWN.has(tool.tool_name)) {
+        unsupported("OpenCode", `Raw tools named ${tool.tool_name}`);
+      }
+      return { name: "Raw", tool_name: tool.tool_name, input };
+    }
+    default:
+      return clone(tool);
+  }
+}
+
+export const carryOpenCode: Carry = (t) => {
+  assistantCalls(t.body);
+  const session = t.meta;
+  // Writing: one OpenCode message per Common message with anything to hold;
+  // results fold into their call's tool part.
+  type Part =
+    | { kind: "block"; block: Block }
+    | { kind: "call"; id: string; tool: Tool; result?: { block: ToolResultBlock; at: Timestamp } };
+  interface Written {
+    role: "user" | "assistant";
+    at: Timestamp;
+    parts: Part[];
+    model?: string;
+    stop?: StopReason;
+    usage?: Usage;
+  }
+  const written: Written[] = [];
+  const calls = new Map<string, Extract<Part, { kind: "call" }>>();
+  for (const m of t.body) {
+    const at = toMillis(m.timestamp);
+    const parts: Part[] = [];
+    for (const b of m.content) {
+      switch (b.type) {
+        case "tool_result": {
+          const call = calls.get(b.tool_use_id);
+          if (m.role === "user" && call !== undefined && call.result === undefined)
+            call.result = { block: clone(b), at };
+          break;
+        }
+        case "text":
+          // [Empty text blocks are dropped]
+          if (b.text !== "") parts.push({ kind: "block", block: clone(b) });
+          break;
+        case "thinking":
+          // [Thinking signatures and encrypted reasoning; thinking in user messages]
+          if (m.role === "assistant" && b.text !== "")
+            parts.push({ kind: "block", block: { type: "thinking", text: b.text } });
+          break;
+        case "tool_use": {
+          if (m.role !== "assistant") break;
+          const call = { kind: "call" as const, id: b.id, tool: openCodeTool(b.tool) };
+          if (!calls.has(b.id)) calls.set(b.id, call);
+          parts.push(call);
+          break;
+        }
+        case "image":
+          parts.push({ kind: "block", block: clone(b) });
+          break;
+        default:
+          unsupported("OpenCode", `${b.type} blocks`);
+      }
+    }
+    // [Messages with nothing OpenCode holds, with their usage]
+    if (parts.length === 0) continue;
+    const w: Written = { role: m.role, at, parts };
+    if (m.role === "assistant") {
+      const model = m.model ?? session.model;
+      if (model !== undefined && model !== "") w.model = model;
+      if (m.stop_reason !== undefined) {
+        const stop = openCodeStop(m.stop_reason);
+        if (stop !== undefined) w.stop = stop;
+      }
+      const usage = openCodeUsage(m.usage);
+      if (usage !== undefined) w.usage = usage;
+    }
+    written.push(w);
+  }
+  // Reading: "an assistant message is cut after each run of tool parts, their
+  // results following as a user message"; [a call without a result comes
+  // back with OpenCode's interrupted error].
+  const body: Message[] = [];
+  for (const w of written) {
+    if (w.role === "user") {
+      body.push({
+        role: "user",
+        content: w.parts.map((p) => (p as { block: Block }).block),
+        timestamp: w.at,
+      });
+      continue;
+    }
+    const pieces: Message[] = [];
+    let cur: Block[] = [];
+    let curAt = w.at;
+    let results: ToolResultBlock[] = [];
+    let resultsAt = w.at;
+    const flush = () => {
+      if (cur.length > 0) {
+        const m: Message = { role: "assistant", content: cur, timestamp: curAt };
+        if (w.model !== undefined) m.model = w.model;
+        pieces.push(m);
+      }
+      if (results.length > 0) pieces.push({ role: "user", content: results, timestamp: resultsAt });
+      cur = [];
+      results = [];
+    };
+    for (const p of w.parts) {
+      if (p.kind === "block") {
+        if (results.length > 0) {
+          flush();
+          // Text and reasoning parts carry their message's time; an image none.
+          curAt = p.block.type === "image" ? resultsAt : w.at;
+        }
+        cur.push(p.block);
+        continue;
+      }
+      cur.push({ type: "tool_use", id: p.id, tool: p.tool });
+      const r = p.result ?? {
+        block: {
+          type: "tool_result",
+          tool_use_id: p.id,
+          content: "[Tool execution was interrupted]",
+          is_error: true,
+        },
+        at: w.at,
+      };
+      if (results.length === 0) resultsAt = r.at;
+      results.push(r.block);
+    }
+    flush();
+    const last = pieces.filter((m) => m.role === "assistant").at(-1);
+    if (last !== undefined) {
+      if (w.stop !== undefined) last.stop_reason = w.stop;
+      if (w.usage !== undefined) last.usage = w.usage;
+    }
+    body.push(...pieces);
+  }
+  const meta: Meta = { id: openCodeSessionId(session), timestamp: toMillis(session.timestamp) };
+  if (session.cwd !== undefined && session.cwd !== "") meta.cwd = session.cwd;
+  // [The git branch]; a title is kept unless empty.
+  if (session.title !== undefined && session.title !== "") meta.title = session.title;
+  if (session.cli_version !== undefined && session.cli_version !== "")
+    meta.cli_version = session.cli_version;
+  // [The session's model comes back as the first assistant message's]
+  const model = written.find((w) => w.role === "assistant" && w.model !== undefined)?.model;
+  if (model !== undefined) meta.model = model;
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
   codex: carryCodex,
+  opencode: carryOpenCode,
   simple: carrySimple,
 };

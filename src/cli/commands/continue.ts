@@ -14,6 +14,8 @@ import type { HarnessId, TextForm } from "../../transcript.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
 import { parseHarness, parseTextForm } from "../options.js";
+import { tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 interface ContinueOptions {
   with?: HarnessId;
@@ -31,6 +33,34 @@ interface ContinueOptions {
 export function shellWord(arg: string): string {
   if (/^[A-Za-z0-9_\-./:=@%+,]+$/.test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Run a synchronous save with SIGINT, SIGTERM and SIGHUP held: a signal
+ * that arrives meanwhile is delivered once the save is whole (the store
+ * then holds the session, its brain folder and nothing temporary), and
+ * reported, instead of killing the process between the brain folder and
+ * the database.
+ */
+async function uninterrupted<T>(
+  work: () => T,
+): Promise<{ result: T; interrupted: NodeJS.Signals | undefined }> {
+  let interrupted: NodeJS.Signals | undefined;
+  const hold = (signal: NodeJS.Signals) => {
+    interrupted ??= signal;
+  };
+  for (const s of SIGNALS) process.on(s, hold);
+  try {
+    const result = work();
+    // Let a signal that arrived during the save reach `hold`.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    return { result, interrupted };
+  } finally {
+    for (const s of SIGNALS) process.off(s, hold);
+  }
 }
 
 export function register(program: Command): void {
@@ -53,7 +83,7 @@ export function register(program: Command): void {
       "write under <dir> instead of the harness's real store (implies --no-resume)",
     )
     .option("--no-resume", "write the copy but do not launch the harness")
-    .action((ref: string, options: ContinueOptions, command: Command) => {
+    .action(async (ref: string, options: ContinueOptions, command: Command) => {
       if (options.with === undefined && isDocument(ref)) {
         throw new UsageError(`continuing a document needs --with <harness> (where to continue it)`);
       }
@@ -69,42 +99,48 @@ export function register(program: Command): void {
       const h = harness(target);
       if (!h.store) throw new UsageError(`cannot continue in ${target}: it has no session store`);
       const env = process.env as Env;
-      const result = continueInto(selected(source), target, {
-        env,
-        defaultCwd: process.cwd(),
-        ...(options.out !== undefined ? { root: options.out } : {}),
-      });
+      const { result, interrupted } = await uninterrupted(() =>
+        continueInto(selected(source), target, {
+          env,
+          defaultCwd: process.cwd(),
+          ...(options.out !== undefined ? { root: options.out } : {}),
+        }),
+      );
       const { saved, resume } = result;
-      process.stderr.write(`wrote ${h.label} session ${saved.id}\n  ${saved.path}\n`);
+      tell(`wrote ${h.label} session ${saved.id}\n  ${saved.path}\n`);
       process.stdout.write(`${saved.id}\n`);
+      if (interrupted !== undefined) {
+        // The save had begun: it was finished rather than left half-made.
+        tell(`interrupted (${interrupted}) after the session was saved; not resuming\n`);
+        process.exitCode = 130;
+        return;
+      }
       if (!resume) {
-        process.stderr.write(`${h.label} has no resume command\n`);
+        tell(`${h.label} has no resume command\n`);
         return;
       }
       const line =
         (resume.cwd ? `cd ${shellWord(resume.cwd)} && ` : "") +
         resume.argv.map(shellWord).join(" ");
-      process.stdout.write(`resume: ${line}\n`);
+      process.stdout.write(forTerminal(`resume: ${line}\n`));
       const launch =
         options.resume && options.out === undefined && process.stdin.isTTY && process.stdout.isTTY;
       if (!launch) return;
       const program = resume.argv[0]!;
       if (!resume.overridden && which.sync(program, { nothrow: true }) === null) {
-        process.stderr.write(
-          `${program} is not installed (not on PATH); run the command above once it is\n`,
-        );
+        tell(`${program} is not installed (not on PATH); run the command above once it is\n`);
         return;
       }
       const cwd = resume.cwd && existsSync(resume.cwd) ? resume.cwd : process.cwd();
       if (resume.cwd && cwd !== resume.cwd) {
-        process.stderr.write(`${resume.cwd} does not exist here; launching in ${cwd}\n`);
+        tell(`${resume.cwd} does not exist here; launching in ${cwd}\n`);
       }
       const r = spawnSync(program, resume.argv.slice(1), {
         stdio: "inherit",
         cwd,
         env: process.env,
       });
-      if (r.error) process.stderr.write(`could not launch ${program}: ${r.error.message}\n`);
+      if (r.error) tell(`could not launch ${program}: ${r.error.message}\n`);
       else if (r.status !== null) process.exitCode = r.status;
     });
 }

@@ -9,6 +9,8 @@ import type { HarnessId } from "../../transcript.js";
 import { localFor } from "../context.js";
 import { UsageError } from "../errors.js";
 import { parseHarness } from "../options.js";
+import { tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 export function register(program: Command): void {
   program
@@ -36,16 +38,16 @@ export function register(program: Command): void {
           if (t) title = ` "${t}"`;
         } catch {}
         const answer = await rl.question(
-          `delete ${found.harness} session ${found.id}${title}? [y/N] `,
+          forTerminal(`delete ${found.harness} session ${found.id}${title}? [y/N] `),
         );
         rl.close();
         if (!/^y(es)?$/i.test(answer.trim())) {
-          process.stderr.write("not deleted\n");
+          tell("not deleted\n");
           return;
         }
       }
       const removed = local.remove(found);
-      process.stderr.write(`deleted ${found.harness} session ${found.id}\n`);
+      tell(`deleted ${found.harness} session ${found.id}\n`);
       for (const path of removed) process.stdout.write(`${path}\n`);
     });
 }

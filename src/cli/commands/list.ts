@@ -14,7 +14,8 @@ import type { Discovered, HarnessId } from "../../transcript.js";
 import { indexFor, refreshed, reportSkipped } from "../cache.js";
 import { fitWidth, localDate, padEnd, padStart, width } from "../columns.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
-import { colorEnabled, painter } from "../output.js";
+import { colorEnabled, painter, tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 interface ListOptions {
   from?: HarnessId;
@@ -82,16 +83,19 @@ export function renderTable(
 ): string {
   const paint = painter(options.color);
   const cwdOf = (s: Discovered) => (s.meta.cwd ? tildify(s.meta.cwd) : "-");
+  // Ids as short as they stay unique here (at least 8 characters): OpenCode's
+  // all begin `ses_` and a timestamp, so 8 would name several at once.
+  const idWidth = uniquePrefixWidth(sessions.map((s) => s.id));
   const cells = sessions.map((s) => {
     const updated = safeMillis(s.updated);
     return {
-      id: s.id.slice(0, 8),
+      id: forTerminal(s.id.slice(0, idWidth)),
       harness: s.harness,
       date: localDate(updated),
       age: age(options.now - updated),
       count: `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`,
-      cwd: cwdOf(s),
-      title: (s.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim(),
+      cwd: forTerminal(cwdOf(s)),
+      title: forTerminal((s.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim()),
     };
   });
   const header = {
@@ -108,7 +112,7 @@ export function renderTable(
   // One long cwd should not push every title far right.
   const cwdWidth = Math.min(40, w("cwd"));
   const widths = {
-    id: 8,
+    id: idWidth,
     harness: w("harness"),
     date: w("date"),
     age: w("age"),
@@ -163,14 +167,14 @@ export function register(program: Command): void {
       const index = indexFor(command);
       let listing: Listing;
       try {
-        const skipped = await refreshed(index, options.from ? { from: options.from } : {});
+        const result = await refreshed(index, options.from ? { from: options.from } : {});
         const request: ListRequest = {};
         if (options.from !== undefined) request.from = options.from;
         if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
         if (options.since !== undefined) request.since = options.since;
         if (options.until !== undefined) request.until = options.until;
         if (options.limit !== undefined) request.limit = options.limit;
-        listing = { sessions: index.list(request).sessions, skipped };
+        listing = { sessions: index.list(request).sessions, ...result };
       } finally {
         index.close();
       }
@@ -178,7 +182,8 @@ export function register(program: Command): void {
         const doc = {
           version: 1,
           sessions: listing.sessions.map(sessionJson),
-          skipped: listing.skipped.map((s) => ({
+          // A store that could not be read at all is listed by its root.
+          skipped: [...listing.unreadable, ...listing.skipped].map((s) => ({
             harness: s.harness,
             path: s.path,
             reason: s.reason,
@@ -193,8 +198,22 @@ export function register(program: Command): void {
           now: Date.now(),
         });
         if (text !== "") process.stdout.write(text);
-        else process.stderr.write("no sessions found\n");
+        else tell("no sessions found\n");
       }
-      reportSkipped(listing.skipped, options.verbose);
+      reportSkipped(listing, options.verbose);
     });
+}
+
+/** The shortest prefix length, 8 or more, at which every distinct id differs from the others. */
+export function uniquePrefixWidth(ids: readonly string[]): number {
+  const distinct = [...new Set(ids)].sort();
+  let width = 8;
+  for (let i = 1; i < distinct.length; i++) {
+    const a = distinct[i - 1] as string;
+    const b = distinct[i] as string;
+    let common = 0;
+    while (common < a.length && common < b.length && a[common] === b[common]) common++;
+    width = Math.max(width, Math.min(common + 1, Math.max(a.length, b.length)));
+  }
+  return width;
 }

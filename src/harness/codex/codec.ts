@@ -40,6 +40,7 @@ import {
   type Usage,
 } from "../../common.js";
 import { isUuid, stableUuid } from "../../ids.js";
+import { parseBounded } from "../../json.js";
 import { nonEmpty } from "../../strings.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -147,8 +148,8 @@ function outputToCommon(output: Json | undefined): { content: Json; is_error: bo
 function legacyShellOutput(text: string): { content: string; is_error: boolean } | undefined {
   if (!text.startsWith("{")) return undefined;
   try {
-    const v: unknown = JSON.parse(text);
-    if (!isJsonObject(v)) return undefined;
+    const v = parseBounded(text)?.value;
+    if (v === undefined || !isJsonObject(v)) return undefined;
     const o = v;
     const meta = o.metadata;
     if (typeof o.output !== "string" || !isJsonObject(meta)) return undefined;
@@ -342,13 +343,9 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
       case "function_call": {
         const name = typeof p.name === "string" && p.name !== "" ? p.name : "function";
         let parsed: Json | undefined;
-        if (typeof p.arguments === "string") {
-          try {
-            parsed = JSON.parse(p.arguments) as Json;
-          } catch {
-            parsed = undefined;
-          }
-        } else if (p.arguments !== undefined) parsed = p.arguments;
+        // Arguments nested absurdly deep stay a string (what rendering would recurse on).
+        if (typeof p.arguments === "string") parsed = parseBounded(p.arguments)?.value;
+        else if (p.arguments !== undefined) parsed = p.arguments;
         addCall(
           callId ?? `call_line_${index + 1}`,
           functionCallToTool(name, p.arguments, parsed),

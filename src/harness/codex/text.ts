@@ -9,6 +9,7 @@
 import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
+import { checkLineCount } from "../../lines.js";
 import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { TextCodec, Transcript } from "../../transcript.js";
 import { type CodexBody, type CodexLine, joinLines, readEnvelope, splitLines } from "./body.js";
@@ -145,6 +146,7 @@ export function metaFromBody(lines: readonly CodexLine[], origin?: string): Meta
 }
 
 export function parseCodex(text: string, origin?: string): Transcript<CodexBody> {
+  checkLineCount(text, "codex", origin);
   const lines = splitLines(text);
   return { meta: metaFromBody(lines, origin), body: { lines } };
 }
