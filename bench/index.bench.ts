@@ -233,7 +233,7 @@ function main(): void {
     const local = new Local({ env: process.env });
     const t0 = performance.now();
     let messages = 0;
-    for (const s of local.list().sessions) messages += local.load(s).transcript.body.length;
+    for (const s of (await local.list()).sessions) messages += local.load(s).transcript.body.length;
     process.stdout.write(JSON.stringify({ ms: performance.now() - t0, messages }));`;
   const load = spawnSync(node, ["--input-type=module", "-e", loadCode], {
     env: { PATH: process.env.PATH ?? "", ...env },
@@ -253,7 +253,7 @@ function main(): void {
   const queryCode = `const { SessionIndex } = await import(${distUrl("index/index.js")});
     const t0 = performance.now();
     const index = SessionIndex.open({ env: process.env });
-    index.refresh({ text: true });
+    await index.refresh({ text: true });
     const hits = index.query(${JSON.stringify(RARE)});
     index.close();
     process.stdout.write(JSON.stringify({ ms: performance.now() - t0, hits: hits.length }));`;
