@@ -281,9 +281,11 @@ export class SessionIndex {
       discovery = found;
       const seen = new Set<string>();
       for (const d of found.sessions) {
-        seen.add(d.path);
+        // Several sessions may share one file (OpenCode's database): keyed by file and id.
+        const entry = sharedKey(d);
+        seen.add(entry);
         const key = fingerprintKey(d.fingerprint.files);
-        if (known.get(d.path)?.fingerprint !== key) write.set(d.path, key);
+        if (known.get(entry)?.fingerprint !== key) write.set(entry, key);
       }
       for (const s of found.skipped) {
         seen.add(s.path);
@@ -292,7 +294,9 @@ export class SessionIndex {
       gone = [...known.values()].filter((r) => !seen.has(r.path));
     }
     if (write.size === 0 && gone.length === 0 && !discovery) return;
-    const sessions = new Map((discovery?.sessions ?? []).map((d) => [d.path, d]));
+    const sessions = new Map(
+      (discovery?.sessions ?? []).map((d) => [store.scan ? d.path : sharedKey(d), d]),
+    );
     const skipped = new Map((discovery?.skipped ?? []).map((s) => [s.path, s]));
     const outside: Skipped[] = (discovery?.skipped ?? []).filter((s) => !write.has(s.path));
     const db = this.db;
@@ -603,6 +607,11 @@ export class SessionIndex {
   get config(): Readonly<IndexOptions> {
     return this.options;
   }
+}
+
+/** The entry key of a session from a store without `scan()`: its file and id. */
+function sharedKey(d: Discovered): string {
+  return `${d.path}\u0000${d.id}`;
 }
 
 function safeMillis(ts: string): number {
