@@ -10,8 +10,6 @@
  * scan rather than thousands.
  */
 
-import { lintSource } from "@secretlint/core";
-import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 import type { Json } from "../common.js";
 import { TxcriptError } from "../errors.js";
 import type { Common, Transcript } from "../transcript.js";
@@ -121,6 +119,10 @@ export async function redact(
   const content = all.map((s) => s.get()).join(SEPARATOR);
   let messages: { ruleId: string; range: readonly [number, number] }[];
   try {
+    // Imported here, not at the top: @secretlint/core opens a pipe to
+    // stderr as it loads, and importing txcript must leave nothing behind.
+    const { lintSource } = await import("@secretlint/core");
+    const { creator: recommended } = await import("@secretlint/secretlint-rule-preset-recommend");
     const result = await lintSource({
       source: { filePath: "transcript.txt", content, ext: ".txt", contentType: "text" },
       options: {

@@ -94,7 +94,10 @@ describe.each(HARNESSES)("refresh of %s", (h) => {
     utimesSync(a.path, before.atime, before.mtime);
 
     // Rename (to a new id): the old path goes, the new one comes.
-    const renamed = a.path.replace(IDS.a, IDS.c);
+    // Gemini CLI names files by the id's first 8 characters only.
+    const renamed = a.path.includes(IDS.a)
+      ? a.path.replace(IDS.a, IDS.c)
+      : a.path.replace(IDS.a.slice(0, 8), IDS.c.slice(0, 8));
     renameSync(a.path, renamed);
     for (const suffix of ["-wal", "-shm"]) {
       try {
