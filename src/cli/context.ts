@@ -6,13 +6,13 @@
 
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
-import { parseToCommon } from "../convert.js";
+import { NotFoundError, TxcriptError } from "../errors.js";
 import { harness, storedHarnesses } from "../harness/index.js";
 import { type Env, Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
+import { readDocument } from "./documents.js";
 import { UsageError } from "./errors.js";
-import { readInput } from "./input.js";
 
 export function rootFlag(id: HarnessId): string {
   return `${id.replace(/_/g, "-")}-root`;
@@ -68,9 +68,14 @@ export function isDocument(ref: string): boolean {
   }
 }
 
+/** Session ids carry no path separators nor file extensions; a reference with them names a file. */
+export function looksLikePath(ref: string): boolean {
+  return /[/\\]/.test(ref) || /^[.~]/.test(ref) || /\.(jsonl?|db|zst|md|txt)$/i.test(ref);
+}
+
 /**
- * Resolve `<id|file|->[#range]`. A document is read in the `--from` text
- * form (default simple); anything else is a stored session id or prefix.
+ * Resolve `<id|file|->[#range]`. A document is read in the text form named
+ * by `--as`, else the one detected; anything else is a stored session id or prefix.
  */
 export function resolveSource(
   command: Command,
@@ -90,12 +95,23 @@ export function resolveSource(
   let origin: string | undefined;
   let path: string | undefined;
   if (options.allowDocuments && isDocument(parsed.ref)) {
-    const input = readInput(parsed.ref);
-    origin = input.origin;
-    transcript = parseToCommon(input.text, options.documentForm ?? "simple", input.origin);
+    const doc = readDocument(parsed.ref, options.documentForm, "--as");
+    origin = doc.origin;
+    transcript = doc.transcript;
   } else {
     const local = localFor(command, options.from);
-    found = local.resolve(parsed.ref);
+    try {
+      found = local.resolve(parsed.ref);
+    } catch (error) {
+      // `view sesion.jsonl`: a mistyped file name is not an unknown session id.
+      if (error instanceof NotFoundError && looksLikePath(parsed.ref)) {
+        throw new TxcriptError(undefined, "no such file (and no session id matches it)", {
+          file: parsed.ref,
+          cause: error,
+        });
+      }
+      throw error;
+    }
     const loaded = local.load(found);
     transcript = loaded.transcript;
     path = loaded.path;

@@ -15,6 +15,7 @@ import { register as registerList } from "./commands/list.js";
 import { register as registerView } from "./commands/view.js";
 import { addRootOptions } from "./context.js";
 import { exitCodeFor, formatError, UsageError } from "./errors.js";
+import { installInterruptHandlers } from "./interrupt.js";
 
 const pkg = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -48,8 +49,9 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
-      // `txcript` alone: the help went to stderr; it is a usage error.
-      if (error.code === "commander.help") return 2;
+      // `txcript` alone prints the help to stderr as a usage error (exit code
+      // 1 from commander); `help`, `help <command>` and `help --help` asked for it.
+      if (error.code === "commander.help") return error.exitCode === 0 ? 0 : 2;
       return reportError(new UsageError(error.message.replace(/^error: /, "")));
     }
     return reportError(error);
@@ -64,6 +66,7 @@ function reportError(error: unknown): number {
   return exitCodeFor(error);
 }
 
+installInterruptHandlers();
 main(process.argv).then(
   (code) => {
     process.exitCode = code;

@@ -47,7 +47,7 @@ export function register(program: Command): void {
       parseHarness,
     )
     .option("--from <harness>", "look the id up in this harness only", parseHarness)
-    .option("--as <form>", "the text form of a document (default: simple)", parseTextForm)
+    .option("--as <form>", "the text form of a document (default: detected)", parseTextForm)
     .option(
       "--out <dir>",
       "write under <dir> instead of the harness's real store (implies --no-resume)",

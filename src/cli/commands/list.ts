@@ -10,6 +10,7 @@ import type { Listing } from "../../local.js";
 import { timestampMillis } from "../../time.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
 import { localFor } from "../context.js";
+import { takeInterrupts } from "../interrupt.js";
 import { parseHarness, parsePositiveInt } from "../options.js";
 import { colorEnabled, Progress, painter } from "../output.js";
 
@@ -69,7 +70,7 @@ export function register(program: Command): void {
     .option("--json", "print JSON (schema: docs/cli.md)")
     .option("--limit <n>", "at most n sessions", parsePositiveInt)
     .option("-v, --verbose", "say why each skipped file was skipped")
-    .action((options: ListOptions, command: Command) => {
+    .action(async (options: ListOptions, command: Command) => {
       const local = localFor(command, options.from);
       const progress = new Progress();
       let listing: Listing;
@@ -83,6 +84,7 @@ export function register(program: Command): void {
       } finally {
         progress.done();
       }
+      await takeInterrupts(); // a Ctrl-C during the scan ends it here, before any output
       if (options.json) {
         const doc = {
           version: 1,

@@ -31,7 +31,11 @@ export function register(program: Command): void {
       'an id or unique prefix, optionally with #N, #A-B, #A- or #-B; or a document file, or "-"',
     )
     .option("--from <harness>", "look the id up in this harness only", parseHarness)
-    .option("--as <form>", "the text form of a document argument (default: simple)", parseTextForm)
+    .option(
+      "--as <form>",
+      "the text form of a document argument (default: detected)",
+      parseTextForm,
+    )
     .addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text"))
     .option("--no-pager", "never page the output")
     .action((ref: string, options: ViewOptions, command: Command) => {

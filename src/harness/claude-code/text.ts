@@ -7,8 +7,9 @@
 import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
+import { firstLine, isJsonLines } from "../../sniff.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
-import type { TextCodec, Transcript } from "../../transcript.js";
+import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
   type ClaudeCodeBody,
   type ClaudeLine,
@@ -115,7 +116,16 @@ export function renderClaudeCode(transcript: Transcript<ClaudeCodeBody>): string
   return joinLines(transcript.body.lines);
 }
 
+/** Fields only Claude Code's session lines carry (the envelope of every line kind it writes). */
+const CLAUDE_LINE = /"(?:sessionId|parentUuid|leafUuid|isSidechain|messageId)"\s*:/;
+
+/** JSON Lines whose first record has Claude Code's envelope. */
+export function detectClaudeCode(sample: Sample): Recognized | undefined {
+  return isJsonLines(sample) && CLAUDE_LINE.test(firstLine(sample)) ? "text" : undefined;
+}
+
 export const claudeCodeText: TextCodec<ClaudeCodeBody> = {
   parse: parseClaudeCode,
   render: renderClaudeCode,
+  detect: detectClaudeCode,
 };

@@ -9,8 +9,9 @@
 import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
+import { firstLine, isJsonLines, startsWithBytes, ZSTD_MAGIC } from "../../sniff.js";
 import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
-import type { TextCodec, Transcript } from "../../transcript.js";
+import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { type CodexBody, type CodexLine, joinLines, readEnvelope, splitLines } from "./body.js";
 
 /** What the `session_meta` line says, read tolerantly. */
@@ -153,7 +154,21 @@ export function renderCodex(transcript: Transcript<CodexBody>): string {
   return joinLines(transcript.body.lines);
 }
 
+/** The rollout line kinds, each `{"timestamp", "type", "payload"}`. */
+const ROLLOUT_LINE =
+  /"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context|compacted)"/;
+
+/** A zstd file is a compressed rollout (the store reads it); JSON Lines of rollout items the text form. */
+export function detectCodex(sample: Sample): Recognized | undefined {
+  if (startsWithBytes(sample, ZSTD_MAGIC)) return "store-file";
+  const line = firstLine(sample);
+  return isJsonLines(sample) && ROLLOUT_LINE.test(line) && line.includes('"payload"')
+    ? "text"
+    : undefined;
+}
+
 export const codexText: TextCodec<CodexBody> = {
   parse: parseCodex,
   render: renderCodex,
+  detect: detectCodex,
 };
