@@ -6,10 +6,11 @@
 
 import { parse as shellParse } from "shell-quote";
 import type { Meta } from "./common.js";
-import { AmbiguousIdError, NotFoundError, TxcriptError } from "./errors.js";
+import { CopyLedger, fileSha256, type Origin } from "./copies.js";
+import { AmbiguousIdError, describeCause, NotFoundError, TxcriptError } from "./errors.js";
 import { type Harness, harness, type ResumeCommand, storedHarnesses } from "./harness/index.js";
 import { stableUuid } from "./ids.js";
-import { compareTimestamps } from "./time.js";
+import { compareTimestamps, nowTimestamp } from "./time.js";
 import type {
   Common,
   Discovered,
@@ -73,6 +74,18 @@ export class Local {
 
   constructor(readonly options: LocalOptions) {}
 
+  private copies: CopyLedger | undefined;
+
+  private ledger(): CopyLedger {
+    this.copies ??= new CopyLedger(this.options.env);
+    return this.copies;
+  }
+
+  /** The session a copy was made from, when `continue` wrote it. */
+  lineage(located: Located): Origin | undefined {
+    return this.ledger().lookup(located.harness, located.id)?.from;
+  }
+
   /** The harnesses this instance reads: every stored one, or just `from`. */
   harnesses(): Harness[] {
     const all = storedHarnesses();
@@ -105,6 +118,15 @@ export class Local {
       sessions.push(...found.sessions);
       skipped.push(...found.skipped.map((s) => ({ ...s, harness: h.id })));
     }
+    // A copy `continue` wrote names its source in txcript's ledger.
+    const ledger = this.ledger();
+    for (const session of sessions) {
+      if (session.forked_from !== undefined) continue;
+      const from = ledger.lookup(session.harness, session.id)?.from;
+      if (from === undefined) continue;
+      session.forked_from = from.id;
+      session.forked_from_harness = from.harness;
+    }
     let out = sessions;
     const { cwd } = options;
     if (cwd !== undefined)
@@ -136,12 +158,23 @@ export class Local {
     const where = this.options.from ? ` in ${harness(this.options.from).label}` : "";
     if (matches.length === 0)
       throw new NotFoundError(this.options.from, `no session matches "${ref}"${where}`);
-    const candidates = matches.map((s) => `${s.id} (${s.harness})`);
+    // Each candidate says which is a copy of which: neither is preferred silently.
+    const candidates = matches.map((s) => {
+      const from = this.lineage(s);
+      return from
+        ? `${s.id} (${s.harness}, copy of ${from.id.slice(0, 8)} in ${from.harness})`
+        : `${s.id} (${s.harness})`;
+    });
     const shown = candidates.slice(0, 10).join(", ");
     const more = candidates.length > 10 ? `, and ${candidates.length - 10} more` : "";
+    // The same whole id in several stores: only --from can tell them apart.
+    const advice =
+      exact.length > 0
+        ? `pick one with ${matches.map((s) => `--from ${s.harness}`).join(" or ")}`
+        : `give more of the id${this.options.from ? "" : " or --from"}`;
     throw new AmbiguousIdError(
       this.options.from,
-      `"${ref}" matches ${matches.length} sessions${where}: ${shown}${more}; give more of the id${this.options.from ? "" : " or --from"}`,
+      `"${ref}" ${exact.length > 0 ? "is the id of" : "matches"} ${matches.length} sessions${where}: ${shown}${more}; ${advice}`,
       candidates,
     );
   }
@@ -161,26 +194,59 @@ export class Local {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface ContinueOptions {
   env: Env;
   /** Write under this directory instead of the harness's real store. */
   root?: string;
   /** The working directory to give a session that names none (the harness resumes there). */
   defaultCwd?: string;
+  /** Where the transcript comes from (default: a Simple document with its id). */
+  source?: Origin;
 }
+
+/**
+ * What became of the copy: `new` (written), `updated` (an earlier copy
+ * nobody had touched, rewritten from the source), `unchanged` (an earlier
+ * copy already holding exactly this).
+ */
+export type CopyStatus = "new" | "updated" | "unchanged";
 
 export interface Continued {
   saved: Saved;
   transcript: Transcript<Common>;
+  status: CopyStatus;
+  /** Earlier copies of the same source into the same harness that were changed since txcript wrote them (left alone). */
+  kept: string[];
+  /** Why the lineage could not be recorded, when it could not (the copy is written all the same). */
+  unrecorded?: string;
   resume?: ResumeCommand & { overridden: boolean };
 }
 
+/** The id of the `n`th copy of `source` into `target`: deterministic, so a repeat finds its copy. */
+export function copyId(source: Origin, target: HarnessId, n: number): string {
+  return stableUuid("copy", source.harness, source.id, target, n);
+}
+
+/** Does the stored session hold exactly what `body` would write? */
+function holdsExactly(
+  h: Harness,
+  store: Store<unknown>,
+  id: string,
+  native: Transcript<unknown>,
+): boolean {
+  try {
+    return h.text.render(store.load(id)) === h.text.render(native);
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Write a copy of `transcript` into `target`'s store. The copy keeps the
- * session id when it is a UUID the target does not hold yet; otherwise it
- * gets a fresh id derived from the original (deterministic, never random).
+ * Write a copy of `transcript` into `target`'s store, under its own id (a
+ * UUIDv5 of the source and the target). Repeating finds the earlier copy:
+ * one that holds the same is left as it is, one nobody changed since
+ * txcript wrote it (its recorded SHA-256) is brought up to date, and one
+ * the user has changed is never overwritten: the next id is used instead.
  */
 export function continueInto(
   transcript: Transcript<Common>,
@@ -193,16 +259,51 @@ export function continueInto(
   const opts: StoreOptions = { env: options.env };
   if (options.root !== undefined) opts.root = options.root;
   const store = h.store(opts);
-  let id = transcript.meta.id;
-  for (let n = 0; !UUID.test(id) || store.fingerprint(id) !== undefined; n++) {
-    id = stableUuid("continue", target, transcript.meta.id, n);
+  const source = options.source ?? { harness: "simple", id: transcript.meta.id };
+  const ledger = new CopyLedger(options.env);
+  const kept: string[] = [];
+  for (let n = 0; ; n++) {
+    const id = copyId(source, target, n);
+    const meta = { ...transcript.meta, id };
+    if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
+    const copy: Transcript<Common> = { meta, body: transcript.body };
+    const native = h.codec.fromCommon(copy);
+    const existing = store.fingerprint(id)?.files[0]?.path;
+    let status: CopyStatus = "new";
+    if (existing !== undefined) {
+      if (holdsExactly(h, store, id, native)) status = "unchanged";
+      else {
+        const written = ledger.lookup(target, id)?.sha256;
+        if (written === undefined || written !== fileSha256(existing)) {
+          kept.push(id);
+          continue;
+        }
+        status = "updated";
+      }
+    }
+    const saved: Saved =
+      status === "unchanged"
+        ? { harness: target, id, path: existing as string, files: [] }
+        : store.save(native, status === "updated" ? { overwrite: true } : {});
+    const result: Continued = { saved, transcript: copy, status, kept };
+    if (status !== "unchanged" || ledger.lookup(target, id) === undefined) {
+      try {
+        ledger.record({
+          harness: target,
+          id,
+          from: source,
+          sha256: fileSha256(saved.path) ?? "",
+          path: saved.path,
+          written: nowTimestamp(),
+        });
+      } catch (error) {
+        result.unrecorded = `${ledger.path}: ${describeCause(error)}`;
+      }
+    }
+    const resume = resumeCommand(h, saved, copy.meta, options.env);
+    if (resume) result.resume = resume;
+    return result;
   }
-  const meta = { ...transcript.meta, id };
-  if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
-  const copy: Transcript<Common> = { meta, body: transcript.body };
-  const saved = store.save(h.codec.fromCommon(copy));
-  const resume = resumeCommand(h, saved, copy.meta, options.env);
-  return resume ? { saved, transcript: copy, resume } : { saved, transcript: copy };
 }
 
 /** The harness's resume command, or `TXCRIPT_<HARNESS>_RESUME_CMD` with `{id}` filled in. */

@@ -104,6 +104,8 @@ export interface Discovered {
   parent_id?: string;
   /** The conversation this one was forked from. */
   forked_from?: string;
+  /** The harness (or document form) `forked_from` is in, when known: a copy `continue` wrote. */
+  forked_from_harness?: TextForm;
 }
 
 /** A file a scan passed over, and why. */

@@ -40,6 +40,8 @@ export interface ViewInput {
   harness?: string;
   /** Where it lives, for the header. */
   path?: string;
+  /** The session this one is a copy of (`continue`), for the header. */
+  forkedFrom?: { harness: string; id: string };
 }
 
 /** Session-local numbers for tool calls, in order of appearance. */
@@ -136,6 +138,8 @@ function metaLines(input: ViewInput): [string, string][] {
   if (meta.model) rows.push(["model", meta.model]);
   if (meta.cli_version) rows.push(["version", meta.cli_version]);
   if (input.path) rows.push(["file", input.path]);
+  if (input.forkedFrom)
+    rows.push(["forked", `from ${input.forkedFrom.id}  (${input.forkedFrom.harness})`]);
   rows.push(["messages", String(input.messages.length)]);
   return rows;
 }

@@ -6,6 +6,7 @@
 
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
+import type { Origin } from "../copies.js";
 import { NotFoundError, TxcriptError } from "../errors.js";
 import { harness, storedHarnesses } from "../harness/index.js";
 import { type Env, Local, type Located } from "../local.js";
@@ -49,10 +50,14 @@ export interface Source {
   transcript: Transcript<Common>;
   /** Set when the source is a stored session. */
   found?: Located;
+  /** The session a stored copy was made from (`continue`). */
+  forkedFrom?: Origin;
   /** The stored session's main file. */
   path?: string;
   /** The document's path (or `<stdin>`) when the source is a document. */
   origin?: string;
+  /** The document's form (given or detected) when the source is a document. */
+  form?: TextForm;
   /** 0-based [start, end) of the selected messages. */
   start: number;
   end: number;
@@ -92,11 +97,14 @@ export function resolveSource(
   }
   let transcript: Transcript<Common>;
   let found: Located | undefined;
+  let forkedFrom: Origin | undefined;
   let origin: string | undefined;
+  let form: TextForm | undefined;
   let path: string | undefined;
   if (options.allowDocuments && isDocument(parsed.ref)) {
     const doc = readDocument(parsed.ref, options.documentForm, "--as");
     origin = doc.origin;
+    form = doc.form;
     transcript = doc.transcript;
   } else {
     const local = localFor(command, options.from);
@@ -105,14 +113,19 @@ export function resolveSource(
     } catch (error) {
       // `view sesion.jsonl`: a mistyped file name is not an unknown session id.
       if (error instanceof NotFoundError && looksLikePath(parsed.ref)) {
-        throw new TxcriptError(undefined, "no such file (and no session id matches it)", {
-          file: parsed.ref,
-          cause: error,
-        });
+        const directory = existsSync(parsed.ref);
+        throw new TxcriptError(
+          undefined,
+          directory
+            ? "cannot read: is a directory, not a session file"
+            : "no such file (and no session id matches it)",
+          { file: parsed.ref, cause: error },
+        );
       }
       throw error;
     }
     const loaded = local.load(found);
+    forkedFrom = local.lineage(found);
     transcript = loaded.transcript;
     path = loaded.path;
   }
@@ -122,8 +135,10 @@ export function resolveSource(
     : { start: 0, end: transcript.body.length };
   const source: Source = { transcript, start, end };
   if (found) source.found = found;
+  if (forkedFrom) source.forkedFrom = forkedFrom;
   if (path !== undefined) source.path = path;
   if (origin !== undefined) source.origin = origin;
+  if (form !== undefined) source.form = form;
   return source;
 }
 

@@ -4,15 +4,17 @@
  * command, and on a terminal launch it.
  */
 
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import which from "which";
+import type { Origin } from "../../copies.js";
 import { harness } from "../../harness/index.js";
 import { continueInto, type Env } from "../../local.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
+import { childStarted, INTERRUPTED } from "../interrupt.js";
 import { parseHarness, parseTextForm } from "../options.js";
 
 interface ContinueOptions {
@@ -31,6 +33,30 @@ interface ContinueOptions {
 export function shellWord(arg: string): string {
   if (/^[A-Za-z0-9_\-./:=@%+,]+$/.test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Run the harness on this terminal and wait for it; Ctrl-C is its own
+ * while it runs. Resolves with its exit status.
+ */
+function launchHarness(program: string, args: string[], cwd: string | undefined): Promise<number> {
+  const done = childStarted();
+  return new Promise((resolve) => {
+    const child = spawn(program, args, {
+      stdio: "inherit",
+      env: process.env,
+      ...(cwd !== undefined ? { cwd } : {}),
+    });
+    child.on("error", (error) => {
+      done();
+      process.stderr.write(`could not launch ${program}: ${error.message}\n`);
+      resolve(1);
+    });
+    child.on("exit", (code, signal) => {
+      done();
+      resolve(code ?? (signal === "SIGINT" ? INTERRUPTED : 1));
+    });
+  });
 }
 
 export function register(program: Command): void {
@@ -53,7 +79,7 @@ export function register(program: Command): void {
       "write under <dir> instead of the harness's real store (implies --no-resume)",
     )
     .option("--no-resume", "write the copy but do not launch the harness")
-    .action((ref: string, options: ContinueOptions, command: Command) => {
+    .action(async (ref: string, options: ContinueOptions, command: Command) => {
       if (options.with === undefined && isDocument(ref)) {
         throw new UsageError(`continuing a document needs --with <harness> (where to continue it)`);
       }
@@ -69,25 +95,53 @@ export function register(program: Command): void {
       const h = harness(target);
       if (!h.store) throw new UsageError(`cannot continue in ${target}: it has no session store`);
       const env = process.env as Env;
+      const origin: Origin = source.found
+        ? { harness: source.found.harness, id: source.found.id }
+        : { harness: source.form ?? "simple", id: source.transcript.meta.id };
       const result = continueInto(selected(source), target, {
         env,
         defaultCwd: process.cwd(),
+        source: origin,
         ...(options.out !== undefined ? { root: options.out } : {}),
       });
       const { saved, resume } = result;
-      process.stderr.write(`wrote ${h.label} session ${saved.id}\n  ${saved.path}\n`);
+      for (const id of result.kept) {
+        process.stderr.write(
+          `an earlier copy ${id} has changed since txcript wrote it; left as it is\n`,
+        );
+      }
+      const what =
+        result.status === "unchanged"
+          ? `${h.label} already holds this copy, unchanged: session`
+          : result.status === "updated"
+            ? `updated the copy (unchanged since txcript wrote it): ${h.label} session`
+            : `wrote ${h.label} session`;
+      process.stderr.write(`${what} ${saved.id}\n  ${saved.path}\n`);
+      if (result.unrecorded !== undefined)
+        process.stderr.write(`(its lineage was not recorded: ${result.unrecorded})\n`);
       process.stdout.write(`${saved.id}\n`);
       if (!resume) {
         process.stderr.write(`${h.label} has no resume command\n`);
         return;
       }
+      // A working directory missing here: the harness would not find the
+      // session (Claude Code looks it up by the directory it starts in), or
+      // would run its tools elsewhere. Say how to resume instead of launching.
+      const missingCwd = resume.cwd !== undefined && !existsSync(resume.cwd);
       const line =
-        (resume.cwd ? `cd ${shellWord(resume.cwd)} && ` : "") +
-        resume.argv.map(shellWord).join(" ");
+        (resume.cwd
+          ? `${missingCwd ? `mkdir -p ${shellWord(resume.cwd)} && ` : ""}cd ${shellWord(resume.cwd)} && `
+          : "") + resume.argv.map(shellWord).join(" ");
       process.stdout.write(`resume: ${line}\n`);
       const launch =
         options.resume && options.out === undefined && process.stdin.isTTY && process.stdout.isTTY;
       if (!launch) return;
+      if (missingCwd) {
+        process.stderr.write(
+          `not launched: the session's directory ${resume.cwd} does not exist here, and ${h.label} resumes a session from its own directory; run the command above (it creates the directory) or check out the project there\n`,
+        );
+        return;
+      }
       const program = resume.argv[0]!;
       if (!resume.overridden && which.sync(program, { nothrow: true }) === null) {
         process.stderr.write(
@@ -95,16 +149,6 @@ export function register(program: Command): void {
         );
         return;
       }
-      const cwd = resume.cwd && existsSync(resume.cwd) ? resume.cwd : process.cwd();
-      if (resume.cwd && cwd !== resume.cwd) {
-        process.stderr.write(`${resume.cwd} does not exist here; launching in ${cwd}\n`);
-      }
-      const r = spawnSync(program, resume.argv.slice(1), {
-        stdio: "inherit",
-        cwd,
-        env: process.env,
-      });
-      if (r.error) process.stderr.write(`could not launch ${program}: ${r.error.message}\n`);
-      else if (r.status !== null) process.exitCode = r.status;
+      process.exitCode = await launchHarness(program, resume.argv.slice(1), resume.cwd);
     });
 }

@@ -11,6 +11,7 @@ import { timestampMillis } from "../../time.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
 import { localFor } from "../context.js";
 import { takeInterrupts } from "../interrupt.js";
+import { explainEmpty } from "../looked.js";
 import { parseHarness, parsePositiveInt } from "../options.js";
 import { colorEnabled, Progress, painter } from "../output.js";
 
@@ -56,6 +57,7 @@ export function sessionJson(s: Discovered): Record<string, unknown> {
     lane: s.lane ?? null,
     parent_id: s.parent_id ?? null,
     forked_from: s.forked_from ?? null,
+    forked_from_harness: s.forked_from_harness ?? null,
   };
   return out;
 }
@@ -110,7 +112,9 @@ export function register(program: Command): void {
           return `${paint.bold(s.id.slice(0, 8))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwdOf(s).padEnd(cwdWidth))}  ${title}`;
         });
         if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
-        else process.stderr.write("no sessions found\n");
+        else if (listing.skipped.length > 0 || options.cwd !== undefined)
+          process.stderr.write("no sessions found\n");
+        else process.stderr.write(`${explainEmpty(local, process.env).join("\n")}\n`);
       }
       const n = listing.skipped.length;
       if (n > 0) {

@@ -53,6 +53,7 @@ export function register(program: Command): void {
       if (source.found) {
         input.harness = source.found.harness;
         if (source.path !== undefined) input.path = source.path;
+        if (source.forkedFrom) input.forkedFrom = source.forkedFrom;
       }
       switch (options.format) {
         case "json":
