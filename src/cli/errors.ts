@@ -3,7 +3,9 @@
  * errors and 1 for failures. Stack traces only with TXCRIPT_DEBUG=1.
  */
 
-import { describeCause, TxcriptError } from "../errors.js";
+import { basename, dirname } from "node:path";
+import { describeCause, systemErrorText, TxcriptError } from "../errors.js";
+import { TEMP_NAME } from "../fsx.js";
 
 /** The command line was wrong: unknown option, missing argument, bad value. */
 export class UsageError extends Error {
@@ -16,6 +18,14 @@ export class UsageError extends Error {
 export function formatError(error: unknown): string {
   if (error instanceof UsageError) return `txcript: ${oneLine(error.message)}`;
   if (error instanceof TxcriptError) return `txcript: ${oneLine(error.message)}`;
+  // A system error that escaped a store: an I/O failure, said plainly, about
+  // the path the user knows (a temporary file's folder, not the file).
+  const sys = error as NodeJS.ErrnoException;
+  const plain = systemErrorText(sys?.code);
+  if (plain !== undefined && typeof sys.syscall === "string") {
+    const path = sys.path && TEMP_NAME.test(basename(sys.path)) ? dirname(sys.path) : sys.path;
+    return `txcript: ${path ? `${path}: ` : ""}${plain}`;
+  }
   return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
 }
 
