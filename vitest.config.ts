@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // CLI tests run dist/: rebuild it when src/ is newer.
+    globalSetup: ["test/support/build.ts"],
   },
 });

@@ -125,8 +125,8 @@ for (const layout of ["generic", "typed"] as const) {
   };
   const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const w = timeMedian(walkAll, RUNS, WARMUP);
-    const c = timeMedian(
+    const w = await timeMedian(walkAll, RUNS, WARMUP);
+    const c = await timeMedian(
       () => {
         sink += toCommon(transcript).body.length;
       },
@@ -134,7 +134,7 @@ for (const layout of ["generic", "typed"] as const) {
       WARMUP,
     );
     times.library.push(
-      timeMedian(
+      await timeMedian(
         () => {
           for (const s of body.steps) sink += libraryWalk(s.step_payload!, STEP_TREE);
         },
@@ -143,7 +143,7 @@ for (const layout of ["generic", "typed"] as const) {
       ),
     );
     times.text.push(
-      timeMedian(
+      await timeMedian(
         () => {
           for (const s of body.steps) sink += walkText(decode(s.step_payload), STEP_TREE);
         },
@@ -161,14 +161,14 @@ for (const layout of ["generic", "typed"] as const) {
   const libraryMs = median(times.library);
   const textMs = median(times.text);
   const common = toCommon(transcript);
-  const fromMs = timeMedian(() => {
+  const fromMs = await timeMedian(() => {
     sink += fromCommon(common).body.steps.length;
   }, 7);
   const text = antigravityText.render(transcript);
-  const renderMs = timeMedian(() => {
+  const renderMs = await timeMedian(() => {
     sink += antigravityText.render(transcript).length;
   }, 7);
-  const parseMs = timeMedian(() => {
+  const parseMs = await timeMedian(() => {
     sink += antigravityText.parse(text).body.steps.length;
   }, 7);
   sample();

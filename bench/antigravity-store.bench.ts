@@ -106,17 +106,20 @@ interface Timing {
   cpu: number;
 }
 
-function interleaved(variants: Record<string, () => void>, runs: number): Record<string, Timing> {
+async function interleaved(
+  variants: Record<string, () => unknown | Promise<unknown>>,
+  runs: number,
+): Promise<Record<string, Timing>> {
   const samples = Object.fromEntries(
     Object.keys(variants).map((k) => [k, { wall: [] as number[], cpu: [] as number[] }]),
   );
-  for (const fn of Object.values(variants)) fn(); // warm-up
+  for (const fn of Object.values(variants)) await fn(); // warm-up
   for (let r = 0; r < runs; r++) {
     for (const [name, fn] of Object.entries(variants)) {
       globalThis.gc?.();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      fn();
+      await fn();
       const wall = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       samples[name]!.wall.push(wall);
@@ -237,7 +240,7 @@ function coldDiscovery(build: string, root: string, workers: number): number {
     const { AntigravityStore } = await import(${JSON.stringify(pathToFileURL(join(build, "harness/antigravity/store.js")).href)});
     const store = new AntigravityStore({ root: ${JSON.stringify(root)}, discoveryWorkers: ${workers} });
     const t0 = performance.now();
-    const found = store.discover();
+    const found = await store.discover();
     process.stdout.write(JSON.stringify({ ms: performance.now() - t0, n: found.sessions.length }));`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(r.stderr);
@@ -249,7 +252,12 @@ function coldDiscovery(build: string, root: string, workers: number): number {
  * default), beside opening each database the same way and reading one row;
  * then the first discovery of a fresh process, serial and parallel.
  */
-function benchDiscovery(label: string, root: string, built: Built, build: string): void {
+async function benchDiscovery(
+  label: string,
+  root: string,
+  built: Built,
+  build: string,
+): Promise<void> {
   const { dir, names, bytes } = storeFiles(root);
   const serialStore = new built.store.AntigravityStore({ root, discoveryWorkers: 0 });
   const parallelStore = new built.store.AntigravityStore({ root });
@@ -259,10 +267,10 @@ function benchDiscovery(label: string, root: string, built: Built, build: string
     found = d.sessions.length;
     if (d.skipped.length > 0) throw new Error(JSON.stringify(d.skipped[0]));
   };
-  const t = interleaved(
+  const t = await interleaved(
     {
-      serial: () => check(serialStore.discover()),
-      parallel: () => check(parallelStore.discover()),
+      serial: async () => check(await serialStore.discover()),
+      parallel: async () => check(await parallelStore.discover()),
       baseline: () => {
         for (const n of names) {
           built.sqlite.readSnapshot(
@@ -301,12 +309,12 @@ function benchDiscovery(label: string, root: string, built: Built, build: string
  * table. Rates are MB of database at rest per second (the same
  * conversations whichever store is read).
  */
-function benchLoad(label: string, root: string, bytes: number): void {
+async function benchLoad(label: string, root: string, bytes: number): Promise<void> {
   const { dir, names } = storeFiles(root);
   const store = new AntigravityStore({ root });
   const ids = names.map((n) => n.slice(0, -3));
   let messages = 0;
-  const t = interleaved(
+  const t = await interleaved(
     {
       loadConvert: () => {
         messages = 0;
@@ -365,10 +373,10 @@ async function main(): Promise<void> {
   ]);
   const build = builtSource();
   const built = await builtModules(build);
-  benchDiscovery("at rest", stores.rest, built, build);
-  benchDiscovery("latest fifth of each in -wal", stores.wal, built, build);
-  benchLoad("at rest", stores.rest, bytes);
-  benchLoad("latest fifth in -wal", stores.wal, bytes);
+  await benchDiscovery("at rest", stores.rest, built, build);
+  await benchDiscovery("latest fifth of each in -wal", stores.wal, built, build);
+  await benchLoad("at rest", stores.rest, bytes);
+  await benchLoad("latest fifth in -wal", stores.wal, bytes);
 
   // Peak RSS loading one large conversation, each in a process of its own.
   const largeBytes = bytesOf(join(large.root, "conversations"), `${large.id}.db`);

@@ -119,18 +119,18 @@ try {
     writeFileSync(join(dir, `${uuid(n, 0)}.jsonl`), text);
   }
   const store = new ClaudeCodeStore({ root });
-  const ids = store.discover().sessions.map((s) => s.id);
+  const ids = (await store.discover()).sessions.map((s) => s.id);
 
-  const discover = timeMedian(() => store.discover(), 5);
-  const baseline = timeMedian(() => {
+  const discover = await timeMedian(() => store.discover(), 5);
+  const baseline = await timeMedian(() => {
     for (const id of ids) claudeCodeCodec.toCommon(store.load(id));
   }, 3);
 
   const big = session(9999, 1200);
-  const parse = timeMedian(() => claudeCodeCodec.toCommon(claudeCodeText.parse(big)));
+  const parse = await timeMedian(() => claudeCodeCodec.toCommon(claudeCodeText.parse(big)));
   const common = claudeCodeCodec.toCommon(claudeCodeText.parse(big));
-  const write = timeMedian(() => claudeCodeText.render(claudeCodeCodec.fromCommon(common)));
-  const roundTrip = timeMedian(() => claudeCodeText.render(claudeCodeText.parse(big)));
+  const write = await timeMedian(() => claudeCodeText.render(claudeCodeCodec.fromCommon(common)));
+  const roundTrip = await timeMedian(() => claudeCodeText.render(claudeCodeText.parse(big)));
 
   report([
     { store: `${ids.length} sessions`, size: mb(bytes) },

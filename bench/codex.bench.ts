@@ -102,29 +102,29 @@ try {
     for (const f of files)
       for (const line of readFileSync(f, "utf8").split("\n")) if (line) JSON.parse(line);
   };
-  const baseDiscover = timeMedian(parseAll, 5);
+  const baseDiscover = await timeMedian(parseAll, 5);
   let found = 0;
-  const discover = timeMedian(() => {
-    found = store.discover().sessions.length;
+  const discover = await timeMedian(async () => {
+    found = (await store.discover()).sessions.length;
   }, 5);
 
   // One large rollout (~25 MB): load + toCommon vs parsing its lines.
   const big = codexCodec.fromCommon(session(9999, 400, 60_000));
   const bigPath = store.save(big).path;
   const bigSize = statSync(bigPath).size;
-  const baseLoad = timeMedian(() => {
+  const baseLoad = await timeMedian(() => {
     for (const line of readFileSync(bigPath, "utf8").split("\n")) if (line) JSON.parse(line);
   }, 5);
-  const load = timeMedian(() => {
+  const load = await timeMedian(() => {
     codexCodec.toCommon(store.load(big.meta.id));
   }, 5);
 
   // Writing: fromCommon + render vs JSON.stringify of the same Common.
   const common = session(1, 400, 2_000);
-  const baseWrite = timeMedian(() => {
+  const baseWrite = await timeMedian(() => {
     JSON.stringify(common);
   }, 7);
-  const write = timeMedian(() => {
+  const write = await timeMedian(() => {
     codexText.render(codexCodec.fromCommon(common));
   }, 7);
 

@@ -12,13 +12,17 @@ export function median(values: readonly number[]): number {
 }
 
 /** Run `fn` `runs` times after `warmup` runs; the median wall time in ms. */
-export function timeMedian(fn: () => void, runs = 7, warmup = 1): number {
-  for (let i = 0; i < warmup; i++) fn();
+export async function timeMedian(
+  fn: () => unknown | Promise<unknown>,
+  runs = 7,
+  warmup = 1,
+): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     globalThis.gc?.();
     const t0 = performance.now();
-    fn();
+    await fn();
     times.push(performance.now() - t0);
   }
   return median(times);

@@ -73,7 +73,11 @@ export function toolToJson(tool: Tool): JsonObject {
         out[key] =
           key === "edits"
             ? (value as JsonObject[]).map((op) => {
-                const edit: JsonObject = { old_string: op.old_string!, new_string: op.new_string! };
+                // Validated MultiEdit edits always hold both strings.
+                const edit: JsonObject = {
+                  old_string: op.old_string ?? "",
+                  new_string: op.new_string ?? "",
+                };
                 assignDefined(edit, "replace_all", op.replace_all);
                 return edit;
               })

@@ -4,7 +4,7 @@
  */
 
 import { readCommon, renderCommon } from "./commonJson.js";
-import { harness } from "./harness/index.js";
+import { commonToText, harness, textToCommon } from "./harness/index.js";
 import { parseSimple } from "./harness/simple.js";
 import { Checker, parseJson } from "./json.js";
 import type { Timestamp } from "./time.js";
@@ -25,15 +25,13 @@ export function parseToCommon(
   if (from === "simple") return parseSimple(text, origin, options.undated);
   if (from === "common")
     return readCommon(new Checker("common", origin), parseJson(text, "common", origin));
-  const h = harness(from);
-  return h.codec.toCommon(h.text.parse(text, origin));
+  return textToCommon(harness(from), text, origin);
 }
 
 /** Render the canonical model in any text form. */
 export function renderFromCommon(transcript: Transcript<Common>, to: TextForm): string {
   if (to === "common") return renderCommon(transcript);
-  const h = harness(to);
-  return h.text.render(h.codec.fromCommon(transcript));
+  return commonToText(harness(to), transcript);
 }
 
 /** Convert a document between text forms. `origin` names the input in errors. */

@@ -16,3 +16,10 @@ export function stableUuid(...parts: readonly (string | number)[]): string {
   // byte loop) takes ~0.4 s on a 4 MB document. Same bytes, same ids.
   return uuidv5(utf8.encode(JSON.stringify(parts)), TXCRIPT_NAMESPACE);
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID in its 8-4-4-4-12 hex form, either case. */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}

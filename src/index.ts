@@ -15,15 +15,21 @@ export { convert, parseToCommon, renderFromCommon } from "./convert.js";
 export * from "./errors.js";
 export {
   allHarnesses,
+  type CommonStore,
+  commonToText,
   type Harness,
+  type Harnesses,
   harness,
+  openStore,
   type ResumeCommand,
   storedHarnesses,
+  textToCommon,
 } from "./harness/index.js";
 export {
   parseSimple,
   renderSimple,
   type SimpleBody,
+  simple,
   simpleCodec,
   simpleText,
 } from "./harness/simple.js";

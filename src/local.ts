@@ -4,11 +4,21 @@
  * Common transcript into a target harness's store (always a copy).
  */
 
+import { readFileSync } from "node:fs";
 import { parse as shellParse } from "shell-quote";
 import type { Meta } from "./common.js";
 import { CopyLedger, fileSha256, type Origin } from "./copies.js";
+import type { Env } from "./env.js";
 import { AmbiguousIdError, describeCause, NotFoundError, TxcriptError } from "./errors.js";
-import { type Harness, harness, type ResumeCommand, storedHarnesses } from "./harness/index.js";
+import {
+  type CommonStore,
+  commonToText,
+  type Harness,
+  harness,
+  openStore,
+  type ResumeCommand,
+  storedHarnesses,
+} from "./harness/index.js";
 import { stableUuid } from "./ids.js";
 import { compareTimestamps, nowTimestamp } from "./time.js";
 import type {
@@ -22,7 +32,7 @@ import type {
   Transcript,
 } from "./transcript.js";
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 export interface LocalOptions {
   env: Env;
@@ -70,7 +80,7 @@ export function isUnderDir(child: string, dir: string): boolean {
 }
 
 export class Local {
-  private readonly opened = new Map<HarnessId, Store<unknown>>();
+  private readonly opened = new Map<HarnessId, CommonStore>();
 
   constructor(readonly options: LocalOptions) {}
 
@@ -92,27 +102,33 @@ export class Local {
     return this.options.from ? all.filter((h) => h.id === this.options.from) : all;
   }
 
+  /** The harness's native store (for what needs no Body: discover, ids, fingerprint, delete). */
   store(id: HarnessId): Store<unknown> {
+    return this.commonStore(id).native;
+  }
+
+  /** The harness's store seen through Common (load and save convert with its own codec). */
+  commonStore(id: HarnessId): CommonStore {
     let store = this.opened.get(id);
     if (!store) {
-      const h = harness(id);
-      if (!h.store) throw new TxcriptError(id, `${h.label} has no session store`);
+      const h: Harness = harness(id);
       const opts: StoreOptions = { env: this.options.env };
       const root = this.options.roots?.[id];
       if (root !== undefined) opts.root = root;
-      store = h.store(opts);
+      store = openStore(h, opts);
+      if (!store) throw new TxcriptError(id, `${h.label} has no session store`);
       this.opened.set(id, store);
     }
     return store;
   }
 
   /** Every session, newest activity first. */
-  list(options: ListOptions = {}): Listing {
+  async list(options: ListOptions = {}): Promise<Listing> {
     const sessions: Discovered[] = [];
     const skipped: SkippedIn[] = [];
     for (const h of this.harnesses()) {
       const { onProgress } = options;
-      const found = this.store(h.id).discover(
+      const found = await this.store(h.id).discover(
         onProgress ? { onProgress: (done, total) => onProgress(h.id, done, total) } : {},
       );
       sessions.push(...found.sessions);
@@ -154,7 +170,8 @@ export class Local {
     const matches = (exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(ref))).sort(
       (a, b) => a.id.localeCompare(b.id) || a.harness.localeCompare(b.harness),
     );
-    if (matches.length === 1) return matches[0]!;
+    const [only] = matches;
+    if (matches.length === 1 && only) return only;
     const where = this.options.from ? ` in ${harness(this.options.from).label}` : "";
     if (matches.length === 0)
       throw new NotFoundError(this.options.from, `no session matches "${ref}"${where}`);
@@ -180,11 +197,9 @@ export class Local {
   }
 
   load(located: Located): Loaded {
-    const h = harness(located.harness);
-    const store = this.store(located.harness);
-    const native = store.load(located.id);
-    const loaded: Loaded = { located, transcript: h.codec.toCommon(native) };
-    const path = store.fingerprint(located.id)?.files[0]?.path;
+    const store = this.commonStore(located.harness);
+    const loaded: Loaded = { located, transcript: store.load(located.id) };
+    const path = store.native.fingerprint(located.id)?.files[0]?.path;
     if (path !== undefined) loaded.path = path;
     return loaded;
   }
@@ -227,15 +242,14 @@ export function copyId(source: Origin, target: HarnessId, n: number): string {
   return stableUuid("copy", source.harness, source.id, target, n);
 }
 
-/** Does the stored session hold exactly what `body` would write? */
-function holdsExactly(
-  h: Harness,
-  store: Store<unknown>,
-  id: string,
-  native: Transcript<unknown>,
-): boolean {
+/**
+ * Does the session file hold exactly what txcript would write for `copy`?
+ * (Stores whose file is their text form; an agy database never compares
+ * equal, so a copy txcript has no record of is never taken for its own.)
+ */
+function holdsExactly(store: CommonStore, path: string, copy: Transcript<Common>): boolean {
   try {
-    return h.text.render(store.load(id)) === h.text.render(native);
+    return readFileSync(path, "utf8") === commonToText(store.harness, copy);
   } catch {
     return false;
   }
@@ -253,12 +267,12 @@ export function continueInto(
   target: HarnessId,
   options: ContinueOptions,
 ): Continued {
-  const h = harness(target);
-  if (!h.store)
-    throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
+  const h: Harness = harness(target);
   const opts: StoreOptions = { env: options.env };
   if (options.root !== undefined) opts.root = options.root;
-  const store = h.store(opts);
+  const store = openStore(h, opts);
+  if (!store)
+    throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
   const source = options.source ?? { harness: "simple", id: transcript.meta.id };
   const ledger = new CopyLedger(options.env);
   const kept: string[] = [];
@@ -267,32 +281,34 @@ export function continueInto(
     const meta = { ...transcript.meta, id };
     if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
     const copy: Transcript<Common> = { meta, body: transcript.body };
-    const native = h.codec.fromCommon(copy);
-    const existing = store.fingerprint(id)?.files[0]?.path;
+    const existing = store.native.fingerprint(id)?.files[0]?.path;
     let status: CopyStatus = "new";
+    let before: string | undefined;
     if (existing !== undefined) {
-      if (holdsExactly(h, store, id, native)) status = "unchanged";
+      before = fileSha256(existing);
+      const written = ledger.lookup(target, id)?.sha256;
+      if (written !== undefined && written === before) status = "updated";
+      else if (holdsExactly(store, existing, copy)) status = "unchanged";
       else {
-        const written = ledger.lookup(target, id)?.sha256;
-        if (written === undefined || written !== fileSha256(existing)) {
-          kept.push(id);
-          continue;
-        }
-        status = "updated";
+        kept.push(id);
+        continue;
       }
     }
     const saved: Saved =
       status === "unchanged"
         ? { harness: target, id, path: existing as string, files: [] }
-        : store.save(native, status === "updated" ? { overwrite: true } : {});
+        : store.save(copy, status === "updated" ? { overwrite: true } : {});
+    const after = fileSha256(saved.path);
+    // Rewriting an untouched copy with what it already held changes nothing.
+    if (status === "updated" && after !== undefined && after === before) status = "unchanged";
     const result: Continued = { saved, transcript: copy, status, kept };
-    if (status !== "unchanged" || ledger.lookup(target, id) === undefined) {
+    if (ledger.lookup(target, id)?.sha256 !== after) {
       try {
         ledger.record({
           harness: target,
           id,
           from: source,
-          sha256: fileSha256(saved.path) ?? "",
+          sha256: after ?? "",
           path: saved.path,
           written: nowTimestamp(),
         });

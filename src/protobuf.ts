@@ -42,13 +42,23 @@ export class ProtoMessage {
    * `int64`). One flat array keeps decoding to two allocations per message.
    */
   private readonly f: number[];
-  /** A Buffer view of the buffer under `bytes`, found on the first string read (see `string`). */
-  private text: FastSliceBuffer | undefined;
+  /**
+   * A Buffer view of the whole buffer under `bytes`, made on the first string
+   * read and handed to sub-messages (views of the same buffer), so a step and
+   * everything in it share one view (see `string`).
+   */
+  private text: Buffer | undefined;
 
-  private constructor(bytes: Uint8Array) {
+  private constructor(bytes: Uint8Array, text?: Buffer) {
     this.bytes = bytes;
+    this.text = text;
     this.f = [];
     this.end = this.scan();
+  }
+
+  /** A sub-message over `b`, a view of this message's buffer. */
+  private child(b: Uint8Array): ProtoMessage {
+    return new ProtoMessage(b, b.buffer === this.bytes.buffer ? this.text : undefined);
   }
 
   /** Decode the longest well-formed prefix of `bytes`. Never throws. */
@@ -83,12 +93,12 @@ export class ProtoMessage {
     try {
       while (pos < len) {
         let tag: number;
-        const t0 = buf[pos]!;
+        const t0 = buf[pos] ?? 0;
         if (t0 < 0x80) {
           tag = t0;
           pos += 1;
-        } else if (pos + 1 < len && buf[pos + 1]! < 0x80) {
-          tag = (t0 & 0x7f) | (buf[pos + 1]! << 7);
+        } else if (pos + 1 < len && (buf[pos + 1] ?? 0x80) < 0x80) {
+          tag = (t0 & 0x7f) | ((buf[pos + 1] ?? 0) << 7);
           pos += 2;
         } else {
           reader ??= new BinaryReader(buf, utf8.decodeUtf8);
@@ -130,8 +140,8 @@ export class ProtoMessage {
             if (b !== undefined && b < 0x80) {
               size = b;
               pos += 1;
-            } else if (b !== undefined && pos + 1 < len && buf[pos + 1]! < 0x80) {
-              size = (b & 0x7f) | (buf[pos + 1]! << 7);
+            } else if (b !== undefined && pos + 1 < len && (buf[pos + 1] ?? 0x80) < 0x80) {
+              size = (b & 0x7f) | ((buf[pos + 1] ?? 0) << 7);
               pos += 2;
             } else {
               reader ??= new BinaryReader(buf, utf8.decodeUtf8);
@@ -140,7 +150,7 @@ export class ProtoMessage {
               const used = reader.pos - pos;
               // A length of 2^32 or more is always past the end; uint32()
               // would silently truncate it, so it ends the prefix here.
-              if (used > 5 || (used === 5 && buf[reader.pos - 1]! > 0x0f)) return end;
+              if (used > 5 || (used === 5 && (buf[reader.pos - 1] ?? 0) > 0x0f)) return end;
               pos = reader.pos;
             }
             if (size > len - pos) return end;
@@ -200,7 +210,7 @@ export class ProtoMessage {
   /** True when a field with this number is present (any wire type). */
   has(no: number): boolean {
     const f = this.f;
-    for (let k = 0; k < f.length; k += 4) if (f[k]! >>> 3 === no) return true;
+    for (let k = 0; k < f.length; k += 4) if ((f[k] ?? 0) >>> 3 === no) return true;
     return false;
   }
 
@@ -225,18 +235,15 @@ export class ProtoMessage {
   string(no: number): string | undefined {
     const k = this.find(no, WireType.LengthDelimited);
     if (k < 0) return undefined;
-    const start = this.f[k + 1]!;
-    const end = this.f[k + 2]!;
+    const start = this.f[k + 1] ?? 0;
+    const end = this.f[k + 2] ?? 0;
     if (start === end) return "";
     // A Buffer view of the whole underlying buffer decodes every string in
     // place (no view per string); like TextDecoder, it keeps a BOM and replaces
-    // malformed sequences with U+FFFD. Buffer's native `utf8Slice` (present
-    // in every Node release, though undocumented) is used when there:
-    // toString()'s argument checks cost as much as decoding a short string.
-    this.text ??= textView(this.bytes.buffer);
-    const text = this.text;
+    // malformed sequences with U+FFFD.
+    this.text ??= Buffer.from(this.bytes.buffer as ArrayBuffer);
     const at = this.bytes.byteOffset;
-    return text.utf8Slice?.(at + start, at + end) ?? text.toString("utf8", at + start, at + end);
+    return this.text.toString("utf8", at + start, at + end);
   }
 
   /** Every length-delimited value of field `no` as text. */
@@ -247,12 +254,12 @@ export class ProtoMessage {
   /** The first length-delimited value of field `no`, decoded as a message. */
   message(no: number): ProtoMessage | undefined {
     const b = this.bytesOf(no);
-    return b === undefined ? undefined : new ProtoMessage(b);
+    return b === undefined ? undefined : this.child(b);
   }
 
   /** Every length-delimited value of field `no`, decoded as messages. */
   messages(no: number): ProtoMessage[] {
-    return this.allBytes(no).map((b) => new ProtoMessage(b));
+    return this.allBytes(no).map((b) => this.child(b));
   }
 
   /** The first varint of field `no` as a number (exact up to 2^53). */
@@ -265,7 +272,7 @@ export class ProtoMessage {
   int64(no: number): bigint | undefined {
     const k = this.find(no, WireType.Varint);
     if (k < 0) return undefined;
-    const n = this.f[k + 3]!;
+    const n = this.f[k + 3] ?? 0;
     if (n <= Number.MAX_SAFE_INTEGER) return BigInt(n);
     // Negative int64 values are ten-byte varints: re-read them exactly.
     return BigInt(new BinaryReader(this.bytes.subarray(this.f[k + 1], this.f[k + 2])).int64());
@@ -285,23 +292,6 @@ export class ProtoMessage {
 }
 
 const EMPTY = new Uint8Array(0);
-
-/** Buffer with its native UTF-8 slice, which @types/node does not declare. */
-type FastSliceBuffer = Buffer & { utf8Slice?: (start: number, end: number) => string };
-
-// The Buffer view of the buffer strings were last read from: a step and all
-// its sub-messages are views of one buffer, read one after the other. (A
-// WeakMap cost more than it saved when every message has its own buffer.)
-let lastBuffer: ArrayBufferLike | undefined;
-let lastView: FastSliceBuffer | undefined;
-
-function textView(buffer: ArrayBufferLike): FastSliceBuffer {
-  if (buffer !== lastBuffer || lastView === undefined) {
-    lastView = Buffer.from(buffer as ArrayBuffer) as FastSliceBuffer;
-    lastBuffer = buffer;
-  }
-  return lastView;
-}
 
 /** Decode the longest well-formed prefix of `bytes`. Never throws. */
 export function decode(bytes: Uint8Array | null | undefined): ProtoMessage {
@@ -381,23 +371,9 @@ export class ProtoWriter {
   }
 }
 
-// Writers are reused: BinaryWriter keeps its grown buffer across finish(),
-// so a warm writer encodes without reallocating. A writer whose buffer grew
-// past POOLED_MAX is dropped rather than kept holding that memory.
-const pool: ProtoWriter[] = [];
-const POOLED_MAX = 1 << 20;
-
-/** Build one message (nested `encode` calls are fine). */
+/** Build one message (nested `encode` calls are fine: each has its own writer). */
 export function encode(build: (w: ProtoWriter) => void): Uint8Array {
-  const w = pool.pop() ?? new ProtoWriter();
-  let out: Uint8Array | undefined;
-  try {
-    build(w);
-    out = w.finish();
-    return out;
-  } finally {
-    // finish() also resets a writer that a throwing `build` left half-way.
-    const size = out?.length ?? w.finish().length;
-    if (size <= POOLED_MAX && pool.length < 16) pool.push(w);
-  }
+  const w = new ProtoWriter();
+  build(w);
+  return w.finish();
 }

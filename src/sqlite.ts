@@ -35,16 +35,27 @@ import Database from "better-sqlite3";
 import { describeCause, ParseError, StoreError, TxcriptError } from "./errors.js";
 import type { TextForm } from "./transcript.js";
 
-// better-sqlite3 compiles SQLite with URI filenames off and turns them on
-// when this variable is "1" as its native addon loads (at the first open).
-// Read-only opens that create nothing need URI parameters, so enable it here,
-// before any database is opened; every open in txcript goes through this
-// module. Should another module have opened a database first, URI opens fail
-// cleanly (no file named "file:…" can exist) and reads take the private-copy
-// path instead.
-if (process.env.SQLITE_USE_URI === undefined) process.env.SQLITE_USE_URI = "1";
-
 export type Db = Database.Database;
+
+/**
+ * `new Database`, with URI filenames on. better-sqlite3 compiles SQLite with
+ * them off and turns them on when `SQLITE_USE_URI` is "1" as its native
+ * addon loads, which happens at the first open in the process. Read-only
+ * opens that create nothing need URI parameters, so the variable is set for
+ * the duration of the open and put back at once: importing or using txcript
+ * leaves the environment as it found it. Should another module have opened a
+ * database first (URIs off), URI opens fail cleanly (no file named "file:…"
+ * can exist) and reads take the private-copy path.
+ */
+function construct(path: string, options: Database.Options): Db {
+  const before = process.env.SQLITE_USE_URI;
+  if (before === undefined) process.env.SQLITE_USE_URI = "1";
+  try {
+    return new Database(path, options);
+  } finally {
+    if (before === undefined) delete process.env.SQLITE_USE_URI;
+  }
+}
 
 /** How a database was opened for reading. */
 export type ReadMode = "shared" | "immutable" | "private-copy";
@@ -148,7 +159,7 @@ interface Opened {
 }
 
 function openShared(path: string, timeout: number): Opened {
-  const db = new Database(uri(path, "mode=ro&readonly_shm=1"), {
+  const db = construct(uri(path, "mode=ro&readonly_shm=1"), {
     readonly: true,
     fileMustExist: true,
     timeout,
@@ -157,7 +168,7 @@ function openShared(path: string, timeout: number): Opened {
 }
 
 function openImmutable(path: string, timeout: number): Opened {
-  const db = new Database(uri(path, "immutable=1"), {
+  const db = construct(uri(path, "immutable=1"), {
     readonly: true,
     fileMustExist: true,
     timeout,
@@ -178,7 +189,7 @@ function openFallback(path: string, timeout: number): Opened {
     for (const suffix of ["-wal", "-journal"]) {
       if (sizeOf(path + suffix) > 0) copyFileSync(path + suffix, copy + suffix);
     }
-    const db = new Database(copy, { fileMustExist: true, timeout });
+    const db = construct(copy, { fileMustExist: true, timeout });
     return { db, mode: "private-copy", cleanup };
   } catch (error) {
     cleanup();
@@ -239,12 +250,12 @@ export function readSnapshot<T>(
 
 /** Create a new database file at `path` (which must not exist yet) for writing. */
 export function createDatabase(path: string): Db {
-  return new Database(path, { timeout: 0 });
+  return construct(path, { timeout: 0 });
 }
 
 /** Open an existing database for writing, waiting up to `timeout` ms for locks. */
 export function openForWriting(path: string, timeout: number): Db {
-  return new Database(path, { fileMustExist: true, timeout });
+  return construct(path, { fileMustExist: true, timeout });
 }
 
 const MAGIC = Buffer.from("SQLite format 3\0", "latin1");

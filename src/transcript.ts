@@ -151,7 +151,8 @@ export interface Store<Body> {
   readonly harness: HarnessId;
   /** The store root directories this instance reads. */
   readonly roots: readonly string[];
-  discover(options?: DiscoverOptions): Discovery;
+  /** Asynchronous: a store may spread the scan over worker threads. */
+  discover(options?: DiscoverOptions): Promise<Discovery>;
   /**
    * The ids of the sessions this store holds, from file names alone (no
    * session file is opened), sorted and without duplicates; cheap enough to
@@ -165,4 +166,29 @@ export interface Store<Body> {
   /** Remove the session's files inside the root; returns what was removed. */
   delete(id: string): string[];
   fingerprint(id: string): Fingerprint | undefined;
+}
+
+/** A command line that reopens a saved session in its harness. */
+export interface ResumeCommand {
+  /** argv: the program, then its arguments. */
+  argv: string[];
+  /** Where to run it (some harnesses scope sessions by directory). */
+  cwd?: string;
+}
+
+/**
+ * One harness: its codec, text codec, store and resume command, tied to
+ * one native Body type. The registry (src/harness/index.ts) holds one per
+ * id and checks with `satisfies` that each entry carries its own id.
+ */
+export interface Harness<Id extends HarnessId = HarnessId, Body = unknown> {
+  readonly id: Id;
+  /** What people call it. */
+  readonly label: string;
+  readonly codec: Codec<Body>;
+  readonly text: TextCodec<Body>;
+  /** Absent for harnesses with no on-disk store (Simple). */
+  readonly store?: (options?: StoreOptions) => Store<Body>;
+  /** How to reopen a saved session. Absent when the harness cannot resume. */
+  readonly resume?: (saved: Saved, meta: Meta) => ResumeCommand;
 }

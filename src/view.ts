@@ -178,10 +178,11 @@ export function renderText(input: ViewInput, paint: Painter = plain): string {
   const start = input.start ?? 0;
   const end = input.end ?? input.messages.length;
   for (let i = start; i < end; i++) {
-    const m = input.messages[i]!;
+    const m = input.messages[i];
+    if (!m) break;
     out.push("");
     const [role, ...rest] = messageHeader(m);
-    const who = role === "user" ? paint.green(role!) : paint.cyan(role!);
+    const who = role === "user" ? paint.green(role) : paint.cyan(role ?? "");
     out.push(
       `${paint.dim(`── #${i + 1} ──`)} ${who}${paint.dim(rest.map((p) => ` · ${p}`).join(""))}`,
     );
@@ -246,7 +247,8 @@ export function renderMarkdown(input: ViewInput): string {
   const start = input.start ?? 0;
   const end = input.end ?? input.messages.length;
   for (let i = start; i < end; i++) {
-    const m = input.messages[i]!;
+    const m = input.messages[i];
+    if (!m) break;
     out.push("", `## #${i + 1} · ${messageHeader(m).map(escapeMarkdown).join(" · ")}`, "");
     for (const block of m.content) {
       out.push(...blockMarkdown(block, numbers), "");
@@ -331,7 +333,8 @@ export function renderHtml(input: ViewInput): string {
   const end = input.end ?? input.messages.length;
   const sections: string[] = [];
   for (let i = start; i < end; i++) {
-    const m = input.messages[i]!;
+    const m = input.messages[i];
+    if (!m) break;
     const blocks = m.content.map((b) => blockHtml(b, numbers)).join("\n");
     sections.push(
       `<section class="msg ${m.role}" id="m${i + 1}"><h2><a href="#m${i + 1}">#${i + 1}</a> ${messageHeader(m).map(escapeHtml).join(" · ")}</h2>\n${blocks}</section>`,

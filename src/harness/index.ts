@@ -1,64 +1,83 @@
 /**
  * The harness registry: for each harness id, its codec, text codec, store
  * and resume command. Commands iterate over it, so a harness added here
- * joins every command.
+ * joins every command. `harness("codex")` has Codex's own Body type; code
+ * that works on any harness takes the erased `Harness`.
  */
 
-import type { Meta } from "../common.js";
-import type { Codec, HarnessId, Saved, Store, StoreOptions, TextCodec } from "../transcript.js";
+import type {
+  Common,
+  Harness,
+  HarnessId,
+  Saved,
+  SaveOptions,
+  Store,
+  StoreOptions,
+  Transcript,
+} from "../transcript.js";
 import { HARNESS_IDS } from "../transcript.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
-import { simpleCodec, simpleText } from "./simple.js";
+import { simple } from "./simple.js";
 
-/** A command line that reopens a saved session in its harness. */
-export interface ResumeCommand {
-  /** argv: the program, then its arguments. */
-  argv: string[];
-  /** Where to run it (some harnesses scope sessions by directory). */
-  cwd?: string;
+export type { Harness, ResumeCommand } from "../transcript.js";
+
+const HARNESSES = {
+  antigravity,
+  simple,
+  claude_code: claudeCode,
+  codex,
+} as const satisfies { readonly [I in HarnessId]: Harness<I> };
+
+/** The registry's type: each id mapped to its harness with its own Body. */
+export type Harnesses = typeof HARNESSES;
+
+export function harness<I extends HarnessId>(id: I): Harnesses[I] {
+  return HARNESSES[id];
 }
 
-export interface Harness<Body = unknown> {
-  readonly id: HarnessId;
-  /** What people call it. */
-  readonly label: string;
-  readonly codec: Codec<Body>;
-  readonly text: TextCodec<Body>;
-  /** Absent for harnesses with no on-disk store (Simple). */
-  readonly store?: (options?: StoreOptions) => Store<Body>;
-  /** How to reopen a saved session. Absent when the harness cannot resume. */
-  readonly resume?: (saved: Saved, meta: Meta) => ResumeCommand;
-}
-
-const simple: Harness<unknown> = {
-  id: "simple",
-  label: "Simple document",
-  codec: simpleCodec as Codec<unknown>,
-  text: simpleText as TextCodec<unknown>,
-};
-
-export function harness(id: HarnessId): Harness {
-  switch (id) {
-    case "simple":
-      return simple;
-    case "antigravity":
-      return antigravity as Harness;
-    case "claude_code":
-      return claudeCode as Harness;
-    case "codex":
-      return codex;
-    default:
-      return id satisfies never;
-  }
-}
-
+/** Every harness, in `HARNESS_IDS` order. */
 export function allHarnesses(): Harness[] {
-  return HARNESS_IDS.map(harness);
+  return HARNESS_IDS.map((id): Harness => HARNESSES[id]);
 }
 
 /** Harnesses with an on-disk store, in registry order. */
 export function storedHarnesses(): Harness[] {
   return allHarnesses().filter((h) => h.store !== undefined);
+}
+
+// Body flows. Each helper takes one harness and keeps its Body between that
+// harness's own text codec, codec and store, so no Body reaches another
+// harness's codec; callers holding the erased `Harness` use these.
+
+/** Native text to Common through one harness. */
+export function textToCommon(h: Harness, text: string, origin?: string): Transcript<Common> {
+  return h.codec.toCommon(h.text.parse(text, origin));
+}
+
+/** Common to native text through one harness. */
+export function commonToText(h: Harness, transcript: Transcript<Common>): string {
+  return h.text.render(h.codec.fromCommon(transcript));
+}
+
+/** A harness's store seen through Common: what it loads and saves goes through the same harness's codec. */
+export interface CommonStore {
+  readonly harness: Harness;
+  /** The native store, for what needs no Body (discover, ids, fingerprint, delete). */
+  readonly native: Store<unknown>;
+  load(id: string): Transcript<Common>;
+  save(transcript: Transcript<Common>, options?: SaveOptions): Saved;
+}
+
+/** Open a harness's store, or `undefined` for a harness with none (Simple). */
+export function openStore(h: Harness, options?: StoreOptions): CommonStore | undefined {
+  if (!h.store) return undefined;
+  const store = h.store(options);
+  return {
+    harness: h,
+    native: store,
+    load: (id) => h.codec.toCommon(store.load(id)),
+    save: (transcript, saveOptions) => store.save(h.codec.fromCommon(transcript), saveOptions),
+  };
 }

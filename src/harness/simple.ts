@@ -31,7 +31,15 @@ import { stableUuid } from "../ids.js";
 import { assignDefined, Checker, joinPath, parseJson, sortKeys } from "../json.js";
 import { firstKey, hasManyRecords } from "../sniff.js";
 import { compareTimestamps, EPOCH, type Timestamp } from "../time.js";
-import type { Codec, Common, Recognized, Sample, TextCodec, Transcript } from "../transcript.js";
+import type {
+  Codec,
+  Common,
+  Harness,
+  Recognized,
+  Sample,
+  TextCodec,
+  Transcript,
+} from "../transcript.js";
 
 export type SimpleBody = Common;
 
@@ -232,4 +240,12 @@ export const simpleText: TextCodec<SimpleBody> = {
   parse: (text, origin) => parseSimple(text, origin),
   render: renderSimple,
   detect: detectSimple,
+};
+
+/** The Simple registry entry: a text form only, with no store and no resume. */
+export const simple: Harness<"simple", SimpleBody> = {
+  id: "simple",
+  label: "Simple document",
+  codec: simpleCodec,
+  text: simpleText,
 };

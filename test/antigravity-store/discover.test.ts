@@ -14,7 +14,7 @@ import { hashTree, tempDir } from "../support/tmp.js";
 import { addBadFiles, writeAgyDatabase } from "./support.js";
 
 describe("discover", () => {
-  it("lists 50 conversations and reports each of 13 kinds of bad file with its reason", () => {
+  it("lists 50 conversations and reports each of 13 kinds of bad file with its reason", async () => {
     const root = tempDir();
     const good: string[] = [];
     for (let i = 0; i < 50; i++) {
@@ -36,7 +36,9 @@ describe("discover", () => {
 
     const progress: [number, number][] = [];
     const store = new AntigravityStore({ root, busyTimeoutMs: 500 });
-    const { sessions, skipped } = store.discover({ onProgress: (d, t) => progress.push([d, t]) });
+    const { sessions, skipped } = await store.discover({
+      onProgress: (d, t) => progress.push([d, t]),
+    });
 
     expect(sessions.map((s) => s.path).sort()).toEqual([...good].sort());
     const reasons = Object.fromEntries(
@@ -52,27 +54,27 @@ describe("discover", () => {
     expect(hashTree(root)).toEqual(before);
   });
 
-  it("leaves every source file byte-identical through discover and load, -wal and -shm included", () => {
+  it("leaves every source file byte-identical through discover and load, -wal and -shm included", async () => {
     const root = tempDir();
     const bodies = [1, 2, 3].map((seed) => buildConversation({ steps: 30, seed }));
     for (const body of bodies) writeAgyDatabase(root, body, { leaveWal: true });
     writeAgyDatabase(root, buildConversation({ steps: 30, seed: 4 })); // checkpointed, no sidecars
     const before = hashTree(root);
     const store = new AntigravityStore({ root });
-    const { sessions } = store.discover();
+    const { sessions } = await store.discover();
     expect(sessions).toHaveLength(4);
     for (const s of sessions) store.load(s.id);
     for (const s of sessions) store.fingerprint(s.id);
     expect(hashTree(root)).toEqual(before);
   });
 
-  it("finds nothing, and fails on nothing, where the store does not exist", () => {
+  it("finds nothing, and fails on nothing, where the store does not exist", async () => {
     const store = new AntigravityStore({ root: join(tempDir(), "missing") });
-    expect(store.discover()).toEqual({ sessions: [], skipped: [] });
+    expect(await store.discover()).toEqual({ sessions: [], skipped: [] });
     expect(store.fingerprint("anything")).toBeUndefined();
   });
 
-  it("reads the ACP lane, with the cwd from its <id>.meta sidecar", () => {
+  it("reads the ACP lane, with the cwd from its <id>.meta sidecar", async () => {
     const gemini = tempDir();
     const cliBody = buildConversation({ steps: 8, seed: 31 });
     writeAgyDatabase(join(gemini, "antigravity-cli"), cliBody);
@@ -84,7 +86,7 @@ describe("discover", () => {
     writeFileSync(join(acpRoot, "conversations", `${acpBody.id}.meta`), sidecar);
 
     const store = new AntigravityStore({ env: { HOME: "/nonexistent", GEMINI_HOME: gemini } });
-    const byId = new Map(store.discover().sessions.map((s) => [s.id, s]));
+    const byId = new Map((await await store.discover()).sessions.map((s) => [s.id, s]));
     expect(byId.get(cliBody.id)?.lane).toBe("cli");
     expect(byId.get(cliBody.id)?.meta.cwd).toBe("/home/dev/project");
     const acp = byId.get(acpBody.id);
@@ -101,7 +103,7 @@ describe("discover", () => {
     expect(store.load(cliBody.id).body.lane).toBeUndefined();
   });
 
-  it("fingerprints the database, its -wal and the mirror logs, and the fingerprint moves when a step lands", () => {
+  it("fingerprints the database, its -wal and the mirror logs, and the fingerprint moves when a step lands", async () => {
     const root = tempDir();
     const body = buildConversation({ steps: 10, seed: 41 });
     body.transcript = "{}\n";
@@ -114,7 +116,7 @@ describe("discover", () => {
       join(root, "brain", body.id, ".system_generated", "logs", "transcript.jsonl"),
     ]);
     expect(store.fingerprint(body.id)).toEqual(first); // reading changes nothing
-    expect(store.discover().sessions[0]!.fingerprint).toEqual(first);
+    expect((await await store.discover()).sessions[0]!.fingerprint).toEqual(first);
 
     const db = new Database(path);
     db.pragma("wal_autocheckpoint = 0");

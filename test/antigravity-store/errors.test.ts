@@ -154,7 +154,7 @@ describe("locked databases", () => {
     return path;
   }
 
-  it("reports a database still locked after the timeout as a StoreError naming it", () => {
+  it("reports a database still locked after the timeout as a StoreError naming it", async () => {
     const root = tempDir();
     const path = lockable(root);
     const holder = new Database(path);
@@ -165,7 +165,7 @@ describe("locked databases", () => {
       expect(error).toBeInstanceOf(StoreError);
       expect(error.file).toBe(path);
       expect(error.detail).toMatch(/locked by another process/);
-      expect(store.discover().skipped.map((s) => s.reason)).toEqual([
+      expect((await await store.discover()).skipped.map((s) => s.reason)).toEqual([
         expect.stringMatching(/locked by another process/),
       ]);
     } finally {
@@ -260,7 +260,7 @@ describe("roots", () => {
     });
   });
 
-  it("saves into the CLI lane and lists it, through the environment alone", () => {
+  it("saves into the CLI lane and lists it, through the environment alone", async () => {
     const gemini = tempDir();
     const store = new AntigravityStore({ env: { HOME: "/nowhere", GEMINI_HOME: gemini } });
     const saved = store.save({
@@ -268,7 +268,7 @@ describe("roots", () => {
       body: emptyBody("env-root"),
     });
     expect(saved.path).toBe(join(gemini, "antigravity-cli", "conversations", "env-root.db"));
-    expect(store.discover().sessions.map((s) => s.id)).toEqual(["env-root"]);
+    expect((await await store.discover()).sessions.map((s) => s.id)).toEqual(["env-root"]);
     expect(store.roots).toEqual([join(gemini, "antigravity-cli"), join(gemini, "antigravity-acp")]);
   });
 });

@@ -28,7 +28,7 @@ it("reads consistent prefixes while another process appends steps in WAL mode", 
   const snapshots: unknown[][] = [];
   const counts: number[] = [];
   while (!existsSync(marker)) {
-    const { sessions, skipped } = store.discover();
+    const { sessions, skipped } = await store.discover();
     expect(skipped).toEqual([]);
     expect(sessions).toHaveLength(1);
     counts.push(sessions[0]!.message_count);

@@ -17,9 +17,9 @@ import {
   discoverCandidate,
   PARALLEL_DISCOVERY_FROM,
 } from "../../src/harness/antigravity/store.js";
-import { runTasks } from "../../src/pool.js";
 import { sleepSync } from "../../src/sqlite.js";
 import type { Discovery } from "../../src/transcript.js";
+import { runShared } from "../../src/workers.js";
 import { buildConversation } from "../support/agy-fixtures.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 import { addBadFiles, handBody, startChild, writeAgyDatabase } from "./support.js";
@@ -37,32 +37,37 @@ function fillStore(root: string, count: number, steps = 12): string[] {
   return paths;
 }
 
-function discover(root: string, workers: number): { found: Discovery; progress: number[] } {
+async function discover(
+  root: string,
+  workers: number,
+): Promise<{ found: Discovery; progress: number[] }> {
   const progress: number[] = [];
   const store = new AntigravityStore({ root, busyTimeoutMs: 500, discoveryWorkers: workers });
-  const found = store.discover({ onProgress: (done) => progress.push(done) });
+  const found = await store.discover({ onProgress: (done) => progress.push(done) });
   return { found, progress };
 }
 
-it("lists exactly what the serial path lists on a store mixed with 13 kinds of bad file", () => {
+it("lists exactly what the serial path lists on a store mixed with 13 kinds of bad file", async () => {
   const root = tempDir();
   const good = fillStore(root, 50);
   const expected = addBadFiles(root, good[0]!);
   const before = hashTree(root);
 
-  const serial = discover(root, 0);
-  const parallel = discover(root, 2);
+  const serial = await discover(root, 0);
+  const parallel = await discover(root, 2);
   expect(serial.found.sessions.map((s) => s.path).sort()).toEqual([...good].sort());
   expect(serial.found.skipped).toHaveLength(Object.keys(expected).length);
   // Same sessions, same skipped files and reasons, same order.
   expect(parallel.found).toEqual(serial.found);
-  // Progress still counts each candidate once, up to the total.
-  expect(parallel.progress).toEqual(serial.progress);
+  // Progress counts each candidate once (workers report a chunk at a time), up to the total.
+  expect(serial.progress).toEqual(Array.from({ length: serial.progress.length }, (_, i) => i + 1));
+  expect(parallel.progress).toEqual([...parallel.progress].sort((a, b) => a - b));
+  expect(parallel.progress.at(-1)).toBe(serial.progress.at(-1));
   // Nothing created beside the databases, nothing changed or removed.
   expect(hashTree(root)).toEqual(before);
 });
 
-it("gives worker-read results equal to the calling thread's, bad files and -wal included", () => {
+it("gives worker-read results equal to the calling thread's, bad files and -wal included", async () => {
   const root = tempDir();
   const good = fillStore(root, 40);
   addBadFiles(root, good[0]!);
@@ -73,37 +78,37 @@ it("gives worker-read results equal to the calling thread's, bad files and -wal 
   const serial = candidates.map((c) => discoverCandidate(c, 500));
   expect(serial.filter((r) => "skipped" in r).length).toBeGreaterThan(5);
 
-  // The calling thread dawdles until a worker's first answer, so the workers read most.
-  let fromWorkers = 0;
-  const parallel = runTasks<CandidateResult>({
+  // The calling thread dawdles, so the workers read most.
+  let onCaller = 0;
+  const parallel = await runShared<DiscoverJob, CandidateResult>({
     count: candidates.length,
     run: (i) => {
-      if (fromWorkers === 0) sleepSync(50);
+      onCaller++;
+      sleepSync(50);
       return discoverCandidate(candidates[i]!, 500);
     },
     module: WORKER,
-    data: { candidates, busyTimeoutMs: 500 } satisfies DiscoverJob,
-    workers: 2,
+    data: { candidates, busyTimeoutMs: 500 },
+    threads: 2,
+    chunkSize: 2,
     lost: () => {
       throw new Error("no worker may be lost here");
     },
     stallMs: 60_000,
-    onResult: (_done, _count, worker) => {
-      if (worker) fromWorkers++;
-    },
   });
+  const fromWorkers = candidates.length - onCaller;
   expect(fromWorkers).toBeGreaterThan(0);
   expect(parallel).toEqual(serial);
   expect(hashTree(root)).toEqual(before);
 });
 
-it("uses workers by default only from PARALLEL_DISCOVERY_FROM conversations, listing the same either way", () => {
+it("uses workers by default only from PARALLEL_DISCOVERY_FROM conversations, listing the same either way", async () => {
   const root = tempDir();
   fillStore(root, PARALLEL_DISCOVERY_FROM + 6, 6);
   const before = hashTree(root);
-  const auto = new AntigravityStore({ root }).discover();
+  const auto = await new AntigravityStore({ root }).discover();
   expect(auto.sessions).toHaveLength(PARALLEL_DISCOVERY_FROM + 6);
-  expect(auto).toEqual(discover(root, 0).found);
+  expect(auto).toEqual((await discover(root, 0)).found);
   expect(hashTree(root)).toEqual(before);
 });
 
@@ -129,8 +134,8 @@ it("lists a live WAL store as the serial path does while another process appends
   const counts: number[] = [];
   let rounds = 0;
   while (!existsSync(marker)) {
-    const serial = discover(root, 0).found;
-    const parallel = discover(root, 2).found;
+    const serial = (await discover(root, 0)).found;
+    const parallel = (await discover(root, 2)).found;
     for (const found of [serial, parallel]) {
       expect(found.skipped).toEqual([]);
       expect(found.sessions).toHaveLength(31);
@@ -149,6 +154,6 @@ it("lists a live WAL store as the serial path does while another process appends
   expect(rounds).toBeGreaterThan(2);
   expect(counts).toEqual([...counts].sort((a, b) => a - b));
   // Once the writer is done both list the whole conversation alike.
-  expect(discover(root, 2).found).toEqual(discover(root, 0).found);
+  expect((await discover(root, 2)).found).toEqual((await discover(root, 0)).found);
   expect(still(hashTree(root))).toEqual(before);
 });

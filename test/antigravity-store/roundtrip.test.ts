@@ -250,12 +250,12 @@ describe("reading what agy wrote", () => {
 });
 
 describe("discovery of saved conversations", () => {
-  it("reports what a listing needs, agreeing with the loaded transcript", () => {
+  it("reports what a listing needs, agreeing with the loaded transcript", async () => {
     const root = tempDir();
     const store = new AntigravityStore({ root });
     const bodies = fixtures.map(([, make]) => make());
     for (const body of bodies) store.save(transcriptOf(body));
-    const { sessions, skipped } = store.discover();
+    const { sessions, skipped } = await store.discover();
     expect(skipped).toEqual([]);
     expect(sessions.map((s) => s.id).sort()).toEqual(bodies.map((b) => b.id).sort());
     for (const found of sessions) {
@@ -274,7 +274,7 @@ describe("discovery of saved conversations", () => {
     }
   });
 
-  it("names the parent of a subagent and the origin of a fork", () => {
+  it("names the parent of a subagent and the origin of a fork", async () => {
     const root = tempDir();
     const store = new AntigravityStore({ root });
     const fork = buildConversation({ steps: 10, seed: 21 });
@@ -287,7 +287,7 @@ describe("discovery of saved conversations", () => {
     );
     store.save(transcriptOf(fork));
     store.save(transcriptOf(sub));
-    const byId = new Map(store.discover().sessions.map((s) => [s.id, s]));
+    const byId = new Map((await await store.discover()).sessions.map((s) => [s.id, s]));
     expect(byId.get(fork.id)?.forked_from).toBe(TOOLS_SESSION_ID);
     expect(byId.get(fork.id)?.parent_id).toBeUndefined();
     expect(byId.get(sub.id)?.parent_id).toBe(RESUMED_SESSION_ID);

@@ -91,7 +91,7 @@ describe("where the store is", () => {
 });
 
 describe("discover", () => {
-  it("lists sessions from their lines, passing over side folders, subagents and bookkeeping-only files", () => {
+  it("lists sessions from their lines, passing over side folders, subagents and bookkeeping-only files", async () => {
     const { root, store } = home();
     const folder = "-home-al-my-app";
     const path = put(root, folder, `${SID}.jsonl`, basicSession());
@@ -108,7 +108,9 @@ describe("discover", () => {
     put(root, "-tmp", "11111111-0000-4000-8000-000000000000.jsonl", "");
     put(root, "-tmp", "22222222-0000-4000-8000-000000000000.jsonl", "garbage\nmore garbage\n");
     const progress: number[] = [];
-    const { sessions, skipped } = store.discover({ onProgress: (done) => progress.push(done) });
+    const { sessions, skipped } = await store.discover({
+      onProgress: (done) => progress.push(done),
+    });
     expect(sessions).toHaveLength(1);
     const s = sessions[0]!;
     expect(s).toMatchObject({
@@ -140,14 +142,14 @@ describe("discover", () => {
     expect(progress.at(-1)).toBe(4);
   });
 
-  it("finds nothing, without error, when the root does not exist", () => {
-    expect(new ClaudeCodeStore({ root: "/nonexistent/txcript" }).discover()).toEqual({
+  it("finds nothing, without error, when the root does not exist", async () => {
+    expect(await new ClaudeCodeStore({ root: "/nonexistent/txcript" }).discover()).toEqual({
       sessions: [],
       skipped: [],
     });
   });
 
-  it("scans huge lines by pattern and still counts them", () => {
+  it("scans huge lines by pattern and still counts them", async () => {
     const { root, store } = home();
     const big = "y".repeat(2 * 1024 * 1024);
     put(
@@ -162,20 +164,20 @@ describe("discover", () => {
         assistant(5, 4, "msg_2", [text("same response")]),
       ]),
     );
-    const [s] = store.discover().sessions;
+    const [s] = (await await store.discover()).sessions;
     expect(s?.message_count).toBe(4);
     expect(s?.updated).toBe("2026-08-10T12:00:05Z");
   });
 
   it.skipIf(process.getuid?.() === 0)(
     "skips an unreadable file with its reason and goes on",
-    () => {
+    async () => {
       const { root, store } = home();
       put(root, "-p", `${SID}.jsonl`, basicSession());
       const locked = put(root, "-p", "33333333-0000-4000-8000-000000000000.jsonl", basicSession());
       chmodSync(locked, 0);
       try {
-        const { sessions, skipped } = store.discover();
+        const { sessions, skipped } = await store.discover();
         expect(sessions.map((s) => s.id)).toEqual([SID]);
         expect(skipped).toEqual([{ path: locked, reason: expect.stringMatching(/EACCES/) }]);
       } finally {

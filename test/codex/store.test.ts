@@ -140,9 +140,9 @@ describe("where the store looks", () => {
 });
 
 describe("discovery", () => {
-  it("lists dated and archived rollouts, zstd included, with metadata and titles", () => {
+  it("lists dated and archived rollouts, zstd included, with metadata and titles", async () => {
     const home = populatedHome();
-    const { sessions, skipped } = store(home).discover();
+    const { sessions, skipped } = await store(home).discover();
     expect(skipped).toEqual([]);
     expect(sessions.map((s) => s.id)).toEqual([SESSION_ID, TOOLS_ID]);
     const [a, b] = sessions;
@@ -163,10 +163,10 @@ describe("discovery", () => {
     expect(a?.fingerprint.files[0]?.size).toBe(fixture("session.jsonl").length);
   });
 
-  it("counts messages exactly as view numbers them", () => {
+  it("counts messages exactly as view numbers them", async () => {
     const home = populatedHome();
     const s = store(home);
-    for (const found of s.discover().sessions) {
+    for (const found of (await await s.discover()).sessions) {
       const common = codexCodec.toCommon(s.load(found.id));
       expect(found.message_count).toBe(common.body.length);
     }
@@ -174,7 +174,7 @@ describe("discovery", () => {
     expect(estimateMessages(codexText.parse(realistic).body.lines)).toBe(50);
   });
 
-  it("passes over bad files with a reason, never aborting, and never changes the store", () => {
+  it("passes over bad files with a reason, never aborting, and never changes the store", async () => {
     const home = populatedHome();
     const id = (n: number) => `0199aa00-1111-7222-8333-00000000000${n}`;
     put(
@@ -199,7 +199,7 @@ describe("discovery", () => {
     );
     put(home, `sessions/2026/09/01/rollout-2026-09-01T08-00-00-${id(5)}.jsonl`, "");
     const before = hashTree(home);
-    const { sessions, skipped } = store(home).discover();
+    const { sessions, skipped } = await store(home).discover();
     expect(sessions.map((s) => s.id)).toEqual([SESSION_ID, TOOLS_ID]);
     const reasons = Object.fromEntries(
       skipped.map((s) => [s.path.slice(s.path.lastIndexOf("-") + 1), s.reason]),
@@ -216,7 +216,7 @@ describe("discovery", () => {
     expect(hashTree(home)).toEqual(before);
   });
 
-  it("prefers a plain rollout over its zstd sibling, and does not follow symlinked directories", () => {
+  it("prefers a plain rollout over its zstd sibling, and does not follow symlinked directories", async () => {
     const home = populatedHome();
     const plain = `sessions/2026/08/11/rollout-2026-08-11T09-00-00-${TOOLS_ID}.jsonl`;
     put(home, plain, fixture("tools.jsonl"));
@@ -228,7 +228,7 @@ describe("discovery", () => {
       `${metaLine("00000000-0000-4000-8000-000000000000")}\n`,
     );
     symlinkSync(elsewhere, join(home, "sessions/2026/07"));
-    const { sessions, skipped } = store(home).discover();
+    const { sessions, skipped } = await store(home).discover();
     expect(sessions.map((s) => s.path.slice(home.length))).toEqual([
       `/sessions/2026/08/10/rollout-2026-08-10T12-00-00-${SESSION_ID}.jsonl`,
       `/${plain}`,
@@ -238,8 +238,11 @@ describe("discovery", () => {
     ]);
   });
 
-  it("finds nothing, and complains about nothing, in a home that does not exist", () => {
-    expect(store(join(tempDir(), "missing")).discover()).toEqual({ sessions: [], skipped: [] });
+  it("finds nothing, and complains about nothing, in a home that does not exist", async () => {
+    expect(await store(join(tempDir(), "missing")).discover()).toEqual({
+      sessions: [],
+      skipped: [],
+    });
   });
 });
 
@@ -308,7 +311,7 @@ describe("save", () => {
     ).toEqual(["Flaky login test"]);
   });
 
-  it("writes what codex resume accepts: the dated path and file name with the session uuid", () => {
+  it("writes what codex resume accepts: the dated path and file name with the session uuid", async () => {
     const home = tempDir();
     const s = store(home);
     const session = realisticSession();
@@ -320,7 +323,7 @@ describe("save", () => {
     const text = readFileSync(saved.path, "utf8");
     expect(resumeProblems(text, saved.id)).toEqual([]);
     // Our reader finds it, reads it back, and the title landed in session_index.jsonl.
-    const found = s.discover().sessions;
+    const found = (await await s.discover()).sessions;
     expect(found.map((f) => [f.id, f.meta.title, f.message_count])).toEqual([
       [session.meta.id, "Fix the flaky login test", 50],
     ]);
@@ -344,7 +347,7 @@ describe("save", () => {
     expect(hashTree(home)).toEqual(before);
   });
 
-  it("on overwrite replaces every copy of the session, zstd and archived ones included", () => {
+  it("on overwrite replaces every copy of the session, zstd and archived ones included", async () => {
     const home = populatedHome();
     const t = codexCodec.fromCommon({
       meta: { id: TOOLS_ID, timestamp: "2026-09-02T10:00:00Z" },
@@ -355,11 +358,7 @@ describe("save", () => {
       join(home, `sessions/2026/09/02/rollout-2026-09-02T10-00-00-${TOOLS_ID}.jsonl`),
     );
     expect(readdirSync(join(home, "archived_sessions"))).toEqual([]);
-    expect(
-      store(home)
-        .discover()
-        .sessions.map((s) => s.path),
-    ).toContain(saved.path);
+    expect((await store(home).discover()).sessions.map((s) => s.path)).toContain(saved.path);
   });
 
   it("leaves no temporary files behind and does not repeat a title already in the index", () => {
@@ -389,7 +388,7 @@ describe("save", () => {
 });
 
 describe("delete", () => {
-  it("removes every file of that session and nothing else", () => {
+  it("removes every file of that session and nothing else", async () => {
     const home = populatedHome();
     const plain = put(
       home,
@@ -399,11 +398,7 @@ describe("delete", () => {
     const removed = store(home).delete(TOOLS_ID);
     expect(removed).toHaveLength(2);
     expect(existsSync(plain)).toBe(false);
-    expect(
-      store(home)
-        .discover()
-        .sessions.map((s) => s.id),
-    ).toEqual([SESSION_ID]);
+    expect((await store(home).discover()).sessions.map((s) => s.id)).toEqual([SESSION_ID]);
     expect(existsSync(join(home, "session_index.jsonl"))).toBe(true);
     expect(() => store(home).delete(TOOLS_ID)).toThrow(NotFoundError);
   });
@@ -459,14 +454,14 @@ describe("hostile and huge rollouts", () => {
     expect(readFileSync(saved.path).equals(readFileSync(path))).toBe(true);
   });
 
-  it("copies of a rollout under another id are told apart by their session_meta", () => {
+  it("copies of a rollout under another id are told apart by their session_meta", async () => {
     const home = populatedHome();
     const other = "0199aa00-1111-7222-8333-0000000000cc";
     copyFileSync(
       join(home, `sessions/2026/08/10/rollout-2026-08-10T12-00-00-${SESSION_ID}.jsonl`),
       join(home, `sessions/2026/08/10/rollout-2026-08-10T12-00-00-${other}.jsonl`),
     );
-    const { sessions, skipped } = store(home).discover();
+    const { sessions, skipped } = await store(home).discover();
     expect(sessions).toHaveLength(2);
     expect(skipped).toHaveLength(1);
   });

@@ -22,7 +22,7 @@ import {
   antigravityCodec,
   emptyBody,
 } from "../../src/harness/antigravity/index.js";
-import { harness } from "../../src/harness/index.js";
+import { commonToText, harness, openStore, textToCommon } from "../../src/harness/index.js";
 import { encode } from "../../src/protobuf.js";
 import { EPOCH } from "../../src/time.js";
 import type { Common, HarnessId, Transcript } from "../../src/transcript.js";
@@ -51,9 +51,7 @@ const LABEL: Record<HarnessId, string> = {
 /** Common into a harness: fromCommon, then its text, parsed and read back. */
 function through(target: HarnessId, common: Transcript<Common>): Transcript<Common> {
   const h = harness(target);
-  const native = h.codec.fromCommon(common);
-  const text = h.text.render(native);
-  return h.codec.toCommon(h.text.parse(text, `written.${target}`));
+  return textToCommon(h, commonToText(h, common), `written.${target}`);
 }
 
 /** Field by field: the meta, then every message on its own, so a diff names the message. */
@@ -90,10 +88,7 @@ const session = sourceSession();
 
 function fromOwnWriter(id: HarnessId): Source {
   const h = harness(id);
-  const read = once(() => {
-    const text = h.text.render(h.codec.fromCommon(session));
-    return h.codec.toCommon(h.text.parse(text, `source.${id}`));
-  });
+  const read = once(() => textToCommon(h, commonToText(h, session), `source.${id}`));
   return { name: LABEL[id], harness: id, fixture: false, read };
 }
 
@@ -224,16 +219,14 @@ const STORED = HARNESSES.filter((id) => harness(id).store !== undefined);
 describe.each(STORED)("saved in the %s store", (target) => {
   it.each(sources.map((s) => [s.name, s] as const))(
     "from %s: save, discover, load, read back",
-    (_, source) => {
-      const h = harness(target);
+    async (_, source) => {
       const home = tempDir("txcript-matrix-");
-      const store = h.store!({ root: home, env: {} });
-      const native = h.codec.fromCommon(source.read());
-      const saved = store.save(native);
-      const found = store.discover().sessions.filter((s) => s.id === saved.id);
+      const store = openStore(harness(target), { root: home, env: {} });
+      if (!store) throw new Error(`${target} has no store`);
+      const saved = store.save(source.read());
+      const found = (await await store.native.discover()).sessions.filter((s) => s.id === saved.id);
       expect(found, "discovered once").toHaveLength(1);
-      const loaded = store.load(saved.id);
-      const back = h.codec.toCommon(loaded);
+      const back = store.load(saved.id);
       const expected = CARRY[target](source.read(), "store");
       expectCarried(back, expected, `${source.name} -> ${LABEL[target]} store`);
       expect(found[0]!.meta.id).toBe(back.meta.id);

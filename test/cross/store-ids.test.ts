@@ -30,7 +30,7 @@ const IDS = [
 ];
 
 describe.each(storedHarnesses().map((h) => [h.id, h] as const))("%s store", (_id, h) => {
-  it("lists the saved ids from file names, damaged files included", () => {
+  it("lists the saved ids from file names, damaged files included", async () => {
     const store = h.store!({ root: tempDir(), env: {} });
     expect(store.ids()).toEqual([]);
     const paths: string[] = [];
@@ -44,7 +44,7 @@ describe.each(storedHarnesses().map((h) => [h.id, h] as const))("%s store", (_id
     writeFileSync(paths[0]!, "\u0000garbage that no harness can read\n");
     writeFileSync(`${dirname(paths[1]!)}/unrelated.txt`, "not a session");
     expect(store.ids()).toEqual([...IDS].sort());
-    const discovered = store.discover().sessions.map((s) => s.id);
+    const discovered = (await store.discover()).sessions.map((s) => s.id);
     for (const id of discovered) expect(store.ids()).toContain(id);
     expect(discovered).not.toContain(IDS[0]);
   });

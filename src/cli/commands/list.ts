@@ -82,7 +82,7 @@ export function register(program: Command): void {
         };
         if (options.cwd !== undefined) listOpts.cwd = resolve(options.cwd);
         if (options.limit !== undefined) listOpts.limit = options.limit;
-        listing = local.list(listOpts);
+        listing = await local.list(listOpts);
       } finally {
         progress.done();
       }

@@ -31,6 +31,7 @@ import {
 import { renderCommon } from "../../commonJson.js";
 import { stableUuid } from "../../ids.js";
 import { decode, encode, type ProtoMessage, type ProtoWriter } from "../../protobuf.js";
+import { nonEmpty } from "../../strings.js";
 import { EPOCH, type EpochTime, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import type { AntigravityBody, StepRow } from "./body.js";
@@ -87,8 +88,8 @@ import {
   MODEL_PREFIX,
   ModelUsageStats,
   StopReason as NativeStop,
-  PAYLOAD_FIELD,
   PathScope,
+  payloadField,
   ReplacementChunk,
   STOP_PREFIX,
   Step,
@@ -617,7 +618,8 @@ function resultContent(d: DecodedStep, callName: string | undefined): Output {
         if (!(any.string(Any.type_url) ?? "").endsWith(TOOL_RESPONSE_TYPE)) continue;
         texts.push(decode(any.bytesOf(Any.value)).string(ToolResponse.result_json) ?? "");
       }
-      if (texts.length === 1) return ok(jsonOrText(texts[0]!));
+      const [only] = texts;
+      if (texts.length === 1 && only !== undefined) return ok(jsonOrText(only));
       return ok(texts.length === 0 ? "" : texts.map(jsonOrText));
     }
     case StepType.ERROR_MESSAGE:
@@ -644,10 +646,6 @@ function jsonOrText(text: string): Json {
 function firstNonEmpty(...texts: (string | undefined)[]): string {
   for (const t of texts) if (t !== undefined && t !== "") return t;
   return "";
-}
-
-function nonEmpty(text: string | undefined): string | undefined {
-  return text === undefined || text === "" ? undefined : text;
 }
 
 function nonBlank(text: string | undefined): string | undefined {
@@ -913,7 +911,8 @@ function writeAssistant(
   pushStep(ctx, StepType.PLANNER_RESPONSE, StepStatus.DONE, payload, envelope);
 
   calls.forEach((call, i) => {
-    writeToolStep(ctx, call, native[i]!, results.get(call.id), m.timestamp);
+    const plan = native[i];
+    if (plan) writeToolStep(ctx, call, plan, results.get(call.id), m.timestamp);
   });
 }
 
@@ -1033,10 +1032,11 @@ function writeToolStep(
   if (plan !== undefined && result !== undefined) {
     // Keep the typed step only when reading it back gives this very result
     // (read through toCommon's own path, with just the parts it looks at).
-    const field = PAYLOAD_FIELD.get(plan.type)!;
+    const field = payloadField(plan.type);
+    const { payload } = plan;
     const back = toolResult({
       row: { ...PROBE_ROW, step_type: plan.type, status: plan.status },
-      step: decode(encode((w) => w.bytes(field, plan!.payload))),
+      step: decode(encode((w) => w.bytes(field, payload))),
       meta: decode(encode((w) => w.bytes(CortexStepMetadata.tool_call, native.bytes))),
     });
     if (!sameResult(back, result.block)) plan = undefined;
@@ -1223,7 +1223,7 @@ function stepRowFor(
   idx: number,
 ): StepRow {
   const metadata = writeEnvelope(ctx, idx, envelope);
-  const field = PAYLOAD_FIELD.get(type)!;
+  const field = payloadField(type);
   const stepPayloadBytes = encode((w) => {
     w.uint(Step.step_type, type);
     w.uint(Step.status, status);

@@ -1,13 +1,18 @@
 /**
- * The Antigravity discovery worker: a worker thread started by
- * `AntigravityStore.discover` (through `runTasks`, src/pool.ts) that reads
- * candidates' listings exactly as the calling thread does.
+ * The Antigravity discovery worker: a worker thread (src/workers.ts) started
+ * by `AntigravityStore.discover` that reads a chunk of candidates' listings
+ * exactly as the calling thread does.
  */
 
-import { serveTasks } from "../../pool.js";
-import { type DiscoverJob, discoverCandidate } from "./store.js";
+import type { WorkerChunk } from "../../workers.js";
+import { type CandidateResult, type DiscoverJob, discoverCandidate } from "./store.js";
 
-serveTasks((index, data) => {
-  const job = data as DiscoverJob;
-  return discoverCandidate(job.candidates[index]!, job.busyTimeoutMs);
-});
+export default function discoverChunk({
+  indexes,
+  data,
+}: WorkerChunk<DiscoverJob>): CandidateResult[] {
+  return indexes.flatMap((i) => {
+    const candidate = data.candidates[i];
+    return candidate ? [discoverCandidate(candidate, data.busyTimeoutMs)] : [];
+  });
+}

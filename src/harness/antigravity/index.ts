@@ -4,7 +4,7 @@
  * conversation's workspace.
  */
 
-import type { Harness } from "../index.js";
+import type { Harness } from "../../transcript.js";
 import type { AntigravityBody } from "./body.js";
 import { antigravityCodec } from "./codec.js";
 import { AntigravityStore } from "./store.js";
@@ -26,7 +26,7 @@ export { type Mirror, renderMirror } from "./mirror.js";
 export { type Listing, type ListingRows, listingRows, summarize } from "./summary.js";
 export { antigravityText, parseAntigravity, renderAntigravity } from "./text.js";
 
-export const antigravity: Harness<AntigravityBody> = {
+export const antigravity: Harness<"antigravity", AntigravityBody> = {
   id: "antigravity",
   label: "Antigravity CLI (agy)",
   codec: antigravityCodec,

@@ -110,6 +110,13 @@ export const PAYLOAD_FIELD: ReadonlyMap<number, number> = new Map([
   [StepType.GENERIC, Step.generic],
 ]);
 
+/** The payload field of a step type txcript writes: each one it writes has one (an invariant). */
+export function payloadField(type: number): number {
+  const field = PAYLOAD_FIELD.get(type);
+  if (field === undefined) throw new Error(`step type ${type} has no payload field`);
+  return field;
+}
+
 /** Display names of step types, as the 1.2.0 brain mirror spells them (`type`). */
 export const STEP_TYPE_NAMES: ReadonlyMap<number, string> = new Map(
   Object.entries(StepType).map(([name, no]) => [no, name]),

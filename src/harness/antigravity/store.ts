@@ -22,8 +22,9 @@ import {
   statSync,
   unlinkSync,
 } from "node:fs";
-import { availableParallelism, homedir } from "node:os";
+import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -37,7 +38,6 @@ import {
 } from "../../errors.js";
 import { fsyncPath, sweepTemps, tempPath, writeFileAtomic } from "../../fsx.js";
 import { checkPathComponent, isInside, pathComponentProblem } from "../../paths.js";
-import { runTasks } from "../../pool.js";
 import {
   createDatabase,
   type DatabaseFile,
@@ -62,6 +62,7 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
+import { runShared } from "../../workers.js";
 import type {
   AntigravityBody,
   AntigravityLane,
@@ -131,10 +132,6 @@ export interface AntigravityStoreOptions extends StoreOptions {
   discoveryWorkers?: number;
 }
 
-function setting(value: string | undefined): string | undefined {
-  return value === undefined || value === "" ? undefined : value;
-}
-
 /**
  * The lanes a store reads, the CLI lane first (where `save` writes):
  * - an explicit root (`root`, else `$TXCRIPT_ANTIGRAVITY_ROOT`) means that
@@ -145,19 +142,15 @@ function setting(value: string | undefined): string | undefined {
  */
 export function antigravityLanes(options: AntigravityStoreOptions = {}): LaneRoot[] {
   const env = options.env ?? process.env;
-  const acp = setting(env[ACP_ROOT_ENV]);
-  const explicit = setting(options.root) ?? setting(env[ROOT_ENV]);
+  const acp = nonEmpty(env[ACP_ROOT_ENV]);
+  const explicit = nonEmpty(options.root) ?? nonEmpty(env[ROOT_ENV]);
   const lanes: LaneRoot[] = [];
   if (explicit !== undefined) {
     lanes.push({ lane: "cli", root: resolve(explicit) });
     if (acp !== undefined) lanes.push({ lane: "acp", root: resolve(acp) });
   } else {
-    const platform = options.platform ?? process.platform;
-    const home =
-      (platform === "win32"
-        ? (setting(env.USERPROFILE) ?? setting(env.HOME))
-        : setting(env.HOME)) ?? homedir();
-    const gemini = resolve(setting(env.GEMINI_HOME) ?? join(home, ".gemini"));
+    const home = homeDir(env, options.platform);
+    const gemini = resolve(nonEmpty(env.GEMINI_HOME) ?? join(home, ".gemini"));
     lanes.push({ lane: "cli", root: join(gemini, "antigravity-cli") });
     lanes.push({ lane: "acp", root: resolve(acp ?? join(gemini, "antigravity-acp")) });
   }
@@ -241,9 +234,8 @@ function rowReader<T>(
   const positions = specs.map((s) => columns.indexOf(s.name));
   return (raw, n) => {
     const row: Record<string, unknown> = {};
-    for (let i = 0; i < specs.length; i++) {
-      const spec = specs[i]!;
-      const p = positions[i]!;
+    for (const [i, spec] of specs.entries()) {
+      const p = positions[i] ?? -1;
       const value = p === -1 ? null : raw[p + offset];
       const bad = (expected: string): never => {
         throw new ParseError(
@@ -353,9 +345,11 @@ function readDatabase(db: Db, file: string, id: string): AntigravityBody {
       parent_references: known<IdxBlobRow>("parent_references"),
       battle_mode_infos: known<IdxBlobRow>("battle_mode_infos"),
       trajectory_metadata_blob: known<MetadataBlobRow>("trajectory_metadata_blob"),
-      extra_tables: tables
-        .filter((t) => !isKnownTable(t.name) && isPlainCreateTable(t.sql))
-        .map((t) => readExtraTable(db, t.name, t.sql!)),
+      extra_tables: tables.flatMap((t) =>
+        !isKnownTable(t.name) && t.sql !== null && isPlainCreateTable(t.sql)
+          ? [readExtraTable(db, t.name, t.sql)]
+          : [],
+      ),
     };
   } catch (error) {
     throw foreignLayout(error, file);
@@ -528,9 +522,11 @@ function readListingAs(db: Db, file: string, id: string, shape: Shape): ListingR
     else rows.latest_planner = step;
   }
   const ends = typedRows<StepRow>(db, "steps", endsSql(columns), file);
-  if (ends.length > 0) {
-    rows.first_step = ends[0]!;
-    rows.last_step = ends.at(-1)!;
+  const [first] = ends;
+  const last = ends.at(-1);
+  if (first && last) {
+    rows.first_step = first;
+    rows.last_step = last;
   }
   return { rows, messageCount: messageCount(db, shape) };
 }
@@ -605,6 +601,13 @@ function fingerprintOf(lane: LaneRoot, paths: Paths): Fingerprint {
     if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
   }
   return { files };
+}
+
+/** Candidate `i` of a batch (indexes come from the batch itself: an invariant). */
+function candidateAt(candidates: readonly Candidate[], i: number): Candidate {
+  const c = candidates[i];
+  if (!c) throw new Error(`no discovery candidate ${i}`);
+  return c;
 }
 
 /** A `.db` file discovery will read. */
@@ -798,7 +801,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
     return [...ids].sort();
   }
 
-  discover(options: DiscoverOptions = {}): Discovery {
+  async discover(options: DiscoverOptions = {}): Promise<Discovery> {
     const candidates: Candidate[] = [];
     const skipped: Skipped[] = [];
     for (const lane of this.lanes) {
@@ -826,21 +829,25 @@ export class AntigravityStore implements Store<AntigravityBody> {
       }
     }
     const { onProgress } = options;
-    const results = runTasks<CandidateResult>({
+    const results = await runShared<DiscoverJob, CandidateResult>({
       count: candidates.length,
-      run: (i) => discoverCandidate(candidates[i]!, this.busyTimeoutMs),
+      run: (i) => discoverCandidate(candidateAt(candidates, i), this.busyTimeoutMs),
       module: DISCOVER_WORKER,
-      data: { candidates, busyTimeoutMs: this.busyTimeoutMs } satisfies DiscoverJob,
-      workers: this.discoveryWorkers(candidates.length),
+      data: { candidates, busyTimeoutMs: this.busyTimeoutMs },
+      threads: this.discoveryWorkers(candidates.length),
       // A worker that died or hung took this candidate with it: the rest are still listed.
       lost: (i, why) => ({
         skipped: {
-          path: join(candidates[i]!.lane.root, "conversations", candidates[i]!.name),
+          path: join(
+            candidateAt(candidates, i).lane.root,
+            "conversations",
+            candidateAt(candidates, i).name,
+          ),
           reason: `not read: ${why}`,
         },
       }),
       stallMs: this.busyTimeoutMs + WORKER_STALL_MS,
-      ...(onProgress ? { onResult: (done: number, total: number) => onProgress(done, total) } : {}),
+      ...(onProgress ? { onProgress } : {}),
     });
     const sessions: Discovered[] = [];
     for (const result of results) {
@@ -902,7 +909,8 @@ export class AntigravityStore implements Store<AntigravityBody> {
         `the transcript's id ${JSON.stringify(id)} differs from its body's ${JSON.stringify(body.id)}`,
       );
     }
-    const lane = this.lanes[0]!; // the CLI lane: what `agy --conversation` resumes
+    const [lane] = this.lanes; // the CLI lane: what `agy --conversation` resumes
+    if (!lane) throw new StoreError(HARNESS, "no store root to save into");
     const paths = lanePaths(lane, id);
     let tmp: string | undefined;
     try {

@@ -24,7 +24,7 @@ import {
   type Usage,
 } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
-import { stableUuid } from "../../ids.js";
+import { isUuid, stableUuid } from "../../ids.js";
 import { normalizeTimestamp, type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { type ClaudeCodeBody, type ClaudeLine, lineType, obj, recordLine, str } from "./body.js";
@@ -429,14 +429,14 @@ export function claudeToCommon(transcript: Transcript<ClaudeCodeBody>): Transcri
 /** The Claude Code release whose line format the writer follows; written as each line's `version`. */
 export const WRITER_VERSION = "2.1.200";
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The Messages API's pattern for tool_use ids. */
 const TOOL_ID_RE = /^[a-zA-Z0-9_-]+$/;
 const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,128}$/;
 
 /** The session id a Common transcript is written under: its own when it is a UUID. */
 export function claudeSessionId(id: string): string {
-  return UUID_RE.test(id) ? id : stableUuid("claude_code", "session", id);
+  // Claude Code names files by lowercase UUIDs; any other id gets one derived from it.
+  return isUuid(id) && id === id.toLowerCase() ? id : stableUuid("claude_code", "session", id);
 }
 
 /**
@@ -802,12 +802,13 @@ class Writer {
           case "thinking":
             if (
               message.role === "assistant" &&
-              replayableThinking(block, message.model ?? this.meta.model)
+              replayableThinking(block, message.model ?? this.meta.model) &&
+              block.signature !== undefined
             ) {
               add("assistant", {
                 type: "thinking",
                 thinking: block.text,
-                signature: block.signature!,
+                signature: block.signature,
               });
             } else add(message.role, this.asText(block));
             break;

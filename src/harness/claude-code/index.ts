@@ -4,8 +4,7 @@
  * Claude Code looks sessions up by the directory it starts in.
  */
 
-import type { Codec, TextCodec } from "../../transcript.js";
-import type { Harness } from "../index.js";
+import type { Harness } from "../../transcript.js";
 import type { ClaudeCodeBody } from "./body.js";
 import { claudeCodeCodec } from "./codec.js";
 import { ClaudeCodeStore } from "./store.js";
@@ -16,11 +15,11 @@ export { claudeCodeCodec } from "./codec.js";
 export { ClaudeCodeStore, claudeCodeRoot, encodeCwd, projectDirName } from "./store.js";
 export { claudeCodeText } from "./text.js";
 
-export const claudeCode: Harness<ClaudeCodeBody> = {
+export const claudeCode: Harness<"claude_code", ClaudeCodeBody> = {
   id: "claude_code",
   label: "Claude Code",
-  codec: claudeCodeCodec as Codec<ClaudeCodeBody>,
-  text: claudeCodeText as TextCodec<ClaudeCodeBody>,
+  codec: claudeCodeCodec,
+  text: claudeCodeText,
   store: (options) => new ClaudeCodeStore(options),
   resume: (saved, meta) =>
     meta.cwd === undefined

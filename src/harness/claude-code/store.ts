@@ -17,9 +17,9 @@ import {
   statSync,
   unlinkSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { Meta } from "../../common.js";
+import { homeDir } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -61,8 +61,7 @@ export function claudeCodeRoot(options: StoreOptions = {}): string {
   if (own !== undefined && own !== "") return resolve(own);
   const config = env.CLAUDE_CONFIG_DIR;
   if (config !== undefined && config !== "") return resolve(config, "projects");
-  const home = env.HOME || env.USERPROFILE || homedir();
-  return resolve(home, ".claude", "projects");
+  return resolve(homeDir(env), ".claude", "projects");
 }
 
 /** Claude Code keeps names up to this long; longer ones are cut and get a hash suffix. */
@@ -288,7 +287,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     return [...ids].sort();
   }
 
-  discover(options: DiscoverOptions = {}): Discovery {
+  async discover(options: DiscoverOptions = {}): Promise<Discovery> {
     const files: string[] = [];
     const skipped: Skipped[] = [];
     for (const dir of this.projectDirs()) {

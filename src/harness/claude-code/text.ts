@@ -8,6 +8,7 @@ import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { firstLine, isJsonLines } from "../../sniff.js";
+import { nonEmpty } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
@@ -76,10 +77,6 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
   if (version !== undefined) meta.cli_version = version;
   if (model !== undefined) meta.model = model;
   return meta;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === "" ? undefined : value;
 }
 
 /**

@@ -57,3 +57,11 @@ export function readEnvelope(text: string): Envelope | undefined {
 export function envelopeLine(timestamp: string, type: string, payload: object): CodexLine {
   return { text: JSON.stringify({ timestamp, type, payload }), eol: "\n" };
 }
+
+/** User-role messages Codex injects as context, not typed by the user. */
+export const SCAFFOLDING_PREFIXES = [
+  "<environment_context>",
+  "<user_instructions>",
+  "# AGENTS.md instructions",
+  "<permissions instructions>",
+] as const;

@@ -38,7 +38,8 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { stableUuid } from "../../ids.js";
+import { isUuid, stableUuid } from "../../ids.js";
+import { nonEmpty } from "../../strings.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import {
@@ -47,6 +48,7 @@ import {
   type Envelope,
   envelopeLine,
   readEnvelope,
+  SCAFFOLDING_PREFIXES,
 } from "./body.js";
 import {
   type CodexCall,
@@ -59,21 +61,9 @@ import {
 // ---------------------------------------------------------------------------
 // Reading
 
-/** User-role messages Codex injects as context, not typed by the user. */
-export const SCAFFOLDING_PREFIXES = [
-  "<environment_context>",
-  "<user_instructions>",
-  "# AGENTS.md instructions",
-  "<permissions instructions>",
-] as const;
-
 function isScaffolding(text: string): boolean {
   const t = text.trimStart();
   return SCAFFOLDING_PREFIXES.some((p) => t.startsWith(p));
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === "" ? undefined : value;
 }
 
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/;
@@ -414,12 +404,6 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
 
 // ---------------------------------------------------------------------------
 // Writing
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
 
 /** Codex thread ids are UUIDs: a UUID is kept (lowercased), anything else is mapped to one. */
 export function codexSessionId(id: string): string {

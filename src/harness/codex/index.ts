@@ -3,8 +3,8 @@
  * store and resume command (`codex resume <id>`, run in the session's cwd).
  */
 
-import type { Codec, Store, TextCodec } from "../../transcript.js";
-import type { Harness } from "../index.js";
+import type { Harness } from "../../transcript.js";
+import type { CodexBody } from "./body.js";
 import { codexCodec } from "./codec.js";
 import { CodexStore } from "./store.js";
 import { codexText } from "./text.js";
@@ -14,12 +14,12 @@ export { codexCodec } from "./codec.js";
 export { CodexStore } from "./store.js";
 export { codexText } from "./text.js";
 
-export const codex: Harness<unknown> = {
+export const codex: Harness<"codex", CodexBody> = {
   id: "codex",
   label: "Codex",
-  codec: codexCodec as Codec<unknown>,
-  text: codexText as TextCodec<unknown>,
-  store: (options) => new CodexStore(options) as Store<unknown>,
+  codec: codexCodec,
+  text: codexText,
+  store: (options) => new CodexStore(options),
   resume: (saved, meta) =>
     meta.cwd === undefined
       ? { argv: ["codex", "resume", saved.id] }

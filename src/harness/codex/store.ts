@@ -16,7 +16,6 @@ import {
   appendFileSync,
   closeSync,
   type Dirent,
-  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -26,10 +25,10 @@ import {
   statSync,
   unlinkSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Decompress } from "fzstd";
 import type { Meta } from "../../common.js";
+import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -40,6 +39,7 @@ import {
   TxcriptError,
 } from "../../errors.js";
 import { writeFileAtomic } from "../../fsx.js";
+import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import { checkPathComponent, realPathInside } from "../../paths.js";
 import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
@@ -55,8 +55,13 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import { type CodexBody, type CodexLine, joinLines, splitLines } from "./body.js";
-import { isUuid, SCAFFOLDING_PREFIXES } from "./codec.js";
+import {
+  type CodexBody,
+  type CodexLine,
+  joinLines,
+  SCAFFOLDING_PREFIXES,
+  splitLines,
+} from "./body.js";
 import { findSessionMeta, firstModel, firstPrompt, lastEventTime, metaFromBody } from "./text.js";
 
 export const SESSIONS_DIR = "sessions";
@@ -244,10 +249,6 @@ interface RolloutFile {
   archived: boolean;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === "" ? undefined : value;
-}
-
 export class CodexStore implements Store<CodexBody> {
   readonly harness = "codex" as const;
   readonly roots: readonly string[];
@@ -256,7 +257,7 @@ export class CodexStore implements Store<CodexBody> {
 
   constructor(options: StoreOptions = {}) {
     const env = options.env ?? process.env;
-    const home = nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE) ?? homedir();
+    const home = homeDir(env);
     this.home = resolve(
       options.root ??
         nonEmpty(env.TXCRIPT_CODEX_ROOT) ??
@@ -312,7 +313,7 @@ export class CodexStore implements Store<CodexBody> {
     return [...new Set(this.rolloutFiles().map((f) => f.id))].sort();
   }
 
-  discover(options: DiscoverOptions = {}): Discovery {
+  async discover(options: DiscoverOptions = {}): Promise<Discovery> {
     const skipped: Skipped[] = [];
     const files = this.rolloutFiles((s) => skipped.push(s));
     const titles = readSessionIndex(this.home);

@@ -12,8 +12,14 @@ import { assignDefined } from "../../json.js";
 import { firstLine, isJsonLines, startsWithBytes, ZSTD_MAGIC } from "../../sniff.js";
 import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
-import { type CodexBody, type CodexLine, joinLines, readEnvelope, splitLines } from "./body.js";
-import { SCAFFOLDING_PREFIXES } from "./codec.js";
+import {
+  type CodexBody,
+  type CodexLine,
+  joinLines,
+  readEnvelope,
+  SCAFFOLDING_PREFIXES,
+  splitLines,
+} from "./body.js";
 
 /** What the `session_meta` line says, read tolerantly. */
 export interface SessionMetaInfo {
@@ -132,7 +138,7 @@ const LINE_TIME = /^\s*\{\s*"timestamp"\s*:\s*"([^"\\]{1,64})"/;
 /** The time of the last line that carries one: when the session was last active. */
 export function lastEventTime(lines: readonly CodexLine[]): Timestamp | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
-    const raw = LINE_TIME.exec(lines[i]!.text.slice(0, 160))?.[1];
+    const raw = LINE_TIME.exec(lines[i]?.text.slice(0, 160) ?? "")?.[1];
     const t = raw === undefined ? undefined : normalizeTimestamp(raw);
     if (t !== undefined) return t;
   }

@@ -104,9 +104,9 @@ export function patchToTool(patch: string): Tool {
     return { name: "Write", file_path: op.path, content: addedContent(op.lines) };
   }
   if (op?.kind === "update" && op.moveTo === undefined && op.hunks.length === 1) {
-    const hunk = op.hunks[0]!;
+    const [hunk] = op.hunks;
     // An anchored hunk ("@@ def f():") locates its lines by that anchor, which Edit cannot hold.
-    if (hunk.anchor === "" && !hunk.endOfFile) {
+    if (hunk && hunk.anchor === "" && !hunk.endOfFile) {
       const texts = hunkTexts(hunk);
       return { name: "Edit", file_path: op.path, old_string: texts.old, new_string: texts.new };
     }

@@ -9,7 +9,7 @@ import { comparable } from "../support.js";
 
 const [root, id] = process.argv.slice(2) as [string, string];
 const store = new AntigravityStore({ root });
-const discovery = store.discover();
+const discovery = await store.discover();
 const loaded = store.load(id);
 process.stdout.write(
   JSON.stringify({

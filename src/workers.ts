@@ -1,0 +1,156 @@
+/**
+ * CPU-bound batches shared between the calling thread and a few worker
+ * threads (tinypool): `runShared` cuts the items into chunks, and the
+ * caller and every worker take the next chunk from one queue until none is
+ * left, so the caller works while workers start and nobody idles while work
+ * remains. Results come back in item order. Harness-agnostic: the worker
+ * module's default export decides what a chunk is (see `WorkerChunk`).
+ *
+ * A worker that throws, exits or stalls loses only the chunk it held: its
+ * items come back through `lost`, and its lane takes no more chunks. (A
+ * thread that exits mid-chunk is seen only when `stallMs` runs out: tinypool
+ * does not fail the task of a thread that ends.)
+ *
+ * Pools start on the first batch that asks for threads (an import starts
+ * nothing) and are kept for the next batch, so a process that lists
+ * repeatedly pays thread start-up and module loading once; idle threads are
+ * unreferenced (they never hold the process open) and exit after
+ * `IDLE_EXIT_MS`.
+ */
+
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Tinypool } from "tinypool";
+
+/** What a worker module's default export receives for one chunk. */
+export interface WorkerChunk<D> {
+  /** Indexes of the items in this chunk (into the batch's items). */
+  indexes: number[];
+  /** The batch's shared data, as passed to `runShared`. */
+  data: D;
+}
+
+export interface SharedBatch<D, R> {
+  /** How many items (0..count-1). */
+  count: number;
+  /** Runs one item on the calling thread. Must not throw. */
+  run: (index: number) => R;
+  /** A module whose default export maps a `WorkerChunk<D>` to the chunk's results, in order. */
+  module: URL;
+  /** Structured-cloneable data every worker chunk receives. */
+  data: D;
+  /** Worker threads beside the calling thread; 0 runs everything on the caller. */
+  threads: number;
+  /** The result for an item whose worker failed or stalled. */
+  lost: (index: number, why: string) => R;
+  /** A chunk a worker has held this long without answering is given up. */
+  stallMs: number;
+  /** Items per chunk (default 8). */
+  chunkSize?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Run a batch on the calling thread and `threads` workers; results in item order. */
+export async function runShared<D, R>(batch: SharedBatch<D, R>): Promise<R[]> {
+  const { count } = batch;
+  const results = new Array<R>(count);
+  const size = Math.max(1, batch.chunkSize ?? 8);
+  let next = 0;
+  let done = 0;
+  const take = (): number[] | undefined => {
+    if (next >= count) return undefined;
+    const indexes: number[] = [];
+    for (const end = Math.min(count, next + size); next < end; next++) indexes.push(next);
+    return indexes;
+  };
+  const finish = (indexes: number[], values: readonly R[]) => {
+    indexes.forEach((index, k) => {
+      results[index] = values[k] as R;
+    });
+    done += indexes.length;
+    batch.onProgress?.(done, count);
+  };
+
+  const onCaller = async () => {
+    for (let chunk = take(); chunk; chunk = take()) {
+      // Item by item, so that a serial run reports progress per item.
+      for (const i of chunk) finish([i], [batch.run(i)]);
+      // Let worker replies land between chunks.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  };
+
+  let threads = Math.max(0, Math.min(Math.floor(batch.threads), Math.ceil(count / size) - 1));
+  // A worker module that is not there (a partial install) leaves the work to the caller.
+  if (threads > 0 && !existsSync(fileURLToPath(batch.module))) threads = 0;
+  if (threads === 0) {
+    await onCaller();
+    return results;
+  }
+  const pool = poolFor(batch.module, threads);
+  const onWorker = async () => {
+    for (let chunk = take(); chunk; chunk = take()) {
+      const task: WorkerChunk<D> = { indexes: chunk, data: batch.data };
+      try {
+        const values: unknown = await pool.run(task, {
+          signal: AbortSignal.timeout(batch.stallMs),
+        });
+        if (!Array.isArray(values) || values.length !== chunk.length)
+          throw new Error("the worker answered with something else");
+        finish(chunk, values);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        finish(
+          chunk,
+          chunk.map((i) => batch.lost(i, `a worker thread failed (${why})`)),
+        );
+        // This lane is done: the caller and the other lanes take the rest.
+        return;
+      }
+    }
+  };
+  // Workers first: the caller's first chunk runs synchronously.
+  const workers = Array.from({ length: threads }, onWorker);
+  await Promise.all([...workers, onCaller()]);
+  return results;
+}
+
+/**
+ * The file a worker thread imports. Built code names its `.js` module
+ * directly; run from source (tests, tsx) the module is TypeScript, which a
+ * bare worker cannot import, so a small entry registers tsx's loader first
+ * (tsx is a devDependency: only source runs need it).
+ */
+function workerFilename(module: URL): string {
+  if (!module.pathname.endsWith(".ts")) return module.href;
+  const api = import.meta.resolve("tsx/esm/api");
+  const entry = [
+    `import { register } from ${JSON.stringify(api)};`,
+    "register();",
+    `const m = await import(${JSON.stringify(module.href)});`,
+    "export default m.default;",
+  ].join("\n");
+  return `data:text/javascript,${encodeURIComponent(entry)}`;
+}
+
+/** An idle worker thread exits after this long, in ms. */
+export const IDLE_EXIT_MS = 20_000;
+
+const pools = new Map<string, Tinypool>();
+
+/** The pool for a worker module, grown to `threads` if it had fewer. */
+function poolFor(module: URL, threads: number): Tinypool {
+  const key = module.href;
+  const existing = pools.get(key);
+  if (existing && existing.options.maxThreads >= threads) return existing;
+  const pool = new Tinypool({
+    filename: workerFilename(module),
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: IDLE_EXIT_MS,
+    isolateWorkers: false,
+  });
+  if (existing) void existing.destroy();
+  pools.set(key, pool);
+  return pool;
+}

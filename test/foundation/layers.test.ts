@@ -1,0 +1,72 @@
+/**
+ * The layer rules in biome.json fail lint where they should: a codec that
+ * does I/O, a store that converts, console output outside src/cli. Each
+ * case is linted in a scratch copy of the project's Biome configuration, so
+ * the repository is never written to.
+ */
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../support/tmp.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const BIOME = join(ROOT, "node_modules", ".bin", "biome");
+
+/** Lint `files` (path -> source) under the project's rules; the rules that fired, per file. */
+function lint(files: Record<string, string>): Record<string, string[]> {
+  const dir = tempDir("txcript-layers-");
+  const config = JSON.parse(readFileSync(join(ROOT, "biome.json"), "utf8"));
+  config.vcs = { enabled: false };
+  writeFileSync(join(dir, "biome.json"), JSON.stringify(config));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  const run = spawnSync(BIOME, ["lint", "--reporter=json", "."], { cwd: dir, encoding: "utf8" });
+  const report = JSON.parse(run.stdout) as {
+    diagnostics: { category: string; location: { path: string } }[];
+  };
+  const fired: Record<string, string[]> = {};
+  for (const d of report.diagnostics) {
+    const path = d.location.path.replace(/^\.\//, "");
+    (fired[path] ??= []).push(d.category);
+  }
+  return fired;
+}
+
+describe("layer rules", () => {
+  const fired = lint({
+    "src/harness/demo/codec.ts":
+      'import { readFileSync } from "node:fs";\nexport const x = readFileSync;\n',
+    "src/harness/demo/text.ts":
+      'import Database from "better-sqlite3";\nexport const x = Database;\n',
+    "src/harness/demo/tools.ts":
+      'import { openStore } from "../../sqlite.js";\nexport const x = openStore;\n',
+    "src/harness/demo/store.ts":
+      'import { toCommon } from "./codec.js";\nexport const x = toCommon;\n',
+    "src/local2.ts": "export function f() {\n  console.log(1);\n}\n",
+    "src/cli/commands/x.ts": "export function f() {\n  console.log(1);\n}\n",
+    "src/model.ts": "export const f = (a?: string) => a!.length;\n",
+  });
+
+  it("a codec or text codec importing the file system or SQLite fails", () => {
+    expect(fired["src/harness/demo/codec.ts"]).toContain("lint/style/noRestrictedImports");
+    expect(fired["src/harness/demo/text.ts"]).toContain("lint/style/noRestrictedImports");
+    expect(fired["src/harness/demo/tools.ts"]).toContain("lint/style/noRestrictedImports");
+  });
+
+  it("a store importing its codec fails", () => {
+    expect(fired["src/harness/demo/store.ts"]).toContain("lint/style/noRestrictedImports");
+  });
+
+  it("console output fails outside src/cli and passes inside it", () => {
+    expect(fired["src/local2.ts"]).toContain("lint/suspicious/noConsole");
+    expect(fired["src/cli/commands/x.ts"] ?? []).not.toContain("lint/suspicious/noConsole");
+  });
+
+  it("non-null assertions fail in src", () => {
+    expect(fired["src/model.ts"]).toContain("lint/style/noNonNullAssertion");
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * A worker module for the runShared tests: doubles item numbers, or
+ * misbehaves as the batch's data asks (exits, throws, hangs) on the first
+ * chunk it takes. It raises `started` so that the calling thread can wait
+ * until a worker has taken a chunk.
+ */
+
+import type { WorkerChunk } from "../../src/workers.js";
+
+export interface TestJob {
+  mode: "ok" | "exit" | "throw" | "hang";
+  /** Word 0: set to 1 once a worker has taken a chunk. */
+  started: SharedArrayBuffer;
+}
+
+export interface Doubled {
+  index: number;
+  doubled: number;
+  worker: boolean;
+}
+
+export default function double({ indexes, data }: WorkerChunk<TestJob>): Doubled[] {
+  const started = new Int32Array(data.started);
+  Atomics.store(started, 0, 1);
+  Atomics.notify(started, 0);
+  switch (data.mode) {
+    case "exit":
+      process.exit(3);
+      break;
+    case "throw":
+      throw new Error("worker failure");
+    case "hang":
+      for (;;) {
+        // never answers
+      }
+    case "ok":
+      break;
+    default:
+      data.mode satisfies never;
+  }
+  return indexes.map((index) => ({ index, doubled: index * 2, worker: true }));
+}

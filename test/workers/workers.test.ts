@@ -1,0 +1,110 @@
+/**
+ * runShared (src/workers.ts) on real worker threads: results come back in
+ * item order whoever computed them, and a worker that exits, throws or
+ * hangs costs only the chunk it held (reported through `lost`), never a
+ * hang or a wrong result; a worker module that cannot load leaves the work
+ * to the calling thread; the next batch still runs.
+ */
+
+import { describe, expect, it } from "vitest";
+import { runShared } from "../../src/workers.js";
+import type { Doubled, TestJob } from "./worker.js";
+
+const MODULE = new URL("./worker.ts", import.meta.url);
+
+type Result = Doubled | { lost: number; why: string };
+
+/** Busy for `ms` on this thread (the caller must be slower than a worker to leave it chunks). */
+function spin(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // busy
+  }
+}
+
+/** A batch whose calling thread takes 5 ms an item, so that the worker gets chunks too. */
+async function batch(mode: TestJob["mode"], count: number, stallMs = 60_000, module = MODULE) {
+  const started = new SharedArrayBuffer(4);
+  const flag = new Int32Array(started);
+  const results = await runShared<TestJob, Result>({
+    count,
+    run: (index) => {
+      spin(5);
+      return { index, doubled: index * 2, worker: false };
+    },
+    module,
+    data: { mode, started },
+    threads: 1,
+    chunkSize: 4,
+    lost: (index, why) => ({ lost: index, why }),
+    stallMs,
+  });
+  return { results, workerStarted: Atomics.load(flag, 0) === 1 };
+}
+
+const doubledBy = (r: Result) => ("doubled" in r ? r.worker : undefined);
+
+describe("runShared", () => {
+  it("returns every result in item order, some computed by a worker thread", async () => {
+    const { results } = await batch("ok", 300);
+    expect(results.map((r) => ("doubled" in r ? [r.index, r.doubled] : r))).toEqual(
+      Array.from({ length: 300 }, (_, i) => [i, i * 2]),
+    );
+    expect(results.some((r) => doubledBy(r) === true)).toBe(true);
+  });
+
+  it("runs everything on the calling thread with no threads asked for", async () => {
+    const progress: number[] = [];
+    const results = await runShared({
+      count: 5,
+      run: (i) => i + 1,
+      module: MODULE,
+      data: undefined,
+      threads: 0,
+      lost: () => -1,
+      stallMs: 1000,
+      chunkSize: 2,
+      onProgress: (done) => progress.push(done),
+    });
+    expect(results).toEqual([1, 2, 3, 4, 5]);
+    expect(progress).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  for (const mode of ["exit", "throw"] as const) {
+    it(`a worker that ${mode === "exit" ? "exits" : "throws"} mid-chunk loses that chunk only, and the next batch still runs`, async () => {
+      // tinypool does not fail the task of a thread that exits: the stall time catches it.
+      const { results, workerStarted } = await batch(mode, 50, mode === "exit" ? 2000 : 60_000);
+      expect(workerStarted).toBe(true);
+      const lost = results.filter((r) => "lost" in r);
+      expect(lost).toHaveLength(4);
+      for (const r of lost)
+        expect(r).toMatchObject({ why: expect.stringMatching(/^a worker thread failed/) });
+      results.forEach((r, i) => {
+        if ("doubled" in r) expect(r).toMatchObject({ index: i, doubled: i * 2 });
+      });
+      const next = await batch("ok", 300);
+      expect(next.results.every((r, i) => "doubled" in r && r.doubled === i * 2)).toBe(true);
+    });
+  }
+
+  it("gives up on a worker that hangs after the stall time, losing only its chunk", async () => {
+    const { results } = await batch("hang", 40, 300);
+    const lost = results.filter((r) => "lost" in r);
+    expect(lost).toHaveLength(4);
+    expect(results.filter((r) => !("lost" in r))).toHaveLength(36);
+  });
+
+  it("does every item on the calling thread when the worker module cannot load", async () => {
+    const missing = new URL("./no-such-worker.js", import.meta.url);
+    const results = await runShared({
+      count: 100,
+      run: (i) => i,
+      module: missing,
+      data: undefined,
+      threads: 2,
+      lost: () => -1,
+      stallMs: 60_000,
+    });
+    expect(results).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+});
