@@ -443,3 +443,34 @@ describe("13. error lines in the user's terms", () => {
     expect(r.stderr).not.toMatch(/SQLITE_|EISDIR|copyfile|txcript-read-/);
   });
 });
+
+const hasNpm = spawnSync("npm", ["--version"], { encoding: "utf8" }).status === 0;
+
+describe.skipIf(!hasNpm)("8. install", () => {
+  it("npm install -g of the checkout runs no script and warns about nothing", () => {
+    const prefix = tempDir("txcript-prefix-");
+    const r = spawnSync(
+      "npm",
+      ["install", "-g", ROOT, "--prefix", prefix, "--offline", "--no-audit", "--no-fund"],
+      {
+        encoding: "utf8",
+        cwd: prefix,
+        env: { ...process.env, npm_config_update_notifier: "false" },
+      },
+    );
+    expect(r.stderr).not.toMatch(/npm warn/i);
+    expect(r.status).toBe(0);
+    const version = spawnSync(join(prefix, "bin", "txcript"), ["--version"], { encoding: "utf8" });
+    expect(version.stdout).toBe(
+      `${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}\n`,
+    );
+  });
+
+  it("the README shows the ways that work outside the checkout", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toContain("npm link");
+    expect(readme).toContain("npm install -g .");
+    expect(readme).toMatch(/npm install -g \.\/txcript-[\d.]+\.tgz/);
+    expect(readme).not.toMatch(/^npx txcript /m);
+  });
+});
