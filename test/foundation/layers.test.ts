@@ -31,7 +31,8 @@ function lint(files: Record<string, string>): Record<string, string[]> {
   const fired: Record<string, string[]> = {};
   for (const d of report.diagnostics) {
     const path = d.location.path.replace(/^\.\//, "");
-    (fired[path] ??= []).push(d.category);
+    fired[path] ??= [];
+    fired[path].push(d.category);
   }
   return fired;
 }
