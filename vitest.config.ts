@@ -3,10 +3,16 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // test/real runs the installed harness CLIs: `npm run test:real`.
+    exclude: ["**/node_modules/**", "test/real/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
     // CLI tests run dist/: rebuild it when src/ is newer.
     globalSetup: ["test/support/build.ts"],
+    // Test helpers open databases before txcript does; with URI filenames on
+    // from the start, reads take the same paths as in the CLI (where txcript
+    // opens first). src/sqlite.ts sets this only around its own opens.
+    env: { SQLITE_USE_URI: "1" },
   },
 });

@@ -168,6 +168,30 @@ export function renderCommon(transcript: Transcript<Common>): string {
   return `${JSON.stringify(commonToJson(transcript), null, 2)}\n`;
 }
 
+/**
+ * `renderCommon`'s text in pieces, one message at a time, for output that
+ * is a stream: the whole text of a huge session is never one string (V8
+ * cannot hold a string much past 512 MiB). Joined, the pieces are exactly
+ * `renderCommon`'s text.
+ */
+export function* renderCommonChunks(transcript: Transcript<Common>): Generator<string> {
+  // JSON.stringify escapes newlines inside strings, so every "\n" is a line break.
+  const nested = (value: unknown, by: string) =>
+    JSON.stringify(value, null, 2).replace(/\n/g, `\n${by}`);
+  const head = `{\n  "meta": ${nested(metaToJson(transcript.meta), "  ")},\n  "messages": [`;
+  const body = transcript.body;
+  if (body.length === 0) {
+    yield `${head}]\n}\n`;
+    return;
+  }
+  yield `${head}\n`;
+  for (const [i, message] of body.entries()) {
+    const comma = i < body.length - 1 ? "," : "";
+    yield `    ${nested(messageToJson(message), "    ")}${comma}\n`;
+  }
+  yield "  ]\n}\n";
+}
+
 // ---------------------------------------------------------------------------
 // Reading (shared pieces first)
 

@@ -1,22 +1,33 @@
 /**
- * Atomic file writes shared by every store and the CLI: a temporary file in
- * the target's directory, written, fsynced and renamed into place, so a
- * crash leaves the old file or the new one, never a partial one. Temporary
- * names carry the writer's pid, so a later save can sweep what a killed one
- * left behind.
+ * The file-system safety every store and the CLI share: atomic writes (a
+ * temporary file in the target's directory, written, fsynced and renamed or
+ * linked into place, so a crash leaves the old file or the new one, never a
+ * partial one), exclusive publishing (the existence check and the publish
+ * are one step), folders created without going through a symlink, per-name
+ * locks, and the sweep of temporaries that killed writers left behind
+ * (their names carry the writer's pid).
  */
 
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
   fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
+  type Stats,
+  statSync,
+  unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { describeCause, StoreError, UnsafePathError } from "./errors.js";
+import type { TextForm } from "./transcript.js";
 
 /** `.<name>.tmp-<pid>-<hex>`, plus SQLite's sidecars of such a name. */
 export const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
@@ -39,7 +50,8 @@ export function fsyncPath(path: string, flags = "r"): void {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Is process `pid` running (as far as this process can tell)? */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -48,7 +60,14 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Remove temporary files in `dir` left by saves whose process is gone (or by this one). */
+/** `.<name>.lock`: held by the process whose pid it holds. */
+const LOCK_NAME = /^\..+\.lock$/;
+
+/**
+ * Remove temporaries in `dir` (files, or folders such as a half-built
+ * brain directory) left by writers whose process is gone (or by this one),
+ * and locks whose holder is gone. Every store calls it before it writes.
+ */
 export function sweepTemps(dir: string): void {
   let names: string[];
   try {
@@ -59,28 +78,210 @@ export function sweepTemps(dir: string): void {
   for (const name of names) {
     const m = TEMP_NAME.exec(name);
     if (m && (Number(m[1]) === process.pid || !processAlive(Number(m[1])))) {
-      rmSync(join(dir, name), { force: true });
+      rmSync(join(dir, name), { force: true, recursive: true });
+    } else if (LOCK_NAME.test(name)) {
+      const holder = lockHolder(join(dir, name));
+      if (holder !== undefined && !processAlive(holder)) rmSync(join(dir, name), { force: true });
     }
   }
+}
+
+/** Raised (with code EEXIST) when an exclusive publish finds its target taken. */
+export class TargetExistsError extends Error {
+  readonly code = "EEXIST";
+  constructor(readonly path: string) {
+    super(`${path} already exists`);
+    this.name = "TargetExistsError";
+  }
+}
+
+/** Link errors that mean "this file system has no hard links", not "the target exists". */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV", "EMLINK"]);
+
+/**
+ * Move the finished temporary file `tmp` to `path`. Replacing: a rename.
+ * Exclusive: a hard link, which fails if anything (even a dangling link)
+ * holds `path`, so two writers can never both succeed; on a file system
+ * without hard links, a check and a rename (the best it allows).
+ */
+export function publish(tmp: string, path: string, exclusive: boolean): void {
+  if (!exclusive) {
+    renameSync(tmp, path);
+    return;
+  }
+  try {
+    linkSync(tmp, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw new TargetExistsError(path);
+    if (code === undefined || !NO_LINKS.has(code)) throw error;
+    if (exists(path)) throw new TargetExistsError(path);
+    renameSync(tmp, path);
+    return;
+  }
+  unlinkSync(tmp);
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface WriteOptions {
+  /** File mode of a new file (default 0o666, less the umask). */
+  mode?: number;
+  /** Refuse (TargetExistsError) instead of replacing an existing `path`. */
+  exclusive?: boolean;
 }
 
 /**
  * Write `data` to `path` atomically. Throws the underlying error (after
  * removing the temporary file); callers wrap it in their own error class.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o666): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteOptions = {},
+): void {
   const tmp = tempPath(dirname(path), basename(path));
   let fd: number | undefined;
   try {
-    fd = openSync(tmp, "wx", mode);
+    fd = openSync(tmp, "wx", options.mode ?? 0o666);
     writeFileSync(fd, data);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
-    renameSync(tmp, path);
+    publish(tmp, path, options.exclusive === true);
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
     throw error;
+  }
+}
+
+/** `dir` relative to `root`, split into components; refused when it is not below the root. */
+function componentsBelow(root: string, dir: string, harness: TextForm): string[] {
+  const rel = relative(root, dir);
+  if (rel.startsWith(`..${sep}`) || rel === ".." || resolve(root, rel) !== dir) {
+    throw new UnsafePathError(harness, `${dir} is outside the store ${root}`);
+  }
+  return rel === "" ? [] : rel.split(sep);
+}
+
+function folderError(harness: TextForm, path: string, cause: unknown): StoreError {
+  return new StoreError(harness, `cannot create the folder: ${describeCause(cause)}`, {
+    file: path,
+    cause,
+  });
+}
+
+/** Refuse a component that is a symlink or not a folder; true when it exists. */
+function checkComponent(harness: TextForm, path: string, st: Stats | undefined): boolean {
+  if (st === undefined) return false;
+  if (st.isSymbolicLink()) {
+    throw new UnsafePathError(
+      harness,
+      `${path} is a symbolic link; txcript writes only through real folders inside the store`,
+    );
+  }
+  if (!st.isDirectory()) throw new StoreError(harness, "is not a directory", { file: path });
+  return true;
+}
+
+function lstatOrUndefined(path: string, harness: TextForm): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw folderError(harness, path, cause);
+  }
+}
+
+/**
+ * Check, creating nothing, that `dir` (`root` or a folder below it) can be
+ * created or reached without going through a symlink below the root:
+ * discovery does not follow such links, so a session written through one
+ * would land outside the store, unlisted. The root itself (and what is
+ * above it) is the user's choice and may be a link.
+ */
+export function checkInside(root: string, dir: string, harness: TextForm): void {
+  const top = resolve(root);
+  let at = top;
+  const rootStat = lstatOrUndefined(top, harness);
+  if (rootStat !== undefined && !rootStat.isSymbolicLink()) checkComponent(harness, top, rootStat);
+  for (const part of componentsBelow(top, resolve(dir), harness)) {
+    at = join(at, part);
+    if (!checkComponent(harness, at, lstatOrUndefined(at, harness))) return;
+  }
+}
+
+/**
+ * Create `dir` as `checkInside` allows, every folder checked before any is
+ * created. Concurrent creators of the same folders both succeed. Returns
+ * the folders it created below the root, outermost first.
+ */
+export function mkdirInside(root: string, dir: string, harness: TextForm): string[] {
+  checkInside(root, dir, harness);
+  const top = resolve(root);
+  try {
+    mkdirSync(top, { recursive: true });
+    if (!statSync(top).isDirectory()) throw new Error("not a directory");
+  } catch (cause) {
+    throw folderError(harness, top, cause);
+  }
+  const created: string[] = [];
+  let at = top;
+  for (const part of componentsBelow(top, resolve(dir), harness)) {
+    at = join(at, part);
+    if (checkComponent(harness, at, lstatOrUndefined(at, harness))) continue;
+    try {
+      mkdirSync(at);
+      created.push(at);
+    } catch (cause) {
+      // Another writer made it first: check what it made.
+      if ((cause as NodeJS.ErrnoException).code !== "EEXIST") throw folderError(harness, at, cause);
+      checkComponent(harness, at, lstatOrUndefined(at, harness));
+    }
+  }
+  return created;
+}
+
+/** The pid a lock file names, or undefined when it names none. */
+function lockHolder(path: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path, "utf8").trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Take the lock `.<name>.lock` in `dir` for this process, or return the
+ * pid of the live process that holds it. A lock whose holder is gone is
+ * taken over. The lock is published by a hard link of a finished file, so
+ * it always names its holder.
+ */
+export function tryLock(dir: string, name: string): { release(): void } | { heldBy: number } {
+  const path = join(dir, `.${name}.lock`);
+  for (let attempt = 0; ; attempt++) {
+    const tmp = tempPath(dir, `${name}.lock`);
+    writeFileSync(tmp, `${process.pid}\n`, { flag: "wx" });
+    try {
+      publish(tmp, path, true);
+      return { release: () => rmSync(path, { force: true }) };
+    } catch (error) {
+      if (!(error instanceof TargetExistsError)) throw error;
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+    const holder = lockHolder(path);
+    if (holder !== undefined && (processAlive(holder) || attempt > 0)) return { heldBy: holder };
+    // Its holder is gone (or the lock vanished meanwhile): take it over once.
+    rmSync(path, { force: true });
   }
 }

@@ -30,10 +30,11 @@ export function lineColumn(text: string, offset: number): { line: number; column
  * some errors and not others, so on failure jsonc-parser (strict settings)
  * locates the first error.
  */
-export function parseJson(text: string, form: TextForm, origin?: string): unknown {
-  let value: unknown;
+export function parseJson(text: string, form: TextForm, origin?: string): Json {
+  let value: Json;
   try {
-    value = JSON.parse(text);
+    // What JSON.parse returns is JSON by construction (no reviver).
+    value = JSON.parse(text) as Json;
   } catch (cause) {
     if (text.trim() === "") {
       throw new ParseError(form, "invalid JSON: the input is empty", { file: origin, cause });
@@ -66,41 +67,78 @@ export function parseJson(text: string, form: TextForm, origin?: string): unknow
  */
 export const MAX_JSON_DEPTH = 512;
 
-/** Refuse values nested deeper than MAX_JSON_DEPTH, without recursing. */
-function checkDepth(root: unknown, form: TextForm, origin: string | undefined): void {
-  const pending: [value: unknown, depth: number][] = [[root, 1]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [value, depth] = next;
-    if (typeof value !== "object" || value === null) continue;
-    if (depth > MAX_JSON_DEPTH) {
-      throw new ParseError(form, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, {
-        file: origin,
-        at: deepPath(root),
-      });
-    }
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
-    }
-  }
+/** One open container of a depth-first walk: its children's keys (undefined for an array) and the next one to visit. */
+interface Frame {
+  value: object;
+  keys: string[] | undefined;
+  next: number;
+  /** The key this container sits at in its parent. */
+  at: string | number;
 }
 
-/** The first few steps of the path to the first value nested too deep, for the error. */
-function deepPath(root: unknown): string {
-  const shown = 6;
-  const pending: [value: unknown, path: (string | number)[]][] = [[root, []]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [value, path] = next;
-    if (typeof value !== "object" || value === null) continue;
-    if (path.length >= MAX_JSON_DEPTH) {
-      const at = path.slice(0, shown).reduce<string>((p, k) => joinPath(p, k), "");
-      return path.length > shown ? `${at}…` : at;
+/**
+ * The path to the first value (in document order) nested deeper than
+ * `max`, or undefined when there is none. Iterative, and it holds only the
+ * open containers of the current path: memory grows with the depth, never
+ * with the width (a document two million entries wide costs nothing extra).
+ */
+export function tooDeep(root: unknown, max = MAX_JSON_DEPTH): (string | number)[] | undefined {
+  if (typeof root !== "object" || root === null) return undefined;
+  const open = (value: object, at: string | number): Frame => ({
+    value,
+    keys: Array.isArray(value) ? undefined : Object.keys(value),
+    next: 0,
+    at,
+  });
+  const stack: Frame[] = [open(root, "")];
+  while (stack.length > 0) {
+    if (stack.length > max) return stack.slice(1).map((f) => f.at);
+    const top = stack.at(-1);
+    if (top === undefined) break;
+    const size = top.keys === undefined ? (top.value as unknown[]).length : top.keys.length;
+    if (top.next >= size) {
+      stack.pop();
+      continue;
     }
-    const entries: [string | number, unknown][] = Array.isArray(value)
-      ? value.map((v, i) => [i, v])
-      : Object.entries(value);
-    for (const [key, child] of entries.reverse()) pending.push([child, [...path, key]]);
+    const i = top.next++;
+    const key = top.keys === undefined ? i : (top.keys[i] ?? "");
+    const child = (top.value as Record<string | number, unknown>)[key];
+    if (typeof child === "object" && child !== null) stack.push(open(child, key));
   }
-  return "";
+  return undefined;
+}
+
+/** Refuse values nested deeper than MAX_JSON_DEPTH, naming the first few steps of the path. */
+function checkDepth(root: unknown, form: TextForm, origin: string | undefined): void {
+  const path = tooDeep(root);
+  if (path === undefined) return;
+  const shown = 6;
+  const at = path.slice(0, shown).reduce<string>((p, k) => joinPath(p, k), "");
+  throw new ParseError(form, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, {
+    file: origin,
+    at: path.length > shown ? `${at}…` : at,
+  });
+}
+
+/**
+ * JSON.parse, or undefined when the text is not JSON or nests deeper than
+ * MAX_JSON_DEPTH (what follows a conversion recurses and would overflow the
+ * stack on a hostile blob). For the tolerant readers: their callers keep
+ * such text as a string, or skip the line, as each format's doc says. The
+ * value is boxed because `null` is JSON too.
+ */
+export function parseBounded(text: string): { value: Json } | undefined {
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+  // Nesting deeper than the limit takes more than two characters per level.
+  if (typeof value !== "object" || value === null || text.length <= 2 * MAX_JSON_DEPTH) {
+    return { value };
+  }
+  return tooDeep(value) === undefined ? { value } : undefined;
 }
 
 /** A deep copy with object keys sorted, the order txcript writes opaque JSON in. */

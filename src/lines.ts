@@ -5,7 +5,32 @@
  * byte-exact Bodies on it.
  */
 
+import { UnsupportedError } from "./errors.js";
+import type { TextForm } from "./transcript.js";
+
 export type LineEnding = "" | "\n" | "\r\n";
+
+/**
+ * The most lines a session may have. Each line is held with its parse and
+ * then converted; well before a V8 heap runs out (a 510 MiB rollout of
+ * short lines took 4.9 GB), a bigger session is refused in one line naming
+ * the file and this limit. Real sessions stay far below it.
+ */
+export const MAX_LINES = 2_000_000;
+
+/** Refuse `text` when it holds more than MAX_LINES lines (counted without splitting). */
+export function checkLineCount(text: string, form: TextForm, origin?: string): void {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
+    if (++n > MAX_LINES) {
+      throw new UnsupportedError(
+        form,
+        `more than ${MAX_LINES.toLocaleString("en-US")} lines: too large a session to hold`,
+        { file: origin },
+      );
+    }
+  }
+}
 
 export interface VerbatimLine {
   /** The line without its terminator. */

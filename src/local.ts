@@ -49,6 +49,14 @@ export interface SkippedIn extends Skipped {
 export interface Listing {
   sessions: Discovered[];
   skipped: SkippedIn[];
+  /** Stores that could not be read at all (path: the store root), and why; the others are listed. */
+  unreadable: SkippedIn[];
+}
+
+/** A store that failed as a whole: its root and a one-line reason naming the file. */
+function unreadableStore(store: Store<unknown>, h: Harness, cause: unknown): SkippedIn {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return { harness: h.id, path: store.roots[0] ?? h.id, reason };
 }
 
 export interface ListOptions {
@@ -126,11 +134,20 @@ export class Local {
   async list(options: ListOptions = {}): Promise<Listing> {
     const sessions: Discovered[] = [];
     const skipped: SkippedIn[] = [];
+    const unreadable: SkippedIn[] = [];
     for (const h of this.harnesses()) {
       const { onProgress } = options;
-      const found = await this.store(h.id).discover(
-        onProgress ? { onProgress: (done, total) => onProgress(h.id, done, total) } : {},
-      );
+      const store = this.store(h.id);
+      let found: Awaited<ReturnType<typeof store.discover>>;
+      try {
+        found = await store.discover(
+          onProgress ? { onProgress: (done, total) => onProgress(h.id, done, total) } : {},
+        );
+      } catch (cause) {
+        // One broken store (HOME a file, an unreadable root) costs only its own sessions.
+        unreadable.push(unreadableStore(store, h, cause));
+        continue;
+      }
       sessions.push(...found.sessions);
       skipped.push(...found.skipped.map((s) => ({ ...s, harness: h.id })));
     }
@@ -149,7 +166,7 @@ export class Local {
       out = out.filter((s) => s.meta.cwd !== undefined && isUnderDir(s.meta.cwd, cwd));
     out.sort((a, b) => compareTimestamps(b.updated, a.updated) || a.id.localeCompare(b.id));
     if (options.limit !== undefined) out = out.slice(0, options.limit);
-    return { sessions: out, skipped };
+    return { sessions: out, skipped, unreadable };
   }
 
   /**
@@ -161,11 +178,16 @@ export class Local {
   resolve(ref: string): Located {
     if (ref === "")
       throw new NotFoundError(this.options.from, "an empty session id matches nothing");
-    const all: Located[] = this.harnesses().flatMap((h) =>
-      this.store(h.id)
-        .ids()
-        .map((id) => ({ harness: h.id, id })),
-    );
+    const broken: SkippedIn[] = [];
+    const all: Located[] = this.harnesses().flatMap((h) => {
+      const store = this.store(h.id);
+      try {
+        return store.ids().map((id) => ({ harness: h.id, id }));
+      } catch (cause) {
+        broken.push(unreadableStore(store, h, cause));
+        return [];
+      }
+    });
     const exact = all.filter((s) => s.id === ref);
     const matches = (exact.length > 0 ? exact : all.filter((s) => s.id.startsWith(ref))).sort(
       (a, b) => a.id.localeCompare(b.id) || a.harness.localeCompare(b.harness),
@@ -173,8 +195,10 @@ export class Local {
     const [only] = matches;
     if (matches.length === 1 && only) return only;
     const where = this.options.from ? ` in ${harness(this.options.from).label}` : "";
-    if (matches.length === 0)
-      throw new NotFoundError(this.options.from, `no session matches "${ref}"${where}`);
+    if (matches.length === 0) {
+      const unread = broken.map((b) => `; not searched: ${b.reason}`).join("");
+      throw new NotFoundError(this.options.from, `no session matches "${ref}"${where}${unread}`);
+    }
     // Each candidate says which is a copy of which: neither is preferred silently.
     const candidates = matches.map((s) => {
       const from = this.lineage(s);

@@ -246,6 +246,26 @@ export class ProtoMessage {
     return this.text.toString("utf8", at + start, at + end);
   }
 
+  /**
+   * The start of field `no`'s text: leading ASCII whitespace skipped, then
+   * at most `maxBytes` bytes (cut back to a character boundary) decoded, so
+   * that a summary costs the same whatever the field holds. `more` says
+   * whether anything was left undecoded.
+   */
+  stringHead(no: number, maxBytes: number): { text: string; more: boolean } | undefined {
+    const k = this.find(no, WireType.LengthDelimited);
+    if (k < 0) return undefined;
+    const b = this.bytes;
+    let start = this.f[k + 1] ?? 0;
+    const end = this.f[k + 2] ?? 0;
+    const space = (c: number | undefined) => c === 32 || (c !== undefined && c >= 9 && c <= 13);
+    while (start < end && space(b[start])) start++;
+    let stop = Math.min(end, start + maxBytes);
+    // Never cut a UTF-8 sequence: back off over continuation bytes.
+    if (stop < end) while (stop > start && ((b[stop] ?? 0) & 0xc0) === 0x80) stop--;
+    return { text: bytesToText(b.subarray(start, stop)), more: stop < end };
+  }
+
   /** Every length-delimited value of field `no` as text. */
   strings(no: number): string[] {
     return this.allBytes(no).map(bytesToText);

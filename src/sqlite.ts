@@ -45,7 +45,7 @@ export type Db = Database.Database;
  * the duration of the open and put back at once: importing or using txcript
  * leaves the environment as it found it. Should another module have opened a
  * database first (URIs off), URI opens fail cleanly (no file named "file:…"
- * can exist) and reads take the private-copy path.
+ * can exist) and reads take the private-copy path (`openFallback`).
  */
 function construct(path: string, options: Database.Options): Db {
   const before = process.env.SQLITE_USE_URI;
@@ -178,7 +178,15 @@ function openImmutable(path: string, timeout: number): Opened {
 
 function openFallback(path: string, timeout: number): Opened {
   const journal = sizeOf(`${path}-journal`) > 0;
-  if (sizeOf(`${path}-wal`) <= 0 && !journal) return openImmutable(path, timeout);
+  if (sizeOf(`${path}-wal`) <= 0 && !journal) {
+    try {
+      return openImmutable(path, timeout);
+    } catch (error) {
+      // URI filenames are off in this process (another module opened a
+      // database before txcript did): read a private copy instead.
+      if (!sqliteCode(error)?.startsWith("SQLITE_CANTOPEN")) throw error;
+    }
+  }
   // Frames wait in the -wal (or a hot -journal awaits rollback) and no -shm
   // can be used: SQLite recovers the set where it may write its own files.
   const dir = mkdtempSync(join(tmpdir(), "txcript-read-"));

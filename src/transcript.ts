@@ -8,7 +8,14 @@ import type { Message, Meta } from "./common.js";
 import type { Timestamp } from "./time.js";
 
 /** Every harness txcript knows. The registry switches over it exhaustively. */
-export const HARNESS_IDS = ["antigravity", "simple", "claude_code", "codex"] as const;
+export const HARNESS_IDS = [
+  "antigravity",
+  "simple",
+  "claude_code",
+  "codex",
+  "gemini_cli",
+  "opencode",
+] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
 /**
@@ -18,6 +25,7 @@ export type HarnessId = (typeof HARNESS_IDS)[number];
 export const HARNESS_ALIASES = {
   agy: "antigravity",
   claude: "claude_code",
+  gemini: "gemini_cli",
 } as const satisfies Readonly<Record<string, HarnessId>>;
 
 /** A harness id or alias (case-insensitive, `-` for `_`) as its id; undefined when unknown. */

@@ -17,6 +17,8 @@ export interface Painter {
   cyan(s: string): string;
   yellow(s: string): string;
   magenta(s: string): string;
+  /** Session text shown unpainted (the CLI makes control characters visible here). */
+  text(s: string): string;
 }
 
 const plain: Painter = {
@@ -27,6 +29,7 @@ const plain: Painter = {
   cyan: (s) => s,
   yellow: (s) => s,
   magenta: (s) => s,
+  text: (s) => s,
 };
 
 export interface ViewInput {
@@ -174,7 +177,7 @@ export function renderText(input: ViewInput, paint: Painter = plain): string {
   const numbers = toolNumbers(input.messages);
   const out: string[] = [];
   out.push(paint.bold(input.meta.title ?? "(untitled session)"));
-  for (const [k, v] of metaLines(input)) out.push(`  ${paint.dim(k.padEnd(8))} ${v}`);
+  for (const [k, v] of metaLines(input)) out.push(`  ${paint.dim(k.padEnd(8))} ${paint.text(v)}`);
   const start = input.start ?? 0;
   const end = input.end ?? input.messages.length;
   for (let i = start; i < end; i++) {
@@ -194,7 +197,7 @@ export function renderText(input: ViewInput, paint: Painter = plain): string {
 function blockText(block: Block, numbers: Map<string, number>, paint: Painter): string[] {
   switch (block.type) {
     case "text":
-      return block.text.split("\n");
+      return paint.text(block.text).split("\n");
     case "thinking": {
       const trimmed = block.text.replace(/\s+$/, "");
       const lines = trimmed === "" ? [] : indent(trimmed.split("\n"), "  ");
@@ -204,7 +207,7 @@ function blockText(block: Block, numbers: Map<string, number>, paint: Painter): 
     case "tool_use": {
       const n = numbers.get(block.id) ?? 0;
       const { head, body } = describeTool(block.tool);
-      return [paint.yellow(`→ [${n}] ${head}`), ...indent(body)];
+      return [paint.yellow(`→ [${n}] ${head}`), ...indent(body.map(paint.text))];
     }
     case "tool_result": {
       const n = numbers.get(block.tool_use_id);
@@ -215,7 +218,7 @@ function blockText(block: Block, numbers: Map<string, number>, paint: Painter): 
       const text = jsonText(block.content)
         .replace(/^(?:[ \t\r]*\n)+/, "")
         .replace(/\s+$/, "");
-      return [head, ...indent(text === "" ? ["(no output)"] : text.split("\n"))];
+      return [head, ...indent(text === "" ? ["(no output)"] : paint.text(text).split("\n"))];
     }
     case "image":
       return [paint.dim(`[image: ${block.source.media_type}, ${imageSize(block.source.data)}]`)];
@@ -224,7 +227,7 @@ function blockText(block: Block, numbers: Map<string, number>, paint: Painter): 
       const where = src.type === "path" ? ` ${src.path}` : "";
       return [
         paint.dim(`[artifact: ${block.artifact.name}${where}]`),
-        ...(src.type === "text" ? indent(src.text.split("\n")) : []),
+        ...(src.type === "text" ? indent(paint.text(src.text).split("\n")) : []),
       ];
     }
     default:

@@ -20,7 +20,7 @@
 
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Tinypool } from "tinypool";
+import type { Tinypool } from "tinypool";
 
 /** What a worker module's default export receives for one chunk. */
 export interface WorkerChunk<D> {
@@ -87,7 +87,7 @@ export async function runShared<D, R>(batch: SharedBatch<D, R>): Promise<R[]> {
     await onCaller();
     return results;
   }
-  const pool = poolFor(batch.module, threads);
+  const pool = await poolFor(batch.module, threads);
   const onWorker = async () => {
     for (let chunk = take(); chunk; chunk = take()) {
       const task: WorkerChunk<D> = { indexes: chunk, data: batch.data };
@@ -138,11 +138,16 @@ export const IDLE_EXIT_MS = 20_000;
 
 const pools = new Map<string, Tinypool>();
 
-/** The pool for a worker module, grown to `threads` if it had fewer. */
-function poolFor(module: URL, threads: number): Tinypool {
+/**
+ * The pool for a worker module, grown to `threads` if it had fewer.
+ * tinypool is imported here, not at the top: its import opens a pipe to
+ * stdout, and importing txcript must leave nothing behind.
+ */
+async function poolFor(module: URL, threads: number): Promise<Tinypool> {
   const key = module.href;
   const existing = pools.get(key);
   if (existing && existing.options.maxThreads >= threads) return existing;
+  const { Tinypool } = await import("tinypool");
   const pool = new Tinypool({
     filename: workerFilename(module),
     minThreads: 0,

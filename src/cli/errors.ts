@@ -6,6 +6,7 @@
 import { basename, dirname } from "node:path";
 import { describeCause, systemErrorText, TxcriptError } from "../errors.js";
 import { TEMP_NAME } from "../fsx.js";
+import { oneLineForTerminal } from "./sanitize.js";
 
 /** The command line was wrong: unknown option, missing argument, bad value. */
 export class UsageError extends Error {
@@ -24,7 +25,7 @@ export function formatError(error: unknown): string {
   const plain = systemErrorText(sys?.code);
   if (plain !== undefined && typeof sys.syscall === "string") {
     const path = sys.path && TEMP_NAME.test(basename(sys.path)) ? dirname(sys.path) : sys.path;
-    return `txcript: ${path ? `${path}: ` : ""}${plain}`;
+    return `txcript: ${path ? `${oneLine(path)}: ` : ""}${plain}`;
   }
   return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
 }
@@ -34,5 +35,5 @@ export function exitCodeFor(error: unknown): number {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
+  return oneLineForTerminal(text);
 }

@@ -59,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function reportError(error: unknown): number {
+  // formatError makes the message one line with control characters visible.
   process.stderr.write(`${formatError(error)}\n`);
   if (process.env.TXCRIPT_DEBUG === "1" && error instanceof Error && error.stack) {
     process.stderr.write(`${error.stack}\n`);

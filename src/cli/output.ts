@@ -9,6 +9,7 @@ import pc from "picocolors";
 import { parse as shellParse } from "shell-quote";
 import type { Painter } from "../view.js";
 import { onInterrupt } from "./interrupt.js";
+import { forTerminal } from "./sanitize.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -18,20 +19,52 @@ export function colorEnabled(stream: NodeJS.WriteStream, env: Env): boolean {
   return stream.isTTY === true;
 }
 
+/**
+ * Colors for terminal output. Every piece is made safe for a terminal
+ * before it is colored, so the only escape sequences printed are the
+ * painter's own.
+ */
 export function painter(enabled: boolean): Painter {
   const c = pc.createColors(enabled);
+  const safe =
+    (color: (s: string) => string) =>
+    (s: string): string =>
+      color(forTerminal(s));
   return {
-    bold: c.bold,
-    dim: c.dim,
-    red: c.red,
-    green: c.green,
-    cyan: c.cyan,
-    yellow: c.yellow,
-    magenta: c.magenta,
+    bold: safe(c.bold),
+    dim: safe(c.dim),
+    red: safe(c.red),
+    green: safe(c.green),
+    cyan: safe(c.cyan),
+    yellow: safe(c.yellow),
+    magenta: safe(c.magenta),
+    text: forTerminal,
   };
 }
 
-/** Write `text` to stdout, through the pager when it is longer than the terminal. */
+/**
+ * Write pieces of text to stdout in batches of about a megabyte, so that
+ * output far larger than one string can hold streams out. (On POSIX,
+ * writes to files, pipes and terminals are synchronous: nothing piles up.)
+ */
+export function writeChunks(chunks: Iterable<string>): void {
+  let batch = "";
+  for (const chunk of chunks) {
+    batch += chunk;
+    if (batch.length >= 1 << 20) {
+      process.stdout.write(batch);
+      batch = "";
+    }
+  }
+  if (batch !== "") process.stdout.write(batch);
+}
+
+/** A message for the user on stderr, with control characters made visible. */
+export function tell(text: string): void {
+  process.stderr.write(forTerminal(text));
+}
+
+/** Write `text` (already made safe for a terminal) to stdout, paged when long on a terminal. */
 export function writePaged(text: string, env: Env, usePager: boolean): void {
   const out = process.stdout;
   const rows = out.rows || 24;

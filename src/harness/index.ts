@@ -19,6 +19,8 @@ import { HARNESS_IDS } from "../transcript.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
+import { geminiCli } from "./gemini-cli/index.js";
+import { openCode } from "./opencode/index.js";
 import { simple } from "./simple.js";
 
 export type { Harness, ResumeCommand } from "../transcript.js";
@@ -28,6 +30,8 @@ const HARNESSES = {
   simple,
   claude_code: claudeCode,
   codex,
+  opencode: openCode,
+  gemini_cli: geminiCli,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -124,11 +124,13 @@ describe.skipIf(process.platform === "win32")("path safety", () => {
     const store = new AntigravityStore({ root });
     const body = handBody("linked", 1);
     expect(() => save(store, body)).toThrow(UnsafePathError);
-    expect(readdirSync(join(root, "conversations"))).toEqual([]); // no temporary left either
+    // Refused before anything is created: not even conversations/.
+    expect(existsSync(join(root, "conversations"))).toBe(false);
     expect(hashTree(outside)).toEqual(outsideBefore);
 
     // A database that got there some other way: delete takes the link, not its target.
     save(new AntigravityStore({ root: join(root, "..", "elsewhere") }), body);
+    mkdirSync(join(root, "conversations"));
     copyFileSync(
       join(root, "..", "elsewhere", "conversations", "linked.db"),
       join(root, "conversations", "linked.db"),

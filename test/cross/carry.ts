@@ -17,12 +17,15 @@
 
 import { quote } from "shell-quote";
 import {
+  type BashTool,
   type Block,
+  type EditTool,
   isJsonObject,
   type Json,
   type JsonObject,
   type Message,
   type Meta,
+  type ReadTool,
   STOP_REASONS,
   type StopReason,
   stopReasonText,
@@ -35,6 +38,8 @@ import {
 } from "../../src/common.js";
 import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
+import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
+import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
 import {
   compareTimestamps,
   EPOCH,
@@ -234,11 +239,11 @@ function claudeTool(tool: Tool, cwd: string | undefined): Tool {
 /**
  * Reading (docs "Reading", 4): Claude Code's names and keys are the canonical
  * ones, except Bash's `timeout`, which is Common's `timeout_ms`; a Bash input
- * that already has `timeout_ms` or `workdir` stays Raw.
+ * that names both timeouts stays Raw.
  */
 function claudeReadTool(name: string, input: JsonObject): Tool {
   if (name === "Bash") {
-    if ("timeout_ms" in input || "workdir" in input) return { name: "Raw", tool_name: name, input };
+    if ("timeout_ms" in input && "timeout" in input) return { name: "Raw", tool_name: name, input };
     const renamed: JsonObject = {};
     for (const [k, v] of Object.entries(input)) renamed[k === "timeout" ? "timeout_ms" : k] = v;
     const tool = toolFromCanonical(name, renamed);
@@ -674,9 +679,586 @@ export const carryAntigravity: Carry = (t) => {
   return { meta, body };
 };
 
+// ---------------------------------------------------------------------------
+// OpenCode (docs/formats/opencode.md, "Common → OpenCode" and "What does not
+// survive a trip through Common")
+
+const OPENCODE_FINISH = new Map<string, StopReason>([
+  ["stop", "end_turn"],
+  ["tool-calls", "tool_use"],
+  ["length", "max_tokens"],
+  ["error", "error"],
+  ["aborted", "aborted"],
+]);
+
+/** "stop_sequence is written as stop and read as end_turn"; other reasons by AI SDK name. */
+function openCodeStop(reason: StopReason): StopReason | undefined {
+  const finish =
+    typeof reason === "string"
+      ? ({ end_turn: "stop", tool_use: "tool-calls", max_tokens: "length", stop_sequence: "stop" }[
+          reason as string
+        ] ?? reason)
+      : reason.other;
+  if (finish === "") return undefined;
+  return OPENCODE_FINISH.get(finish) ?? { other: finish };
+}
+
+/** [Zero counters are dropped; a usage of nothing but zeros disappears] */
+function openCodeUsage(u: Usage | undefined): Usage | undefined {
+  if (u === undefined) return undefined;
+  const n = (v: number | undefined) =>
+    v !== undefined && Number.isSafeInteger(v) && v > 0 ? v : 0;
+  const out: Usage = { input_tokens: n(u.input_tokens), output_tokens: n(u.output_tokens) };
+  const read = n(u.cache_read_input_tokens);
+  const write = n(u.cache_creation_input_tokens);
+  if (out.input_tokens + out.output_tokens + read + write === 0) return undefined;
+  if (read > 0) out.cache_read_input_tokens = read;
+  if (write > 0) out.cache_creation_input_tokens = write;
+  return out;
+}
+
+const OPENCODE_OWN = new Set(["bash", "read", "write", "edit", "multiedit", "apply_patch"]);
+const OPENCODE_KEYS: Record<string, [string, Record<string, string>]> = {
+  bash: [
+    "Bash",
+    { command: "command", timeout: "timeout_ms", description: "description", workdir: "workdir" },
+  ],
+  read: ["Read", { filePath: "file_path", offset: "offset", limit: "limit" }],
+  write: ["Write", { filePath: "file_path", content: "content" }],
+  edit: [
+    "Edit",
+    {
+      filePath: "file_path",
+      oldString: "old_string",
+      newString: "new_string",
+      replaceAll: "replace_all",
+    },
+  ],
+};
+
+/** "Tools are written under OpenCode's names and read back typed when they fit". */
+function openCodeTool(tool: Tool): Tool {
+  switch (tool.name) {
+    case "Bash": {
+      // [Bash run_in_background]
+      const { run_in_background: _, ...rest } = tool;
+      return clone(rest);
+    }
+    case "Raw": {
+      // [A Raw tool's input that is not a JSON object is wrapped as {"input": …}]
+      const input: Json = isJsonObject(tool.input)
+        ? clone(tool.input)
+        : { input: clone(tool.input) };
+      // [A Raw call named after one of OpenCode's own tools is read as that tool when its input fits]
+      const keys = OPENCODE_KEYS[tool.tool_name];
+      if (keys !== undefined && isJsonObject(input)) {
+        const renamed: JsonObject = {};
+        let fits = true;
+        for (const [k, v] of Object.entries(input)) {
+          const canonical = keys[1][k];
+          if (canonical === undefined) fits = false;
+          else renamed[canonical] = v;
+        }
+        const typed = fits ? toolFromCanonical(keys[0], renamed) : undefined;
+        if (typed !== undefined && typed.name !== "Raw") return typed;
+      } else if (OPENCODE_OWN.has(tool.tool_name)) {
+        unsupported("OpenCode", `Raw tools named ${tool.tool_name}`);
+      }
+      return { name: "Raw", tool_name: tool.tool_name, input };
+    }
+    default:
+      return clone(tool);
+  }
+}
+
+export const carryOpenCode: Carry = (t) => {
+  assistantCalls(t.body);
+  const session = t.meta;
+  // Writing: one OpenCode message per Common message with anything to hold;
+  // results fold into their call's tool part.
+  type Part =
+    | { kind: "block"; block: Block }
+    | { kind: "call"; id: string; tool: Tool; result?: { block: ToolResultBlock; at: Timestamp } };
+  interface Written {
+    role: "user" | "assistant";
+    at: Timestamp;
+    parts: Part[];
+    model?: string;
+    stop?: StopReason;
+    usage?: Usage;
+  }
+  const written: Written[] = [];
+  const calls = new Map<string, Extract<Part, { kind: "call" }>>();
+  for (const m of t.body) {
+    const at = toMillis(m.timestamp);
+    const parts: Part[] = [];
+    for (const b of m.content) {
+      switch (b.type) {
+        case "tool_result": {
+          const call = calls.get(b.tool_use_id);
+          if (m.role === "user" && call !== undefined && call.result === undefined)
+            call.result = { block: clone(b), at };
+          break;
+        }
+        case "text":
+          // [Empty text blocks are dropped]
+          if (b.text !== "") parts.push({ kind: "block", block: clone(b) });
+          break;
+        case "thinking":
+          // [Thinking signatures and encrypted reasoning; thinking in user messages]
+          if (m.role === "assistant" && b.text !== "")
+            parts.push({ kind: "block", block: { type: "thinking", text: b.text } });
+          break;
+        case "tool_use": {
+          if (m.role !== "assistant") break;
+          const call = { kind: "call" as const, id: b.id, tool: openCodeTool(b.tool) };
+          if (!calls.has(b.id)) calls.set(b.id, call);
+          parts.push(call);
+          break;
+        }
+        case "image":
+          parts.push({ kind: "block", block: clone(b) });
+          break;
+        default:
+          unsupported("OpenCode", `${b.type} blocks`);
+      }
+    }
+    // [Messages with nothing OpenCode holds, with their usage]
+    if (parts.length === 0) continue;
+    const w: Written = { role: m.role, at, parts };
+    if (m.role === "assistant") {
+      const model = m.model ?? session.model;
+      if (model !== undefined && model !== "") w.model = model;
+      if (m.stop_reason !== undefined) {
+        const stop = openCodeStop(m.stop_reason);
+        if (stop !== undefined) w.stop = stop;
+      }
+      const usage = openCodeUsage(m.usage);
+      if (usage !== undefined) w.usage = usage;
+    }
+    written.push(w);
+  }
+  // Reading: "an assistant message is cut after each run of tool parts, their
+  // results following as a user message"; [a call without a result comes
+  // back with OpenCode's interrupted error].
+  const body: Message[] = [];
+  for (const w of written) {
+    if (w.role === "user") {
+      body.push({
+        role: "user",
+        content: w.parts.map((p) => (p as { block: Block }).block),
+        timestamp: w.at,
+      });
+      continue;
+    }
+    const pieces: Message[] = [];
+    let cur: Block[] = [];
+    let curAt = w.at;
+    let results: ToolResultBlock[] = [];
+    let resultsAt = w.at;
+    const flush = () => {
+      if (cur.length > 0) {
+        const m: Message = { role: "assistant", content: cur, timestamp: curAt };
+        if (w.model !== undefined) m.model = w.model;
+        pieces.push(m);
+      }
+      if (results.length > 0) pieces.push({ role: "user", content: results, timestamp: resultsAt });
+      cur = [];
+      results = [];
+    };
+    for (const p of w.parts) {
+      if (p.kind === "block") {
+        if (results.length > 0) {
+          flush();
+          // Text and reasoning parts carry their message's time; an image none.
+          curAt = p.block.type === "image" ? resultsAt : w.at;
+        }
+        cur.push(p.block);
+        continue;
+      }
+      cur.push({ type: "tool_use", id: p.id, tool: p.tool });
+      const r = p.result ?? {
+        block: {
+          type: "tool_result",
+          tool_use_id: p.id,
+          content: "[Tool execution was interrupted]",
+          is_error: true,
+        },
+        at: w.at,
+      };
+      if (results.length === 0) resultsAt = r.at;
+      results.push(r.block);
+    }
+    flush();
+    const last = pieces.filter((m) => m.role === "assistant").at(-1);
+    if (last !== undefined) {
+      if (w.stop !== undefined) last.stop_reason = w.stop;
+      if (w.usage !== undefined) last.usage = w.usage;
+    }
+    body.push(...pieces);
+  }
+  const meta: Meta = { id: openCodeSessionId(session), timestamp: toMillis(session.timestamp) };
+  if (session.cwd !== undefined && session.cwd !== "") meta.cwd = session.cwd;
+  // [The git branch]; a title is kept unless empty.
+  if (session.title !== undefined && session.title !== "") meta.title = session.title;
+  if (session.cli_version !== undefined && session.cli_version !== "")
+    meta.cli_version = session.cli_version;
+  // [The session's model comes back as the first assistant message's]
+  const model = written.find((w) => w.role === "assistant" && w.model !== undefined)?.model;
+  if (model !== undefined) meta.model = model;
+  return { meta, body };
+};
+
+// ---------------------------------------------------------------------------
+// Gemini CLI (docs/formats/gemini-cli.md, "Writing" and "What conversion loses")
+
+/** Gemini's own tool names: their arguments decide whether they come back typed. */
+const GEMINI_NATIVE: Record<string, Record<string, "string" | "bool" | "line">> = {
+  run_shell_command: {
+    command: "string",
+    description: "string",
+    dir_path: "string",
+    is_background: "bool",
+  },
+  read_file: { file_path: "string", start_line: "line", end_line: "line" },
+  write_file: { file_path: "string", content: "string" },
+  replace: {
+    file_path: "string",
+    old_string: "string",
+    new_string: "string",
+    allow_multiple: "bool",
+  },
+};
+const GEMINI_REQUIRED: Record<string, string[]> = {
+  run_shell_command: ["command"],
+  read_file: ["file_path"],
+  write_file: ["file_path", "content"],
+  replace: ["file_path", "old_string", "new_string"],
+};
+
+/** [Tools written under the native name only where their arguments say the same thing; else the canonical name] */
+function geminiWritten(tool: Tool): { name: string; input: Json } {
+  switch (tool.name) {
+    case "Bash": {
+      if (tool.timeout_ms !== undefined) break;
+      const input: JsonObject = { command: tool.command };
+      if (tool.description !== undefined) input.description = tool.description;
+      if (tool.workdir !== undefined) input.dir_path = tool.workdir;
+      if (tool.run_in_background !== undefined) input.is_background = tool.run_in_background;
+      return { name: "run_shell_command", input };
+    }
+    case "Read": {
+      if (tool.offset === 0 || tool.limit === 0) break;
+      const input: JsonObject = { file_path: tool.file_path };
+      if (tool.offset !== undefined) input.start_line = tool.offset;
+      if (tool.limit !== undefined) input.end_line = (tool.offset ?? 1) + tool.limit - 1;
+      return { name: "read_file", input };
+    }
+    case "Write":
+      return { name: "write_file", input: { file_path: tool.file_path, content: tool.content } };
+    case "Edit": {
+      const input: JsonObject = {
+        file_path: tool.file_path,
+        old_string: tool.old_string,
+        new_string: tool.new_string,
+      };
+      if (tool.replace_all !== undefined) input.allow_multiple = tool.replace_all;
+      return { name: "replace", input };
+    }
+    case "Raw":
+      return { name: tool.tool_name, input: clone(tool.input) };
+    default:
+      unsupported("Gemini CLI", `${tool.name} tools`);
+  }
+  return toolToCanonical(tool);
+}
+
+/** Reading: "a call becomes a typed tool only when its arguments fit exactly" */
+function geminiRead(name: string, input: Json): Tool {
+  const spec = GEMINI_NATIVE[name];
+  if (spec === undefined) return toolFromCanonical(name, input);
+  const raw: Tool = { name: "Raw", tool_name: name, input };
+  if (!isJsonObject(input)) return raw;
+  for (const [k, v] of Object.entries(input)) {
+    const kind = spec[k];
+    if (kind === undefined) return raw;
+    if (kind === "string" && typeof v !== "string") return raw;
+    if (kind === "bool" && typeof v !== "boolean") return raw;
+    if (kind === "line" && !(typeof v === "number" && Number.isSafeInteger(v) && v >= 1))
+      return raw;
+  }
+  if (!GEMINI_REQUIRED[name]!.every((k) => input[k] !== undefined)) return raw;
+  const i = input as unknown as {
+    command: string;
+    dir_path?: string;
+    description?: string;
+    is_background?: boolean;
+    file_path: string;
+    start_line?: number;
+    end_line?: number;
+    content: string;
+    old_string: string;
+    new_string: string;
+    allow_multiple?: boolean;
+  };
+  switch (name) {
+    case "run_shell_command": {
+      const t: BashTool = { name: "Bash", command: i.command };
+      if (i.dir_path !== undefined) t.workdir = i.dir_path;
+      if (i.description !== undefined) t.description = i.description;
+      if (i.is_background !== undefined) t.run_in_background = i.is_background;
+      return t;
+    }
+    case "read_file": {
+      const start = i.start_line;
+      const end = i.end_line;
+      if (start !== undefined && end !== undefined && end < start) return raw;
+      const t: ReadTool = { name: "Read", file_path: i.file_path };
+      if (start !== undefined) t.offset = start;
+      if (end !== undefined) t.limit = end - (start ?? 1) + 1;
+      return t;
+    }
+    case "write_file":
+      return { name: "Write", file_path: i.file_path, content: i.content };
+    default: {
+      const t: EditTool = {
+        name: "Edit",
+        file_path: i.file_path,
+        old_string: i.old_string,
+        new_string: i.new_string,
+      };
+      if (i.allow_multiple !== undefined) t.replace_all = i.allow_multiple;
+      return t;
+    }
+  }
+}
+
+/** The CLI's `cleanMessage` (one line, printable ASCII), as the session list shows a prompt. */
+const geminiClean = (s: string) =>
+  s
+    .replace(/\n+/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/[^\x20-\x7E]+/g, "")
+    .trim();
+const geminiSummary = (s: string) =>
+  s
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the CLI strips escapes
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: and control characters
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")
+    .trim();
+const GEMINI_INJECTED = /^(<session_context>|<hook_context>)/;
+
+export const carryGemini: Carry = (t, via) => {
+  const calls = assistantCalls(t.body);
+  const session = t.meta;
+  const results = new Map<string, { block: ToolResultBlock; at: Timestamp }>();
+  for (const m of t.body) {
+    for (const b of m.content) {
+      if (b.type === "tool_result" && !results.has(b.tool_use_id))
+        results.set(b.tool_use_id, { block: b, at: m.timestamp });
+    }
+  }
+  const written = new Map<string, string>();
+  for (const [id, u] of calls) written.set(id, geminiWritten(u.tool).name);
+  const body: Message[] = [];
+  let firstPrompt: string | undefined;
+  let firstModel: string | undefined;
+  let inEffect = session.model;
+  let shownYet = false;
+  // [Consecutive assistant messages become one model turn]
+  const runs: Message[][] = [];
+  const order: ({ user: Message } | { run: Message[] })[] = [];
+  for (const m of t.body) {
+    if (m.role === "user") {
+      order.push({ user: m });
+      continue;
+    }
+    const last = order[order.length - 1];
+    if (last !== undefined && "run" in last) last.run.push(m);
+    else {
+      const run = [m];
+      runs.push(run);
+      order.push({ run });
+    }
+  }
+  for (const item of order) {
+    if ("user" in item) {
+      const m = item.user;
+      const content: Block[] = [];
+      let concat = "";
+      for (const b of m.content) {
+        if (b.type === "text") {
+          concat += b.text;
+          if (b.text !== "") content.push(clone(b));
+        } else if (b.type === "image") {
+          if (b.source.type === "base64") {
+            concat += "[Media]";
+            content.push({
+              type: "image",
+              source: { type: "base64", media_type: b.source.media_type, data: b.source.data },
+            });
+          } else {
+            const text = `[image: ${b.source.data}]`;
+            concat += text;
+            content.push({ type: "text", text });
+          }
+        } else if (b.type === "tool_result" || b.type === "thinking") continue;
+        else unsupported("Gemini CLI", `${b.type} blocks in user messages`);
+      }
+      // [injected context is hidden]: a written record that reads as one is hidden too.
+      if (GEMINI_INJECTED.test(concat.trim())) continue;
+      if (content.length === 0) continue;
+      const trimmed = concat.trim();
+      if (
+        firstPrompt === undefined &&
+        trimmed !== "" &&
+        !trimmed.startsWith("/") &&
+        !trimmed.startsWith("?")
+      ) {
+        firstPrompt = m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+      }
+      body.push({ role: "user", content, timestamp: toMillis(m.timestamp) });
+      continue;
+    }
+    const run = item.run;
+    const head = run[0]!;
+    // [a turn without a model runs on the one in effect, the session's at first]
+    const model = head.model ?? inEffect;
+    inEffect = model;
+    const thinking: Block[] = [];
+    const texts: string[] = [];
+    const uses: ToolUseBlock[] = [];
+    let usage: { input: number; output: number; read: number } | undefined;
+    for (const m of run) {
+      if (m.usage !== undefined) {
+        const u = m.usage;
+        usage ??= { input: 0, output: 0, read: 0 };
+        usage.input +=
+          u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+        usage.output += u.output_tokens;
+        usage.read += u.cache_read_input_tokens ?? 0;
+      }
+      for (const b of m.content) {
+        switch (b.type) {
+          case "text":
+            texts.push(b.text);
+            break;
+          case "thinking":
+            // [signatures and encrypted reasoning are not kept; thinking comes first]
+            if (b.text !== "") thinking.push({ type: "thinking", text: b.text });
+            break;
+          case "image":
+            texts.push(`[image: ${b.source.media_type || b.source.type}]`);
+            break;
+          case "tool_use": {
+            const w = geminiWritten(b.tool);
+            uses.push({ type: "tool_use", id: b.id, tool: geminiRead(w.name, w.input) });
+            break;
+          }
+          default:
+            unsupported("Gemini CLI", `${b.type} blocks in assistant messages`);
+        }
+      }
+    }
+    const text = texts.join("\n\n");
+    const content: Block[] = [
+      ...thinking,
+      ...(text === "" ? [] : [{ type: "text" as const, text }]),
+      ...uses,
+    ];
+    if (content.length === 0) continue;
+    const out: Message = { role: "assistant", content, timestamp: toMillis(head.timestamp) };
+    if (model !== undefined && model !== "") out.model = model;
+    // "the model of the first `gemini` record with something to show"
+    if (!shownYet) firstModel = out.model;
+    shownYet = true;
+    // [cache-creation tokens are folded into input; counts past 2^53 − 1 are dropped]
+    if (
+      usage !== undefined &&
+      Number.isSafeInteger(usage.input) &&
+      Number.isSafeInteger(usage.output)
+    ) {
+      const u: Usage = {
+        input_tokens: Math.max(0, usage.input - usage.read),
+        output_tokens: usage.output,
+      };
+      if (usage.read > 0) u.cache_read_input_tokens = usage.read;
+      out.usage = u;
+    }
+    body.push(out);
+    // The calls' results right after the turn; [a call never answered gets an error result].
+    const answers: ToolResultBlock[] = [];
+    let when: Timestamp | undefined;
+    for (const use of uses) {
+      const r = results.get(use.id);
+      when ??=
+        r?.at ??
+        run.find((m) => m.content.some((b) => b.type === "tool_use" && b.id === use.id))!.timestamp;
+      if (r === undefined) {
+        answers.push({
+          type: "tool_result",
+          tool_use_id: use.id,
+          content: "[no result was recorded for this call]",
+          is_error: true,
+        });
+        continue;
+      }
+      const c = r.block.content;
+      if (r.block.is_error) {
+        answers.push({
+          type: "tool_result",
+          tool_use_id: use.id,
+          content: asText(c),
+          is_error: true,
+        });
+        continue;
+      }
+      const collides =
+        isJsonObject(c) &&
+        Object.keys(c).length === 1 &&
+        (typeof c.output === "string" || typeof c.error === "string");
+      if (isJsonObject(c) && !collides) {
+        answers.push({ type: "tool_result", tool_use_id: use.id, content: clone(c) });
+        continue;
+      }
+      const s = asText(c);
+      // [a shell output reporting a non-zero exit code reads as an error]
+      const code =
+        written.get(use.id) === "run_shell_command"
+          ? /(?:^|\n)Exit Code: (-?\d+)(?:\n|$)/.exec(s)?.[1]
+          : undefined;
+      answers.push(
+        code !== undefined && code !== "0"
+          ? { type: "tool_result", tool_use_id: use.id, content: s, is_error: true }
+          : { type: "tool_result", tool_use_id: use.id, content: s },
+      );
+    }
+    if (answers.length > 0)
+      body.push({ role: "user", content: answers, timestamp: toMillis(when!) });
+  }
+  // [cli_version and git_branch are not kept; times are cut to milliseconds]
+  const meta: Meta = { id: geminiSessionId(session.id), timestamp: toMillis(session.timestamp) };
+  // The text form names the cwd in its <session_context>; the store in its project folder.
+  if (session.cwd !== undefined) {
+    const cwd = via === "store" ? session.cwd : session.cwd.split("\n")[0]!.trim();
+    if (cwd !== "") meta.cwd = cwd;
+  }
+  // "the summary when there is one, else the first user prompt … cleaned"
+  const summary =
+    session.title !== undefined && session.title.trim() !== "" ? geminiSummary(session.title) : "";
+  const title =
+    summary !== "" ? summary : firstPrompt === undefined ? "" : geminiClean(firstPrompt);
+  if (title !== "") meta.title = title;
+  if (firstModel !== undefined) meta.model = firstModel;
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
   codex: carryCodex,
+  opencode: carryOpenCode,
+  gemini_cli: carryGemini,
   simple: carrySimple,
 };

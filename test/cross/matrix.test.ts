@@ -35,16 +35,26 @@ import {
   toolsSession120,
   userInputPayload,
 } from "../support/agy-fixtures.js";
+import { createOpenCodeDatabase } from "../support/opencode.js";
 import { tempDir } from "../support/tmp.js";
 import { CARRY } from "./carry.js";
 import { CWD, FIRST_PROMPT, SCREENSHOT, SESSION_ID, sourceSession } from "./session.js";
 import { shapedSessionArb } from "./shaped.js";
 
-const HARNESSES = ["antigravity", "claude_code", "codex", "simple"] as const;
+const HARNESSES = [
+  "antigravity",
+  "claude_code",
+  "codex",
+  "gemini_cli",
+  "opencode",
+  "simple",
+] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
   claude_code: "Claude Code",
   codex: "Codex",
+  opencode: "OpenCode",
+  gemini_cli: "Gemini CLI",
   simple: "Simple",
 };
 
@@ -221,6 +231,8 @@ describe.each(STORED)("saved in the %s store", (target) => {
     "from %s: save, discover, load, read back",
     async (_, source) => {
       const home = tempDir("txcript-matrix-");
+      // OpenCode's store is its own database: txcript writes into one, never creates it.
+      if (target === "opencode") createOpenCodeDatabase(home);
       const store = openStore(harness(target), { root: home, env: {} });
       if (!store) throw new Error(`${target} has no store`);
       const saved = store.save(source.read());

@@ -30,7 +30,7 @@ const carriedTool = toolArb.filter(
     t.name !== "MultiEdit" &&
     !(
       t.name === "Raw" &&
-      /^(apply_patch|exec_command|shell|shell_command|container\.exec|local_shell|run_command|view_file|write_to_file|replace_file_content)$/.test(
+      /^(apply_patch|exec_command|shell|shell_command|container\.exec|local_shell|run_command|view_file|write_to_file|replace_file_content|run_shell_command|read_file|write_file|replace)$/.test(
         t.tool_name,
       )
     ),

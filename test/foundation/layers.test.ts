@@ -31,8 +31,9 @@ function lint(files: Record<string, string>): Record<string, string[]> {
   const fired: Record<string, string[]> = {};
   for (const d of report.diagnostics) {
     const path = d.location.path.replace(/^\.\//, "");
-    fired[path] ??= [];
-    fired[path].push(d.category);
+    const list = fired[path] ?? [];
+    list.push(d.category);
+    fired[path] = list;
   }
   return fired;
 }

@@ -14,8 +14,10 @@ import { continueInto, type Env } from "../../local.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
-import { childStarted, INTERRUPTED } from "../interrupt.js";
+import { childStarted, INTERRUPTED, uninterrupted } from "../interrupt.js";
 import { parseHarness, parseTextForm } from "../options.js";
+import { tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 interface ContinueOptions {
   with?: HarnessId;
@@ -49,7 +51,7 @@ function launchHarness(program: string, args: string[], cwd: string | undefined)
     });
     child.on("error", (error) => {
       done();
-      process.stderr.write(`could not launch ${program}: ${error.message}\n`);
+      tell(`could not launch ${program}: ${error.message}\n`);
       resolve(1);
     });
     child.on("exit", (code, signal) => {
@@ -98,17 +100,17 @@ export function register(program: Command): void {
       const origin: Origin = source.found
         ? { harness: source.found.harness, id: source.found.id }
         : { harness: source.form ?? "simple", id: source.transcript.meta.id };
-      const result = continueInto(selected(source), target, {
-        env,
-        defaultCwd: process.cwd(),
-        source: origin,
-        ...(options.out !== undefined ? { root: options.out } : {}),
-      });
+      const { result, interrupted } = await uninterrupted(() =>
+        continueInto(selected(source), target, {
+          env,
+          defaultCwd: process.cwd(),
+          source: origin,
+          ...(options.out !== undefined ? { root: options.out } : {}),
+        }),
+      );
       const { saved, resume } = result;
       for (const id of result.kept) {
-        process.stderr.write(
-          `an earlier copy ${id} has changed since txcript wrote it; left as it is\n`,
-        );
+        tell(`an earlier copy ${id} has changed since txcript wrote it; left as it is\n`);
       }
       const what =
         result.status === "unchanged"
@@ -116,12 +118,18 @@ export function register(program: Command): void {
           : result.status === "updated"
             ? `updated the copy (unchanged since txcript wrote it): ${h.label} session`
             : `wrote ${h.label} session`;
-      process.stderr.write(`${what} ${saved.id}\n  ${saved.path}\n`);
+      tell(`${what} ${saved.id}\n  ${saved.path}\n`);
       if (result.unrecorded !== undefined)
-        process.stderr.write(`(its lineage was not recorded: ${result.unrecorded})\n`);
+        tell(`(its lineage was not recorded: ${result.unrecorded})\n`);
       process.stdout.write(`${saved.id}\n`);
+      if (interrupted !== undefined) {
+        // The save had begun: it was finished rather than left half-made.
+        tell(`interrupted (${interrupted}) after the session was saved; not resuming\n`);
+        process.exitCode = INTERRUPTED;
+        return;
+      }
       if (!resume) {
-        process.stderr.write(`${h.label} has no resume command\n`);
+        tell(`${h.label} has no resume command\n`);
         return;
       }
       // A working directory missing here: the harness would not find the
@@ -132,21 +140,19 @@ export function register(program: Command): void {
         (resume.cwd
           ? `${missingCwd ? `mkdir -p ${shellWord(resume.cwd)} && ` : ""}cd ${shellWord(resume.cwd)} && `
           : "") + resume.argv.map(shellWord).join(" ");
-      process.stdout.write(`resume: ${line}\n`);
+      process.stdout.write(forTerminal(`resume: ${line}\n`));
       const launch =
         options.resume && options.out === undefined && process.stdin.isTTY && process.stdout.isTTY;
       if (!launch) return;
       if (missingCwd) {
-        process.stderr.write(
+        tell(
           `not launched: the session's directory ${resume.cwd} does not exist here, and ${h.label} resumes a session from its own directory; run the command above (it creates the directory) or check out the project there\n`,
         );
         return;
       }
       const program = resume.argv[0]!;
       if (!resume.overridden && which.sync(program, { nothrow: true }) === null) {
-        process.stderr.write(
-          `${program} is not installed (not on PATH); run the command above once it is\n`,
-        );
+        tell(`${program} is not installed (not on PATH); run the command above once it is\n`);
         return;
       }
       process.exitCode = await launchHarness(program, resume.argv.slice(1), resume.cwd);

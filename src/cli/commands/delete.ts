@@ -10,6 +10,8 @@ import { localFor } from "../context.js";
 import { UsageError } from "../errors.js";
 import { INTERRUPTED } from "../interrupt.js";
 import { parseHarness } from "../options.js";
+import { tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 export function register(program: Command): void {
   program
@@ -44,19 +46,21 @@ export function register(program: Command): void {
         } catch {}
         let answer = "";
         try {
-          answer = await rl.question(`delete ${found.harness} session ${found.id}${title}? [y/N] `);
+          answer = await rl.question(
+            forTerminal(`delete ${found.harness} session ${found.id}${title}? [y/N] `),
+          );
         } catch {
           // Ctrl-D (end of input) closes the prompt: that is not a yes.
           process.stderr.write("\n");
         }
         rl.close();
         if (!/^y(es)?$/i.test(answer.trim())) {
-          process.stderr.write("not deleted\n");
+          tell("not deleted\n");
           return;
         }
       }
       const removed = local.remove(found);
-      process.stderr.write(`deleted ${found.harness} session ${found.id}\n`);
+      tell(`deleted ${found.harness} session ${found.id}\n`);
       for (const path of removed) process.stdout.write(`${path}\n`);
     });
 }

@@ -9,11 +9,12 @@ import type { Command } from "commander";
 import type { Listing } from "../../local.js";
 import { timestampMillis } from "../../time.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
-import { localFor } from "../context.js";
+import { harnessLabel, localFor } from "../context.js";
 import { takeInterrupts } from "../interrupt.js";
 import { explainEmpty } from "../looked.js";
 import { parseHarness, parsePositiveInt } from "../options.js";
-import { colorEnabled, Progress, painter } from "../output.js";
+import { colorEnabled, Progress, painter, tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 interface ListOptions {
   from?: HarnessId;
@@ -91,7 +92,8 @@ export function register(program: Command): void {
         const doc = {
           version: 1,
           sessions: listing.sessions.map(sessionJson),
-          skipped: listing.skipped.map((s) => ({
+          // A store that could not be read at all is listed by its root.
+          skipped: [...listing.unreadable, ...listing.skipped].map((s) => ({
             harness: s.harness,
             path: s.path,
             reason: s.reason,
@@ -105,24 +107,48 @@ export function register(program: Command): void {
         const cwdOf = (s: Discovered) => (s.meta.cwd ? tildify(s.meta.cwd) : "-");
         // Align titles unless one long cwd would push every title far right.
         const cwdWidth = Math.min(40, Math.max(...listing.sessions.map((s) => cwdOf(s).length), 0));
+        // Ids as short as they stay unique here (at least 8 characters): OpenCode's
+        // all begin `ses_` and a timestamp, so 8 would name several at once.
+        const idWidth = uniquePrefixWidth(listing.sessions.map((s) => s.id));
         const lines = listing.sessions.map((s) => {
           const when = age(now - timestampMillis(s.updated)).padStart(4);
           const count = `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`.padStart(9);
-          const title = (s.meta.title ?? "(untitled)").replace(/\s+/g, " ");
-          return `${paint.bold(s.id.slice(0, 8))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwdOf(s).padEnd(cwdWidth))}  ${title}`;
+          const title = forTerminal((s.meta.title ?? "(untitled)").replace(/\s+/g, " "));
+          return `${paint.bold(s.id.slice(0, idWidth).padEnd(idWidth))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwdOf(s).padEnd(cwdWidth))}  ${title}`;
         });
         if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
-        else if (listing.skipped.length > 0 || options.cwd !== undefined)
-          process.stderr.write("no sessions found\n");
-        else process.stderr.write(`${explainEmpty(local, process.env).join("\n")}\n`);
+        else if (
+          listing.skipped.length > 0 ||
+          listing.unreadable.length > 0 ||
+          options.cwd !== undefined
+        )
+          tell("no sessions found\n");
+        else tell(`${explainEmpty(local, process.env).join("\n")}\n`);
+      }
+      for (const u of listing.unreadable) {
+        tell(`txcript: warning: skipped the ${harnessLabel(u.harness)} store: ${u.reason}\n`);
       }
       const n = listing.skipped.length;
       if (n > 0) {
         if (options.verbose) {
-          for (const s of listing.skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
+          for (const s of listing.skipped) tell(`skipped ${s.path}: ${s.reason}\n`);
         } else {
-          process.stderr.write(`${n} file${n === 1 ? "" : "s"} skipped; --verbose shows why\n`);
+          tell(`${n} file${n === 1 ? "" : "s"} skipped; --verbose shows why\n`);
         }
       }
     });
+}
+
+/** The shortest prefix length, 8 or more, at which every distinct id differs from the others. */
+export function uniquePrefixWidth(ids: readonly string[]): number {
+  const distinct = [...new Set(ids)].sort();
+  let width = 8;
+  for (let i = 1; i < distinct.length; i++) {
+    const a = distinct[i - 1] as string;
+    const b = distinct[i] as string;
+    let common = 0;
+    while (common < a.length && common < b.length && a[common] === b[common]) common++;
+    width = Math.max(width, Math.min(common + 1, Math.max(a.length, b.length)));
+  }
+  return width;
 }

@@ -4,12 +4,13 @@
  */
 
 import { type Command, Option } from "commander";
-import { renderCommon } from "../../commonJson.js";
+import { renderCommonChunks } from "../../commonJson.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { renderHtml, renderMarkdown, renderText, type ViewInput } from "../../view.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
-import { colorEnabled, painter, writePaged } from "../output.js";
+import { colorEnabled, painter, writeChunks, writePaged } from "../output.js";
+import { forTerminal } from "../sanitize.js";
 
 const FORMATS = ["text", "json", "markdown", "html"] as const;
 type Format = (typeof FORMATS)[number];
@@ -57,21 +58,22 @@ export function register(program: Command): void {
       }
       switch (options.format) {
         case "json":
-          process.stdout.write(renderCommon(selected(source)));
+          writeChunks(renderCommonChunks(selected(source)));
           return;
         case "markdown":
-          writePaged(renderMarkdown(input), process.env, options.pager);
+          writePaged(forTerminal(renderMarkdown(input)), process.env, options.pager);
           return;
         case "html":
           process.stdout.write(renderHtml(input));
           return;
-        case "text":
-          writePaged(
-            renderText(input, painter(colorEnabled(process.stdout, process.env))),
-            process.env,
-            options.pager,
-          );
+        case "text": {
+          // The painter makes each piece safe before coloring it; without
+          // colors the whole text can be made safe in one pass as well.
+          const color = colorEnabled(process.stdout, process.env);
+          const text = renderText(input, painter(color));
+          writePaged(color ? text : forTerminal(text), process.env, options.pager);
           return;
+        }
         default:
           return options.format satisfies never;
       }

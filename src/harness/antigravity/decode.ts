@@ -1,12 +1,3 @@
-/**
- * Small readers over decoded agy records, shared by the codec (toCommon)
- * and the listing summary so that both compute the same values from the same
- * rows: step envelopes and timestamps, user text, model and stop-reason
- * names, file URIs, titles. No I/O.
- */
-
-import type { Json, JsonObject } from "../../common.js";
-import { MAX_JSON_DEPTH } from "../../json.js";
 import { decode, type ProtoMessage } from "../../protobuf.js";
 import { formatTimestamp, type Timestamp } from "../../time.js";
 import type { GenMetadataRow, StepRow } from "./body.js";
@@ -58,6 +49,30 @@ export function isBlank(text: string | undefined): text is undefined {
  * The user's text: `user_response` when non-blank, else the first non-blank
  * item text, else `query`; kept exactly as written.
  */
+/**
+ * The start of the user's text, for a title: what `userInputText` picks,
+ * but decoding at most a few kilobytes of it, so that listing costs the
+ * same whatever one prompt holds.
+ */
+export function userInputHead(input: ProtoMessage): string | undefined {
+  const head = (m: ProtoMessage, no: number) => {
+    const h = m.stringHead(no, TITLE_HEAD_BYTES);
+    // A head that is blank but has more after it is not blank: read on.
+    return h === undefined ? undefined : !isBlank(h.text) || !h.more ? h.text : m.string(no);
+  };
+  const response = head(input, CortexStepUserInput.user_response);
+  if (!isBlank(response)) return response;
+  for (const item of input.messages(CortexStepUserInput.items)) {
+    const text = head(item, TextItem.text);
+    if (!isBlank(text)) return text;
+  }
+  const query = head(input, CortexStepUserInput.query);
+  return isBlank(query) ? undefined : query;
+}
+
+/** Enough bytes for an 80-character title after any run of inner whitespace short of pathological. */
+const TITLE_HEAD_BYTES = 16 * 1024;
+
 export function userInputText(input: ProtoMessage): string | undefined {
   const response = input.string(CortexStepUserInput.user_response);
   if (!isBlank(response)) return response;
@@ -110,13 +125,33 @@ export function checkpointTitle(d: DecodedStep): string | undefined {
 
 const TITLE_MAX = 80;
 
-/** Whitespace runs collapsed, cut to 80 code points (79 and an ellipsis). */
+/**
+ * Whitespace runs collapsed, cut to 80 code points (79 and an ellipsis).
+ * Reads only as far as the title needs: a 200 MiB prompt costs what an
+ * 80-character one does.
+ */
 export function titleFromPrompt(text: string): string | undefined {
-  const line = text.trim().split(/\s+/u).join(" ");
-  if (line === "") return undefined;
-  const points = Array.from(line);
-  return points.length <= TITLE_MAX ? line : `${points.slice(0, TITLE_MAX - 1).join("")}…`;
+  const points: string[] = [];
+  let space = false;
+  let more = false;
+  for (const ch of text) {
+    if (WHITESPACE.test(ch)) {
+      space = points.length > 0;
+      continue;
+    }
+    if (points.length + (space ? 1 : 0) >= TITLE_MAX) {
+      more = true;
+      break;
+    }
+    if (space) points.push(" ");
+    space = false;
+    points.push(ch);
+  }
+  if (points.length === 0) return undefined;
+  return more ? `${points.slice(0, TITLE_MAX - 1).join("")}…` : points.join("");
 }
+
+const WHITESPACE = /^\s$/u;
 
 /**
  * A workspace or file URI as a path: `file://` removed, percent-decoded,
@@ -150,30 +185,4 @@ export function pathToUri(path: string): string {
   return `file://${drive ? "/" : ""}${encoded}`;
 }
 
-/**
- * JSON.parse, or undefined when the text is not JSON or nests deeper than
- * MAX_JSON_DEPTH (what follows a conversion recurses and would overflow the
- * stack on a hostile blob; such text is kept as a string instead). The value
- * is boxed because `null` is JSON too.
- */
-export function parseBounded(text: string): { value: Json } | undefined {
-  let value: Json;
-  try {
-    value = JSON.parse(text) as Json;
-  } catch {
-    return undefined;
-  }
-  // Nesting deeper than the limit takes more than two characters per level.
-  if (typeof value !== "object" || value === null || text.length <= 2 * MAX_JSON_DEPTH) {
-    return { value };
-  }
-  const pending: [Json, number][] = [[value, 1]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [v, depth] = next;
-    if (depth > MAX_JSON_DEPTH) return undefined;
-    for (const child of Array.isArray(v) ? v : Object.values(v as JsonObject)) {
-      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
-    }
-  }
-  return { value };
-}
+export { parseBounded } from "../../json.js";

@@ -10,13 +10,10 @@
  */
 
 import {
-  existsSync,
   lstatSync,
-  mkdirSync,
   readdirSync,
   readFileSync,
   realpathSync,
-  renameSync,
   rmSync,
   type Stats,
   statSync,
@@ -36,7 +33,17 @@ import {
   UnsafePathError,
   UnsupportedError,
 } from "../../errors.js";
-import { fsyncPath, sweepTemps, tempPath, writeFileAtomic } from "../../fsx.js";
+import {
+  checkInside,
+  fsyncPath,
+  mkdirInside,
+  publish,
+  sweepTemps,
+  TargetExistsError,
+  tempPath,
+  tryLock,
+  writeFileAtomic,
+} from "../../fsx.js";
 import { checkPathComponent, isInside, pathComponentProblem } from "../../paths.js";
 import {
   createDatabase,
@@ -547,9 +554,15 @@ function acpCwd(text: string | undefined): string | undefined {
 
 /** Stats, or undefined when nothing is there (without the cost of a thrown ENOENT). */
 function statOrUndefined(path: string, follow = true): Stats | undefined {
-  return follow
-    ? statSync(path, { throwIfNoEntry: false })
-    : lstatSync(path, { throwIfNoEntry: false });
+  try {
+    return follow
+      ? statSync(path, { throwIfNoEntry: false })
+      : lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    // A path through a file (HOME a file, say) holds nothing.
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw error;
+  }
 }
 
 function readTextIfPresent(path: string): string | undefined {
@@ -912,11 +925,22 @@ export class AntigravityStore implements Store<AntigravityBody> {
     const [lane] = this.lanes; // the CLI lane: what `agy --conversation` resumes
     if (!lane) throw new StoreError(HARNESS, "no store root to save into");
     const paths = lanePaths(lane, id);
+    // Folders through symlinks are refused before anything is created.
+    checkInside(lane.root, paths.logs, HARNESS);
+    mkdirInside(lane.root, paths.conversations, HARNESS);
+    // One save of a conversation at a time: the loser of a race hears so,
+    // rather than both writing brain/<id> and one database silently winning.
+    const lock = tryLock(paths.conversations, `${id}.db`);
+    if ("heldBy" in lock) {
+      throw new ConflictError(
+        HARNESS,
+        `conversation ${id} is being saved by another process (pid ${lock.heldBy})`,
+        { file: paths.db },
+      );
+    }
     let tmp: string | undefined;
     try {
-      mkdirSync(lane.root, { recursive: true });
       const realRoot = realpathSync(lane.root);
-      mkdirInside(realRoot, paths.conversations);
       const existing = statOrUndefined(paths.db, false);
       if (existing && !options.overwrite) {
         throw new ConflictError(
@@ -942,7 +966,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       writeDatabase(tmp, body);
       fsyncPath(tmp, "r+");
       // The brain directory comes before the database: agy wedges on a database without it.
-      mkdirInside(realRoot, paths.logs);
+      mkdirInside(lane.root, paths.logs, HARNESS);
       sweepTemps(paths.logs);
       const files = [paths.db, paths.brain];
       for (const [key, file] of paths.logFiles) {
@@ -954,7 +978,9 @@ export class AntigravityStore implements Store<AntigravityBody> {
       }
       fsyncPath(paths.logs, "r");
       this.retire(paths.db, existing);
-      renameSync(tmp, paths.db); // the commit point
+      // The commit point; exclusive unless overwriting, so that a database
+      // that appeared meanwhile (agy itself) is never replaced.
+      publish(tmp, paths.db, !options.overwrite);
       tmp = undefined;
       fsyncPath(paths.conversations, "r");
       return { harness: HARNESS, id, path: paths.db, files };
@@ -963,8 +989,13 @@ export class AntigravityStore implements Store<AntigravityBody> {
         for (const suffix of ["", "-journal", "-wal", "-shm"])
           rmSync(tmp + suffix, { force: true });
       }
+      if (error instanceof TargetExistsError) {
+        throw new ConflictError(HARNESS, `conversation ${id} already exists`, { file: paths.db });
+      }
       if (error instanceof TxcriptError) throw error;
       throw new StoreError(HARNESS, describeCause(error), { file: paths.db, cause: error });
+    } finally {
+      lock.release();
     }
   }
 
@@ -1068,30 +1099,6 @@ function realpathOrUndefined(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Create `dir` (below `realRoot`) one component at a time, refusing to go
- * through anything that resolves outside the root, so that no directory is
- * ever created elsewhere through a symlink.
- */
-function mkdirInside(realRoot: string, dir: string): void {
-  const real = realpathOrUndefined(dir);
-  if (real !== undefined) {
-    if (!isInside(realRoot, real))
-      throw new UnsafePathError(HARNESS, `${dir} resolves to ${real}, outside ${realRoot}`);
-    if (!statSync(real).isDirectory())
-      throw new StoreError(HARNESS, "is not a directory", { file: dir });
-    return;
-  }
-  const parent = dirname(dir);
-  if (parent === dir) throw new StoreError(HARNESS, "cannot be created", { file: dir });
-  mkdirInside(realRoot, parent);
-  if (existsSync(dir) || statOrUndefined(dir, false)) {
-    // A dangling symlink: creating through it would land wherever it points.
-    throw new UnsafePathError(HARNESS, `${dir} is a symlink to nowhere`);
-  }
-  mkdirSync(dir);
 }
 
 /** Write `body` as a new database at `path`, every row in one transaction. */

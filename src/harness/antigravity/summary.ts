@@ -28,7 +28,7 @@ import {
   stepPayload,
   titleFromPrompt,
   uriToPath,
-  userInputText,
+  userInputHead,
 } from "./decode.js";
 import {
   CortexTrajectoryMetadata,
@@ -188,7 +188,7 @@ function rowTitle(checkpoint: StepRow | undefined, firstInput: StepRow | undefin
     if (title !== undefined) return title;
   }
   if (firstInput === undefined) return undefined;
-  const text = userInputText(stepPayload(decodeStep(firstInput)));
+  const text = userInputHead(stepPayload(decodeStep(firstInput)));
   return text === undefined ? undefined : titleFromPrompt(text);
 }
 

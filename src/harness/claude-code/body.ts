@@ -7,6 +7,7 @@
 
 import type { JsonObject } from "../../common.js";
 import { isJsonObject } from "../../common.js";
+import { parseBounded } from "../../json.js";
 import { splitLines as splitVerbatim, type VerbatimLine } from "../../lines.js";
 
 export { joinLines } from "../../lines.js";
@@ -21,17 +22,18 @@ export interface ClaudeCodeBody {
   lines: ClaudeLine[];
 }
 
-/** JSON.parse of one line; undefined unless it is a JSON object. Never throws. */
+/**
+ * JSON.parse of one line; undefined unless it is a JSON object nested no
+ * deeper than MAX_JSON_DEPTH (a deeper line is kept verbatim and read as
+ * an unreadable line, as Codex's reader does: documented tolerant reading).
+ * Never throws.
+ */
 export function parseRecord(text: string): JsonObject | undefined {
   // A byte-order mark may start the first line; JSON.parse refuses it.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") return undefined;
-  try {
-    const value: unknown = JSON.parse(body);
-    return isJsonObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseBounded(body)?.value;
+  return value !== undefined && isJsonObject(value) ? value : undefined;
 }
 
 /** Split text into verbatim lines, each with its JSON parse. */

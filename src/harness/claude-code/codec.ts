@@ -165,11 +165,16 @@ export function liveLines(lines: readonly ClaudeLine[]): number[] {
   return out;
 }
 
-/** Claude Code's `Bash.timeout` is Common's `timeout_ms`; everything else keeps Claude's keys. */
+/**
+ * Claude Code's `Bash.timeout` is Common's `timeout_ms`; everything else keeps
+ * Claude's keys. Other writers emit a Claude `Bash` with Common's own keys
+ * (`workdir`, `timeout_ms`): an input whose every key fits the canonical Bash
+ * reads as Bash; one naming both timeouts is ambiguous and stays Raw.
+ */
 export function toolFromClaude(name: string, input: Json): Tool {
   if (name.startsWith("/")) return { name: "Raw", tool_name: name, input };
   if (name === "Bash") {
-    if (!isJsonObject(input) || "timeout_ms" in input || "workdir" in input) {
+    if (!isJsonObject(input) || ("timeout_ms" in input && "timeout" in input)) {
       return { name: "Raw", tool_name: name, input };
     }
     const renamed: JsonObject = {};

@@ -9,7 +9,6 @@
 import {
   existsSync,
   lstatSync,
-  mkdirSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -28,7 +27,7 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { writeFileAtomic } from "../../fsx.js";
+import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
 import { checkPathComponent, pathComponentProblem, realPathInside } from "../../paths.js";
 import {
   EPOCH,
@@ -408,16 +407,17 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         throw new ConflictError("claude_code", `session ${id} already exists`, { file: existing });
       }
     }
-    const files: string[] = [];
     const text = joinLines(lines);
+    // Folders through symlinks are refused before anything is created.
+    const files = mkdirInside(this.root, dir, "claude_code");
     try {
-      if (!existsSync(this.root)) mkdirSync(this.root, { recursive: true });
-      if (!existsSync(dir)) {
-        mkdirSync(dir, { recursive: true });
-        files.push(dir);
-      }
-      writeFileAtomic(path, text, 0o600);
+      sweepTemps(dir);
+      // Exclusive unless overwriting: of two concurrent saves, one wins.
+      writeFileAtomic(path, text, { mode: 0o600, exclusive: !options.overwrite });
     } catch (cause) {
+      if (cause instanceof TargetExistsError) {
+        throw new ConflictError("claude_code", `session ${id} already exists`, { file: path });
+      }
       if (cause instanceof TxcriptError) throw cause;
       throw new StoreError("claude_code", `cannot write the session: ${describeCause(cause)}`, {
         file: path,

@@ -7,6 +7,7 @@
 import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
+import { checkLineCount } from "../../lines.js";
 import { firstLine, isJsonLines } from "../../sniff.js";
 import { nonEmpty } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
@@ -86,6 +87,7 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
  * `type`) is refused.
  */
 export function parseClaudeCode(text: string, origin?: string): Transcript<ClaudeCodeBody> {
+  checkLineCount(text, "claude_code", origin);
   const lines = splitLines(text);
   if (!lines.some((l) => lineType(l.record) !== undefined)) {
     if (text.trim() === "") {

@@ -9,6 +9,7 @@
  * codec's job; this module only splits, joins and reads envelopes.
  */
 
+import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { parseJson } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
 
@@ -23,9 +24,9 @@ export interface CodexBody {
 
 export interface Envelope {
   /** The line's own timestamp, as written (RFC 3339 in files Codex writes). */
-  timestamp: unknown;
+  timestamp: Json | undefined;
   type: string;
-  payload: Record<string, unknown>;
+  payload: JsonObject;
 }
 
 const BOM = "\uFEFF";
@@ -39,18 +40,15 @@ const BOM = "\uFEFF";
 export function readEnvelope(text: string): Envelope | undefined {
   const trimmed = (text.startsWith(BOM) ? text.slice(1) : text).trim();
   if (trimmed === "" || trimmed[0] !== "{") return undefined;
-  let value: unknown;
+  let obj: Json;
   try {
-    value = parseJson(trimmed, "codex");
+    obj = parseJson(trimmed, "codex");
   } catch {
     return undefined;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const obj = value as Record<string, unknown>;
-  const payload = obj.payload;
-  if (typeof obj.type !== "string") return undefined;
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return undefined;
-  return { timestamp: obj.timestamp, type: obj.type, payload: payload as Record<string, unknown> };
+  if (!isJsonObject(obj) || typeof obj.type !== "string" || !isJsonObject(obj.payload))
+    return undefined;
+  return { timestamp: obj.timestamp, type: obj.type, payload: obj.payload };
 }
 
 /** One line as our writer emits it: compact JSON, envelope keys in Codex's order. */

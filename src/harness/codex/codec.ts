@@ -36,9 +36,11 @@ import {
   type Meta,
   type Tool,
   type ToolResultBlock,
+  type ToolUseBlock,
   type Usage,
 } from "../../common.js";
 import { isUuid, stableUuid } from "../../ids.js";
+import { parseBounded } from "../../json.js";
 import { nonEmpty } from "../../strings.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -93,8 +95,8 @@ function contentBlocks(content: unknown, dropScaffolding: boolean): Block[] {
   if (!Array.isArray(content)) return [];
   const blocks: Block[] = [];
   for (const item of content) {
-    if (!isJsonObject(item as Json)) continue;
-    const it = item as JsonObject;
+    if (!isJsonObject(item)) continue;
+    const it = item;
     if (
       (it.type === "input_text" || it.type === "output_text" || it.type === "text") &&
       typeof it.text === "string"
@@ -109,12 +111,12 @@ function contentBlocks(content: unknown, dropScaffolding: boolean): Block[] {
 }
 
 /** A tool output (string, content items, or the old `{content, success}` object) in Common. */
-function outputToCommon(output: unknown): { content: Json; is_error: boolean } {
+function outputToCommon(output: Json | undefined): { content: Json; is_error: boolean } {
   if (typeof output === "string") return { content: output, is_error: false };
   if (Array.isArray(output)) {
     const blocks: Json[] = output.map((item) => {
-      if (isJsonObject(item as Json)) {
-        const it = item as JsonObject;
+      if (isJsonObject(item)) {
+        const it = item;
         if (it.type === "input_text" && typeof it.text === "string") {
           return { type: "text", text: it.text };
         }
@@ -126,12 +128,12 @@ function outputToCommon(output: unknown): { content: Json; is_error: boolean } {
           };
         }
       }
-      return item as Json;
+      return item;
     });
     return { content: blocks, is_error: false };
   }
-  if (isJsonObject(output as Json)) {
-    const o = output as JsonObject;
+  if (isJsonObject(output)) {
+    const o = output;
     if (
       typeof o.content === "string" &&
       Object.keys(o).every((k) => k === "content" || k === "success")
@@ -139,19 +141,19 @@ function outputToCommon(output: unknown): { content: Json; is_error: boolean } {
       return { content: o.content, is_error: o.success === false };
     }
   }
-  return { content: (output ?? null) as Json, is_error: false };
+  return { content: output ?? null, is_error: false };
 }
 
 /** The older shell and patch output: JSON text `{output, metadata:{exit_code, ...}}`. */
 function legacyShellOutput(text: string): { content: string; is_error: boolean } | undefined {
   if (!text.startsWith("{")) return undefined;
   try {
-    const v = JSON.parse(text) as unknown;
-    if (!isJsonObject(v as Json)) return undefined;
-    const o = v as JsonObject;
+    const v = parseBounded(text)?.value;
+    if (v === undefined || !isJsonObject(v)) return undefined;
+    const o = v;
     const meta = o.metadata;
-    if (typeof o.output !== "string" || !isJsonObject(meta as Json)) return undefined;
-    const code = (meta as JsonObject).exit_code;
+    if (typeof o.output !== "string" || !isJsonObject(meta)) return undefined;
+    const code = meta.exit_code;
     if (typeof code !== "number") return undefined;
     return { content: o.output, is_error: code !== 0 };
   } catch {
@@ -167,12 +169,12 @@ function count(value: unknown): number | undefined {
  * `token_count.info.last_token_usage` in Anthropic's terms. OpenAI's
  * input_tokens include the cached ones; Anthropic's input_tokens do not.
  */
-export function usageFromTokenCount(payload: Record<string, unknown>): Usage | undefined {
+export function usageFromTokenCount(payload: JsonObject): Usage | undefined {
   const info = payload.info;
-  if (!isJsonObject(info as Json)) return undefined;
-  const last = (info as JsonObject).last_token_usage;
-  if (!isJsonObject(last as Json)) return undefined;
-  const u = last as JsonObject;
+  if (!isJsonObject(info)) return undefined;
+  const last = info.last_token_usage;
+  if (!isJsonObject(last)) return undefined;
+  const u = last;
   const input = count(u.input_tokens);
   const output = count(u.output_tokens);
   if (input === undefined || output === undefined) return undefined;
@@ -182,7 +184,7 @@ export function usageFromTokenCount(payload: Record<string, unknown>): Usage | u
   return usage;
 }
 
-function execOutput(payload: Record<string, unknown>): { content: string; is_error: boolean } {
+function execOutput(payload: JsonObject): { content: string; is_error: boolean } {
   const agg = payload.aggregated_output;
   const content =
     typeof agg === "string" && agg !== ""
@@ -194,14 +196,15 @@ function execOutput(payload: Record<string, unknown>): { content: string; is_err
   return { content, is_error: typeof code === "number" && code !== 0 };
 }
 
-function reasoningText(payload: Record<string, unknown>): string {
+function reasoningText(payload: JsonObject): string {
   const texts = (items: unknown, kinds: readonly string[]): string[] =>
     Array.isArray(items)
       ? items.flatMap((s) =>
-          isJsonObject(s as Json) &&
-          kinds.includes((s as JsonObject).type as string) &&
-          typeof (s as JsonObject).text === "string"
-            ? [(s as JsonObject).text as string]
+          isJsonObject(s) &&
+          typeof s.type === "string" &&
+          kinds.includes(s.type) &&
+          typeof s.text === "string"
+            ? [s.text]
             : [],
         )
       : [];
@@ -219,7 +222,7 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
   );
 
   // Shell results appear twice; the exec_command_end event is the one kept.
-  const execEnds = new Map<string, Record<string, unknown>>();
+  const execEnds = new Map<string, JsonObject>();
   for (const env of envelopes) {
     if (env?.type !== "event_msg" || env.payload.type !== "exec_command_end") continue;
     const id = env.payload.call_id;
@@ -340,13 +343,9 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
       case "function_call": {
         const name = typeof p.name === "string" && p.name !== "" ? p.name : "function";
         let parsed: Json | undefined;
-        if (typeof p.arguments === "string") {
-          try {
-            parsed = JSON.parse(p.arguments) as Json;
-          } catch {
-            parsed = undefined;
-          }
-        } else if (p.arguments !== undefined) parsed = p.arguments as Json;
+        // Arguments nested absurdly deep stay a string (what rendering would recurse on).
+        if (typeof p.arguments === "string") parsed = parseBounded(p.arguments)?.value;
+        else if (p.arguments !== undefined) parsed = p.arguments;
         addCall(
           callId ?? `call_line_${index + 1}`,
           functionCallToTool(name, p.arguments, parsed),
@@ -368,10 +367,10 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
       }
       case "web_search_call": {
         const id = callId ?? `web_search_line_${index + 1}`;
-        const block = {
-          type: "tool_use" as const,
+        const block: ToolUseBlock = {
+          type: "tool_use",
           id,
-          tool: { name: "Raw", tool_name: "web_search", input: (p.action ?? null) as Json } as Tool,
+          tool: { name: "Raw", tool_name: "web_search", input: p.action ?? null },
         };
         calls.set(id, { exec: false });
         open("assistant", "assistant", ts).content.push(block);
@@ -431,8 +430,8 @@ function outputFromCommon(content: Json): Json {
       if (!isJsonObject(b)) return JSON.stringify(content);
       if (b.type === "text" && typeof b.text === "string") {
         items.push({ type: "input_text", text: b.text });
-      } else if (b.type === "image" && isJsonObject(b.source as Json)) {
-        const s = b.source as JsonObject;
+      } else if (b.type === "image" && isJsonObject(b.source)) {
+        const s = b.source;
         if (
           typeof s.type !== "string" ||
           typeof s.media_type !== "string" ||

@@ -17,7 +17,6 @@ import {
   closeSync,
   type Dirent,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -38,9 +37,10 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { writeFileAtomic } from "../../fsx.js";
+import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
+import { checkLineCount } from "../../lines.js";
 import { checkPathComponent, realPathInside } from "../../paths.js";
 import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
 import type {
@@ -323,6 +323,7 @@ export class CodexStore implements Store<CodexBody> {
       options.onProgress?.(i, files.length);
       try {
         const text = readRolloutText(file.path);
+        checkLineCount(text, "codex", file.path);
         const lines = splitLines(text);
         const info = findSessionMeta(lines);
         if (!info) {
@@ -399,6 +400,7 @@ export class CodexStore implements Store<CodexBody> {
     const file = this.locate(id)[0];
     if (!file) throw new NotFoundError("codex", `no Codex session ${id} under ${this.home}`);
     const text = readRolloutText(file.path);
+    checkLineCount(text, "codex", file.path);
     const lines = splitLines(text);
     const meta = metaFromBody(lines, file.path);
     // Only a title someone gave: a first prompt saved as one would name the thread for Codex.
@@ -433,11 +435,14 @@ export class CodexStore implements Store<CodexBody> {
     const path = join(this.home, rolloutRelativePath(id, started));
     const dir = dirname(path);
     const files: string[] = [];
+    // Folders through symlinks are refused before anything is created.
+    const made = mkdirInside(this.home, dir, "codex")[0];
+    if (made !== undefined) files.push(made);
     try {
-      const made = mkdirSync(dir, { recursive: true });
-      if (made !== undefined) files.push(made);
-      realPathInside(this.home, dir, "codex");
-      writeFileAtomic(path, joinLines(lines));
+      sweepTemps(dir);
+      sweepTemps(this.home);
+      // Exclusive unless overwriting: of two concurrent saves, one wins.
+      writeFileAtomic(path, joinLines(lines), { exclusive: !options.overwrite });
       files.unshift(path);
       // An overwritten session may have lived elsewhere (another date, zstd, archived).
       for (const old of existing) {
@@ -453,6 +458,9 @@ export class CodexStore implements Store<CodexBody> {
         files.push(this.appendTitle(id, title));
       }
     } catch (cause) {
+      if (cause instanceof TargetExistsError) {
+        throw new ConflictError("codex", `session ${id} already exists`, { file: path });
+      }
       if (cause instanceof TxcriptError) throw cause;
       throw new StoreError("codex", `cannot save session ${id}: ${describeCause(cause)}`, {
         file: path,

@@ -6,9 +6,10 @@
  * No I/O: the store supplies titles from `session_index.jsonl`.
  */
 
-import type { Meta } from "../../common.js";
+import { isJsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
+import { checkLineCount } from "../../lines.js";
 import { firstLine, isJsonLines, startsWithBytes, ZSTD_MAGIC } from "../../sniff.js";
 import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
@@ -161,7 +162,7 @@ export function firstPrompt(lines: readonly CodexLine[]): string | undefined {
     else if (env.type === "response_item" && p.type === "message" && p.role === "user") {
       const parts = Array.isArray(p.content) ? p.content : [];
       text = parts
-        .map((c) => (c && typeof c === "object" && typeof c.text === "string" ? c.text : ""))
+        .map((c) => (isJsonObject(c) && typeof c.text === "string" ? c.text : ""))
         .join(" ");
     }
     const oneLine = text?.replace(/\s+/g, " ").trim();
@@ -192,6 +193,7 @@ export function metaFromBody(lines: readonly CodexLine[], origin?: string): Meta
 }
 
 export function parseCodex(text: string, origin?: string): Transcript<CodexBody> {
+  checkLineCount(text, "codex", origin);
   const lines = splitLines(text);
   return { meta: metaFromBody(lines, origin), body: { lines } };
 }

@@ -1,0 +1,232 @@
+/**
+ * Peak memory (and time) of `view` and `continue` on large sessions, from
+ * the built CLI in child processes: a Claude Code session and a Codex
+ * rollout of N JSONL lines, and an agy conversation of about N steps
+ * (issue 11 sizes: N = 1,000,000). Baselines measured in the same run on
+ * the same files: a child that only reads the file (raw read), and one that
+ * reads and JSON.parses every line, or reads every step row (raw parse).
+ * `--scale 0.1` (or TXCRIPT_BENCH_SCALE) shrinks N; `--runs R` (default 3).
+ * Needs `npm run build` first.
+ */
+
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { continueInto } from "../src/local.js";
+import type { Common, Transcript } from "../src/transcript.js";
+import { mb, median, report } from "./util.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = join(ROOT, "dist", "cli", "main.js");
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+};
+const SCALE = Number(arg("scale") ?? process.env.TXCRIPT_BENCH_SCALE ?? 1);
+const RUNS = Number(arg("runs") ?? 3);
+const N = Math.max(10, Math.round(1_000_000 * SCALE));
+const SID = "b0b0b0b0-0000-4000-8000-00000000b0b0";
+const TS = "2026-11-30T09:15:00.000Z";
+
+if (!existsSync(BIN)) {
+  process.stderr.write(`${BIN} is missing: run "npm run build" first\n`);
+  process.exit(1);
+}
+
+const home = mkdtempSync(join(tmpdir(), "txcript-bench-mem-"));
+const env = { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1" };
+
+/** Write `count` lines made by `line(i)` to `path`, a megabyte at a time. */
+function writeLines(path: string, count: number, line: (i: number) => string): void {
+  const fd = openSync(path, "w");
+  let batch = "";
+  for (let i = 0; i < count; i++) {
+    batch += `${line(i)}\n`;
+    if (batch.length > 1 << 20) {
+      writeSync(fd, batch);
+      batch = "";
+    }
+  }
+  writeSync(fd, batch);
+  closeSync(fd);
+}
+
+function claudeFile(): string {
+  const dir = join(home, ".claude", "projects", "-bench");
+  spawnSync("mkdir", ["-p", dir]);
+  const path = join(dir, `${SID}.jsonl`);
+  writeLines(path, N, (i) => {
+    const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+    const parent =
+      i === 0 ? "null" : `"00000000-0000-4000-8000-${String(i - 1).padStart(12, "0")}"`;
+    const base = `"uuid":"${uuid}","parentUuid":${parent},"sessionId":"${SID}","timestamp":"${TS}","cwd":"/bench"`;
+    return i % 2 === 0
+      ? `{"type":"user",${base},"message":{"role":"user","content":"question ${i} about the code"}}`
+      : `{"type":"assistant",${base},"message":{"id":"msg_${i}","role":"assistant","model":"claude-opus-5","content":[{"type":"text","text":"answer ${i} with some words"}]}}`;
+  });
+  return path;
+}
+
+function codexFile(): string {
+  const id = SID.replace(/^b0/, "c0");
+  const dir = join(home, ".codex", "sessions", "2026", "11", "30");
+  spawnSync("mkdir", ["-p", dir]);
+  const path = join(dir, `rollout-2026-11-30T09-15-00-${id}.jsonl`);
+  writeLines(path, N, (i) =>
+    i === 0
+      ? `{"timestamp":"${TS}","type":"session_meta","payload":{"id":"${id}","timestamp":"${TS}","cwd":"/bench"}}`
+      : `{"timestamp":"${TS}","type":"response_item","payload":{"type":"message","role":"${i % 2 ? "user" : "assistant"}","content":[{"type":"${i % 2 ? "input" : "output"}_text","text":"line ${i} of the rollout"}]}}`,
+  );
+  return path;
+}
+
+function agyFile(): string {
+  const id = SID.replace(/^b0/, "a0");
+  const body: Common = [];
+  for (let i = 0; i < N; i++) {
+    body.push({
+      role: i % 2 ? "assistant" : "user",
+      timestamp: TS,
+      content: [{ type: "text", text: `step ${i} of the conversation` }],
+    });
+  }
+  const t: Transcript<Common> = { meta: { id, timestamp: TS, cwd: "/bench" }, body };
+  return continueInto(t, "antigravity", { env: { HOME: home } }).saved.path;
+}
+
+/** Print this child's peak RSS on exit (stderr), whatever it runs. */
+const PEAK = `data:text/javascript,process.on("exit",()=>process.stderr.write("\\npeak-rss "+process.resourceUsage().maxRSS*1024+"\\n"))`;
+
+function measure(args: string[]): { ms: number; peak: number; ok: boolean; err: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ["--import", PEAK, ...args], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ms = performance.now() - t0;
+  const m = /peak-rss (\d+)/.exec(r.stderr);
+  const err =
+    r.stderr
+      .replace(/\n?peak-rss \d+\n/, "")
+      .trim()
+      .split("\n")[0] ?? "";
+  return { ms, peak: m ? Number(m[1]) : Number.NaN, ok: r.status === 0, err };
+}
+
+function medians(args: string[]): { ms: number; peak: number; note: string } {
+  const runs = Array.from({ length: RUNS }, () => measure(args));
+  const failed = runs.find((r) => !r.ok);
+  return {
+    ms: median(runs.map((r) => r.ms)),
+    peak: median(runs.map((r) => r.peak)),
+    note: failed ? `FAILED: ${failed.err.slice(0, 120)}` : "ok",
+  };
+}
+
+const rawRead = (file: string) => ["-e", `require("fs").readFileSync(${JSON.stringify(file)})`];
+const rawParseLines = (file: string) => [
+  "-e",
+  `const t=require("fs").readFileSync(${JSON.stringify(file)},"utf8");let n=0;for(const l of t.split("\\n"))if(l)n+=Object.keys(JSON.parse(l)).length;`,
+];
+const rawRows = (file: string) => [
+  "-e",
+  `const D=require(${JSON.stringify(join(ROOT, "node_modules", "better-sqlite3"))});const d=new D(${JSON.stringify(file)},{readonly:true});let n=0;for(const r of d.prepare("SELECT * FROM steps").iterate())n++;d.close();`,
+];
+
+process.stdout.write(
+  `N = ${N.toLocaleString("en-US")} (scale ${SCALE}), ${RUNS} runs each; medians\n`,
+);
+const cases: { name: string; file: string; parse: string[]; id: string; from: string }[] = [];
+const t0 = performance.now();
+cases.push({ name: "claude_code", file: claudeFile(), parse: [], id: SID, from: "claude_code" });
+cases.push({
+  name: "codex",
+  file: codexFile(),
+  parse: [],
+  id: SID.replace(/^b0/, "c0"),
+  from: "codex",
+});
+cases.push({
+  name: "antigravity",
+  file: agyFile(),
+  parse: [],
+  id: SID.replace(/^b0/, "a0"),
+  from: "antigravity",
+});
+process.stdout.write(`generated in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+
+for (const c of cases) {
+  const size = statSync(c.file).size;
+  const read = medians(rawRead(c.file));
+  const parse = medians(c.name === "antigravity" ? rawRows(c.file) : rawParseLines(c.file));
+  const rows: Record<string, string | number>[] = [
+    {
+      case: `${c.name} raw read`,
+      file: mb(size),
+      ms: read.ms.toFixed(0),
+      peak: mb(read.peak),
+      note: read.note,
+    },
+    {
+      case: `${c.name} raw parse`,
+      ms: parse.ms.toFixed(0),
+      peak: mb(parse.peak),
+      "peak/raw read": (parse.peak / read.peak).toFixed(2),
+      note: parse.note,
+    },
+  ];
+  const out = mkdtempSync(join(tmpdir(), "txcript-bench-out-"));
+  const commands: [string, string[]][] = [
+    ["view text", [BIN, "view", c.id, "--from", c.from, "--no-pager"]],
+    ["view json", [BIN, "view", c.id, "--from", c.from, "--format", "json"]],
+    [
+      "continue",
+      [
+        BIN,
+        "continue",
+        c.id,
+        "--from",
+        c.from,
+        "--with",
+        c.name === "antigravity" ? "claude_code" : "antigravity",
+        "--out",
+        out,
+        "--no-resume",
+      ],
+    ],
+  ];
+  for (const [label, args] of commands) {
+    // continue writes a copy each run: a fresh target keeps runs alike.
+    if (label === "continue") rmSync(out, { recursive: true, force: true });
+    const m = label === "continue" ? medianFresh(args, out) : medians(args);
+    rows.push({
+      case: `${c.name} ${label}`,
+      ms: m.ms.toFixed(0),
+      peak: mb(m.peak),
+      "peak/raw read": (m.peak / read.peak).toFixed(2),
+      "peak/raw parse": (m.peak / parse.peak).toFixed(2),
+      "ms/raw parse": (m.ms / parse.ms).toFixed(2),
+      note: m.note,
+    });
+  }
+  rmSync(out, { recursive: true, force: true });
+  report(rows);
+}
+rmSync(home, { recursive: true, force: true });
+
+function medianFresh(args: string[], out: string): { ms: number; peak: number; note: string } {
+  const runs = Array.from({ length: RUNS }, () => {
+    rmSync(out, { recursive: true, force: true });
+    return measure(args);
+  });
+  const failed = runs.find((r) => !r.ok);
+  return {
+    ms: median(runs.map((r) => r.ms)),
+    peak: median(runs.map((r) => r.peak)),
+    note: failed ? `FAILED: ${failed.err.slice(0, 120)}` : "ok",
+  };
+}

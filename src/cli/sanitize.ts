@@ -1,0 +1,35 @@
+/**
+ * What may reach a terminal from a session: every control character that a
+ * terminal would act on (C0 but newline and tab, DEL, C1, and the bidi
+ * controls that reorder what is shown) is replaced by a visible stand-in,
+ * so a title or message holding OSC 52 (clipboard), OSC 0 (window title) or
+ * CSI sequences is shown, not obeyed. JSON, HTML and files keep the text
+ * as it is; only human-readable output on stdout and stderr passes here.
+ */
+
+const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+  /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function standIn(c: string): string {
+  if (c === "\r\n") return "\n";
+  const code = c.charCodeAt(0);
+  // C0 and DEL have Unicode "control pictures" (␛ for ESC); the rest are spelled out.
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  if (code === 0x7f) return "\u2421";
+  return `<U+${code.toString(16).toUpperCase().padStart(4, "0")}>`;
+}
+
+/** `text` with everything a terminal would interpret made visible; newlines and tabs kept. */
+export function forTerminal(text: string): string {
+  UNSAFE.lastIndex = 0;
+  // Most text holds none: skip the copy.
+  if (!UNSAFE.test(text)) return text;
+  UNSAFE.lastIndex = 0;
+  return text.replace(UNSAFE, standIn);
+}
+
+/** One line for a terminal: control characters made visible, line breaks and runs of whitespace as one space. */
+export function oneLineForTerminal(text: string): string {
+  return forTerminal(text.replace(/\s*[\r\n]+\s*/g, " ")).trim();
+}

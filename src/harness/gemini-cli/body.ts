@@ -1,0 +1,223 @@
+/**
+ * The native Body of a Gemini CLI session, and the CLI's own replay of it.
+ *
+ * A session file is either the append-only JSONL of v0.39+ (a metadata
+ * line, message records, `{"$set": …}` updates, `{"$rewindTo": id}`
+ * markers) or the single pretty-printed JSON `ConversationRecord` of older
+ * versions. Both are kept as verbatim lines, so rendering the Body
+ * reproduces the file byte for byte, bad lines included.
+ *
+ * `replay` reads the lines the way the CLI's `loadConversationRecord` does:
+ * a later record with the same id replaces the earlier one in its place,
+ * `$set` merges metadata (a `messages` array is a checkpoint that replaces
+ * the whole list), `$rewindTo` drops that message and everything after it
+ * (everything when the id is unknown), lines that are not JSON are skipped,
+ * and a file with no metadata line is read as one legacy JSON document.
+ *
+ * One departure, documented in docs/formats/gemini-cli.md: 0.61 rebuilds
+ * the records of a resumed session in a checkpoint with the resume time as
+ * their timestamp and without their model and token counts, though the
+ * file still holds the originals. A checkpoint record whose id an earlier
+ * line recorded keeps that line's earlier timestamp, and its model and
+ * tokens when it has none; the `<id>_response` turn the rebuild adds takes
+ * its model turn's time. Interpreting messages is the codec's job.
+ */
+
+import { isJsonObject, type Json, type JsonObject } from "../../common.js";
+import { joinLines, splitLines, type VerbatimLine } from "../../lines.js";
+
+export { joinLines, splitLines } from "../../lines.js";
+
+export interface GeminiBody {
+  lines: VerbatimLine[];
+}
+
+/** One message record (`user`, `gemini`, `info`, `error`, `warning`, or a kind not known yet). */
+export type MessageRecord = JsonObject & { id: string };
+
+/** The session as the CLI holds it after loading the file. */
+export interface Conversation {
+  /** "jsonl", or "json" for a legacy single document. */
+  format: "jsonl" | "json";
+  sessionId: string;
+  projectHash: string | undefined;
+  /** The first metadata line's start (the CLI's own merge keeps the last one; see docs). */
+  startTime: string | undefined;
+  lastUpdated: string | undefined;
+  summary: string | undefined;
+  kind: string | undefined;
+  directories: string[] | undefined;
+  messages: MessageRecord[];
+}
+
+function str(value: Json | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function isMessage(value: Json): value is MessageRecord {
+  return isJsonObject(value) && typeof value.id === "string";
+}
+
+function parseLine(text: string): Json | undefined {
+  const t = text.trim();
+  if (t === "" || (t[0] !== "{" && t[0] !== "[")) return undefined;
+  try {
+    return JSON.parse(t) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Meta {
+  sessionId?: string;
+  projectHash?: string;
+  startTime?: string;
+  lastUpdated?: string;
+  summary?: string;
+  kind?: string;
+  directories?: string[];
+}
+
+/** A checkpoint's copy of a record, with what the CLI's rebuild dropped taken from the original. */
+function restored(
+  copy: MessageRecord,
+  original: MessageRecord | undefined,
+  timeOnly = false,
+): MessageRecord {
+  if (original === undefined || (!timeOnly && original.type !== copy.type)) return copy;
+  const out: MessageRecord = { ...copy };
+  const was = str(original.timestamp);
+  const now = str(copy.timestamp);
+  if (was !== undefined && (now === undefined || was < now)) out.timestamp = was;
+  if (timeOnly) return out;
+  for (const key of ["model", "tokens"]) {
+    if (out[key] === undefined && original[key] !== undefined) out[key] = original[key] as Json;
+  }
+  return out;
+}
+
+/** Merge the metadata keys of `record` (a metadata line or a `$set`), later values winning. */
+function mergeMeta(meta: Meta, record: JsonObject, firstStart: { value?: string }): void {
+  for (const key of ["sessionId", "projectHash", "startTime", "lastUpdated", "summary", "kind"]) {
+    const v = record[key];
+    if (v === undefined) continue;
+    const s = str(v);
+    (meta as Record<string, string | undefined>)[key] = s;
+    if (key === "startTime" && s !== undefined) firstStart.value ??= s;
+  }
+  const dirs = record.directories;
+  if (Array.isArray(dirs))
+    meta.directories = dirs.filter((d): d is string => typeof d === "string");
+}
+
+/**
+ * The conversation the CLI would load from these lines, or undefined when
+ * the CLI would not see a session in them (no metadata with a string
+ * `sessionId`, and no legacy document with one).
+ */
+export function replay(lines: readonly VerbatimLine[]): Conversation | undefined {
+  const meta: Meta = {};
+  const first: { value?: string } = {};
+  // A Map keeps first-insertion order when a key is set again: the CLI's own trick.
+  const messages = new Map<string, MessageRecord>();
+  /** The last version of each record an appended line carried. */
+  const recorded = new Map<string, MessageRecord>();
+  const setAll = (list: Json[]) => {
+    messages.clear();
+    for (const m of list) {
+      if (!isMessage(m)) continue;
+      // The turn holding a model turn's responses is never appended on its own: it dates from its turn.
+      const turn = m.id.endsWith("_response") ? m.id.slice(0, -"_response".length) : undefined;
+      const original = recorded.get(m.id) ?? (turn !== undefined ? recorded.get(turn) : undefined);
+      messages.set(m.id, restored(m, original, turn !== undefined && !recorded.has(m.id)));
+    }
+  };
+  for (const line of lines) {
+    // Cheap pre-check: pretty-printed legacy files are mostly lines that cannot be records.
+    const head = line.text.trimStart();
+    if (head[0] !== "{") continue;
+    const record = parseLine(line.text);
+    if (!isJsonObject(record)) continue;
+    if (typeof record.$rewindTo === "string") {
+      const ids = [...messages.keys()];
+      const at = ids.indexOf(record.$rewindTo);
+      if (at === -1) messages.clear();
+      else for (const id of ids.slice(at)) messages.delete(id);
+    } else if (typeof record.id === "string") {
+      messages.set(record.id, record as MessageRecord);
+      recorded.set(record.id, record as MessageRecord);
+    } else if (isJsonObject(record.$set)) {
+      const set = record.$set;
+      if (Array.isArray(set.messages)) setAll(set.messages);
+      mergeMeta(meta, set, first);
+    } else if (typeof record.sessionId === "string" && typeof record.projectHash === "string") {
+      mergeMeta(meta, record, first);
+      if (Array.isArray(record.messages)) {
+        for (const m of record.messages) if (isMessage(m)) messages.set(m.id, m);
+      }
+    }
+  }
+  // The CLI tests these for truthiness: an empty id or hash sends it to the legacy reading.
+  if (meta.sessionId && meta.projectHash) {
+    return {
+      format: "jsonl",
+      sessionId: meta.sessionId,
+      projectHash: meta.projectHash,
+      startTime: first.value ?? meta.startTime,
+      lastUpdated: meta.lastUpdated,
+      summary: meta.summary,
+      kind: meta.kind,
+      directories: meta.directories,
+      messages: [...messages.values()],
+    };
+  }
+  return replayLegacy(joinLines(lines));
+}
+
+/** The legacy single-document form (the CLI's fallback when no metadata line is found). */
+export function replayLegacy(text: string): Conversation | undefined {
+  const t = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  if (!t.trimStart().startsWith("{")) return undefined;
+  let doc: Json;
+  try {
+    doc = JSON.parse(t) as Json;
+  } catch {
+    return undefined;
+  }
+  // The CLI takes any object with a sessionId; a ConversationRecord also has its messages,
+  // and requiring them keeps other tools' JSON (a Claude Code line) from passing for a session.
+  if (!isJsonObject(doc) || typeof doc.sessionId !== "string" || !Array.isArray(doc.messages)) {
+    return undefined;
+  }
+  const list = doc.messages;
+  const dirs = doc.directories;
+  return {
+    format: "json",
+    sessionId: doc.sessionId,
+    projectHash: str(doc.projectHash),
+    startTime: str(doc.startTime),
+    lastUpdated: str(doc.lastUpdated),
+    summary: str(doc.summary),
+    kind: str(doc.kind),
+    directories: Array.isArray(dirs)
+      ? dirs.filter((d): d is string => typeof d === "string")
+      : undefined,
+    // Records without a string id cannot be replaced or rewound; the CLI still replays them.
+    messages: list
+      .filter(isJsonObject)
+      .map((m, i) => (typeof m.id === "string" ? m : { ...m, id: `#${i}` }) as MessageRecord),
+  };
+}
+
+export function parseBody(text: string): GeminiBody {
+  return { lines: splitLines(text) };
+}
+
+export function renderBody(body: GeminiBody): string {
+  return joinLines(body.lines);
+}
+
+/** A record as our writer emits it: compact JSON on its own line, as the CLI appends them. */
+export function recordLine(record: Json): VerbatimLine {
+  return { text: JSON.stringify(record), eol: "\n" };
+}

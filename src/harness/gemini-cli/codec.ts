@@ -1,0 +1,598 @@
+/**
+ * The Gemini CLI codec: session records <-> the canonical model. Pure: no
+ * I/O, no clock, no randomness.
+ *
+ * Reading (`toCommon`) replays the file as the CLI loads it (body.ts), then
+ * walks the messages the way the CLI rebuilds its model history on resume
+ * (`convertSessionToClientHistory`):
+ * - `info`, `error` and `warning` records are not conversation; user texts
+ *   the CLI injects (`<session_context>`, `<hook_context>`) are hidden;
+ * - a `gemini` record is one assistant message: its thoughts (`**subject**
+ *   description`, as the CLI replays them) or raw thought parts, its text,
+ *   and its calls (from `functionCall` parts when the content holds them,
+ *   else from `toolCalls`); usage from `tokens`;
+ * - the calls' results (`toolCalls[].result`, and the `functionResponse`
+ *   parts v0.44+ also records as user messages and checkpoints repeat) are
+ *   one user message of tool_result blocks, each call answered once.
+ *
+ * Writing (`fromCommon`) produces the JSONL 0.39+ reads, in the legacy
+ * record shape every loader accepts: a metadata line, a `<session_context>`
+ * record naming the workspace (hidden from the model, as the CLI's own),
+ * user records, and one `gemini` record per run of assistant messages, its
+ * calls in `toolCalls` each with its result (a call the session never
+ * answered gets an error result: Gemini refuses a call without one).
+ */
+
+import {
+  type Block,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Message,
+  type Meta,
+  type ToolResultBlock,
+  type Usage,
+} from "../../common.js";
+import { isUuid, stableUuid } from "../../ids.js";
+import { normalizeTimestamp, type Timestamp } from "../../time.js";
+import type { Codec, Common, Transcript } from "../../transcript.js";
+import {
+  type Conversation,
+  type GeminiBody,
+  type MessageRecord,
+  recordLine,
+  replay,
+} from "./body.js";
+import { isInjected, isoMillis, nameOf, partsOf, partsText, projectHash } from "./records.js";
+import { callToTool, SHELL, toolToCall } from "./tools.js";
+
+// ---------------------------------------------------------------------------
+// Parts
+
+// ---------------------------------------------------------------------------
+// Reading
+
+function count(v: Json | undefined): number | undefined {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
+}
+
+/**
+ * `tokens` in Anthropic's terms: Gemini's prompt count includes the cached
+ * tokens and its candidate count excludes the thinking tokens.
+ */
+export function usageFromTokens(tokens: Json | undefined): Usage | undefined {
+  if (!isJsonObject(tokens)) return undefined;
+  const input = count(tokens.input);
+  const output = count(tokens.output);
+  if (input === undefined || output === undefined) return undefined;
+  const cached = count(tokens.cached) ?? 0;
+  const usage: Usage = {
+    input_tokens: Math.max(0, input - cached),
+    output_tokens: output + (count(tokens.thoughts) ?? 0),
+  };
+  if (cached > 0) usage.cache_read_input_tokens = cached;
+  return usage;
+}
+
+const EXIT_CODE = /(?:^|\n)Exit Code: (-?\d+)(?:\n|$)/;
+
+/** A functionResponse's `response` as a tool_result's content and error flag. */
+function responseToCommon(
+  response: Json | undefined,
+  tool: string,
+): { content: Json; is_error: boolean } {
+  if (!isJsonObject(response)) return { content: response ?? "", is_error: false };
+  const keys = Object.keys(response);
+  if (keys.length === 1 && typeof response.output === "string") {
+    // The shell tool reports a failing command in its output, not as an error.
+    const code = tool === SHELL ? EXIT_CODE.exec(response.output)?.[1] : undefined;
+    return { content: response.output, is_error: code !== undefined && code !== "0" };
+  }
+  if (keys.length === 1 && typeof response.error === "string") {
+    return { content: response.error, is_error: true };
+  }
+  return { content: response, is_error: false };
+}
+
+function imageBlock(data: JsonObject): Block {
+  return {
+    type: "image",
+    source: {
+      type: "base64",
+      media_type: typeof data.mimeType === "string" ? data.mimeType : "application/octet-stream",
+      data: typeof data.data === "string" ? data.data : "",
+    },
+  };
+}
+
+/** A part no block holds, as the placeholder the CLI shows for it. */
+function placeholder(part: JsonObject): Block | undefined {
+  const text = partsText([part]);
+  return text === "" ? undefined : { type: "text", text };
+}
+
+function tsOf(v: Json | undefined, fallback: Timestamp): Timestamp {
+  return (typeof v === "string" && normalizeTimestamp(v)) || fallback;
+}
+
+/** `**subject** description`, the text the CLI replays a thought summary as. */
+export function thoughtText(thought: JsonObject): string {
+  const subject = typeof thought.subject === "string" ? thought.subject : "";
+  const description = typeof thought.description === "string" ? thought.description : "";
+  return subject ? `**${subject}** ${description}` : description;
+}
+
+class Reader {
+  readonly messages: Message[] = [];
+  /** Call ids already answered, so repeated functionResponses count once. */
+  private readonly answered = new Set<string>();
+  private readonly callNames = new Map<string, string>();
+  private lastTs: Timestamp;
+
+  constructor(start: Timestamp) {
+    this.lastTs = start;
+  }
+
+  private ts(v: Json | undefined): Timestamp {
+    this.lastTs = tsOf(v, this.lastTs);
+    return this.lastTs;
+  }
+
+  /** functionResponse parts (and what rides with them) as tool_result blocks, answered once. */
+  private results(parts: readonly JsonObject[], fallbackId?: string, status?: Json): Block[] {
+    const out: Block[] = [];
+    let last: ToolResultBlock | undefined;
+    for (const p of parts) {
+      const fr = p.functionResponse;
+      if (isJsonObject(fr)) {
+        const id = nameOf(fr.id, fallbackId ?? "");
+        last = undefined;
+        // A response to no call shown (or one already answered) has nothing to answer.
+        if (id === "" || this.answered.has(id) || !this.callNames.has(id)) continue;
+        this.answered.add(id);
+        const tool = nameOf(fr.name, this.callNames.get(id) ?? "");
+        const { content, is_error } = responseToCommon(fr.response, tool);
+        const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
+        if (is_error || status === "error" || status === "cancelled") block.is_error = true;
+        out.push(block);
+        last = block;
+      } else if (last !== undefined) {
+        // Media or text a tool returned beside its response (read_file of an image).
+        const extra = isJsonObject(p.inlineData)
+          ? imageBlock(p.inlineData)
+          : typeof p.text === "string"
+            ? ({ type: "text", text: p.text } as Block)
+            : placeholder(p);
+        if (extra === undefined) continue;
+        const prior: Json[] =
+          typeof last.content === "string"
+            ? [{ type: "text", text: last.content }]
+            : Array.isArray(last.content)
+              ? last.content
+              : [last.content];
+        last.content = [...prior, extra as unknown as Json];
+      }
+    }
+    return out;
+  }
+
+  user(record: MessageRecord): void {
+    const parts = partsOf(record.content);
+    if (isInjected(partsText(parts))) return;
+    const blocks: Block[] = [];
+    for (const p of parts) {
+      if (isJsonObject(p.functionResponse)) blocks.push(...this.results([p]));
+      else if (typeof p.text === "string" && p.thought === undefined) {
+        if (p.text !== "") blocks.push({ type: "text", text: p.text });
+      } else if (isJsonObject(p.inlineData)) blocks.push(imageBlock(p.inlineData));
+      else {
+        const b = placeholder(p);
+        if (b) blocks.push(b);
+      }
+    }
+    if (blocks.length === 0) return;
+    this.messages.push({ role: "user", content: blocks, timestamp: this.ts(record.timestamp) });
+  }
+
+  gemini(record: MessageRecord): void {
+    const parts = partsOf(record.content);
+    const modern = parts.some((p) => isJsonObject(p.functionCall) || p.thought !== undefined);
+    const toolCalls = Array.isArray(record.toolCalls) ? record.toolCalls.filter(isJsonObject) : [];
+    const content: Block[] = [];
+    if (!modern && Array.isArray(record.thoughts)) {
+      for (const t of record.thoughts) {
+        if (isJsonObject(t)) content.push({ type: "thinking", text: thoughtText(t) });
+      }
+    }
+    const call = (id: string, callName: string, args: Json) => {
+      this.callNames.set(id, callName);
+      content.push({ type: "tool_use", id, tool: callToTool(callName, args) });
+    };
+    parts.forEach((p, i) => {
+      if (isJsonObject(p.functionCall)) {
+        const fc = p.functionCall;
+        call(
+          nameOf(fc.id, `${record.id}-call-${i}`),
+          nameOf(fc.name, "function"),
+          fc.args === undefined ? {} : fc.args,
+        );
+      } else if (p.thought !== undefined && p.thought !== false) {
+        if (typeof p.text === "string") content.push({ type: "thinking", text: p.text });
+      } else if (typeof p.text === "string") {
+        if (p.text !== "") content.push({ type: "text", text: p.text });
+      } else if (isJsonObject(p.inlineData)) {
+        content.push({ type: "text", text: partsText([p]) });
+      } else {
+        const b = placeholder(p);
+        if (b) content.push(b);
+      }
+    });
+    if (!modern) {
+      toolCalls.forEach((tc, i) => {
+        call(
+          nameOf(tc.id, `${record.id}-call-${i}`),
+          nameOf(tc.name, "function"),
+          tc.args === undefined ? {} : tc.args,
+        );
+      });
+    }
+    if (content.length === 0) return;
+    const message: Message = {
+      role: "assistant",
+      content,
+      timestamp: this.ts(record.timestamp),
+    };
+    if (typeof record.model === "string" && record.model !== "") message.model = record.model;
+    const usage = usageFromTokens(record.tokens);
+    if (usage) message.usage = usage;
+    this.messages.push(message);
+
+    // The calls' results, as the CLI replays them right after the model turn.
+    const results: Block[] = [];
+    let at: Json | undefined;
+    toolCalls.forEach((tc, i) => {
+      const id = nameOf(tc.id, `${record.id}-call-${i}`);
+      const result = tc.result;
+      if (result === undefined || result === null || result === "") return;
+      const parts: JsonObject[] =
+        typeof result === "string"
+          ? [{ functionResponse: { id, name: nameOf(tc.name, ""), response: { output: result } } }]
+          : partsOf(result);
+      const blocks = this.results(parts, id, tc.status);
+      if (blocks.length > 0) at ??= tc.timestamp;
+      results.push(...blocks);
+    });
+    if (results.length > 0) {
+      this.messages.push({ role: "user", content: results, timestamp: this.ts(at) });
+    }
+  }
+}
+
+/** The conversation's messages as Common, in the order the CLI replays them. */
+export function conversationMessages(conversation: Conversation, start: Timestamp): Message[] {
+  const reader = new Reader(start);
+  for (const record of conversation.messages) {
+    switch (record.type) {
+      case "user":
+        reader.user(record);
+        break;
+      case "gemini":
+        reader.gemini(record);
+        break;
+      default:
+        break; // info, error, warning: the CLI's own notices, not conversation
+    }
+  }
+  return reader.messages;
+}
+
+export function geminiToCommon(transcript: Transcript<GeminiBody>): Transcript<Common> {
+  const conversation = replay(transcript.body.lines);
+  const body = conversation ? conversationMessages(conversation, transcript.meta.timestamp) : [];
+  return { meta: transcript.meta, body };
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+
+/** Gemini CLI session ids are UUIDs: a UUID is kept (lowercased), anything else is mapped to one. */
+export function geminiSessionId(id: string): string {
+  return isUuid(id) ? id.toLowerCase() : stableUuid("gemini-session", id);
+}
+
+/** The minimal preamble txcript writes so the text form carries the cwd; the CLI hides it. */
+export function sessionContext(cwd: string): string {
+  return `<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - ${cwd}\n</session_context>`;
+}
+
+/** A result's content as the text a functionResponse carries. */
+export function resultText(content: Json): string {
+  if (typeof content === "string") return content;
+  if (
+    Array.isArray(content) &&
+    content.every((b) => isJsonObject(b) && b.type === "text" && typeof b.text === "string")
+  ) {
+    return content.map((b) => (b as JsonObject).text as string).join("\n");
+  }
+  return JSON.stringify(content);
+}
+
+/** A tool_result as a functionResponse `response`: an object the reader reads back as it. */
+function responseFromCommon(block: ToolResultBlock): JsonObject {
+  const c = block.content;
+  if (block.is_error) return { error: resultText(c) };
+  if (isJsonObject(c)) {
+    const keys = Object.keys(c);
+    const collides =
+      keys.length === 1 && (typeof c.output === "string" || typeof c.error === "string");
+    if (!collides) return c;
+  }
+  return { output: resultText(c) };
+}
+
+/** A call the session never answered: Gemini refuses a functionCall without a response. */
+export const UNANSWERED = "[no result was recorded for this call]";
+
+function artifactText(block: Block & { type: "artifact" }): string {
+  const { name: n, source } = block.artifact;
+  switch (source.type) {
+    case "text":
+      return `[artifact ${n}]\n${source.text}`;
+    case "path":
+      return `[artifact ${n}: ${source.path}]`;
+    case "base64":
+      return `[artifact ${n}: ${source.media_type ?? "binary"}, base64]`;
+    default:
+      return source satisfies never;
+  }
+}
+
+interface PendingCall {
+  record: JsonObject;
+  name: string;
+}
+
+interface GeminiRecord {
+  record: JsonObject;
+  texts: string[];
+  thoughts: JsonObject[];
+  calls: JsonObject[];
+  usage: Usage | undefined;
+}
+
+/** `**subject** description` back into a thought summary. */
+export function thoughtFromText(text: string, at: string): JsonObject {
+  const m = /^\*\*([^\n]+?)\*\* ([\s\S]*)$/.exec(text);
+  // Only when reading back gives the same text (a subject cannot be empty).
+  if (m && m[1] !== undefined && m[2] !== undefined && m[1] !== "") {
+    return { subject: m[1], description: m[2], timestamp: at };
+  }
+  return { subject: "", description: text, timestamp: at };
+}
+
+function tokensFromUsage(usage: Usage): JsonObject {
+  const cached = usage.cache_read_input_tokens ?? 0;
+  const input = usage.input_tokens + cached + (usage.cache_creation_input_tokens ?? 0);
+  return {
+    input,
+    output: usage.output_tokens,
+    cached,
+    thoughts: 0,
+    tool: 0,
+    total: input + usage.output_tokens,
+  };
+}
+
+function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a) return b && { ...b };
+  if (!b) return a;
+  const sum: Usage = {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+  };
+  const read = (a.cache_read_input_tokens ?? 0) + (b.cache_read_input_tokens ?? 0);
+  const made = (a.cache_creation_input_tokens ?? 0) + (b.cache_creation_input_tokens ?? 0);
+  if (a.cache_read_input_tokens !== undefined || b.cache_read_input_tokens !== undefined)
+    sum.cache_read_input_tokens = read;
+  if (a.cache_creation_input_tokens !== undefined || b.cache_creation_input_tokens !== undefined)
+    sum.cache_creation_input_tokens = made;
+  return sum;
+}
+
+class Writer {
+  private readonly records: JsonObject[] = [];
+  private current: GeminiRecord | undefined;
+  private readonly pending = new Map<string, PendingCall>();
+  private readonly answered = new Set<string>();
+  private readonly gemini: GeminiRecord[] = [];
+  /** User slash commands: their output comes back as what the user saw, text. */
+  private readonly commands = new Set<string>();
+
+  private inEffect: string | undefined;
+
+  constructor(
+    private readonly id: string,
+    private readonly meta: Meta,
+  ) {
+    this.inEffect = meta.model;
+  }
+
+  /** Record ids: one UUIDv5 per session, its last 48 bits the record's number (hashing each costs more than writing it). */
+  private nextId(): string {
+    this.base ??= stableUuid("gemini-records", this.id).slice(0, 24);
+    return `${this.base}${this.records.length.toString(16).padStart(12, "0")}`;
+  }
+  private base: string | undefined;
+
+  private result(block: ToolResultBlock, at: Timestamp): void {
+    const call = this.pending.get(block.tool_use_id);
+    // A result that answers no call (or one already answered) has nowhere to go.
+    if (call === undefined || this.answered.has(block.tool_use_id)) return;
+    this.answered.add(block.tool_use_id);
+    const response = responseFromCommon(block);
+    call.record.result = [
+      { functionResponse: { id: block.tool_use_id, name: call.name, response } },
+    ];
+    call.record.status = block.is_error ? "error" : "success";
+    call.record.timestamp = isoMillis(at);
+    call.record.resultDisplay = resultText(block.content);
+  }
+
+  user(message: Message): void {
+    this.current = undefined;
+    const parts: JsonObject[] = [];
+    for (const block of message.content) {
+      switch (block.type) {
+        case "text":
+          parts.push({ text: block.text });
+          break;
+        case "image":
+          parts.push(
+            block.source.type === "base64"
+              ? { inlineData: { mimeType: block.source.media_type, data: block.source.data } }
+              : { text: `[image: ${block.source.data}]` },
+          );
+          break;
+        case "artifact":
+          parts.push({ text: artifactText(block) });
+          break;
+        case "tool_result":
+          if (this.commands.has(block.tool_use_id)) parts.push({ text: resultText(block.content) });
+          else this.result(block, message.timestamp);
+          break;
+        case "tool_use":
+          // A user's slash command: what the user typed.
+          if (block.tool.name === "Command") {
+            const { command, args } = block.tool;
+            parts.push({ text: args ? `${command} ${args}` : command });
+            this.commands.add(block.id);
+          }
+          break;
+        case "thinking":
+          break; // a user has no reasoning to replay
+        default:
+          block satisfies never;
+      }
+    }
+    if (parts.length === 0) return;
+    this.records.push({
+      id: this.nextId(),
+      timestamp: isoMillis(message.timestamp),
+      type: "user",
+      content: parts,
+    });
+  }
+
+  assistant(message: Message): void {
+    const at = isoMillis(message.timestamp);
+    // Consecutive assistant messages are one model turn to Gemini.
+    let g = this.current;
+    if (g === undefined) {
+      const record: JsonObject = { id: this.nextId(), timestamp: at, type: "gemini" };
+      // A turn without a model runs on the one in effect (the session's at first).
+      const model = message.model ?? this.inEffect;
+      if (model !== undefined) record.model = model;
+      this.inEffect = model;
+      g = { record, texts: [], thoughts: [], calls: [], usage: undefined };
+      this.records.push(record);
+      this.gemini.push(g);
+      this.current = g;
+    }
+    g.usage = addUsage(g.usage, message.usage);
+    for (const block of message.content) {
+      switch (block.type) {
+        case "text":
+          g.texts.push(block.text);
+          break;
+        case "thinking":
+          // Only the readable summary travels; signatures belong to their own conversation.
+          if (block.text !== "") g.thoughts.push(thoughtFromText(block.text, at));
+          break;
+        case "tool_use": {
+          const { name: callName, args } = toolToCall(block.tool);
+          const record: JsonObject = {
+            id: block.id,
+            name: callName,
+            args,
+            result: null,
+            status: "cancelled",
+            timestamp: at,
+          };
+          g.calls.push(record);
+          this.pending.set(block.id, { record, name: callName });
+          break;
+        }
+        case "tool_result":
+          this.result(block, message.timestamp);
+          break;
+        case "image":
+          g.texts.push(`[image: ${block.source.media_type || block.source.type}]`);
+          break;
+        case "artifact":
+          g.texts.push(artifactText(block));
+          break;
+        default:
+          block satisfies never;
+      }
+    }
+  }
+
+  lines(): GeminiBody["lines"] {
+    for (const g of this.gemini) {
+      const r = g.record;
+      const { model } = r;
+      delete r.model;
+      r.content = g.texts.join("\n\n");
+      r.thoughts = g.thoughts;
+      r.tokens = g.usage ? tokensFromUsage(g.usage) : null;
+      if (model !== undefined) r.model = model;
+      if (g.calls.length > 0) r.toolCalls = g.calls;
+    }
+    for (const [id, call] of this.pending) {
+      if (this.answered.has(id)) continue;
+      call.record.result = [
+        { functionResponse: { id, name: call.name, response: { error: UNANSWERED } } },
+      ];
+    }
+    const start = isoMillis(this.meta.timestamp);
+    const last = this.records.at(-1)?.timestamp;
+    const meta: JsonObject = {
+      sessionId: this.id,
+      projectHash: projectHash(this.meta.cwd ?? ""),
+      startTime: start,
+      lastUpdated: typeof last === "string" && last > start ? last : start,
+      kind: "main",
+    };
+    if (this.meta.title !== undefined && this.meta.title.trim() !== "")
+      meta.summary = this.meta.title;
+    const lines = [recordLine(meta)];
+    if (this.meta.cwd !== undefined) {
+      lines.push(
+        recordLine({
+          id: stableUuid("gemini-context", this.id),
+          timestamp: start,
+          type: "user",
+          content: [{ text: sessionContext(this.meta.cwd) }],
+        }),
+      );
+    }
+    for (const r of this.records) lines.push(recordLine(r));
+    return lines;
+  }
+}
+
+export function geminiFromCommon(transcript: Transcript<Common>): Transcript<GeminiBody> {
+  const id = geminiSessionId(transcript.meta.id);
+  const meta = { ...transcript.meta, id };
+  const writer = new Writer(id, meta);
+  for (const message of transcript.body) {
+    if (message.role === "user") writer.user(message);
+    else writer.assistant(message);
+  }
+  return { meta, body: { lines: writer.lines() } };
+}
+
+export const geminiCodec: Codec<GeminiBody> = {
+  toCommon: geminiToCommon,
+  fromCommon: geminiFromCommon,
+};

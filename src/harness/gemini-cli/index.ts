@@ -1,0 +1,31 @@
+/**
+ * The Gemini CLI registry entry: codec, text codec (the session file
+ * itself), store and resume command (`gemini --resume <id>`, run in the
+ * project directory because the CLI lists only the current project's sessions).
+ */
+
+import type { Harness } from "../../transcript.js";
+import type { GeminiBody } from "./body.js";
+import { geminiCodec } from "./codec.js";
+import { GeminiCliStore } from "./store.js";
+import { geminiText } from "./text.js";
+
+export type { Conversation, GeminiBody, MessageRecord } from "./body.js";
+export { replay } from "./body.js";
+export { geminiCodec, geminiSessionId } from "./codec.js";
+export { countMessages, projectHash } from "./records.js";
+export { GeminiCliStore, geminiCliRoot, sessionFileName, slugify } from "./store.js";
+export { geminiText } from "./text.js";
+export { callToTool, toolToCall } from "./tools.js";
+
+export const geminiCli: Harness<"gemini_cli", GeminiBody> = {
+  id: "gemini_cli",
+  label: "Gemini CLI",
+  codec: geminiCodec,
+  text: geminiText,
+  store: (options) => new GeminiCliStore(options),
+  resume: (saved, meta) =>
+    meta.cwd === undefined
+      ? { argv: ["gemini", "--resume", saved.id] }
+      : { argv: ["gemini", "--resume", saved.id], cwd: meta.cwd },
+};

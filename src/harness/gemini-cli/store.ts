@@ -1,0 +1,652 @@
+/**
+ * The Gemini CLI store: `<gemini>/tmp/<project>/chats/` under the CLI's
+ * `~/.gemini` (`$GEMINI_CLI_HOME/.gemini` when set, as the CLI resolves it;
+ * else `$GEMINI_HOME`, txcript's relocation of `~/.gemini` for agy too; an
+ * explicit root or `$TXCRIPT_GEMINI_CLI_ROOT` names the `.gemini` directory).
+ *
+ * - `<project>` is a slug registered in `projects.json` (`{"projects":
+ *   {"/abs/root": "slug"}}`) and owned through a `.project_root` marker, or
+ *   the sha256 of the root for versions before 0.29; the cwd of a session is
+ *   the root its folder belongs to;
+ * - main sessions are `chats/session-<YYYY-MM-DDTHH-MM>-<id8>.json[l]`,
+ *   subagent sessions `chats/<parentSessionId>/<sessionId>.jsonl`.
+ *
+ * File names hold only 8 characters of an id, so `ids()` reads the first
+ * 4 KiB of each file (a damaged one goes by those 8 characters). Sessions the CLI would not list (no user prompt or
+ * model turn) are skipped, and of files holding the same id the one updated
+ * last wins, as in the CLI. `save` writes the file atomically into the
+ * project's folder, registering the project (never rewriting another entry)
+ * and its marker when missing, and stamping `lastUpdated` with the save time
+ * (the CLI deletes sessions not updated for 30 days); `delete` removes only
+ * files inside the root. Stores do no conversion.
+ */
+
+import {
+  closeSync,
+  type Dirent,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import type { Meta } from "../../common.js";
+import {
+  ConflictError,
+  describeCause,
+  InvalidRequestError,
+  NotFoundError,
+  ParseError,
+  StoreError,
+  TxcriptError,
+} from "../../errors.js";
+import { writeFileAtomic } from "../../fsx.js";
+import { isUuid } from "../../ids.js";
+import { assignDefined } from "../../json.js";
+import type { VerbatimLine } from "../../lines.js";
+import { checkPathComponent, realPathInside } from "../../paths.js";
+import { compareTimestamps, normalizeTimestamp, timestampFromMillis } from "../../time.js";
+import type {
+  Discovered,
+  DiscoverOptions,
+  Discovery,
+  Fingerprint,
+  Saved,
+  SaveOptions,
+  Skipped,
+  Store,
+  StoreOptions,
+  Transcript,
+} from "../../transcript.js";
+import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
+import { contextCwd, conversationStart, countMessages, isoMillis, projectHash } from "./records.js";
+import { firstModel, parseSession, sessionTitle } from "./text.js";
+
+export const TMP_DIR = "tmp";
+export const HISTORY_DIR = "history";
+export const CHATS_DIR = "chats";
+export const REGISTRY = "projects.json";
+export const MARKER = ".project_root";
+/** The CLI's own global folder under tmp/, not a project. */
+const RESERVED = new Set(["bin"]);
+
+/** V8 cannot hold a string much longer than 512 MiB; bigger files are refused, not crashed on. */
+export const MAX_SESSION_BYTES = 512 * 1024 * 1024;
+
+const MAIN_NAME = /^session-.*\.jsonl?$/;
+const SUB_NAME = /^(.+)\.jsonl$/;
+const HASH_DIR = /^[0-9a-f]{64}$/;
+/** The CLI's own pattern for the short id a main session's file name ends with. */
+const SHORT_ID = /-([a-zA-Z0-9]{8})\.jsonl?$/;
+
+function setting(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** The `.gemini` directory a store reads (see the module header for the order). */
+export function geminiCliRoot(options: StoreOptions = {}): string {
+  const env = options.env ?? process.env;
+  const explicit = setting(options.root) ?? setting(env.TXCRIPT_GEMINI_CLI_ROOT);
+  if (explicit !== undefined) return resolve(explicit);
+  const cliHome = setting(env.GEMINI_CLI_HOME);
+  if (cliHome !== undefined) return resolve(cliHome, ".gemini");
+  const relocated = setting(env.GEMINI_HOME);
+  if (relocated !== undefined) return resolve(relocated);
+  const home = setting(env.HOME) ?? setting(env.USERPROFILE) ?? homedir();
+  return resolve(home, ".gemini");
+}
+
+/** The CLI's slug for a new project: basename, lowercased, runs of other characters as `-`. */
+export function slugify(root: string): string {
+  return (
+    (basename(root) || "project")
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "-")
+      .replace(/-+/g, "-")
+      .replace(/^-|-$/g, "") || "project"
+  );
+}
+
+/** `session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl` for a session start (UTC). */
+export function sessionFileName(id: string, startIso: string, ext = ".jsonl"): string {
+  return `session-${startIso.slice(0, 16).replaceAll(":", "-")}-${id.slice(0, 8)}${ext}`;
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A session file's text. Errors name the file. */
+export function readSessionText(path: string, maxBytes = MAX_SESSION_BYTES): string {
+  let bytes: Uint8Array;
+  try {
+    const size = statSync(path).size;
+    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
+    bytes = readFileSync(path);
+  } catch (cause) {
+    throw new StoreError("gemini_cli", `cannot read the session: ${describeCause(cause)}`, {
+      file: path,
+      cause,
+    });
+  }
+  try {
+    return UTF8.decode(bytes);
+  } catch (cause) {
+    throw new ParseError("gemini_cli", "the session is not valid UTF-8", { file: path, cause });
+  }
+}
+
+const HEAD_ID = /"sessionId"\s*:\s*"([^"\\]{1,255})"/;
+
+/** The session id near the start of a file (its metadata line, or a legacy document's first key). */
+function headId(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return HEAD_ID.exec(buf.toString("utf8", 0, n))?.[1];
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+interface SessionFile {
+  path: string;
+  /** The project folder's name under tmp/. */
+  project: string;
+  /** The parent session of a subagent (its folder under chats/). */
+  parent?: string;
+}
+
+interface Registry {
+  /** Absolute root -> slug, as projects.json holds it. */
+  projects: Record<string, string>;
+  /** False when the file exists but is not a registry the CLI would keep. */
+  valid: boolean;
+}
+
+/** Does the CLI say this conversation has something to resume? (`hasResumableConversationContent`) */
+export function resumable(conversation: Conversation): boolean {
+  return countMessages(conversation) > 0;
+}
+
+export class GeminiCliStore implements Store<GeminiBody> {
+  readonly harness = "gemini_cli" as const;
+  readonly roots: readonly string[];
+  /** The `.gemini` directory: `tmp/`, `history/` and `projects.json` live here. */
+  readonly root: string;
+
+  constructor(options: StoreOptions = {}) {
+    this.root = geminiCliRoot(options);
+    this.roots = [this.root];
+  }
+
+  // -------------------------------------------------------------------------
+  // Projects
+
+  readRegistry(): Registry {
+    const path = join(this.root, REGISTRY);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { projects: {}, valid: true };
+      return { projects: {}, valid: false };
+    }
+    try {
+      const data = JSON.parse(text) as unknown;
+      const projects = (data as { projects?: unknown } | null)?.projects;
+      if (typeof projects !== "object" || projects === null || Array.isArray(projects)) {
+        return { projects: {}, valid: false };
+      }
+      const out: Record<string, string> = {};
+      for (const [root, slug] of Object.entries(projects)) {
+        // The CLI's schema: slugs are [a-z0-9-]+; it resets a registry that breaks it.
+        if (typeof slug !== "string" || !/^[a-z0-9-]+$/.test(slug)) {
+          return { projects: {}, valid: false };
+        }
+        out[root] = slug;
+      }
+      return { projects: out, valid: true };
+    } catch {
+      return { projects: {}, valid: false };
+    }
+  }
+
+  private marker(base: string, slug: string): string | undefined {
+    try {
+      return readFileSync(join(this.root, base, slug, MARKER), "utf8").trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Project folder name -> the root directory it belongs to, by marker, registry, or hash. */
+  projectRoots(): Map<string, string> {
+    const roots = new Map<string, string>();
+    const registry = this.readRegistry();
+    for (const [root, slug] of Object.entries(registry.projects)) roots.set(slug, root);
+    const known = new Set(roots.values());
+    for (const name of this.projectDirs()) {
+      const owner = this.marker(TMP_DIR, name);
+      if (owner !== undefined && owner !== "") {
+        roots.set(name, owner);
+        known.add(owner);
+      }
+    }
+    // Folders of versions before 0.29 are named by the hash of their root.
+    const byHash = new Map([...known].map((r) => [projectHash(r), r]));
+    for (const name of this.projectDirs()) {
+      if (!roots.has(name) && HASH_DIR.test(name)) {
+        const root = byHash.get(name);
+        if (root !== undefined) roots.set(name, root);
+      }
+    }
+    return roots;
+  }
+
+  /** Roots known by hash, to name the cwd of a session whose folder says nothing. */
+  private rootsByHash(roots: Map<string, string>): Map<string, string> {
+    return new Map([...new Set(roots.values())].map((r) => [projectHash(r), r]));
+  }
+
+  private projectDirs(): string[] {
+    try {
+      return readdirSync(join(this.root, TMP_DIR), { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !RESERVED.has(e.name))
+        .map((e) => e.name)
+        .sort();
+    } catch {
+      return [];
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Files
+
+  private sessionFiles(onUnreadable?: (s: Skipped) => void): SessionFile[] {
+    const files: SessionFile[] = [];
+    const list = (dir: string): Dirent[] => {
+      try {
+        return readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        );
+      } catch (cause) {
+        const code = (cause as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR") {
+          onUnreadable?.({ path: dir, reason: `cannot list: ${describeCause(cause)}` });
+        }
+        return [];
+      }
+    };
+    const isFile = (dir: string, e: Dirent): boolean => {
+      if (e.isFile()) return true;
+      if (!e.isSymbolicLink()) return false;
+      try {
+        return statSync(join(dir, e.name)).isFile();
+      } catch {
+        onUnreadable?.({ path: join(dir, e.name), reason: "dangling symbolic link" });
+        return false;
+      }
+    };
+    for (const project of this.projectDirs()) {
+      const chats = join(this.root, TMP_DIR, project, CHATS_DIR);
+      for (const e of list(chats)) {
+        // Symlinked directories are not followed: no cycles, no escaping the root.
+        if (e.isDirectory()) {
+          const sub = join(chats, e.name);
+          for (const s of list(sub)) {
+            if (SUB_NAME.test(s.name) && isFile(sub, s)) {
+              files.push({ path: join(sub, s.name), project, parent: e.name });
+            }
+          }
+        } else if (MAIN_NAME.test(e.name) && isFile(chats, e)) {
+          files.push({ path: join(chats, e.name), project });
+        }
+      }
+    }
+    return files;
+  }
+
+  /**
+   * The id a file holds: from its name (subagents), else its first bytes;
+   * a file whose start names none (damaged) goes by the 8 characters its
+   * name holds, as the CLI's own cleanup does, so it can still be named and deleted.
+   */
+  private fileId(file: SessionFile): string | undefined {
+    const name = basename(file.path);
+    if (file.parent !== undefined) {
+      const fromName = SUB_NAME.exec(name)?.[1];
+      if (fromName !== undefined) return fromName;
+    }
+    return headId(file.path) ?? SHORT_ID.exec(name)?.[1];
+  }
+
+  ids(): string[] {
+    const ids = new Set<string>();
+    for (const f of this.sessionFiles()) {
+      const id = this.fileId(f);
+      if (id !== undefined) ids.add(id);
+    }
+    return [...ids].sort();
+  }
+
+  private read(file: SessionFile): { body: GeminiBody; conversation: Conversation } {
+    const { transcript, conversation } = parseSession(readSessionText(file.path), file.path);
+    return { body: transcript.body, conversation };
+  }
+
+  private metaOf(file: SessionFile, conversation: Conversation, roots: Map<string, string>): Meta {
+    const meta: Meta = { id: conversation.sessionId, timestamp: conversationStart(conversation) };
+    const hash = conversation.projectHash;
+    const cwd =
+      roots.get(file.project) ??
+      (hash !== undefined ? this.rootsByHash(roots).get(hash) : undefined) ??
+      contextCwd(conversation);
+    assignDefined(meta, "cwd", cwd);
+    assignDefined(meta, "title", sessionTitle(conversation));
+    assignDefined(meta, "model", firstModel(conversation));
+    return meta;
+  }
+
+  async discover(options: DiscoverOptions = {}): Promise<Discovery> {
+    const skipped: Skipped[] = [];
+    const files = this.sessionFiles((s) => skipped.push(s));
+    const roots = this.projectRoots();
+    const byId = new Map<string, Discovered>();
+    files.forEach((file, i) => {
+      options.onProgress?.(i, files.length);
+      try {
+        const { conversation } = this.read(file);
+        const count = countMessages(conversation);
+        if (count === 0) {
+          skipped.push({
+            path: file.path,
+            reason: "no conversation in it (the CLI does not list it either)",
+          });
+          return;
+        }
+        const st = statSync(file.path);
+        const updated =
+          (conversation.lastUpdated && normalizeTimestamp(conversation.lastUpdated)) ||
+          timestampFromMillis(st.mtimeMs);
+        const found: Discovered = {
+          harness: "gemini_cli",
+          id: conversation.sessionId,
+          path: file.path,
+          meta: this.metaOf(file, conversation, roots),
+          updated,
+          message_count: count,
+          fingerprint: { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] },
+          lane: conversation.kind === "subagent" || file.parent !== undefined ? "subagent" : "main",
+        };
+        assignDefined(found, "parent_id", file.parent);
+        const prior = byId.get(found.id);
+        if (prior === undefined || newer(found, prior)) {
+          if (prior) skipped.push({ path: prior.path, reason: `older copy of ${found.id}` });
+          byId.set(found.id, found);
+        } else skipped.push({ path: file.path, reason: `older copy of ${found.id}` });
+      } catch (cause) {
+        skipped.push({
+          path: file.path,
+          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
+        });
+      }
+    });
+    options.onProgress?.(files.length, files.length);
+    return { sessions: [...byId.values()], skipped };
+  }
+
+  /** The files holding session `id`, the one to read first (the CLI's pick) then the others. */
+  private locate(id: string): { best: SessionFile | undefined; all: SessionFile[] } {
+    const all = this.sessionFiles().filter((f) => this.fileId(f) === id);
+    // One file (the usual case) needs no reading to be chosen.
+    if (all.length <= 1) return { best: all[0], all };
+    let best: { file: SessionFile; updated: string; resumable: boolean } | undefined;
+    for (const file of all) {
+      let conversation: Conversation | undefined;
+      try {
+        conversation = this.read(file).conversation;
+      } catch {
+        conversation = undefined;
+      }
+      if (conversation === undefined || conversation.sessionId !== id) {
+        best ??= { file, updated: "", resumable: false };
+        continue;
+      }
+      const candidate = {
+        file,
+        updated: conversation.lastUpdated ?? "",
+        resumable: resumable(conversation),
+      };
+      if (
+        best === undefined ||
+        (candidate.resumable && !best.resumable) ||
+        (candidate.resumable === best.resumable && candidate.updated > best.updated)
+      ) {
+        best = candidate;
+      }
+    }
+    return { best: best?.file, all };
+  }
+
+  private checkId(id: string): void {
+    checkPathComponent(id, "gemini_cli");
+  }
+
+  load(id: string): Transcript<GeminiBody> {
+    this.checkId(id);
+    const file = this.locate(id).best;
+    if (!file)
+      throw new NotFoundError("gemini_cli", `no Gemini CLI session ${id} under ${this.root}`);
+    const { body, conversation } = this.read(file);
+    return { meta: this.metaOf(file, conversation, this.projectRoots()), body };
+  }
+
+  // -------------------------------------------------------------------------
+  // Saving
+
+  /**
+   * The project folder for `root`, as the CLI would pick it: the registered
+   * slug when its markers agree, else a folder whose marker names the root,
+   * else a new slug (basename, then `-1`, `-2`, …) no registry entry or
+   * marker claims. `register` says whether projects.json lacks the entry.
+   */
+  projectSlug(root: string): { slug: string; register: boolean; registry: Registry } {
+    const registry = this.readRegistry();
+    const owns = (slug: string) =>
+      [TMP_DIR, HISTORY_DIR].every((base) => {
+        const owner = this.marker(base, slug);
+        return owner === undefined || resolve(owner) === root;
+      });
+    const registered = registry.projects[root];
+    if (registered !== undefined && owns(registered)) {
+      return { slug: registered, register: false, registry };
+    }
+    for (const name of this.projectDirs()) {
+      const owner = this.marker(TMP_DIR, name);
+      if (owner !== undefined && resolve(owner) === root) {
+        return { slug: name, register: true, registry };
+      }
+    }
+    const taken = new Set(
+      Object.entries(registry.projects)
+        .filter(([r]) => r !== root)
+        .map(([, s]) => s),
+    );
+    const base = slugify(root);
+    for (let n = 0; ; n++) {
+      const slug = n === 0 ? base : `${base}-${n}`;
+      if (!taken.has(slug) && owns(slug)) return { slug, register: true, registry };
+    }
+  }
+
+  save(transcript: Transcript<GeminiBody>, options: SaveOptions = {}): Saved {
+    const lines = transcript.body.lines;
+    const conversation = replay(lines);
+    if (!conversation) {
+      throw new InvalidRequestError("gemini_cli", "cannot save: the session has no metadata line");
+    }
+    const id = checkPathComponent(conversation.sessionId, "gemini_cli");
+    if (!isUuid(id)) {
+      throw new InvalidRequestError(
+        "gemini_cli",
+        `cannot save session ${JSON.stringify(id)}: Gemini CLI session ids are UUIDs`,
+      );
+    }
+    const cwd = transcript.meta.cwd ?? contextCwd(conversation);
+    if (cwd === undefined || !isAbsolute(cwd)) {
+      throw new InvalidRequestError(
+        "gemini_cli",
+        `cannot save session ${id}: Gemini CLI keeps sessions per project directory, and the session names ${cwd === undefined ? "none" : `a relative one (${cwd})`}`,
+      );
+    }
+    const root = resolve(cwd);
+    const existing = this.locate(id).all;
+    if (existing.length > 0 && !options.overwrite) {
+      throw new ConflictError(
+        "gemini_cli",
+        `session ${id} already exists (use overwrite to replace it)`,
+        {
+          file: existing[0]?.path,
+        },
+      );
+    }
+    const { slug, register, registry } = this.projectSlug(root);
+    checkPathComponent(slug, "gemini_cli");
+    const projectDir = join(this.root, TMP_DIR, slug);
+    const chats = join(projectDir, CHATS_DIR);
+    const ext = conversation.format === "json" ? ".json" : ".jsonl";
+    const path = join(chats, sessionFileName(id, isoMillis(conversationStart(conversation)), ext));
+    const files: string[] = [];
+    try {
+      const made = mkdirSync(chats, { recursive: true });
+      if (made !== undefined) files.push(made);
+      realPathInside(this.root, chats, "gemini_cli");
+      const replacing = existing.some((f) => resolve(f.path) === resolve(path));
+      if (existsSync(path) && !replacing) {
+        throw new ConflictError("gemini_cli", "another session already has this file name", {
+          file: path,
+        });
+      }
+      const marker = join(projectDir, MARKER);
+      if (!existsSync(marker)) {
+        writeFileSync(marker, root, { encoding: "utf8", flag: "wx" });
+        files.push(marker);
+      }
+      writeFileAtomic(path, joinLines(stamped(lines)));
+      files.unshift(path);
+      for (const old of existing) {
+        if (resolve(old.path) !== resolve(path)) {
+          unlinkSync(realPathInside(this.root, old.path, "gemini_cli"));
+        }
+      }
+      if (register && registry.valid) {
+        const written = this.register(root, slug);
+        if (written) files.push(written);
+      }
+    } catch (cause) {
+      if (cause instanceof TxcriptError) throw cause;
+      throw new StoreError("gemini_cli", `cannot save session ${id}: ${describeCause(cause)}`, {
+        file: path,
+        cause,
+      });
+    }
+    return { harness: "gemini_cli", id, path, files };
+  }
+
+  /**
+   * Add `root -> slug` to projects.json, re-read just before writing so no
+   * other entry is lost; a registry the CLI could not read is left alone (the
+   * marker lets the CLI adopt the folder anyway). The CLI's lock file is not
+   * taken: the write is one atomic rename of a freshly read registry.
+   */
+  private register(root: string, slug: string): string | undefined {
+    const path = join(this.root, REGISTRY);
+    let data: { projects: Record<string, unknown>; [k: string]: unknown } = { projects: {} };
+    if (existsSync(path)) {
+      try {
+        const parsed = JSON.parse(readFileSync(path, "utf8")) as unknown;
+        const projects = (parsed as { projects?: unknown } | null)?.projects;
+        if (typeof projects !== "object" || projects === null || Array.isArray(projects))
+          return undefined;
+        data = parsed as typeof data;
+      } catch {
+        return undefined;
+      }
+    }
+    if (data.projects[root] === slug) return undefined;
+    data.projects[root] = slug;
+    writeFileAtomic(path, JSON.stringify(data, null, 2));
+    return path;
+  }
+
+  // -------------------------------------------------------------------------
+  // Deleting
+
+  delete(id: string): string[] {
+    this.checkId(id);
+    const { all } = this.locate(id);
+    if (all.length === 0) {
+      throw new NotFoundError("gemini_cli", `no Gemini CLI session ${id} under ${this.root}`);
+    }
+    // Check every target before removing any, so a refusal removes nothing.
+    const targets = all.map((f) => {
+      const real = realPathInside(this.root, f.path, "gemini_cli");
+      return lstatSync(f.path).isSymbolicLink() ? f.path : real;
+    });
+    // A main session's subagents live in chats/<id>/ and go with it, as in the CLI.
+    const subagentDirs = [
+      ...new Set(all.filter((f) => f.parent === undefined).map((f) => join(dirname(f.path), id))),
+    ].filter((d) => {
+      try {
+        return lstatSync(d).isDirectory();
+      } catch {
+        return false;
+      }
+    });
+    for (const d of subagentDirs) realPathInside(this.root, d, "gemini_cli");
+    for (const t of targets) unlinkSync(t);
+    for (const d of subagentDirs) rmSync(d, { recursive: true, force: true });
+    return [...targets, ...subagentDirs];
+  }
+
+  fingerprint(id: string): Fingerprint | undefined {
+    try {
+      this.checkId(id);
+    } catch {
+      return undefined;
+    }
+    const file = this.locate(id).best;
+    if (!file) return undefined;
+    const st = statSync(file.path);
+    return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
+  }
+}
+
+/**
+ * The lines with the CLI's own `{"$set":{"lastUpdated":…}}` record for now
+ * appended: the CLI's retention sweep (on by default, 30 days) deletes a
+ * session whose lastUpdated is older, and a continued copy of an old session
+ * is new to it. The one place a store reads the clock.
+ */
+function stamped(lines: readonly VerbatimLine[]): VerbatimLine[] {
+  const out = [...lines];
+  const last = out.at(-1);
+  if (last !== undefined && last.eol === "") out[out.length - 1] = { ...last, eol: "\n" };
+  out.push(recordLine({ $set: { lastUpdated: new Date().toISOString() } }));
+  return out;
+}
+
+function newer(a: Discovered, b: Discovered): boolean {
+  return compareTimestamps(a.updated, b.updated) > 0;
+}

@@ -1,0 +1,127 @@
+/**
+ * The Gemini CLI text codec: the text form of a session is the session file
+ * itself (JSONL, or a legacy JSON document). `parse` keeps its lines verbatim
+ * and reads the metadata as the CLI would show it; `render` joins the lines
+ * back, byte for byte. No I/O: the store adds the project directory it finds
+ * the file under (the text names it only in its `<session_context>`).
+ */
+
+import { isJsonObject, type Meta } from "../../common.js";
+import { ParseError } from "../../errors.js";
+import { assignDefined } from "../../json.js";
+import type { TextCodec, Transcript } from "../../transcript.js";
+import { type Conversation, type GeminiBody, parseBody, renderBody, replay } from "./body.js";
+import { contextCwd, conversationStart, isIgnoredUserText, partsOf, partsText } from "./records.js";
+
+/** The CLI's `cleanMessage`: one line, printable ASCII only. */
+export function cleanMessage(text: string): string {
+  return text
+    .replace(/\n+/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/[^\x20-\x7E]+/g, "")
+    .trim();
+}
+
+/** A summary without terminal escapes and control characters, as the session list prints it. */
+export function cleanSummary(text: string): string {
+  return (
+    text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
+      .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")
+      .trim()
+  );
+}
+
+/**
+ * The session's title as `gemini --list-sessions` shows it: the `summary`
+ * when there is one, else the first user prompt that is not a command or
+ * injected context (its text parts joined, cleaned).
+ */
+export function sessionTitle(conversation: Conversation): string | undefined {
+  if (conversation.summary) {
+    const s = cleanSummary(conversation.summary);
+    if (s !== "") return s;
+  }
+  for (const m of conversation.messages) {
+    if (m.type !== "user") continue;
+    const parts = partsOf(m.content);
+    if (isIgnoredUserText(partsText(parts))) continue;
+    const text =
+      typeof m.content === "string"
+        ? m.content
+        : parts.map((p) => (typeof p.text === "string" ? p.text : "")).join("");
+    const title = cleanMessage(text);
+    return title === "" ? undefined : title;
+  }
+  return undefined;
+}
+
+/** The model of the first `gemini` record with something to show (the session's model). */
+export function firstModel(conversation: Conversation): string | undefined {
+  for (const m of conversation.messages) {
+    if (m.type !== "gemini") continue;
+    const shown =
+      partsOf(m.content).some(
+        (p) => (typeof p.text === "string" && p.text !== "") || p.functionCall !== undefined,
+      ) ||
+      (Array.isArray(m.toolCalls) && m.toolCalls.length > 0) ||
+      (Array.isArray(m.thoughts) && m.thoughts.length > 0);
+    if (shown) return typeof m.model === "string" && m.model !== "" ? m.model : undefined;
+  }
+  return undefined;
+}
+
+/** Session metadata from a replayed conversation (cwd from its own context preamble). */
+export function metaFromConversation(conversation: Conversation): Meta {
+  const meta: Meta = { id: conversation.sessionId, timestamp: conversationStart(conversation) };
+  assignDefined(meta, "cwd", contextCwd(conversation));
+  assignDefined(meta, "title", sessionTitle(conversation));
+  assignDefined(meta, "model", firstModel(conversation));
+  return meta;
+}
+
+export function parseGemini(text: string, origin?: string): Transcript<GeminiBody> {
+  return parseSession(text, origin).transcript;
+}
+
+/** The transcript and the conversation it replays to, read once (the store needs both). */
+export function parseSession(
+  text: string,
+  origin?: string,
+): { transcript: Transcript<GeminiBody>; conversation: Conversation } {
+  const body = parseBody(text);
+  const conversation = replay(body.lines);
+  if (!conversation) {
+    throw new ParseError(
+      "gemini_cli",
+      text.trim() === ""
+        ? "the session file is empty"
+        : "no metadata with a sessionId and projectHash, and not a JSON session document: not a Gemini CLI session",
+      { file: origin },
+    );
+  }
+  if (conversation.sessionId.trim() === "") {
+    throw new ParseError("gemini_cli", "the session's sessionId is empty", { file: origin });
+  }
+  return { transcript: { meta: metaFromConversation(conversation), body }, conversation };
+}
+
+export function renderGemini(transcript: Transcript<GeminiBody>): string {
+  return renderBody(transcript.body);
+}
+
+export const geminiText: TextCodec<GeminiBody> = {
+  parse: parseGemini,
+  render: renderGemini,
+};
+
+/** True when a parsed JSON value looks like a Gemini CLI session document (format detection). */
+export function looksLikeGemini(value: unknown): boolean {
+  return (
+    isJsonObject(value as never) &&
+    typeof (value as Record<string, unknown>).sessionId === "string" &&
+    ("projectHash" in (value as object) || "messages" in (value as object))
+  );
+}

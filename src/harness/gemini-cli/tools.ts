@@ -1,0 +1,164 @@
+/**
+ * Gemini CLI tool calls <-> canonical tools.
+ *
+ * Reading: a call becomes a typed tool only when its arguments fit exactly:
+ * - `run_shell_command {command, description?, dir_path?, is_background?}`
+ *   -> Bash (`dir_path` as workdir, `is_background` as run_in_background);
+ * - `read_file {file_path, start_line?, end_line?}` -> Read (offset =
+ *   start_line, limit = end_line - start_line + 1, all 1-based inclusive;
+ *   an end_line alone is a limit from line 1);
+ * - `write_file {file_path, content}` -> Write;
+ * - `replace {file_path, old_string, new_string, allow_multiple?}` -> Edit.
+ *   The CLI's schema requires an `instruction`, which no Edit field holds,
+ *   so a call that carries one stays Raw (lossless) rather than losing it.
+ * Older argument spellings (`directory`, `absolute_path`, 0-based `offset`,
+ * `expected_replacements`), extra keys (`delay_ms`) and every other tool stay
+ * Raw; canonical names txcript wrote (`Bash`, `Read`, …) come back typed.
+ *
+ * Writing is the inverse: the native name where the tool fits it exactly,
+ * else the canonical name with its canonical input (a Bash with a timeout,
+ * MultiEdit), which the CLI replays as plain history.
+ */
+
+import {
+  type BashTool,
+  type EditTool,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type ReadTool,
+  type Tool,
+  toolFromCanonical,
+  toolToCanonical,
+} from "../../common.js";
+
+export const SHELL = "run_shell_command";
+export const READ = "read_file";
+export const WRITE = "write_file";
+export const EDIT = "replace";
+
+type Kind = "string" | "bool" | "line";
+type Spec = Record<string, readonly [Kind, boolean]>;
+
+const SPECS: Record<string, Spec> = {
+  [SHELL]: {
+    command: ["string", true],
+    description: ["string", false],
+    dir_path: ["string", false],
+    is_background: ["bool", false],
+  },
+  [READ]: { file_path: ["string", true], start_line: ["line", false], end_line: ["line", false] },
+  [WRITE]: { file_path: ["string", true], content: ["string", true] },
+  [EDIT]: {
+    file_path: ["string", true],
+    old_string: ["string", true],
+    new_string: ["string", true],
+    allow_multiple: ["bool", false],
+  },
+};
+
+function fits(args: Json, spec: Spec): args is JsonObject {
+  if (!isJsonObject(args)) return false;
+  for (const key of Object.keys(args)) if (!(key in spec)) return false;
+  for (const [key, [kind, required]] of Object.entries(spec)) {
+    const v = args[key];
+    if (v === undefined) {
+      if (required) return false;
+      continue;
+    }
+    const ok =
+      kind === "string"
+        ? typeof v === "string"
+        : kind === "bool"
+          ? typeof v === "boolean"
+          : typeof v === "number" && Number.isSafeInteger(v) && v >= 1;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** A Gemini function call as a canonical tool. */
+export function callToTool(name: string, args: Json): Tool {
+  const spec = SPECS[name];
+  if (spec === undefined) return toolFromCanonical(name, args);
+  if (!fits(args, spec)) return { name: "Raw", tool_name: name, input: args };
+  switch (name) {
+    case SHELL: {
+      const t: BashTool = { name: "Bash", command: args.command as string };
+      if (args.dir_path !== undefined) t.workdir = args.dir_path as string;
+      if (args.description !== undefined) t.description = args.description as string;
+      if (args.is_background !== undefined) t.run_in_background = args.is_background as boolean;
+      return t;
+    }
+    case READ: {
+      const start = args.start_line as number | undefined;
+      const end = args.end_line as number | undefined;
+      if (start !== undefined && end !== undefined && end < start) {
+        return { name: "Raw", tool_name: name, input: args };
+      }
+      const t: ReadTool = { name: "Read", file_path: args.file_path as string };
+      if (start !== undefined) t.offset = start;
+      if (end !== undefined) t.limit = end - (start ?? 1) + 1;
+      return t;
+    }
+    case WRITE:
+      return {
+        name: "Write",
+        file_path: args.file_path as string,
+        content: args.content as string,
+      };
+    default: {
+      const t: EditTool = {
+        name: "Edit",
+        file_path: args.file_path as string,
+        old_string: args.old_string as string,
+        new_string: args.new_string as string,
+      };
+      if (args.allow_multiple !== undefined) t.replace_all = args.allow_multiple as boolean;
+      return t;
+    }
+  }
+}
+
+/** A canonical tool as a Gemini function call (name and args). */
+export function toolToCall(tool: Tool): { name: string; args: Json } {
+  switch (tool.name) {
+    case "Bash": {
+      if (tool.timeout_ms !== undefined) break; // no native key: keep the canonical call
+      const args: JsonObject = { command: tool.command };
+      if (tool.description !== undefined) args.description = tool.description;
+      if (tool.workdir !== undefined) args.dir_path = tool.workdir;
+      if (tool.run_in_background !== undefined) args.is_background = tool.run_in_background;
+      return { name: SHELL, args };
+    }
+    case "Read": {
+      const args: JsonObject = { file_path: tool.file_path };
+      const { offset, limit } = tool;
+      // Line numbers are 1-based; offset 0 or limit 0 have no native spelling.
+      if (offset === 0 || limit === 0) break;
+      if (offset !== undefined) args.start_line = offset;
+      if (limit !== undefined) args.end_line = (offset ?? 1) + limit - 1;
+      return { name: READ, args };
+    }
+    case "Write":
+      return { name: WRITE, args: { file_path: tool.file_path, content: tool.content } };
+    case "Edit": {
+      const args: JsonObject = {
+        file_path: tool.file_path,
+        old_string: tool.old_string,
+        new_string: tool.new_string,
+      };
+      if (tool.replace_all !== undefined) args.allow_multiple = tool.replace_all;
+      return { name: EDIT, args };
+    }
+    case "Raw":
+      return { name: tool.tool_name, args: tool.input };
+    case "MultiEdit":
+    case "Command":
+      break;
+    default:
+      tool satisfies never;
+  }
+  const { name, input } = toolToCanonical(tool);
+  return { name, args: input };
+}

@@ -1,0 +1,29 @@
+/**
+ * The OpenCode registry entry: codec, text codec (the `opencode export`
+ * document), store (the shared `opencode.db` and the legacy `storage/`
+ * JSON), and `opencode --session <id>`, run in the session's directory
+ * because OpenCode opens the project it is started in.
+ */
+
+import type { Harness } from "../../transcript.js";
+import type { OpenCodeBody } from "./body.js";
+import { openCodeCodec } from "./codec.js";
+import { OpenCodeStore } from "./store.js";
+import { openCodeText } from "./text.js";
+
+export type { OpenCodeBody, OpenCodeMessage, Row } from "./body.js";
+export { openCodeCodec } from "./codec.js";
+export { OpenCodeStore, openCodeRoot } from "./store.js";
+export { openCodeText } from "./text.js";
+
+export const openCode: Harness<"opencode", OpenCodeBody> = {
+  id: "opencode",
+  label: "OpenCode",
+  codec: openCodeCodec,
+  text: openCodeText,
+  store: (options) => new OpenCodeStore(options),
+  resume: (saved, meta) =>
+    meta.cwd === undefined || meta.cwd === ""
+      ? { argv: ["opencode", "--session", saved.id] }
+      : { argv: ["opencode", "--session", saved.id], cwd: meta.cwd },
+};

@@ -1,0 +1,297 @@
+/**
+ * The OpenCode text codec: the document `opencode export <id>` prints and
+ * `opencode import <file>` reads, `{info, messages: [{info, parts}]}`.
+ * `info` is the session (OpenCode's `Session.Info`, camelCase), each
+ * message's `info` is its `data` column plus `id` and `sessionID`, and each
+ * part is its `data` column plus `id`, `sessionID` and `messageID`
+ * (packages/opencode/src/cli/cmd/export.ts, import.ts; observed with
+ * OpenCode 1.18.33). Rendering a Body gives that document as OpenCode
+ * prints it (two-space JSON and a newline); parsing one gives the rows an
+ * import would insert. No I/O.
+ */
+
+import type { Meta } from "../../common.js";
+import { isJsonObject, type Json, type JsonObject } from "../../common.js";
+import { ParseError } from "../../errors.js";
+import { assignDefined, parseJson } from "../../json.js";
+import { nonEmpty } from "../../strings.js";
+import { EPOCH, type Timestamp, timestampFromMillis } from "../../time.js";
+import type { TextCodec, Transcript } from "../../transcript.js";
+import {
+  GLOBAL_PROJECT,
+  num,
+  type OpenCodeBody,
+  type OpenCodeMessage,
+  type Row,
+  readData,
+  text,
+} from "./body.js";
+
+// ---------------------------------------------------------------------------
+// Session metadata (shared by the codec and the store)
+
+/** OpenCode's default titles: read as no title at all. */
+const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function at(ms: number | undefined, fallback: Timestamp): Timestamp {
+  return ms === undefined ? fallback : timestampFromMillis(Math.trunc(ms));
+}
+
+function str(o: JsonObject | undefined, key: string): string | undefined {
+  const v = o?.[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Session metadata from the session row. */
+export function metaFromSession(session: Row, firstModel?: string): Meta {
+  const meta: Meta = {
+    id: text(session, "id") ?? "",
+    timestamp: at(num(session, "time_created"), EPOCH),
+  };
+  assignDefined(meta, "cwd", nonEmpty(text(session, "directory")));
+  const title = nonEmpty(text(session, "title"));
+  if (title !== undefined && !DEFAULT_TITLE.test(title)) meta.title = title;
+  assignDefined(meta, "cli_version", nonEmpty(text(session, "version")));
+  const model = text(session, "model");
+  if (model !== undefined) {
+    try {
+      const parsed: unknown = JSON.parse(model);
+      if (isJsonObject(parsed)) assignDefined(meta, "model", nonEmpty(str(parsed, "id")));
+    } catch {
+      // A damaged model column costs the session its model, nothing else.
+    }
+  }
+  if (meta.model === undefined) assignDefined(meta, "model", firstModel);
+  return meta;
+}
+
+/** The first assistant message's model: the session's when its row names none. */
+export function firstModel(body: OpenCodeBody): string | undefined {
+  for (const m of body.messages) {
+    const info = readData(m.row);
+    if (info?.role === "assistant") {
+      const model = nonEmpty(str(info, "modelID"));
+      if (model !== undefined) return model;
+    }
+  }
+  return undefined;
+}
+
+/** A JSON column's value, or undefined when it is NULL or not JSON. */
+function jsonColumn(row: Row, column: string): Json | undefined {
+  const v = text(row, column);
+  if (v === undefined) return undefined;
+  try {
+    return JSON.parse(v) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+function put(out: JsonObject, key: string, value: Json | undefined): void {
+  if (value !== undefined && value !== null) out[key] = value;
+}
+
+function value(row: Row, column: string): Json | undefined {
+  const v = row[column];
+  if (typeof v === "string" || typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  return undefined;
+}
+
+/** The session row as OpenCode's `Session.Info`, in the key order `opencode export` prints. */
+export function sessionInfo(row: Row): JsonObject {
+  const info: JsonObject = {};
+  put(info, "id", value(row, "id"));
+  put(info, "slug", value(row, "slug"));
+  put(info, "projectID", value(row, "project_id"));
+  put(info, "workspaceID", value(row, "workspace_id"));
+  put(info, "directory", value(row, "directory"));
+  put(info, "path", value(row, "path"));
+  put(info, "parentID", value(row, "parent_id"));
+  const share = value(row, "share_url");
+  if (share !== undefined) info.share = { url: share };
+  put(info, "title", value(row, "title"));
+  put(info, "agent", value(row, "agent"));
+  put(info, "model", jsonColumn(row, "model"));
+  put(info, "version", value(row, "version"));
+  const summary: JsonObject = {};
+  put(summary, "additions", value(row, "summary_additions"));
+  put(summary, "deletions", value(row, "summary_deletions"));
+  put(summary, "files", value(row, "summary_files"));
+  put(summary, "diffs", jsonColumn(row, "summary_diffs"));
+  if (Object.keys(summary).length > 0) info.summary = summary;
+  put(info, "cost", value(row, "cost"));
+  info.tokens = {
+    input: value(row, "tokens_input") ?? 0,
+    output: value(row, "tokens_output") ?? 0,
+    reasoning: value(row, "tokens_reasoning") ?? 0,
+    cache: {
+      read: value(row, "tokens_cache_read") ?? 0,
+      write: value(row, "tokens_cache_write") ?? 0,
+    },
+  };
+  put(info, "permission", jsonColumn(row, "permission"));
+  put(info, "revert", jsonColumn(row, "revert"));
+  put(info, "metadata", jsonColumn(row, "metadata"));
+  const time: JsonObject = {};
+  put(time, "created", value(row, "time_created"));
+  put(time, "updated", value(row, "time_updated"));
+  put(time, "compacting", value(row, "time_compacting"));
+  put(time, "archived", value(row, "time_archived"));
+  info.time = time;
+  return info;
+}
+
+/** The export document of a Body. Rows whose `data` is not a JSON object are left out. */
+export function exportDocument(body: OpenCodeBody): JsonObject {
+  const sessionId = text(body.session, "id") ?? "";
+  const messages: Json[] = [];
+  for (const m of body.messages) {
+    const data = readData(m.row);
+    if (data === undefined) continue;
+    const id = text(m.row, "id") ?? "";
+    const parts: Json[] = [];
+    for (const p of m.parts) {
+      const part = readData(p);
+      if (part === undefined) continue;
+      parts.push({ ...part, id: text(p, "id") ?? "", sessionID: sessionId, messageID: id });
+    }
+    messages.push({ info: { ...data, id, sessionID: sessionId }, parts });
+  }
+  return { info: sessionInfo(body.session), messages };
+}
+
+// ---------------------------------------------------------------------------
+// Parsing
+
+class Reader {
+  constructor(private readonly origin: string | undefined) {}
+  fail(detail: string, at: string): never {
+    throw new ParseError("opencode", detail, { file: this.origin, at });
+  }
+  object(v: unknown, at: string): JsonObject {
+    if (!isJsonObject(v as Json)) this.fail("expected an object", at);
+    return v as JsonObject;
+  }
+  array(v: unknown, at: string): Json[] {
+    if (!Array.isArray(v)) this.fail("expected an array", at);
+    return v as Json[];
+  }
+  id(o: JsonObject, at: string): string {
+    const v = o.id;
+    if (typeof v !== "string" || v === "") this.fail("expected a non-empty string id", `${at}.id`);
+    return v;
+  }
+}
+
+function jsonText(v: Json | undefined): string | null {
+  return v === undefined || v === null ? null : JSON.stringify(v);
+}
+function sql(v: Json | undefined): string | number | null {
+  return typeof v === "string" || typeof v === "number" ? v : null;
+}
+function ms(v: Json | undefined): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/** The session row `opencode import` would insert for an export's `info` (column order as 1.18.33's). */
+export function sessionRow(info: JsonObject, id: string): Row {
+  const o = (v: Json | undefined) => (isJsonObject(v) ? v : {});
+  const summary = o(info.summary);
+  const tokens = o(info.tokens);
+  const cache = o(tokens.cache);
+  const time = o(info.time);
+  return {
+    id,
+    project_id: typeof info.projectID === "string" ? info.projectID : GLOBAL_PROJECT,
+    workspace_id: sql(info.workspaceID),
+    parent_id: sql(info.parentID),
+    slug: typeof info.slug === "string" ? info.slug : "",
+    directory: typeof info.directory === "string" ? info.directory : "",
+    path: sql(info.path),
+    title: typeof info.title === "string" ? info.title : "",
+    version: typeof info.version === "string" ? info.version : "",
+    share_url: sql(o(info.share).url),
+    summary_additions: sql(summary.additions),
+    summary_deletions: sql(summary.deletions),
+    summary_files: sql(summary.files),
+    summary_diffs: jsonText(summary.diffs),
+    metadata: jsonText(info.metadata),
+    cost: ms(info.cost) ?? 0,
+    tokens_input: ms(tokens.input) ?? 0,
+    tokens_output: ms(tokens.output) ?? 0,
+    tokens_reasoning: ms(tokens.reasoning) ?? 0,
+    tokens_cache_read: ms(cache.read) ?? 0,
+    tokens_cache_write: ms(cache.write) ?? 0,
+    revert: jsonText(info.revert),
+    permission: jsonText(info.permission),
+    agent: sql(info.agent),
+    model: jsonText(info.model),
+    time_created: ms(time.created) ?? 0,
+    time_updated: ms(time.updated) ?? ms(time.created) ?? 0,
+    time_compacting: ms(time.compacting) ?? null,
+    time_archived: ms(time.archived) ?? null,
+  };
+}
+
+function without(o: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(o)) if (!keys.includes(k)) out[k] = v;
+  return out;
+}
+
+export function parseExport(textValue: string, origin?: string): Transcript<OpenCodeBody> {
+  const r = new Reader(origin);
+  const doc = r.object(parseJson(textValue, "opencode", origin), "$");
+  const info = r.object(doc.info, "info");
+  const id = r.id(info, "info");
+  if (!id.startsWith("ses"))
+    r.fail(`session id ${JSON.stringify(id)} does not start with "ses"`, "info.id");
+  const session = sessionRow(info, id);
+  const messages: OpenCodeMessage[] = [];
+  let rowTime = Number.NEGATIVE_INFINITY;
+  r.array(doc.messages ?? [], "messages").forEach((entry, i) => {
+    const at = `messages[${i}]`;
+    const m = r.object(entry, at);
+    const mi = r.object(m.info, `${at}.info`);
+    const mid = r.id(mi, `${at}.info`);
+    if (typeof mi.role !== "string") r.fail("expected a string role", `${at}.info.role`);
+    const time = isJsonObject(mi.time) ? mi.time : {};
+    const created = ms(time.created) ?? num(session, "time_created") ?? 0;
+    // The document's order is the session's: row times strictly grow, so
+    // OpenCode's ORDER BY time_created, id keeps it.
+    rowTime = Math.max(created, rowTime + 1);
+    const row: Row = {
+      id: mid,
+      session_id: id,
+      time_created: rowTime,
+      time_updated: ms(time.completed) ?? created,
+      data: JSON.stringify(without(mi, ["id", "sessionID"])),
+    };
+    const parts: Row[] = r.array(m.parts ?? [], `${at}.parts`).map((p, j) => {
+      const part = r.object(p, `${at}.parts[${j}]`);
+      return {
+        id: r.id(part, `${at}.parts[${j}]`),
+        message_id: mid,
+        session_id: id,
+        time_created: rowTime,
+        time_updated: created,
+        data: JSON.stringify(without(part, ["id", "sessionID", "messageID"])),
+      };
+    });
+    messages.push({ row, parts });
+  });
+  const body = { session, messages };
+  return { meta: metaFromSession(session, firstModel(body)), body };
+}
+
+/** SQLite's default (binary) text order, which OpenCode's ORDER BY id uses. */
+export function compare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+export const openCodeText: TextCodec<OpenCodeBody> = {
+  parse: parseExport,
+  render: (t) => `${JSON.stringify(exportDocument(t.body), null, 2)}\n`,
+};
