@@ -15,9 +15,17 @@ export interface Detected {
   as: Recognized;
 }
 
-/** The first harness (in registry order) whose detector claims the sample, else Common, else undefined. */
+/**
+ * The first harness (in registry order, Simple last: any JSON object with
+ * `messages` fits it, OpenCode's export and Gemini CLI's document too)
+ * whose detector claims the sample, else Common, else undefined.
+ */
 export function detectForm(sample: Sample): Detected | undefined {
-  for (const h of allHarnesses()) {
+  const all = allHarnesses();
+  for (const h of [
+    ...all.filter((x) => x.id !== "simple"),
+    ...all.filter((x) => x.id === "simple"),
+  ]) {
     const as = h.text.detect?.(sample);
     if (as !== undefined) return { form: h.id, as };
   }

@@ -378,7 +378,7 @@ export function addBadFiles(root: string, good: string): Record<string, RegExp> 
     "malformed.db": /malformed database/,
     "wrong-type.db": /steps row 1: step_payload holds text, expected a blob/,
     "directory.db": /not a regular file/,
-    "dangling.db": /unreadable \(ENOENT/,
+    "dangling.db": /^unreadable \(no such file or directory\)$/,
     [`${LONE_PB}.pb`]: /lone \.pb file: an encrypted conversation from agy before 1\.0\.4/,
     "bad\u0001name.db": /unusable conversation id: the name contains a control character/,
   };

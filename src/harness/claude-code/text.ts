@@ -120,7 +120,11 @@ const CLAUDE_LINE = /"(?:sessionId|parentUuid|leafUuid|isSidechain|messageId)"\s
 
 /** JSON Lines whose first record has Claude Code's envelope. */
 export function detectClaudeCode(sample: Sample): Recognized | undefined {
-  return isJsonLines(sample) && CLAUDE_LINE.test(firstLine(sample)) ? "text" : undefined;
+  const line = firstLine(sample);
+  // Gemini CLI's metadata line has a sessionId too, beside its projectHash.
+  return isJsonLines(sample) && CLAUDE_LINE.test(line) && !/"projectHash"\s*:/.test(line)
+    ? "text"
+    : undefined;
 }
 
 export const claudeCodeText: TextCodec<ClaudeCodeBody> = {
