@@ -41,5 +41,6 @@ export function describeForm(form: TextForm, as: Recognized = "text"): string {
     return form === "antigravity"
       ? `an ${label} conversation database`
       : `a compressed ${label} session file`;
-  return form === "antigravity" ? `an ${label} text dump` : `a ${label} session`;
+  if (form === "antigravity") return `an ${label} text dump`;
+  return `${/^[AEIOU]/.test(label) ? "an" : "a"} ${label} session`;
 }

@@ -31,10 +31,7 @@ describe("detectForm", () => {
     expect(detect(text)).toEqual({ form: "opencode", as: "text" });
     const simple = readFileSync(join(ROOT, "examples/simple/fix-flaky-test.json"), "utf8");
     expect(detect(simple)).toEqual({ form: "simple", as: "text" });
-    expect(detect('{"info": {"title": "x"}, "messages": []}')).toEqual({
-      form: "simple",
-      as: "text",
-    });
+    expect(detect('{"id": "x", "messages": []}')).toEqual({ form: "simple", as: "text" });
     const claude = `${JSON.stringify({ type: "user", sessionId: "s", parentUuid: null })}\n`;
     expect(detect(claude)).toEqual({ form: "claude_code", as: "text" });
   });

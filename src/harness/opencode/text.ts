@@ -292,11 +292,9 @@ export function compare(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
-/** `opencode export`'s document: `{"info": {"id": "ses_…", …}, "messages": [...]}`. */
+/** `opencode export`'s document: `{"info": {"id": "ses_…", …}, "messages": [...]}` (a bad id is the codec's to name). */
 export function detectOpenCode(sample: Sample): Recognized | undefined {
-  return firstKey(sample) === "info" &&
-    /"messages"\s*:\s*\[/.test(sample.text) &&
-    /"id"\s*:\s*"ses_/.test(sample.text)
+  return firstKey(sample) === "info" && /"messages"\s*:\s*\[/.test(sample.text)
     ? "text"
     : undefined;
 }
