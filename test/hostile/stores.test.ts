@@ -15,7 +15,15 @@ import { rolloutRelativePath } from "../../src/harness/codex/store.js";
 import { harness, openStore } from "../../src/harness/index.js";
 import { continueInto } from "../../src/local.js";
 import { hashTree, tempDir } from "../support/tmp.js";
-import { commonDoc, runChildAsync, SID, STORED, type StoredId, simpleDoc } from "./support.js";
+import {
+  commonDoc,
+  runChildAsync,
+  SID,
+  STORED,
+  type StoredId,
+  saveAs,
+  simpleDoc,
+} from "./support.js";
 
 /** The folders (relative to the root) a save of SID passes through, outermost first. */
 const WAY: Record<StoredId, string[]> = {
@@ -72,7 +80,7 @@ describe("symlinked folders on the way to a save", () => {
       if (kind === "inside") mkdirSync(target);
       symlinkSync(target, link);
       const before = hashTree(top);
-      expect(() => continueInto(commonDoc(), id, { env: {}, root })).toThrow(UnsafePathError);
+      expect(() => saveAs(commonDoc(), id, { env: {}, root })).toThrow(UnsafePathError);
       expect(hashTree(top)).toEqual(before);
     },
   );
