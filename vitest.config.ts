@@ -1,10 +1,11 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // test/real runs the installed harness CLIs: `npm run test:real`.
-    exclude: ["**/node_modules/**", "test/real/**"],
+    // Run on their own: the installed harness CLIs (`npm run test:real`) and
+    // Chromium-driven tests (`npm run test:browser`).
+    exclude: [...configDefaults.exclude, "test/real/**", "test/browser/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

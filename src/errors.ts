@@ -4,6 +4,8 @@
  * Only `src/cli/` turns these into messages and exit codes.
  */
 
+import { basename, dirname } from "node:path";
+import { TEMP_NAME } from "./tempName.js";
 import type { TextForm } from "./transcript.js";
 
 export interface ErrorContext {
@@ -107,4 +109,30 @@ export function describeCause(cause: unknown): string {
     return code && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message;
   }
   return String(cause);
+}
+
+/** `text` on one line: newlines and the space around them become one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/**
+ * The one line txcript reports for a thrown value, wherever it reports it
+ * (the CLI on stderr, the MCP server as a tool error):
+ * `txcript: <file or id>: <problem>`. Anything but a TxcriptError is a bug
+ * and says so.
+ */
+export function errorLine(error: unknown): string {
+  if (error instanceof TxcriptError) return `txcript: ${oneLine(error.message)}`;
+  // A system error that escaped a store: an I/O failure, said plainly, about
+  // the path the user knows (a temporary file's folder, not the file).
+  if (error instanceof Error) {
+    const sys: NodeJS.ErrnoException = error;
+    const plain = systemErrorText(sys.code);
+    if (plain !== undefined && typeof sys.syscall === "string") {
+      const path = sys.path && TEMP_NAME.test(basename(sys.path)) ? dirname(sys.path) : sys.path;
+      return `txcript: ${path ? `${oneLine(path)}: ` : ""}${plain}`;
+    }
+  }
+  return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
 }

@@ -55,6 +55,17 @@ export {
   resolveRange,
 } from "./range.js";
 export {
+  type IndexEntry,
+  type PathOptions,
+  type Redaction,
+  type RedactOptions,
+  type RenderInput,
+  redact,
+  renderHtml,
+  renderIndexHtml,
+  renderMarkdown,
+} from "./render/index.js";
+export {
   compareTimestamps,
   EPOCH,
   type EpochTime,
@@ -67,4 +78,4 @@ export {
   timestampToEpoch,
 } from "./time.js";
 export * from "./transcript.js";
-export { renderHtml, renderMarkdown, renderText, type ViewInput } from "./view.js";
+export { renderText, type ViewInput } from "./view.js";

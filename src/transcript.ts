@@ -130,6 +130,12 @@ export interface Discovery {
 export interface DiscoverOptions {
   /** Called as files are scanned, for progress display. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Only the sessions whose main file (`Discovered.path`, the first file of
+   * its `scan()` fingerprint) is one of these: the index re-reads what
+   * changed and nothing else. A store may ignore it and list everything.
+   */
+  paths?: ReadonlySet<string>;
 }
 
 /** How a store finds its root; every field optional. */
@@ -174,6 +180,13 @@ export interface Store<Body> {
   /** Remove the session's files inside the root; returns what was removed. */
   delete(id: string): string[];
   fingerprint(id: string): Fingerprint | undefined;
+  /**
+   * Optional, for the index: the fingerprint of every file discovery would
+   * read, main file first, from directory listings and stat alone (no
+   * session file is opened). A store without it is re-discovered whole on
+   * every refresh.
+   */
+  scan?(): Fingerprint[];
 }
 
 /** A command line that reopens a saved session in its harness. */

@@ -1,13 +1,14 @@
 /**
- * Projections of a Common transcript for people: compact text (with
- * optional colors), Markdown and a self-contained HTML page. Messages keep
+ * The compact text projection of a Common transcript (with optional
+ * colors); Markdown and HTML pages live in ./render. Messages keep
  * their session ordinals (`── #N ──`) and tool calls and results share
  * short session-local numbers, so a range shows the same numbers as the
  * whole session. Pure: returns strings.
  */
 
 import type { Block, Json, Message, Meta, Tool, Usage } from "./common.js";
-import { isJsonObject, stopReasonText, toolDisplayName, toolToCanonical } from "./common.js";
+import { isJsonObject, stopReasonText, toolToCanonical } from "./common.js";
+import { messageToJson, metaToJson } from "./commonJson.js";
 
 export interface Painter {
   bold(s: string): string;
@@ -174,24 +175,50 @@ function indent(lines: readonly string[], by = "  "): string[] {
 
 /** The compact text projection. */
 export function renderText(input: ViewInput, paint: Painter = plain): string {
-  const numbers = toolNumbers(input.messages);
-  const out: string[] = [];
-  out.push(paint.bold(input.meta.title ?? "(untitled session)"));
-  for (const [k, v] of metaLines(input)) out.push(`  ${paint.dim(k.padEnd(8))} ${paint.text(v)}`);
-  const start = input.start ?? 0;
-  const end = input.end ?? input.messages.length;
-  for (let i = start; i < end; i++) {
-    const m = input.messages[i];
-    if (!m) break;
-    out.push("");
-    const [role, ...rest] = messageHeader(m);
-    const who = role === "user" ? paint.green(role) : paint.cyan(role ?? "");
-    out.push(
-      `${paint.dim(`── #${i + 1} ──`)} ${who}${paint.dim(rest.map((p) => ` · ${p}`).join(""))}`,
-    );
-    for (const block of m.content) out.push(...blockText(block, numbers, paint));
+  return joinParts(textParts(input, paint), input);
+}
+
+/**
+ * A projection cut into a head and one piece per message, so that a caller
+ * can page through a huge session without rendering all of it at once:
+ * `head + message(start) + … + message(end - 1) + tail` is exactly what the
+ * whole-session renderer returns.
+ */
+export interface ViewParts {
+  head: string;
+  /** The piece for message `i` (0-based, within the input's [start, end)). */
+  message(i: number): string;
+  tail: string;
+}
+
+function joinParts(parts: ViewParts, input: ViewInput): string {
+  const out = [parts.head];
+  for (let i = input.start ?? 0; i < (input.end ?? input.messages.length); i++) {
+    out.push(parts.message(i));
   }
-  return `${out.join("\n")}\n`;
+  out.push(parts.tail);
+  return out.join("");
+}
+
+export function textParts(input: ViewInput, paint: Painter = plain): ViewParts {
+  const numbers = toolNumbers(input.messages);
+  const head = [paint.bold(input.meta.title ?? "(untitled session)")];
+  for (const [k, v] of metaLines(input)) head.push(`  ${paint.dim(k.padEnd(8))} ${paint.text(v)}`);
+  return {
+    head: `${head.join("\n")}\n`,
+    message(i) {
+      const m = input.messages[i];
+      if (!m) return "";
+      const [role, ...rest] = messageHeader(m);
+      const who = role === "user" ? paint.green(role) : paint.cyan(role ?? "");
+      const out = [
+        `${paint.dim(`── #${i + 1} ──`)} ${who}${paint.dim(rest.map((p) => ` · ${p}`).join(""))}`,
+      ];
+      for (const block of m.content) out.push(...blockText(block, numbers, paint));
+      return `\n${out.join("\n")}\n`;
+    },
+    tail: "",
+  };
 }
 
 function blockText(block: Block, numbers: Map<string, number>, paint: Painter): string[] {
@@ -235,152 +262,26 @@ function blockText(block: Block, numbers: Map<string, number>, paint: Painter): 
   }
 }
 
-/** A code fence longer than any backtick run inside `text`. */
-function fence(text: string, lang = ""): string[] {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((s) => s.length));
-  const f = "`".repeat(longest + 1);
-  return [`${f}${lang}`, ...text.split("\n"), f];
-}
-
-/** The Markdown projection. */
-export function renderMarkdown(input: ViewInput): string {
-  const numbers = toolNumbers(input.messages);
-  const out: string[] = [`# ${escapeMarkdown(input.meta.title ?? "Untitled session")}`, ""];
-  for (const [k, v] of metaLines(input)) out.push(`- **${k}**: ${escapeMarkdown(v)}`);
+/**
+ * Common JSON of the selected messages, as `renderCommon` prints it, in
+ * pieces: the head holds the meta, each piece one message.
+ */
+export function commonJsonParts(input: ViewInput): ViewParts {
   const start = input.start ?? 0;
   const end = input.end ?? input.messages.length;
-  for (let i = start; i < end; i++) {
-    const m = input.messages[i];
-    if (!m) break;
-    out.push("", `## #${i + 1} · ${messageHeader(m).map(escapeMarkdown).join(" · ")}`, "");
-    for (const block of m.content) {
-      out.push(...blockMarkdown(block, numbers), "");
-    }
+  const indent = (text: string, by: string) => text.replace(/\n/g, `\n${by}`);
+  const meta = indent(JSON.stringify(metaToJson(input.meta), null, 2), "  ");
+  if (start >= end) {
+    return { head: `{\n  "meta": ${meta},\n  "messages": []\n}\n`, message: () => "", tail: "" };
   }
-  return `${out
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trimEnd()}\n`;
-}
-
-function escapeMarkdown(s: string): string {
-  return s.replace(/([\\`*_[\]<>#|])/g, "\\$1");
-}
-
-function blockMarkdown(block: Block, numbers: Map<string, number>): string[] {
-  switch (block.type) {
-    case "text":
-      return [block.text];
-    case "thinking":
-      return block.text === ""
-        ? ["*[thinking: encrypted]*"]
-        : [
-            "<details><summary>thinking</summary>",
-            "",
-            ...fence(block.text, "text"),
-            "",
-            "</details>",
-          ];
-    case "tool_use": {
-      const { head, body } = describeTool(block.tool);
-      const lang =
-        block.tool.name === "Bash" ? "sh" : block.tool.name.endsWith("Edit") ? "diff" : "";
-      return [
-        `**→ [${numbers.get(block.id) ?? 0}]** \`${toolDisplayName(block.tool)}\` ${escapeMarkdown(head)}`,
-        ...(body.length ? ["", ...fence(body.join("\n"), lang)] : []),
-      ];
-    }
-    case "tool_result": {
-      const n = numbers.get(block.tool_use_id);
-      const text = jsonText(block.content);
-      return [
-        `**← [${n ?? "?"}]**${block.is_error ? " **error**" : ""}`,
-        "",
-        ...fence(
-          text === "" ? "(no output)" : text,
-          typeof block.content === "string" ? "" : "json",
-        ),
-      ];
-    }
-    case "image":
-      return [`![image](data:${block.source.media_type};base64,${block.source.data})`];
-    case "artifact": {
-      const src = block.artifact.source;
-      return src.type === "text"
-        ? [`**artifact** ${escapeMarkdown(block.artifact.name)}`, "", ...fence(src.text)]
-        : [
-            `**artifact** ${escapeMarkdown(block.artifact.name)}${src.type === "path" ? ` (${src.path})` : ""}`,
-          ];
-    }
-    default:
-      return block satisfies never;
-  }
-}
-
-function escapeHtml(s: string): string {
-  return s
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
-}
-
-/** A self-contained HTML page (no scripts, no external resources). */
-export function renderHtml(input: ViewInput): string {
-  const numbers = toolNumbers(input.messages);
-  const title = escapeHtml(input.meta.title ?? "Untitled session");
-  const rows = metaLines(input)
-    .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
-    .join("");
-  const start = input.start ?? 0;
-  const end = input.end ?? input.messages.length;
-  const sections: string[] = [];
-  for (let i = start; i < end; i++) {
-    const m = input.messages[i];
-    if (!m) break;
-    const blocks = m.content.map((b) => blockHtml(b, numbers)).join("\n");
-    sections.push(
-      `<section class="msg ${m.role}" id="m${i + 1}"><h2><a href="#m${i + 1}">#${i + 1}</a> ${messageHeader(m).map(escapeHtml).join(" · ")}</h2>\n${blocks}</section>`,
-    );
-  }
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-pre{background:#f6f6f6;padding:.6rem;overflow-x:auto;white-space:pre-wrap}
-.msg{border-top:1px solid #ddd;padding:.5rem 0}.msg h2{font-size:1rem;color:#555}
-.user h2{color:#2a7a2a}.assistant h2{color:#1f5f9f}.err{color:#b00}
-details{color:#666}img{max-width:100%}th{text-align:left;padding-right:1rem;color:#666}
-</style></head><body>
-<h1>${title}</h1><table>${rows}</table>
-${sections.join("\n")}
-</body></html>
-`;
-}
-
-function blockHtml(block: Block, numbers: Map<string, number>): string {
-  const pre = (s: string) => `<pre>${escapeHtml(s)}</pre>`;
-  switch (block.type) {
-    case "text":
-      return `<div class="text">${pre(block.text)}</div>`;
-    case "thinking":
-      return `<details><summary>thinking</summary>${block.text === "" ? "<p>(encrypted)</p>" : pre(block.text)}</details>`;
-    case "tool_use": {
-      const { head, body } = describeTool(block.tool);
-      return `<div class="tool"><strong>→ [${numbers.get(block.id) ?? 0}]</strong> ${escapeHtml(head)}${body.length ? pre(body.join("\n")) : ""}</div>`;
-    }
-    case "tool_result": {
-      const n = numbers.get(block.tool_use_id);
-      const text = jsonText(block.content);
-      return `<div class="result${block.is_error ? " err" : ""}"><strong>← [${n ?? "?"}]${block.is_error ? " error" : ""}</strong>${pre(text === "" ? "(no output)" : text)}</div>`;
-    }
-    case "image":
-      return `<img alt="image" src="data:${escapeHtml(block.source.media_type)};base64,${escapeHtml(block.source.data)}">`;
-    case "artifact": {
-      const src = block.artifact.source;
-      return `<div class="artifact"><strong>artifact</strong> ${escapeHtml(block.artifact.name)}${src.type === "text" ? pre(src.text) : src.type === "path" ? ` ${escapeHtml(src.path)}` : ""}</div>`;
-    }
-    default:
-      return block satisfies never;
-  }
+  return {
+    head: `{\n  "meta": ${meta},\n  "messages": [\n`,
+    message(i) {
+      const m = input.messages[i];
+      if (!m) return "";
+      const json = JSON.stringify(messageToJson(m), null, 2);
+      return `    ${indent(json, "    ")}${i < end - 1 ? "," : ""}\n`;
+    },
+    tail: "  ]\n}\n",
+  };
 }

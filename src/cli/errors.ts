@@ -3,10 +3,8 @@
  * errors and 1 for failures. Stack traces only with TXCRIPT_DEBUG=1.
  */
 
-import { basename, dirname } from "node:path";
-import { describeCause, systemErrorText, TxcriptError } from "../errors.js";
-import { TEMP_NAME } from "../fsx.js";
-import { oneLineForTerminal } from "./sanitize.js";
+import { errorLine } from "../errors.js";
+import { forTerminal, oneLineForTerminal } from "./sanitize.js";
 
 /** The command line was wrong: unknown option, missing argument, bad value. */
 export class UsageError extends Error {
@@ -17,23 +15,11 @@ export class UsageError extends Error {
 }
 
 export function formatError(error: unknown): string {
-  if (error instanceof UsageError) return `txcript: ${oneLine(error.message)}`;
-  if (error instanceof TxcriptError) return `txcript: ${oneLine(error.message)}`;
-  // A system error that escaped a store: an I/O failure, said plainly, about
-  // the path the user knows (a temporary file's folder, not the file).
-  const sys = error as NodeJS.ErrnoException;
-  const plain = systemErrorText(sys?.code);
-  if (plain !== undefined && typeof sys.syscall === "string") {
-    const path = sys.path && TEMP_NAME.test(basename(sys.path)) ? dirname(sys.path) : sys.path;
-    return `txcript: ${path ? `${oneLine(path)}: ` : ""}${plain}`;
-  }
-  return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
+  if (error instanceof UsageError) return `txcript: ${oneLineForTerminal(error.message)}`;
+  // The library's one line (shared with the MCP server), made safe for a terminal.
+  return forTerminal(errorLine(error));
 }
 
 export function exitCodeFor(error: unknown): number {
   return error instanceof UsageError ? 2 : 1;
-}
-
-function oneLine(text: string): string {
-  return oneLineForTerminal(text);
 }

@@ -3,6 +3,8 @@
  */
 
 import { InvalidArgumentError } from "commander";
+import type { TxcriptError } from "../errors.js";
+import { parseWhen } from "../index/when.js";
 import {
   HARNESS_ALIASES,
   HARNESS_IDS,
@@ -51,4 +53,24 @@ export function parsePositiveInt(value: string): number {
     throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
   }
   return n;
+}
+
+function when(value: string, end: boolean): number {
+  try {
+    return parseWhen(value, Date.now(), end);
+  } catch (error) {
+    throw new InvalidArgumentError(
+      error instanceof Error ? (error as TxcriptError).detail : String(error),
+    );
+  }
+}
+
+/** `--since`: an age (`3d`), a date or a timestamp, as ms since the epoch. */
+export function parseSince(value: string): number {
+  return when(value, false);
+}
+
+/** `--until`: as `--since`; a bare date includes that whole day. */
+export function parseUntil(value: string): number {
+  return when(value, true);
 }

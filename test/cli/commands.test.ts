@@ -55,7 +55,7 @@ describe("list", () => {
     expect(lines).toHaveLength(3);
     // The resumed sample's last step is the newest; the 1.0.x session the oldest.
     expect(lines[0]).toMatch(
-      /^5d458282 {2}antigravity +\S+ +5 msgs {2}\/tmp\/agy-fixture\/project +Run the shell command 'sleep 45'/,
+      /^5d458282 {2}antigravity {2}\d{4}-\d\d-\d\d \d\d:\d\d +\S+ +5 msgs {2}\/tmp\/agy-fixture\/project +Run the shell command 'sleep 45'/,
     );
     expect(lines[1]).toMatch(
       /^8c1f2e4a {2}antigravity .* 10 msgs {2}\/tmp\/agy-fixture\/project +Do these in order/,

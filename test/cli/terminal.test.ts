@@ -13,7 +13,7 @@ import { shellWord } from "../../src/cli/commands/continue.js";
 import { antigravityMeta } from "../../src/harness/antigravity/codec.js";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
 import { LEGACY_SESSION_ID, legacyLayoutSession } from "../support/agy-fixtures.js";
-import { BIN, ROOT } from "../support/cli.js";
+import { BIN, ROOT, TEST_CACHE } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 
 const hasScript = spawnSync("script", ["--version"]).status === 0;
@@ -40,7 +40,7 @@ function onTerminal(
     input,
     cwd: ROOT,
     encoding: "utf8",
-    env: { PATH: "/usr/bin:/bin", HOME: home, TERM: "xterm", ...env },
+    env: { PATH: "/usr/bin:/bin", HOME: home, TERM: "xterm", TXCRIPT_CACHE: TEST_CACHE, ...env },
   });
   return { status: r.status ?? -1, out: r.stdout.replace(/\r\n/g, "\n") };
 }

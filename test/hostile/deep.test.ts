@@ -14,8 +14,9 @@ import { renderCommon } from "../../src/commonJson.js";
 import { parseToCommon } from "../../src/convert.js";
 import { TxcriptError } from "../../src/errors.js";
 import { MAX_JSON_DEPTH, tooDeep } from "../../src/json.js";
+import { renderHtml, renderMarkdown } from "../../src/render/index.js";
 import type { TextForm } from "../../src/transcript.js";
-import { renderMarkdown, renderText } from "../../src/view.js";
+import { renderText } from "../../src/view.js";
 import { txcript } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 
@@ -101,7 +102,8 @@ describe("JSON nested too deep inside a session", () => {
           // What was read renders without recursing into the blob.
           const input = { meta: common.meta, messages: common.body };
           expect(renderText(input).length).toBeGreaterThan(0);
-          expect(renderMarkdown(input).length).toBeGreaterThan(0);
+          expect(renderMarkdown({ transcript: common }).length).toBeGreaterThan(0);
+          expect(renderHtml({ transcript: common }).length).toBeGreaterThan(0);
           expect(renderCommon(common).length).toBeGreaterThan(0);
         },
       ),

@@ -4,13 +4,21 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** TXCRIPT_TEST_BIN runs the suite against another build (e.g. an older one, to see a test fail). */
 export const BIN = process.env.TXCRIPT_TEST_BIN || join(ROOT, "dist", "cli", "main.js");
+
+/**
+ * The index cache of every run in this test file, unless a test gives its
+ * own TXCRIPT_CACHE: outside the stores and homes whose trees tests hash.
+ */
+export const TEST_CACHE = mkdtempSync(join(tmpdir(), "txcript-cache-"));
+process.on("exit", () => rmSync(TEST_CACHE, { recursive: true, force: true }));
 
 export interface RunResult {
   status: number;
@@ -32,6 +40,7 @@ export function txcript(args: readonly string[], options: RunOptions = {}): RunR
     PATH: process.env.PATH,
     HOME: "/nonexistent-txcript-home",
     NO_COLOR: "1",
+    TXCRIPT_CACHE: TEST_CACHE,
     ...options.env,
   })) {
     if (v !== undefined) env[k] = v;

@@ -1,28 +1,35 @@
 /**
- * txcript export <id>[#range]: the session as a Simple document, on stdout
- * or written atomically to --out FILE: never over an existing file unless
- * --force, and never inside any harness's store.
+ * txcript export <id>[#range]: the session as a Simple document, Markdown
+ * or a self-contained HTML page, on stdout or written atomically to
+ * --out FILE; `export --all --out DIR` writes one file per session the
+ * list filters select (and an index page for HTML or Markdown), refusing
+ * to replace an existing file unless --force, and never writing inside any
+ * harness's store.
  */
 
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
+import type { Meta } from "../../common.js";
 import { ConflictError, describeCause, InvalidRequestError, TxcriptError } from "../../errors.js";
 import { TargetExistsError, writeFileAtomic } from "../../fsx.js";
 import { storedHarnesses } from "../../harness/index.js";
-import { renderSimple } from "../../harness/simple.js";
 import { isInside } from "../../paths.js";
-import type { HarnessId, StoreOptions, TextForm } from "../../transcript.js";
-import { resolveSource, rootsFrom, selected } from "../context.js";
-import { parseHarness, parseTextForm } from "../options.js";
-import { tell } from "../output.js";
-
-interface ExportOptions {
-  from?: HarnessId;
-  as?: TextForm;
-  out?: string;
-  force?: boolean;
-}
+import { type IndexEntry, renderIndexHtml } from "../../render/index.js";
+import { pathStyle } from "../../render/paths.js";
+import type { Discovered, StoreOptions, TextForm } from "../../transcript.js";
+import { localFor, resolveSource, rootsFrom, type Source } from "../context.js";
+import { UsageError } from "../errors.js";
+import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
+import { parseTextForm } from "../options.js";
+import {
+  EXTENSIONS,
+  identity,
+  PAGE_FORMATS,
+  type PageFormat,
+  redactionSummary,
+  renderSource,
+} from "../pages.js";
 
 /** `path` with its folder's symlinks resolved (and its own, when it is one), as far as they exist. */
 function realTarget(path: string): string[] {
@@ -89,6 +96,16 @@ function checkTarget(command: Command, path: string, force: boolean): void {
   }
 }
 
+interface ExportOptions extends FilterOptions {
+  format: PageFormat;
+  as?: TextForm;
+  out?: string;
+  redact?: boolean;
+  showPaths?: boolean;
+  all?: boolean;
+  force?: boolean;
+}
+
 /** Write `text` to `path` atomically, as a one-line error naming the file on failure. */
 function writeOut(path: string, text: string, force: boolean): void {
   try {
@@ -104,32 +121,176 @@ function writeOut(path: string, text: string, force: boolean): void {
   }
 }
 
+/** A file name for a session: harness and id, any character a file system may refuse made `_`. */
+export function exportName(s: { harness: string; id: string }, format: PageFormat): string {
+  const id = s.id
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .replace(/^\.+/, "_")
+    .slice(0, 120);
+  return `${s.harness}-${id}.${EXTENSIONS[format]}`;
+}
+
+async function exportOne(ref: string, options: ExportOptions, command: Command): Promise<void> {
+  if (options.out !== undefined && options.out !== "-")
+    checkTarget(command, options.out, options.force === true);
+  const source = resolveSource(command, ref, {
+    ...(options.from ? { from: options.from } : {}),
+    ...(options.as ? { documentForm: options.as } : {}),
+    allowDocuments: true,
+  });
+  const out = options.out;
+  const force = options.force === true;
+  const rendered = await renderSource(source, options.format, options);
+  if (out === undefined || out === "-") process.stdout.write(rendered.text);
+  else writeOut(out, rendered.text, force);
+  if (rendered.redacted) {
+    process.stderr.write(
+      `${redactionSummary(rendered.redacted.count, rendered.redacted.byKind)}\n`,
+    );
+  }
+  if (out !== undefined && out !== "-") process.stderr.write(`wrote ${out}\n`);
+}
+
+async function exportAll(options: ExportOptions, command: Command): Promise<void> {
+  const dir = options.out;
+  if (dir === undefined || dir === "-") throw new UsageError("export --all needs --out DIR");
+  if (existsSync(dir) && !lstatSync(dir).isDirectory()) {
+    throw new UsageError(`--out ${dir} is not a directory`);
+  }
+  checkTarget(command, join(dir, "index.html"), true);
+  const listing = await listSessions(command, options);
+  const plan = listing.sessions.map((s) => ({ s, file: exportName(s, options.format) }));
+  const index = options.format === "simple" ? undefined : `index.${EXTENSIONS[options.format]}`;
+  const targets = [...plan.map((p) => p.file), ...(index ? [index] : [])];
+  if (!options.force) {
+    // Refuse before writing anything, so a refused run leaves the directory as it was.
+    const taken = targets.filter((f) => existsSync(join(dir, f)));
+    if (taken.length > 0) {
+      const more = taken.length > 1 ? ` and ${taken.length - 1} more` : "";
+      throw new ConflictError(
+        undefined,
+        `${join(dir, taken[0]!)}${more} already exist; --force replaces them`,
+      );
+    }
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (cause) {
+    throw new TxcriptError(undefined, `cannot create ${dir}: ${describeCause(cause)}`, { cause });
+  }
+  const local = localFor(command, options.from);
+  const who = identity();
+  const entries: IndexEntry[] = [];
+  let redacted = 0;
+  const byKind: Record<string, number> = {};
+  let failed = 0;
+  for (const { s, file } of plan) {
+    let source: Source;
+    try {
+      const loaded = local.load({ harness: s.harness, id: s.id });
+      source = {
+        transcript: loaded.transcript,
+        found: loaded.located,
+        start: 0,
+        end: loaded.transcript.body.length,
+        ...(loaded.path !== undefined ? { path: loaded.path } : {}),
+      };
+    } catch (error) {
+      failed++;
+      process.stderr.write(
+        `skipped ${s.harness} ${s.id}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      continue;
+    }
+    const rendered = await renderSource(source, options.format, options, who);
+    writeOut(join(dir, file), rendered.text, options.force === true);
+    if (rendered.redacted) {
+      redacted += rendered.redacted.count;
+      for (const [k, n] of Object.entries(rendered.redacted.byKind))
+        byKind[k] = (byKind[k] ?? 0) + n;
+    }
+    entries.push(indexEntry(s, file, source, rendered.meta, options, who.home));
+  }
+  if (index) {
+    const text = options.format === "html" ? renderIndexHtml(entries) : indexMarkdown(entries);
+    writeOut(join(dir, index), text, options.force === true);
+  }
+  if (options.redact) process.stderr.write(`${redactionSummary(redacted, byKind)}\n`);
+  process.stderr.write(
+    `wrote ${entries.length} session${entries.length === 1 ? "" : "s"} to ${dir}${index ? ` (index: ${join(dir, index)})` : ""}\n`,
+  );
+  if (failed > 0) process.exitCode = 1;
+}
+
+function indexEntry(
+  s: Discovered,
+  file: string,
+  source: Source,
+  meta: Meta,
+  options: ExportOptions,
+  home?: string,
+): IndexEntry {
+  const entry: IndexEntry = {
+    file,
+    title: meta.title ?? "Untitled session",
+    harness: s.harness,
+    id: s.id,
+    started: meta.timestamp,
+    messages: source.transcript.body.length,
+  };
+  if (meta.cwd !== undefined) {
+    const style = pathStyle({
+      ...(options.showPaths ? { showPaths: true } : {}),
+      ...(home ? { home } : {}),
+    });
+    entry.cwd = style.cwd(meta.cwd);
+  }
+  return entry;
+}
+
+function indexMarkdown(entries: readonly IndexEntry[]): string {
+  const line = (e: IndexEntry) =>
+    `- [${e.title.replace(/([\\`*_[\]<>])/g, "\\$1")}](${encodeURI(e.file)}) · ${e.harness} · ${e.started.replace("T", " ").replace(/(\.\d+)?Z$/, "")} · ${e.messages} messages`;
+  return `# Sessions\n\n${entries.map(line).join("\n")}\n`;
+}
+
 export function register(program: Command): void {
-  program
+  const command = program
     .command("export")
-    .description("export a session (or a #range) as a Simple document")
+    .description("export a session (or a #range), or every listed session with --all")
     .argument(
-      "<session>",
+      "[session]",
       'an id or unique prefix, or a session file, or "-"; optionally with #range',
     )
-    .option("--from <harness>", "look the id up in this harness only", parseHarness)
     .option("--as <form>", "the text form of a file argument (default: detected)", parseTextForm)
-    .option("-o, --out <file>", "write to this file instead of stdout (never over an existing one)")
-    .option("-f, --force", "with --out: replace an existing file")
-    .action((ref: string, options: ExportOptions, command: Command) => {
-      const force = options.force === true;
-      if (options.out !== undefined && options.out !== "-")
-        checkTarget(command, options.out, force);
-      const source = resolveSource(command, ref, {
-        ...(options.from ? { from: options.from } : {}),
-        ...(options.as ? { documentForm: options.as } : {}),
-        allowDocuments: true,
-      });
-      const text = renderSimple(selected(source));
-      if (options.out === undefined || options.out === "-") process.stdout.write(text);
-      else {
-        writeOut(options.out, text, force);
-        tell(`wrote ${options.out}\n`);
+    .addOption(
+      new Option("--format <format>", "simple (a Simple document), markdown or html")
+        .choices(PAGE_FORMATS)
+        .default("simple"),
+    )
+    .option("-o, --out <path>", "write to this file (with --all: this directory) instead of stdout")
+    .option(
+      "--redact",
+      "replace secrets, the home path and the user name; reports how many on stderr",
+    )
+    .option(
+      "--show-paths",
+      "keep absolute local paths (default: relative to the session's cwd, home as ~)",
+    )
+    .option("--all", "export every session the filters select, one file each, into --out DIR")
+    .option("--force", "replace files that already exist");
+  addListFilters(command, "sessions (with --all)").action(
+    async (ref: string | undefined, options: ExportOptions, cmd: Command) => {
+      if (options.all) {
+        if (ref !== undefined) throw new UsageError("export --all takes no session argument");
+        await exportAll(options, cmd);
+        return;
       }
-    });
+      if (ref === undefined) throw new UsageError("export needs a session (or --all)");
+      if (options.cwd !== undefined || options.limit !== undefined) {
+        throw new UsageError("--cwd and --limit select sessions for --all");
+      }
+      await exportOne(ref, options, cmd);
+    },
+  );
 }

@@ -1,24 +1,30 @@
 /**
- * txcript list: every session on the machine, newest activity first.
- * `--json` prints the stable schema documented in docs/cli.md.
+ * txcript list: every session on the machine, newest activity first,
+ * served from the index (refreshed by fingerprint first, so it is never
+ * stale). `--json` prints the stable schema documented in docs/cli.md.
  */
 
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import type { ListRequest } from "../../index/index.js";
 import type { Listing } from "../../local.js";
 import { timestampMillis } from "../../time.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
-import { harnessLabel, localFor } from "../context.js";
+import { indexFor, refreshed, reportSkipped } from "../cache.js";
+import { fitWidth, localDate, padEnd, padStart, width } from "../columns.js";
+import { localFor } from "../context.js";
 import { takeInterrupts } from "../interrupt.js";
 import { explainEmpty } from "../looked.js";
-import { parseHarness, parsePositiveInt } from "../options.js";
-import { colorEnabled, Progress, painter, tell } from "../output.js";
+import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
+import { colorEnabled, painter, tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
 
 interface ListOptions {
   from?: HarnessId;
   cwd?: string;
+  since?: number;
+  until?: number;
   json?: boolean;
   limit?: number;
   verbose?: boolean;
@@ -35,7 +41,7 @@ export function age(ms: number): string {
   return `${Math.floor(s / (86400 * 365))}y`;
 }
 
-function tildify(path: string): string {
+export function tildify(path: string): string {
   const home = homedir();
   return home && (path === home || path.startsWith(`${home}/`))
     ? `~${path.slice(home.length)}`
@@ -63,6 +69,84 @@ export function sessionJson(s: Discovered): Record<string, unknown> {
   return out;
 }
 
+function safeMillis(ts: string): number {
+  try {
+    return timestampMillis(ts);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The table: id, harness, last activity (date and age), messages, cwd and
+ * title; a header row and titles cut to the terminal's width on a terminal.
+ */
+export function renderTable(
+  sessions: readonly Discovered[],
+  options: { color: boolean; columns: number | undefined; now: number },
+): string {
+  const paint = painter(options.color);
+  const cwdOf = (s: Discovered) => (s.meta.cwd ? tildify(s.meta.cwd) : "-");
+  // Ids as short as they stay unique here (at least 8 characters): OpenCode's
+  // all begin `ses_` and a timestamp, so 8 would name several at once.
+  const idWidth = uniquePrefixWidth(sessions.map((s) => s.id));
+  const cells = sessions.map((s) => {
+    const updated = safeMillis(s.updated);
+    return {
+      id: forTerminal(s.id.slice(0, idWidth)),
+      harness: s.harness,
+      date: localDate(updated),
+      age: age(options.now - updated),
+      count: `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`,
+      cwd: forTerminal(cwdOf(s)),
+      title: forTerminal((s.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim()),
+    };
+  });
+  const header = {
+    id: "ID",
+    harness: "HARNESS",
+    date: "UPDATED",
+    age: "AGE",
+    count: "MESSAGES",
+    cwd: "CWD",
+    title: "TITLE",
+  };
+  const all = options.columns !== undefined ? [header, ...cells] : cells;
+  const w = (key: keyof typeof header) => Math.max(0, ...all.map((c) => width(c[key])));
+  // One long cwd should not push every title far right.
+  const cwdWidth = Math.min(40, w("cwd"));
+  const widths = {
+    id: idWidth,
+    harness: w("harness"),
+    date: w("date"),
+    age: w("age"),
+    count: w("count"),
+    cwd: cwdWidth,
+  };
+  const before =
+    widths.id + widths.harness + widths.date + widths.age + widths.count + widths.cwd + 2 * 6;
+  const titleWidth =
+    options.columns !== undefined ? Math.max(10, options.columns - before) : Infinity;
+  const line = (c: typeof header, head: boolean) => {
+    const style = head ? paint.dim : (t: string) => t;
+    const parts = [
+      head ? style(padEnd(c.id, widths.id)) : paint.bold(padEnd(c.id, widths.id)),
+      style(padEnd(c.harness, widths.harness)),
+      head ? style(padEnd(c.date, widths.date)) : paint.dim(padEnd(c.date, widths.date)),
+      head ? style(padStart(c.age, widths.age)) : paint.dim(padStart(c.age, widths.age)),
+      style(padStart(c.count, widths.count)),
+      head
+        ? style(padEnd(c.cwd, widths.cwd))
+        : paint.cyan(padEnd(fitWidth(c.cwd, widths.cwd), widths.cwd)),
+      style(Number.isFinite(titleWidth) ? fitWidth(c.title, titleWidth) : c.title),
+    ];
+    return parts.join("  ").trimEnd();
+  };
+  const lines = cells.map((c) => line(c, false));
+  if (options.columns !== undefined && lines.length > 0) lines.unshift(line(header, true));
+  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
+}
+
 export function register(program: Command): void {
   program
     .command("list")
@@ -70,22 +154,33 @@ export function register(program: Command): void {
     .description("list sessions, newest first")
     .option("--from <harness>", "only this harness", parseHarness)
     .option("--cwd <dir>", "only sessions in this directory or below")
+    .option(
+      "--since <when>",
+      "only sessions active since: an age (3d, 12h), a date or a timestamp",
+      parseSince,
+    )
+    .option(
+      "--until <when>",
+      "only sessions last active by: an age, a date (that whole day) or a timestamp",
+      parseUntil,
+    )
     .option("--json", "print JSON (schema: docs/cli.md)")
     .option("--limit <n>", "at most n sessions", parsePositiveInt)
     .option("-v, --verbose", "say why each skipped file was skipped")
     .action(async (options: ListOptions, command: Command) => {
-      const local = localFor(command, options.from);
-      const progress = new Progress();
+      const index = indexFor(command);
       let listing: Listing;
       try {
-        const listOpts: Parameters<typeof local.list>[0] = {
-          onProgress: (h, done, total) => progress.update(`scanning ${h}: ${done}/${total}`),
-        };
-        if (options.cwd !== undefined) listOpts.cwd = resolve(options.cwd);
-        if (options.limit !== undefined) listOpts.limit = options.limit;
-        listing = await local.list(listOpts);
+        const result = await refreshed(index, options.from ? { from: options.from } : {});
+        const request: ListRequest = {};
+        if (options.from !== undefined) request.from = options.from;
+        if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
+        if (options.since !== undefined) request.since = options.since;
+        if (options.until !== undefined) request.until = options.until;
+        if (options.limit !== undefined) request.limit = options.limit;
+        listing = { sessions: index.list(request).sessions, ...result };
       } finally {
-        progress.done();
+        index.close();
       }
       await takeInterrupts(); // a Ctrl-C during the scan ends it here, before any output
       if (options.json) {
@@ -101,41 +196,24 @@ export function register(program: Command): void {
         };
         process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       } else {
-        const paint = painter(colorEnabled(process.stdout, process.env));
-        const now = Date.now();
-        const width = Math.max(...listing.sessions.map((s) => s.harness.length), 0);
-        const cwdOf = (s: Discovered) => (s.meta.cwd ? tildify(s.meta.cwd) : "-");
-        // Align titles unless one long cwd would push every title far right.
-        const cwdWidth = Math.min(40, Math.max(...listing.sessions.map((s) => cwdOf(s).length), 0));
-        // Ids as short as they stay unique here (at least 8 characters): OpenCode's
-        // all begin `ses_` and a timestamp, so 8 would name several at once.
-        const idWidth = uniquePrefixWidth(listing.sessions.map((s) => s.id));
-        const lines = listing.sessions.map((s) => {
-          const when = age(now - timestampMillis(s.updated)).padStart(4);
-          const count = `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`.padStart(9);
-          const title = forTerminal((s.meta.title ?? "(untitled)").replace(/\s+/g, " "));
-          return `${paint.bold(s.id.slice(0, idWidth).padEnd(idWidth))}  ${s.harness.padEnd(width)}  ${paint.dim(when)}  ${count}  ${paint.cyan(cwdOf(s).padEnd(cwdWidth))}  ${title}`;
+        const tty = process.stdout.isTTY === true;
+        const text = renderTable(listing.sessions, {
+          color: colorEnabled(process.stdout, process.env),
+          columns: tty ? process.stdout.columns || 80 : undefined,
+          now: Date.now(),
         });
-        if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
+        if (text !== "") process.stdout.write(text);
         else if (
           listing.skipped.length > 0 ||
           listing.unreadable.length > 0 ||
-          options.cwd !== undefined
+          options.cwd !== undefined ||
+          options.since !== undefined ||
+          options.until !== undefined
         )
           tell("no sessions found\n");
-        else tell(`${explainEmpty(local, process.env).join("\n")}\n`);
+        else tell(`${explainEmpty(localFor(command, options.from), process.env).join("\n")}\n`);
       }
-      for (const u of listing.unreadable) {
-        tell(`txcript: warning: skipped the ${harnessLabel(u.harness)} store: ${u.reason}\n`);
-      }
-      const n = listing.skipped.length;
-      if (n > 0) {
-        if (options.verbose) {
-          for (const s of listing.skipped) tell(`skipped ${s.path}: ${s.reason}\n`);
-        } else {
-          tell(`${n} file${n === 1 ? "" : "s"} skipped; --verbose shows why\n`);
-        }
-      }
+      reportSkipped(listing, options.verbose);
     });
 }
 

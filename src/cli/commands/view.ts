@@ -6,10 +6,11 @@
 import { type Command, Option } from "commander";
 import { renderCommonChunks } from "../../commonJson.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
-import { renderHtml, renderMarkdown, renderText, type ViewInput } from "../../view.js";
+import { renderText, type ViewInput } from "../../view.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { colorEnabled, painter, writeChunks, writePaged } from "../output.js";
+import { redactionSummary, renderSource } from "../pages.js";
 import { forTerminal } from "../sanitize.js";
 
 const FORMATS = ["text", "json", "markdown", "html"] as const;
@@ -20,6 +21,8 @@ interface ViewOptions {
   as?: TextForm;
   format: Format;
   pager: boolean;
+  redact?: boolean;
+  showPaths?: boolean;
 }
 
 export function register(program: Command): void {
@@ -38,35 +41,44 @@ export function register(program: Command): void {
       parseTextForm,
     )
     .addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text"))
+    .option("--redact", "markdown/html: replace secrets, the home path and the user name")
+    .option("--show-paths", "markdown/html: keep absolute local paths")
     .option("--no-pager", "never page the output")
-    .action((ref: string, options: ViewOptions, command: Command) => {
+    .action(async (ref: string, options: ViewOptions, command: Command) => {
       const source = resolveSource(command, ref, {
         ...(options.from ? { from: options.from } : {}),
         ...(options.as ? { documentForm: options.as } : {}),
         allowDocuments: true,
       });
-      const input: ViewInput = {
-        meta: source.transcript.meta,
-        messages: source.transcript.body,
-        start: source.start,
-        end: source.end,
-      };
-      if (source.found) {
-        input.harness = source.found.harness;
-        if (source.path !== undefined) input.path = source.path;
-        if (source.forkedFrom) input.forkedFrom = source.forkedFrom;
-      }
       switch (options.format) {
         case "json":
           writeChunks(renderCommonChunks(selected(source)));
           return;
         case "markdown":
-          writePaged(forTerminal(renderMarkdown(input)), process.env, options.pager);
+        case "html": {
+          const rendered = await renderSource(source, options.format, options);
+          if (rendered.redacted) {
+            process.stderr.write(
+              `${redactionSummary(rendered.redacted.count, rendered.redacted.byKind)}\n`,
+            );
+          }
+          if (options.format === "html") process.stdout.write(rendered.text);
+          // A terminal must not act on control characters inside the Markdown.
+          else writePaged(forTerminal(rendered.text), process.env, options.pager);
           return;
-        case "html":
-          process.stdout.write(renderHtml(input));
-          return;
+        }
         case "text": {
+          const input: ViewInput = {
+            meta: source.transcript.meta,
+            messages: source.transcript.body,
+            start: source.start,
+            end: source.end,
+          };
+          if (source.found) {
+            input.harness = source.found.harness;
+            if (source.path !== undefined) input.path = source.path;
+            if (source.forkedFrom) input.forkedFrom = source.forkedFrom;
+          }
           // The painter makes each piece safe before coloring it; without
           // colors the whole text can be made safe in one pass as well.
           const color = colorEnabled(process.stdout, process.env);

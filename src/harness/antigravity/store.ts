@@ -829,9 +829,11 @@ export class AntigravityStore implements Store<AntigravityBody> {
         continue;
       }
       const dbs = new Set(names.filter((n) => n.endsWith(".db")));
+      const only = options.paths;
       for (const name of names.sort()) {
-        if (name.endsWith(".db")) candidates.push({ lane, name });
-        else if (name.endsWith(".pb") && !dbs.has(`${name.slice(0, -3)}.db`)) {
+        if (name.endsWith(".db")) {
+          if (!only || only.has(join(dir, name))) candidates.push({ lane, name });
+        } else if (name.endsWith(".pb") && !dbs.has(`${name.slice(0, -3)}.db`)) {
           // A .pb beside its .db is the opaque copy /fork writes: nothing to list.
           skipped.push({
             path: join(dir, name),
@@ -1085,6 +1087,29 @@ export class AntigravityStore implements Store<AntigravityBody> {
   }
 
   // -- fingerprint ---------------------------------------------------------
+
+  scan(): Fingerprint[] {
+    const out: Fingerprint[] = [];
+    for (const lane of this.lanes) {
+      let names: string[];
+      try {
+        names = readdirSync(join(lane.root, "conversations"));
+      } catch {
+        continue; // discover() reports unreadable directories
+      }
+      for (const name of names.sort()) {
+        if (!name.endsWith(".db")) continue;
+        const id = name.slice(0, -3);
+        const paths = lanePaths(lane, id);
+        const found = fingerprintOf(lane, paths);
+        // A dangling or unreadable .db still goes to discovery, which says why it is skipped.
+        if (found.files[0]?.path !== paths.db)
+          found.files.unshift({ path: paths.db, mtime_ms: 0, size: -1 });
+        out.push(found);
+      }
+    }
+    return out;
+  }
 
   fingerprint(id: string): Fingerprint | undefined {
     if (pathComponentProblem(id)) return undefined;

@@ -300,7 +300,8 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
       for (const name of names.sort()) {
         // Subagent transcripts (older releases kept them beside the sessions) are not sessions.
         if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
-        files.push(join(dir, name));
+        const path = join(dir, name);
+        if (!options.paths || options.paths.has(path)) files.push(path);
       }
     }
     const sessions: Discovered[] = [];
@@ -466,6 +467,29 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
       });
     }
     return removed;
+  }
+
+  scan(): Fingerprint[] {
+    const out: Fingerprint[] = [];
+    for (const dir of this.projectDirs()) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue; // discover() reports unreadable folders
+      }
+      for (const name of names.sort()) {
+        if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
+        const path = join(dir, name);
+        try {
+          const st = statSync(path);
+          out.push({ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] });
+        } catch {
+          out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
+        }
+      }
+    }
+    return out;
   }
 
   fingerprint(id: string): Fingerprint | undefined {

@@ -315,7 +315,9 @@ export class CodexStore implements Store<CodexBody> {
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
     const skipped: Skipped[] = [];
-    const files = this.rolloutFiles((s) => skipped.push(s));
+    const all = this.rolloutFiles((s) => skipped.push(s));
+    const only = options.paths;
+    const files = only ? all.filter((f) => only.has(f.path)) : all;
     const titles = readSessionIndex(this.home);
     const sessions: Discovered[] = [];
     const seen = new Map<string, string>();
@@ -551,6 +553,17 @@ export class CodexStore implements Store<CodexBody> {
     for (const t of targets) unlinkSync(t);
     this.forgetTitle(id);
     return targets;
+  }
+
+  scan(): Fingerprint[] {
+    return this.rolloutFiles().map((file) => {
+      try {
+        const st = statSync(file.path);
+        return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
+      } catch {
+        return { files: [{ path: file.path, mtime_ms: 0, size: -1 }] };
+      }
+    });
   }
 
   fingerprint(id: string): Fingerprint | undefined {

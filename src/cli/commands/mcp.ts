@@ -1,0 +1,66 @@
+/**
+ * txcript mcp [--allow-write]: the MCP server on stdio (src/mcp/). stdout
+ * carries protocol frames only: the transport gets its own writer, and
+ * anything else in the process that writes to process.stdout (a stray
+ * print in a dependency, a worker thread's output) is sent to stderr.
+ */
+
+import { createRequire } from "node:module";
+import { Writable } from "node:stream";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Command } from "commander";
+import { describeCause, errorLine } from "../../errors.js";
+import type { Env } from "../../local.js";
+import { createMcpServer } from "../../mcp/server.js";
+import { rootsFrom } from "../context.js";
+
+const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
+
+export function register(program: Command): void {
+  program
+    .command("mcp")
+    .description("serve every session to agents over MCP (stdio)")
+    .option("--allow-write", "offer continue_session, which writes copies into harness stores")
+    .action(async (options: { allowWrite?: boolean }, command: Command) => {
+      const log = (line: string) => process.stderr.write(`txcript mcp: ${line}\n`);
+      // The transport writes through the real stdout's own write (which
+      // handles pipes, files and terminals); every other caller of
+      // process.stdout.write reaches stderr instead.
+      const toClient = process.stdout.write.bind(process.stdout);
+      const frames = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          toClient(chunk, (error) => done(error ?? undefined));
+        },
+      });
+      // Each answer waiting for a slow client to read adds a drain listener.
+      frames.setMaxListeners(0);
+      // A client that goes away mid-answer: nothing left to serve.
+      const gone = () => process.exit(0);
+      frames.on("error", gone);
+      process.stdout.on("error", gone);
+      process.stdout.write = process.stderr.write.bind(process.stderr);
+      // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
+      process.on("uncaughtException", (error) => log(errorLine(error)));
+      process.on("unhandledRejection", (error) => log(errorLine(error)));
+      const { server, drain } = createMcpServer({
+        env: process.env as Env,
+        roots: rootsFrom(command),
+        cwd: process.cwd(),
+        allowWrite: options.allowWrite === true,
+        version: pkg.version,
+        log,
+      });
+      const transport = new StdioServerTransport(process.stdin, frames);
+      transport.onerror = (error) => log(`ignored a bad frame: ${describeCause(error)}`);
+      const closed = new Promise<void>((resolve) => {
+        process.stdin.once("end", resolve);
+        process.stdin.once("close", resolve);
+      });
+      await server.connect(transport);
+      await closed;
+      // Input ended: answer what was asked, then go.
+      await drain();
+      await server.close();
+      await new Promise<void>((resolve) => frames.end(resolve));
+    });
+}

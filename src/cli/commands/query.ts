@@ -1,0 +1,180 @@
+/**
+ * txcript query <terms>: full-text search over every session's messages,
+ * best hits first (bm25), each with a highlighted snippet, where it matched
+ * and the `view <id>#<n>` that opens the spot. With no terms on a terminal
+ * it opens the picker. `--json` schema: docs/cli.md.
+ */
+
+import { resolve } from "node:path";
+import { type Command, InvalidArgumentError } from "commander";
+import { InvalidRequestError } from "../../errors.js";
+import {
+  ftsExpression,
+  type Hit,
+  isKind,
+  KINDS,
+  type Kind,
+  type QueryRequest,
+} from "../../index/index.js";
+import { timestampMillis } from "../../time.js";
+import type { HarnessId } from "../../transcript.js";
+import { indexFor, refreshed } from "../cache.js";
+import { localDate, padEnd } from "../columns.js";
+import { UsageError } from "../errors.js";
+import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
+import { colorEnabled, painter } from "../output.js";
+import { sessionJson } from "./list.js";
+
+interface QueryOptions {
+  from?: HarnessId;
+  cwd?: string;
+  since?: number;
+  until?: number;
+  role?: Kind[];
+  limit?: number;
+  json?: boolean;
+}
+
+/** `--role user,tool`: the places a hit may be; `tool` is both tool kinds. */
+export function parseRoles(value: string, previous: Kind[] = []): Kind[] {
+  const out = [...previous];
+  for (const part of value.split(",").map((p) => p.trim().replace(/-/g, "_"))) {
+    if (part === "tool") out.push("tool_call", "tool_output");
+    else if (isKind(part)) out.push(part);
+    else
+      throw new InvalidArgumentError(`unknown place "${part}" (one of: ${KINDS.join(", ")}, tool)`);
+  }
+  return out;
+}
+
+/** What `view` takes to open the hit: the message, or the session for its title and fields. */
+export function viewRef(hit: Hit): string {
+  return hit.ordinal > 0 ? `${hit.session.id}#${hit.ordinal}` : hit.session.id;
+}
+
+export function hitJson(hit: Hit): Record<string, unknown> {
+  return {
+    id: hit.session.id,
+    harness: hit.session.harness,
+    ordinal: hit.ordinal,
+    where: hit.kind,
+    timestamp: hit.timestamp,
+    score: hit.score,
+    snippet: hit.snippet,
+    highlights: hit.highlights,
+    view: viewRef(hit),
+    session: sessionJson(hit.session),
+  };
+}
+
+function highlight(hit: Hit, mark: (s: string) => string): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of hit.highlights) {
+    out += hit.snippet.slice(at, start) + mark(hit.snippet.slice(start, end));
+    at = end;
+  }
+  return out + hit.snippet.slice(at);
+}
+
+const WHERE: Record<Kind, string> = {
+  user: "user",
+  assistant: "assistant",
+  thinking: "thinking",
+  tool_call: "tool call",
+  tool_output: "tool output",
+  title: "title",
+  meta: "cwd/branch/model",
+};
+
+function millis(ts: string): number {
+  try {
+    return timestampMillis(ts);
+  } catch {
+    return 0;
+  }
+}
+
+export function renderHits(hits: readonly Hit[], color: boolean): string {
+  const paint = painter(color);
+  const refs = hits.map((h) =>
+    h.ordinal > 0 ? `${h.session.id.slice(0, 8)}#${h.ordinal}` : h.session.id.slice(0, 8),
+  );
+  const refWidth = Math.max(0, ...refs.map((r) => r.length));
+  const lines: string[] = [];
+  hits.forEach((hit, i) => {
+    const title = (hit.session.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim();
+    lines.push(
+      `${paint.bold(padEnd(refs[i]!, refWidth))}  ${hit.session.harness}  ${paint.dim(localDate(millis(hit.timestamp)))}  ${paint.magenta(WHERE[hit.kind])}  ${paint.cyan(title)}`,
+    );
+    lines.push(`    ${highlight(hit, (s) => paint.yellow(paint.bold(s)))}`);
+  });
+  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
+}
+
+export function register(program: Command): void {
+  program
+    .command("query")
+    .alias("search")
+    .description('search every session\'s messages: words, "phrases", prefix*, -excluded')
+    .argument("[terms...]", "what to find; on a terminal with none, the picker opens")
+    .option("--from <harness>", "only this harness", parseHarness)
+    .option("--cwd <dir>", "only sessions in this directory or below")
+    .option(
+      "--since <when>",
+      "only sessions active since: an age (3d), a date or a timestamp",
+      parseSince,
+    )
+    .option(
+      "--until <when>",
+      "only sessions last active by: an age, a date or a timestamp",
+      parseUntil,
+    )
+    .option(
+      "--role <where>",
+      `only hits in: ${KINDS.join(", ")}, tool (repeat or comma-separate)`,
+      parseRoles,
+    )
+    .option("--limit <n>", "at most n hits (default 20)", parsePositiveInt)
+    .option("--json", "print JSON (schema: docs/cli.md)")
+    .action(async (terms: string[], options: QueryOptions, command: Command) => {
+      const text = terms.join(" ");
+      if (text.trim() === "") {
+        if (process.stdin.isTTY && process.stdout.isTTY && !options.json) {
+          const { pick } = await import("./pick.js");
+          await pick(command, options.from);
+          return;
+        }
+        throw new UsageError('give something to search for: words, "a phrase", a prefix*');
+      }
+      try {
+        ftsExpression(text);
+      } catch (error) {
+        if (error instanceof InvalidRequestError) throw new UsageError(error.detail);
+        throw error;
+      }
+      const index = indexFor(command);
+      let hits: Hit[];
+      try {
+        await refreshed(index, { ...(options.from ? { from: options.from } : {}), text: true });
+        const request: QueryRequest = { limit: options.limit ?? 20 };
+        if (options.from !== undefined) request.from = options.from;
+        if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
+        if (options.since !== undefined) request.since = options.since;
+        if (options.until !== undefined) request.until = options.until;
+        if (options.role !== undefined) request.kinds = options.role;
+        hits = index.query(text, request);
+      } finally {
+        index.close();
+      }
+      if (options.json) {
+        process.stdout.write(
+          `${JSON.stringify({ version: 1, query: text, hits: hits.map(hitJson) }, null, 2)}\n`,
+        );
+        return;
+      }
+      const out = renderHits(hits, colorEnabled(process.stdout, process.env));
+      if (out !== "") process.stdout.write(out);
+      else process.stderr.write(`nothing matches ${JSON.stringify(text)}\n`);
+    });
+}

@@ -1,0 +1,75 @@
+/**
+ * The index database's schema and its version. A database is ours when
+ * its application_id says so; user_version is the schema version. An older
+ * schema is dropped and rebuilt (the index is a cache), a newer one is left
+ * alone for the txcript that made it.
+ */
+
+/** "txci" in ASCII: marks the file as a txcript index. */
+export const APPLICATION_ID = 0x74786369;
+/** Bump on any change below; an older index is rebuilt from the stores. */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA = `
+CREATE TABLE stores (
+  id INTEGER PRIMARY KEY,
+  harness TEXT NOT NULL,
+  -- JSON array of the store's root directories: one row per configuration.
+  roots TEXT NOT NULL,
+  -- JSON array of what the last discovery skipped outside any scanned file.
+  skipped TEXT NOT NULL DEFAULT '[]',
+  UNIQUE (harness, roots)
+);
+
+-- One row per file discovery reads: a session, a skipped file, or nothing to list.
+CREATE TABLE entries (
+  rowid INTEGER PRIMARY KEY,
+  store INTEGER NOT NULL REFERENCES stores(id) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('session', 'skipped', 'none')),
+  reason TEXT,
+  harness TEXT,
+  id TEXT,
+  created_ms INTEGER,
+  updated_ms INTEGER,
+  cwd TEXT,
+  -- The store's own listing (Discovered), verbatim.
+  discovered TEXT,
+  -- The fingerprint the text below was read at; NULL until it is.
+  text_fp TEXT,
+  text_error TEXT,
+  input_tokens INTEGER,
+  output_tokens INTEGER,
+  cache_read_input_tokens INTEGER,
+  cache_creation_input_tokens INTEGER,
+  model TEXT,
+  models TEXT,
+  UNIQUE (store, path)
+);
+CREATE INDEX entries_updated ON entries (updated_ms DESC, id) WHERE state = 'session';
+CREATE INDEX entries_id ON entries (id);
+
+-- The searchable text, and its full-text index (external content).
+CREATE TABLE chunks (
+  rowid INTEGER PRIMARY KEY,
+  entry INTEGER NOT NULL REFERENCES entries(rowid) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX chunks_entry ON chunks (entry);
+CREATE VIRTUAL TABLE text USING fts5 (
+  body,
+  content = 'chunks',
+  content_rowid = 'rowid',
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+  INSERT INTO text (rowid, body) VALUES (new.rowid, new.body);
+END;
+CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+  INSERT INTO text (text, rowid, body) VALUES ('delete', old.rowid, old.body);
+END;
+`;

@@ -1,0 +1,641 @@
+/**
+ * The persistent index over every store: one row per file discovery reads
+ * (a session with its listing, a skipped file, or nothing to list), the
+ * searchable text of each session's messages under FTS5, and each
+ * session's usage totals. Refreshed by fingerprint: a store's `scan()`
+ * stats its files without opening them, and only new or changed files are
+ * discovered again (`discover({ paths })`); only sessions whose files
+ * changed are loaded again for their text. The stores are only ever read.
+ */
+
+import { describeCause, TxcriptError } from "../errors.js";
+import { storedHarnesses } from "../harness/index.js";
+import { type Env, type Listing, Local, type SkippedIn } from "../local.js";
+import type { Db } from "../sqlite.js";
+import { timestampFromMillis, timestampMillis } from "../time.js";
+import type { Discovered, Discovery, HarnessId, Skipped } from "../transcript.js";
+import { cacheDir, isCorrupt, type Opened, openIndexDb, removeIndex, tryLock } from "./open.js";
+import { ftsExpression } from "./terms.js";
+import { chunksOf, type Kind, type UsageTotals, usageOf } from "./text.js";
+
+export interface IndexOptions {
+  env: Env;
+  /** Store root overrides per harness (the `--<harness>-root` flags). */
+  roots?: Partial<Record<HarnessId, string>>;
+  /** The cache directory; `null` keeps the index in memory (`--no-cache`); default: `cacheDir(env)`. */
+  cache?: string | null;
+  /** Where one-line warnings go (a damaged index rebuilt, a locked one bypassed). Default: dropped. */
+  warn?: (line: string) => void;
+}
+
+/** What `list`, `query` and `usage` can narrow to. Times are ms since the epoch. */
+export interface Filter {
+  from?: HarnessId;
+  /** This directory or below it. */
+  cwd?: string;
+  /** Last activity at or after. */
+  since?: number;
+  /** Last activity at or before. */
+  until?: number;
+}
+
+export interface ListRequest extends Filter {
+  limit?: number;
+}
+
+export interface RefreshOptions {
+  from?: HarnessId;
+  /** Also read the text (and usage) of sessions not indexed yet: what `query` and `usage` need. */
+  text?: boolean;
+  onProgress?: (what: string, done: number, total: number) => void;
+}
+
+export interface QueryRequest extends Filter {
+  /** Only hits in these places. */
+  kinds?: readonly Kind[];
+  /** At most this many hits (default 20). */
+  limit?: number;
+}
+
+export interface Hit {
+  session: Discovered;
+  /** The message, numbered as `view` numbers it; 0 for the session's title or fields. */
+  ordinal: number;
+  kind: Kind;
+  /** When the message was written. */
+  timestamp: string;
+  /** bm25: lower is better. */
+  score: number;
+  /** The matching passage, whitespace collapsed. */
+  snippet: string;
+  /** [start, end) of each matched term in `snippet`, in UTF-16 code units. */
+  highlights: [number, number][];
+}
+
+export interface SessionUsage {
+  session: Discovered;
+  /** Undefined when the session's text could not be read. */
+  usage: UsageTotals | undefined;
+}
+
+export interface Refreshed {
+  /** Files discovery passed over, and why. */
+  skipped: SkippedIn[];
+  /** Stores that failed as a whole, by root. */
+  unreadable: SkippedIn[];
+}
+
+export interface IndexedId {
+  harness: HarnessId;
+  id: string;
+  title: string | undefined;
+}
+
+const MARK_START = "\u0002";
+const MARK_END = "\u0003";
+/** Sessions read per transaction while indexing text: progress survives an interrupt. */
+const TEXT_BATCH = 32;
+/** How long a text refresh waits for another process's before going on without it. */
+const LOCK_WAIT_MS = 60_000;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function fingerprintKey(files: Discovered["fingerprint"]["files"]): string {
+  return JSON.stringify(files);
+}
+
+interface EntryRow {
+  rowid: number;
+  path: string;
+  fingerprint: string;
+}
+
+/** The index. Open with `SessionIndex.open`; close when done. */
+export class SessionIndex {
+  private opened: Opened;
+  private readonly local: Local;
+  private readonly warn: (line: string) => void;
+  private readonly dir: string | null;
+  private storeIdCache = new Map<HarnessId, number>();
+
+  private constructor(
+    private readonly options: IndexOptions,
+    dir: string | null,
+  ) {
+    this.warn = options.warn ?? (() => {});
+    this.dir = dir;
+    this.local = new Local({
+      env: options.env,
+      ...(options.roots ? { roots: options.roots } : {}),
+    });
+    this.opened = openIndexDb(dir, this.warn);
+  }
+
+  static open(options: IndexOptions): SessionIndex {
+    const dir = options.cache === undefined ? cacheDir(options.env) : options.cache;
+    return new SessionIndex(options, dir);
+  }
+
+  /** The index file, or undefined when the index is in memory. */
+  get path(): string | undefined {
+    return this.opened.path;
+  }
+
+  private get db(): Db {
+    return this.opened.db;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** After a damaged database was found: remove it and reopen; false when there is nothing to recover. */
+  private recover(error: unknown): boolean {
+    const path = this.opened.path;
+    if (!isCorrupt(error) || path === undefined) return false;
+    this.warn(`the index ${path} was damaged (${describeCause(error)}); rebuilding it`);
+    this.close();
+    try {
+      removeIndex(path);
+    } catch {
+      // openIndexDb says what is wrong
+    }
+    this.storeIdCache.clear();
+    this.opened = openIndexDb(this.dir, this.warn);
+    return true;
+  }
+
+  /** Run `fn`; a database found damaged on the way is removed, rebuilt and `fn` run once more. */
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      if (!this.recover(error)) throw error;
+      return fn();
+    }
+  }
+
+  private harnessIds(from?: HarnessId): HarnessId[] {
+    return storedHarnesses()
+      .map((h) => h.id)
+      .filter((id) => from === undefined || id === from);
+  }
+
+  /** The stores row of a harness as this index is configured (its roots), made on first use. */
+  private storeId(harness: HarnessId): number {
+    const cached = this.storeIdCache.get(harness);
+    if (cached !== undefined) return cached;
+    const roots = JSON.stringify(this.local.store(harness).roots);
+    const find = () =>
+      this.db
+        .prepare("SELECT id FROM stores WHERE harness = ? AND roots = ?")
+        .pluck()
+        .get(harness, roots) as number | undefined;
+    let id = find();
+    if (id === undefined) {
+      this.db
+        .prepare("INSERT OR IGNORE INTO stores (harness, roots) VALUES (?, ?)")
+        .run(harness, roots);
+      id = find();
+    }
+    if (id === undefined) throw new TxcriptError(harness, "the index could not record this store");
+    this.storeIdCache.set(harness, id);
+    return id;
+  }
+
+  private storeIds(from?: HarnessId): string {
+    return JSON.stringify(this.harnessIds(from).map((h) => this.storeId(h)));
+  }
+
+  // -- refresh ---------------------------------------------------------------
+
+  /**
+   * Bring the index up to date with the stores; returns what discovery
+   * skipped, and the stores that could not be read at all (their sessions
+   * stay as last indexed).
+   */
+  async refresh(options: RefreshOptions = {}): Promise<Refreshed> {
+    const run = async (): Promise<Refreshed> => {
+      const unreadable: SkippedIn[] = [];
+      for (const h of this.harnessIds(options.from)) {
+        try {
+          await this.refreshRows(h, options);
+        } catch (cause) {
+          if (isCorrupt(cause)) throw cause;
+          // One broken store (HOME a file, an unreadable root) costs only its own sessions.
+          const reason = cause instanceof Error ? cause.message : String(cause);
+          unreadable.push({ harness: h, path: this.local.store(h).roots[0] ?? h, reason });
+        }
+      }
+      if (options.text) this.refreshText(options);
+      return { skipped: this.skipped(options.from), unreadable };
+    };
+    try {
+      return await run();
+    } catch (error) {
+      if (!this.recover(error)) throw error;
+      return await run();
+    }
+  }
+
+  private async refreshRows(harness: HarnessId, options: RefreshOptions): Promise<void> {
+    const store = this.local.store(harness);
+    const storeId = this.storeId(harness);
+    const known = new Map(
+      (
+        this.db
+          .prepare("SELECT rowid, path, fingerprint FROM entries WHERE store = ?")
+          .all(storeId) as EntryRow[]
+      ).map((r) => [r.path, r]),
+    );
+    const progress = options.onProgress
+      ? {
+          onProgress: (done: number, total: number) =>
+            options.onProgress?.(`scanning ${harness}`, done, total),
+        }
+      : {};
+    // path -> fingerprint key of every file that needs writing, and the files that are gone.
+    const write = new Map<string, string>();
+    let gone: EntryRow[];
+    let discovery: Discovery | undefined;
+    if (store.scan) {
+      const scanned = new Map<string, string>();
+      for (const fp of store.scan()) {
+        const main = fp.files[0];
+        if (main) scanned.set(main.path, fingerprintKey(fp.files));
+      }
+      for (const [path, key] of scanned)
+        if (known.get(path)?.fingerprint !== key) write.set(path, key);
+      gone = [...known.values()].filter((r) => !scanned.has(r.path));
+      if (write.size > 0)
+        discovery = await store.discover({ ...progress, paths: new Set(write.keys()) });
+    } else {
+      // No cheap scan: discovery is the scan.
+      const found = await store.discover(progress);
+      discovery = found;
+      const seen = new Set<string>();
+      for (const d of found.sessions) {
+        // Several sessions may share one file (OpenCode's database): keyed by file and id.
+        const entry = sharedKey(d);
+        seen.add(entry);
+        const key = fingerprintKey(d.fingerprint.files);
+        if (known.get(entry)?.fingerprint !== key) write.set(entry, key);
+      }
+      for (const s of found.skipped) {
+        seen.add(s.path);
+        write.set(s.path, "");
+      }
+      gone = [...known.values()].filter((r) => !seen.has(r.path));
+    }
+    if (write.size === 0 && gone.length === 0 && !discovery) return;
+    const sessions = new Map(
+      (discovery?.sessions ?? []).map((d) => [store.scan ? d.path : sharedKey(d), d]),
+    );
+    const skipped = new Map((discovery?.skipped ?? []).map((s) => [s.path, s]));
+    const outside: Skipped[] = (discovery?.skipped ?? []).filter((s) => !write.has(s.path));
+    const db = this.db;
+    const dropChunks = db.prepare("DELETE FROM chunks WHERE entry = ?");
+    const dropEntry = db.prepare("DELETE FROM entries WHERE rowid = ? AND fingerprint = ?");
+    const existing = db.prepare("SELECT rowid FROM entries WHERE store = ? AND path = ?").pluck();
+    const insert = db.prepare(
+      `INSERT INTO entries (store, path, fingerprint, state, reason, harness, id, created_ms, updated_ms, cwd, discovered)
+       VALUES (@store, @path, @fingerprint, @state, @reason, @harness, @id, @created_ms, @updated_ms, @cwd, @discovered)`,
+    );
+    const update = db.prepare(
+      `UPDATE entries SET fingerprint = @fingerprint, state = @state, reason = @reason, harness = @harness,
+         id = @id, created_ms = @created_ms, updated_ms = @updated_ms, cwd = @cwd, discovered = @discovered,
+         text_fp = NULL, text_error = NULL, input_tokens = NULL, output_tokens = NULL,
+         cache_read_input_tokens = NULL, cache_creation_input_tokens = NULL, model = NULL, models = NULL
+       WHERE rowid = @rowid`,
+    );
+    db.transaction(() => {
+      for (const r of gone) {
+        dropChunks.run(r.rowid);
+        dropEntry.run(r.rowid, r.fingerprint);
+      }
+      for (const [path, fingerprint] of write) {
+        const d = sessions.get(path);
+        const s = skipped.get(path);
+        const row = {
+          store: storeId,
+          path,
+          fingerprint,
+          state: d ? "session" : s ? "skipped" : "none",
+          reason: s?.reason ?? null,
+          harness: d ? harness : null,
+          id: d?.id ?? null,
+          created_ms: d ? safeMillis(d.meta.timestamp) : null,
+          updated_ms: d ? safeMillis(d.updated) : null,
+          cwd: d?.meta.cwd ?? null,
+          discovered: d ? JSON.stringify(d) : null,
+        };
+        const rowid = existing.get(storeId, path) as number | undefined;
+        if (rowid === undefined) insert.run(row);
+        else {
+          dropChunks.run(rowid);
+          update.run({ ...row, rowid });
+        }
+      }
+      if (discovery)
+        db.prepare("UPDATE stores SET skipped = ? WHERE id = ?").run(
+          JSON.stringify(outside),
+          storeId,
+        );
+    }).immediate();
+  }
+
+  private refreshText(options: RefreshOptions): void {
+    const ids = this.storeIds(options.from);
+    const pendingSql = `SELECT rowid, harness, id, fingerprint, updated_ms FROM entries
+      WHERE state = 'session' AND store IN (SELECT value FROM json_each(?))
+        AND (text_fp IS NULL OR text_fp <> fingerprint)`;
+    const pending = () =>
+      this.db.prepare(pendingSql).all(ids) as {
+        rowid: number;
+        harness: HarnessId;
+        id: string;
+        fingerprint: string;
+        updated_ms: number;
+      }[];
+    let todo = pending();
+    if (todo.length === 0) return;
+    let release: (() => void) | undefined = () => {};
+    if (this.opened.path !== undefined) {
+      const waitUntil = Date.now() + LOCK_WAIT_MS;
+      release = tryLock(this.opened.path);
+      while (release === undefined && Date.now() < waitUntil) {
+        sleep(200);
+        release = tryLock(this.opened.path);
+      }
+      if (release === undefined) {
+        this.warn(
+          "another txcript process is indexing the sessions' text; results may miss sessions it has not reached yet",
+        );
+        return;
+      }
+      todo = pending(); // the other process may have done them
+    }
+    try {
+      const db = this.db;
+      const dropChunks = db.prepare("DELETE FROM chunks WHERE entry = ?");
+      const addChunk = db.prepare(
+        "INSERT INTO chunks (entry, ordinal, kind, at, body) VALUES (?, ?, ?, ?, ?)",
+      );
+      const done = db.prepare(
+        `UPDATE entries SET text_fp = fingerprint, text_error = @error, input_tokens = @input,
+           output_tokens = @output, cache_read_input_tokens = @cacheRead,
+           cache_creation_input_tokens = @cacheCreation, model = @model, models = @models
+         WHERE rowid = @rowid AND fingerprint = @fingerprint`,
+      );
+      for (let start = 0; start < todo.length; start += TEXT_BATCH) {
+        const batch = todo.slice(start, start + TEXT_BATCH).map((row) => {
+          options.onProgress?.("indexing text", start, todo.length);
+          try {
+            const loaded = this.local.load({ harness: row.harness, id: row.id });
+            return {
+              row,
+              chunks: chunksOf(loaded.transcript, row.updated_ms),
+              usage: usageOf(loaded.transcript),
+            };
+          } catch (error) {
+            const why = error instanceof TxcriptError ? error.message : describeCause(error);
+            return { row, error: why };
+          }
+        });
+        db.transaction(() => {
+          for (const item of batch) {
+            const u = item.usage;
+            const changed = done.run({
+              rowid: item.row.rowid,
+              fingerprint: item.row.fingerprint,
+              error: item.error ?? null,
+              input: u?.input_tokens ?? null,
+              output: u?.output_tokens ?? null,
+              cacheRead: u?.cache_read_input_tokens ?? null,
+              cacheCreation: u?.cache_creation_input_tokens ?? null,
+              model: u?.model ?? null,
+              models: u ? JSON.stringify(u.models) : null,
+            }).changes;
+            if (changed === 0) continue; // changed meanwhile: the next refresh reads it again
+            dropChunks.run(item.row.rowid);
+            for (const c of item.chunks ?? [])
+              addChunk.run(item.row.rowid, c.ordinal, c.kind, c.at, c.body);
+          }
+        }).immediate();
+      }
+      options.onProgress?.("indexing text", todo.length, todo.length);
+    } finally {
+      release();
+    }
+  }
+
+  // -- reading ---------------------------------------------------------------
+
+  /** What discovery skipped, as of the last refresh. */
+  skipped(from?: HarnessId): SkippedIn[] {
+    return this.guard(() => {
+      const ids = this.storeIds(from);
+      const files = this.db
+        .prepare(
+          `SELECT e.path, e.reason, s.harness FROM entries e JOIN stores s ON s.id = e.store
+           WHERE e.state = 'skipped' AND e.store IN (SELECT value FROM json_each(?)) ORDER BY s.harness, e.path`,
+        )
+        .all(ids) as { path: string; reason: string; harness: HarnessId }[];
+      const out: SkippedIn[] = files.map((f) => ({
+        harness: f.harness,
+        path: f.path,
+        reason: f.reason,
+      }));
+      const stores = this.db
+        .prepare("SELECT harness, skipped FROM stores WHERE id IN (SELECT value FROM json_each(?))")
+        .all(ids) as { harness: HarnessId; skipped: string }[];
+      for (const s of stores) {
+        for (const k of JSON.parse(s.skipped) as Skipped[]) out.push({ ...k, harness: s.harness });
+      }
+      return out;
+    });
+  }
+
+  private where(filter: Filter, alias = "e"): { sql: string; params: unknown[] } {
+    const parts = [
+      `${alias}.state = 'session'`,
+      `${alias}.store IN (SELECT value FROM json_each(?))`,
+    ];
+    const params: unknown[] = [this.storeIds(filter.from)];
+    if (filter.since !== undefined) {
+      parts.push(`${alias}.updated_ms >= ?`);
+      params.push(filter.since);
+    }
+    if (filter.until !== undefined) {
+      parts.push(`${alias}.updated_ms <= ?`);
+      params.push(filter.until);
+    }
+    if (filter.cwd !== undefined) {
+      const dir = filter.cwd.replace(/\\/g, "/").replace(/\/+$/, "") || "/";
+      parts.push(`(${alias}.cwd = ? OR ${alias}.cwd LIKE ? ESCAPE '\\')`);
+      params.push(dir, `${escapeLike(dir === "/" ? "" : dir)}/%`);
+    }
+    return { sql: parts.join(" AND "), params };
+  }
+
+  /** Sessions, newest activity first, as of the last refresh. */
+  list(request: ListRequest = {}): Listing {
+    return this.guard(() => {
+      const { sql, params } = this.where(request);
+      const limit =
+        request.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(request.limit))}` : "";
+      const rows = this.db
+        .prepare(
+          `SELECT e.discovered FROM entries e WHERE ${sql} ORDER BY e.updated_ms DESC, e.id${limit}`,
+        )
+        .pluck()
+        .all(...params) as string[];
+      return {
+        sessions: rows.map((r) => JSON.parse(r) as Discovered),
+        skipped: this.skipped(request.from),
+        unreadable: [],
+      };
+    });
+  }
+
+  /** Session ids (newest first) for completion and the picker. */
+  ids(from?: HarnessId): IndexedId[] {
+    return this.list(from ? { from } : {}).sessions.map((s) => ({
+      harness: s.harness,
+      id: s.id,
+      title: s.meta.title,
+    }));
+  }
+
+  /** Full-text search, best hits first. Throws InvalidRequestError (one line) for a query with nothing to search. */
+  query(terms: string, request: QueryRequest = {}): Hit[] {
+    const expr = ftsExpression(terms);
+    return this.guard(() => {
+      const { sql, params } = this.where(request);
+      let kinds = "";
+      if (request.kinds && request.kinds.length > 0) {
+        kinds = " AND c.kind IN (SELECT value FROM json_each(?))";
+        params.push(JSON.stringify(request.kinds));
+      }
+      const limit = Math.max(1, Math.floor(request.limit ?? 20));
+      let rows: {
+        discovered: string;
+        ordinal: number;
+        kind: Kind;
+        at: number;
+        score: number;
+        snip: string;
+      }[];
+      try {
+        rows = this.db
+          .prepare(
+            `SELECT e.discovered, c.ordinal, c.kind, c.at, bm25(text) AS score,
+               snippet(text, 0, '${MARK_START}', '${MARK_END}', '…', 24) AS snip
+             FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
+             WHERE text MATCH ? AND ${sql}${kinds}
+             ORDER BY score LIMIT ?`,
+          )
+          .all(expr, ...params, limit) as typeof rows;
+      } catch (error) {
+        if (isCorrupt(error)) throw error;
+        // The expression is built from quoted terms only; say so rather than leak FTS5's text.
+        throw new TxcriptError(
+          undefined,
+          `the search could not run: ${describeCause(error).split("\n")[0]}`,
+        );
+      }
+      return rows.map((r) => {
+        const { text, highlights } = unmark(r.snip);
+        return {
+          session: JSON.parse(r.discovered) as Discovered,
+          ordinal: r.ordinal,
+          kind: r.kind,
+          timestamp: timestampFromMillis(r.at),
+          score: r.score,
+          snippet: text,
+          highlights,
+        };
+      });
+    });
+  }
+
+  /** Each session's usage totals (refresh with `text: true` first). */
+  usage(filter: Filter = {}): SessionUsage[] {
+    return this.guard(() => {
+      const { sql, params } = this.where(filter);
+      const rows = this.db
+        .prepare(
+          `SELECT e.discovered, e.text_fp, e.text_error, e.input_tokens, e.output_tokens,
+             e.cache_read_input_tokens, e.cache_creation_input_tokens, e.model, e.models
+           FROM entries e WHERE ${sql} ORDER BY e.updated_ms DESC, e.id`,
+        )
+        .all(...params) as {
+        discovered: string;
+        text_fp: string | null;
+        text_error: string | null;
+        input_tokens: number | null;
+        output_tokens: number | null;
+        cache_read_input_tokens: number | null;
+        cache_creation_input_tokens: number | null;
+        model: string | null;
+        models: string | null;
+      }[];
+      return rows.map((r) => ({
+        session: JSON.parse(r.discovered) as Discovered,
+        usage:
+          r.text_fp === null || r.text_error !== null || r.input_tokens === null
+            ? undefined
+            : {
+                input_tokens: r.input_tokens,
+                output_tokens: r.output_tokens ?? 0,
+                cache_read_input_tokens: r.cache_read_input_tokens ?? 0,
+                cache_creation_input_tokens: r.cache_creation_input_tokens ?? 0,
+                model: r.model ?? undefined,
+                models: r.models ? (JSON.parse(r.models) as Record<string, number>) : {},
+              },
+      }));
+    });
+  }
+
+  /** The options this index was opened with. */
+  get config(): Readonly<IndexOptions> {
+    return this.options;
+  }
+}
+
+/** The entry key of a session from a store without `scan()`: its file and id. */
+function sharedKey(d: Discovered): string {
+  return `${d.path}\u0000${d.id}`;
+}
+
+function safeMillis(ts: string): number {
+  try {
+    return timestampMillis(ts);
+  } catch {
+    return 0;
+  }
+}
+
+/** Strip FTS5's snippet markers, collapse whitespace, and keep where the marked terms are. */
+export function unmark(snip: string): { text: string; highlights: [number, number][] } {
+  const flat = snip.replace(/\s+/g, " ").trim();
+  let text = "";
+  const highlights: [number, number][] = [];
+  let open = -1;
+  for (const ch of flat) {
+    if (ch === MARK_START) open = text.length;
+    else if (ch === MARK_END) {
+      if (open >= 0) highlights.push([open, text.length]);
+      open = -1;
+    } else text += ch;
+  }
+  return { text, highlights };
+}
+
+export type { Listing };

@@ -1,0 +1,165 @@
+/**
+ * What the index can search in a session: the searchable text of every
+ * message by where it sits (user, assistant, thinking, tool call, tool
+ * output) and of the session (title; cwd, branch and model), plus the
+ * session's usage totals. Pure: a Common transcript in, rows out.
+ */
+
+import type { Block, Json, Message, Tool } from "../common.js";
+import { timestampMillis } from "../time.js";
+import type { Common, Transcript } from "../transcript.js";
+
+/** Where a hit matched. `meta` is the session's cwd, branch and model. */
+export const KINDS = [
+  "user",
+  "assistant",
+  "thinking",
+  "tool_call",
+  "tool_output",
+  "title",
+  "meta",
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+export function isKind(value: string): value is Kind {
+  return (KINDS as readonly string[]).includes(value);
+}
+
+/** One searchable piece: a message's text of one kind, or a session field (ordinal 0). */
+export interface Chunk {
+  /** 1-based message ordinal as `view` numbers it; 0 for the session's own fields. */
+  ordinal: number;
+  kind: Kind;
+  /** Milliseconds since the epoch of the message (the session's last activity for ordinal 0). */
+  at: number;
+  body: string;
+}
+
+/** Token totals over a session's messages, and the models that answered. */
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  /** The session's model: its own, else the one that answered most messages. */
+  model: string | undefined;
+  /** Assistant messages per model. */
+  models: Record<string, number>;
+}
+
+/**
+ * Text past this many characters of one piece is not indexed: huge tool
+ * outputs (file dumps, logs) would otherwise dominate the index's size.
+ */
+export const MAX_CHUNK_CHARS = 64 * 1024;
+
+function cap(text: string): string {
+  return text.length > MAX_CHUNK_CHARS ? text.slice(0, MAX_CHUNK_CHARS) : text;
+}
+
+/** Every string and number inside a JSON value, in order: what a search can find in it. */
+function jsonWords(value: Json | undefined, out: string[]): void {
+  if (value === null || value === undefined) return;
+  if (typeof value === "string") out.push(value);
+  else if (typeof value === "number" || typeof value === "boolean") out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) jsonWords(v, out);
+  else
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      jsonWords(v, out);
+    }
+}
+
+function toolText(tool: Tool): string {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(tool)) {
+    if (key === "name") out.unshift(String(value));
+    else jsonWords(value as Json, out);
+  }
+  return out.join(" ");
+}
+
+function blockText(block: Block, role: Message["role"]): { kind: Kind; text: string } | undefined {
+  switch (block.type) {
+    case "text":
+      return { kind: role === "user" ? "user" : "assistant", text: block.text };
+    case "thinking":
+      return block.text ? { kind: "thinking", text: block.text } : undefined;
+    case "tool_use":
+      return { kind: "tool_call", text: toolText(block.tool) };
+    case "tool_result": {
+      const words: string[] = [];
+      jsonWords(block.content, words);
+      return { kind: "tool_output", text: words.join(" ") };
+    }
+    case "image":
+      return undefined;
+    case "artifact": {
+      const a = block.artifact;
+      const body = a.source.type === "text" ? a.source.text : "";
+      return { kind: role === "user" ? "user" : "assistant", text: `${a.name} ${body}` };
+    }
+    default:
+      return block satisfies never;
+  }
+}
+
+function millis(ts: string, fallback: number): number {
+  try {
+    return timestampMillis(ts);
+  } catch {
+    return fallback;
+  }
+}
+
+/** The chunks of a session: its fields first (ordinal 0), then each message's text by kind. */
+export function chunksOf(transcript: Transcript<Common>, updatedMs: number): Chunk[] {
+  const { meta, body } = transcript;
+  const chunks: Chunk[] = [];
+  if (meta.title) chunks.push({ ordinal: 0, kind: "title", at: updatedMs, body: cap(meta.title) });
+  const fields = [meta.cwd, meta.git_branch, meta.model].filter((f): f is string => !!f);
+  if (fields.length > 0)
+    chunks.push({ ordinal: 0, kind: "meta", at: updatedMs, body: fields.join(" ") });
+  body.forEach((message, i) => {
+    const at = millis(message.timestamp, updatedMs);
+    const byKind = new Map<Kind, string[]>();
+    for (const block of message.content) {
+      const piece = blockText(block, message.role);
+      if (!piece || piece.text.trim() === "") continue;
+      const list = byKind.get(piece.kind) ?? [];
+      list.push(piece.text);
+      byKind.set(piece.kind, list);
+    }
+    for (const [kind, texts] of byKind) {
+      chunks.push({ ordinal: i + 1, kind, at, body: cap(texts.join("\n")) });
+    }
+  });
+  return chunks;
+}
+
+export function usageOf(transcript: Transcript<Common>): UsageTotals {
+  const totals: UsageTotals = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+    model: undefined,
+    models: {},
+  };
+  for (const m of transcript.body) {
+    const u = m.usage;
+    if (u) {
+      totals.input_tokens += u.input_tokens;
+      totals.output_tokens += u.output_tokens;
+      totals.cache_read_input_tokens += u.cache_read_input_tokens ?? 0;
+      totals.cache_creation_input_tokens += u.cache_creation_input_tokens ?? 0;
+    }
+    if (m.role === "assistant" && m.model)
+      totals.models[m.model] = (totals.models[m.model] ?? 0) + 1;
+  }
+  const top = Object.entries(totals.models).sort(
+    (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
+  )[0];
+  totals.model = transcript.meta.model ?? top?.[0];
+  return totals;
+}

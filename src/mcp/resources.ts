@@ -1,0 +1,117 @@
+/**
+ * Every session as an MCP resource, `txcript://<harness>/<id>`: listed
+ * (newest first), completed (harness names, id prefixes), and read as the
+ * Markdown `txcript view --format markdown` prints. A resource has no
+ * cursor, so a huge session is cut at RESOURCE_CHARS with a note naming
+ * read_session, which pages.
+ */
+
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { errorLine, NotFoundError } from "../errors.js";
+import { storedHarnesses } from "../harness/index.js";
+import { isHarnessId } from "../transcript.js";
+import { markdownPage } from "./pages.js";
+import { sessionUri, type ToolContext, tracked } from "./tools.js";
+
+export const RESOURCE_CHARS = 1_000_000;
+
+function variable(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
+}
+
+export function registerResources(server: McpServer, ctx: ToolContext): void {
+  const template = new ResourceTemplate("txcript://{harness}/{id}", {
+    list: () =>
+      tracked(ctx, async () => {
+        try {
+          return {
+            resources: (await ctx.catalog.list()).sessions.map((s) => ({
+              uri: sessionUri(s.harness, s.id),
+              name: `${s.harness}/${s.id}`,
+              title: s.meta.title ?? `${s.harness} session ${s.id}`,
+              description: `${s.message_count} messages, last active ${s.updated}${s.meta.cwd ? `, in ${s.meta.cwd}` : ""}`,
+              mimeType: "text/markdown",
+            })),
+          };
+        } catch (error) {
+          throw new McpError(ErrorCode.InternalError, errorLine(error));
+        }
+      }),
+    complete: {
+      harness: (value) =>
+        storedHarnesses()
+          .map((h) => h.id)
+          .filter((id) => id.startsWith(value)),
+      id: async (value, context) => {
+        const h = context?.arguments?.harness;
+        try {
+          return (
+            await ctx.catalog.list(h !== undefined && isHarnessId(h) ? h : undefined)
+          ).sessions
+            .map((s) => s.id)
+            .filter((id) => id.startsWith(value))
+            .slice(0, 100);
+        } catch {
+          return [];
+        }
+      },
+    },
+  });
+  server.registerResource(
+    "session",
+    template,
+    {
+      title: "A coding-agent session",
+      description: "A session from any harness's store, as Markdown",
+      mimeType: "text/markdown",
+    },
+    (uri, variables) => {
+      try {
+        const harness = variable(variables.harness);
+        const id = decodeURIComponent(variable(variables.id));
+        if (!isHarnessId(harness)) {
+          throw new NotFoundError(undefined, `no harness "${harness}" (in ${uri.href})`);
+        }
+        const located = ctx.catalog.resolve(id, harness);
+        const loaded = ctx.catalog.load(located);
+        const input = {
+          meta: loaded.transcript.meta,
+          messages: loaded.transcript.body,
+          harness: located.harness,
+          ...(loaded.path !== undefined ? { path: loaded.path } : {}),
+        };
+        const parts = markdownPage(input, ctx.env.HOME);
+        const out = [parts.head];
+        let used = parts.head.length;
+        let cutAt: number | undefined;
+        for (let i = 0; i < input.messages.length; i++) {
+          const piece = parts.message(i);
+          if (used + piece.length > RESOURCE_CHARS) {
+            cutAt = i;
+            break;
+          }
+          out.push(piece);
+          used += piece.length;
+        }
+        if (cutAt !== undefined) {
+          out.push(
+            `\n---\n\n*Cut at message #${cutAt + 1} of ${input.messages.length} (over ${RESOURCE_CHARS} characters): call the read_session tool with session "${located.id}#${cutAt + 1}-" for the rest.*\n`,
+          );
+        }
+        return {
+          contents: [
+            {
+              uri: sessionUri(located.harness, located.id),
+              mimeType: "text/markdown",
+              text: out.join(""),
+            },
+          ],
+        };
+      } catch (error) {
+        throw new McpError(ErrorCode.InvalidParams, errorLine(error));
+      }
+    },
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * `txcript mcp`: the MCP server over the machine's sessions. Builds an
+ * McpServer with the tools and resources; the caller connects a transport
+ * (the CLI: stdio). Nothing here prints: diagnostics go to `log`.
+ */
+
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Env } from "../local.js";
+import type { HarnessId } from "../transcript.js";
+import { Catalog } from "./catalog.js";
+import { registerResources } from "./resources.js";
+import { ScanSearch, type SessionSearch } from "./search.js";
+import { registerTools, type ToolContext } from "./tools.js";
+
+export interface McpServerOptions {
+  env: Env;
+  /** Root overrides per harness (the CLI's `--<harness>-root` flags). */
+  roots?: Partial<Record<HarnessId, string>>;
+  /** The server's working directory: relative cwd filters, continued sessions with no cwd. */
+  cwd: string;
+  /** Offer continue_session (writes a copy into a harness's store). */
+  allowWrite?: boolean;
+  /** The version reported to clients. */
+  version: string;
+  log?: (line: string) => void;
+  /** A search engine to use instead of the scan. */
+  search?: { engine: SessionSearch; name: "scan" | "index" };
+}
+
+export interface TxcriptMcpServer {
+  server: McpServer;
+  /** Resolves once no tool call or resource read is in flight (before closing on end of input). */
+  drain(): Promise<void>;
+}
+
+export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
+  const catalog = new Catalog({
+    env: options.env,
+    ...(options.roots ? { roots: options.roots } : {}),
+  });
+  const server = new McpServer(
+    { name: "txcript", title: "txcript: coding-agent sessions", version: options.version },
+    {
+      capabilities: { tools: {}, resources: {}, completions: {} },
+      instructions:
+        "Sessions of every coding agent on this machine (Antigravity/agy, Claude Code, Codex, …). " +
+        "search_sessions finds where something was discussed; read_session opens a hit's ref (<id>#<message>) a page at a time; " +
+        "list_sessions lists by recency, harness, directory and time.",
+    },
+  );
+  const ctx: ToolContext = {
+    catalog,
+    search: options.search?.engine ?? new ScanSearch(catalog),
+    engine: options.search?.name ?? "scan",
+    env: options.env,
+    cwd: options.cwd,
+    allowWrite: options.allowWrite === true,
+    log: options.log ?? (() => {}),
+    memo: {},
+    pending: new Set(),
+  };
+  registerTools(server, ctx);
+  registerResources(server, ctx);
+  return {
+    server,
+    async drain() {
+      do {
+        await Promise.allSettled([...ctx.pending]);
+        // Let the protocol layer hand the last answers to the transport.
+        await new Promise((resolve) => setImmediate(resolve));
+      } while (ctx.pending.size > 0);
+    },
+  };
+}

@@ -1,0 +1,562 @@
+/**
+ * The MCP tools: list_sessions, search_sessions, read_session,
+ * export_session, and continue_session (only when the server was started
+ * with --allow-write). Each returns structured content checked against its
+ * output schema plus a text rendering; every failure comes back as a tool
+ * error carrying the CLI's one-line message, never as a crash.
+ */
+
+import { createHash } from "node:crypto";
+import { resolve as resolvePath } from "node:path";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { quote } from "shell-quote";
+import type { z } from "zod";
+import { errorLine, InvalidRequestError } from "../errors.js";
+import { parseSimple, renderSimple } from "../harness/simple.js";
+import { continueInto, type Env, type Located } from "../local.js";
+import {
+  type MessageRange,
+  parseSessionRef,
+  RangeSyntaxError,
+  resolveRange,
+  type SessionRef,
+} from "../range.js";
+import { compareTimestamps } from "../time.js";
+import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
+import { commonJsonParts, textParts, type ViewInput } from "../view.js";
+import type { Catalog, LoadedAt } from "./catalog.js";
+import { matches, parseTimeBound, type SessionFilter } from "./filters.js";
+import {
+  cursorRange,
+  decodeCursor,
+  encodeCursor,
+  markdownPage,
+  type Position,
+  pageOf,
+  type ReadFormat,
+} from "./pages.js";
+import {
+  continueInput,
+  continueOutput,
+  exportInput,
+  exportOutput,
+  LIMITS,
+  listInput,
+  listOutput,
+  readInput,
+  readOutput,
+  searchInput,
+  searchOutput,
+  type sessionRecord,
+} from "./schemas.js";
+import type { SessionSearch } from "./search.js";
+
+export interface ToolContext {
+  catalog: Catalog;
+  search: SessionSearch;
+  /** Which engine `search` is, reported with every search. */
+  engine: "scan" | "index";
+  env: Env;
+  /** Relative cwd filters resolve against it; continued sessions with no cwd get it. */
+  cwd: string;
+  allowWrite: boolean;
+  /** Diagnostics (stderr in the CLI); never the protocol stream. */
+  log: (line: string) => void;
+  /**
+   * The last message piece and the last export rendered, so paging through
+   * one huge message or document renders it once (per server, not global).
+   */
+  memo: { piece?: { key: string; text: string }; export?: { key: string; text: string } };
+  /** Calls in flight, so the server can answer them all before it closes. */
+  pending: Set<Promise<unknown>>;
+}
+
+/** Run `work`, counted in `ctx.pending` until it settles. */
+export function tracked<T>(ctx: ToolContext, work: () => Promise<T>): Promise<T> {
+  const p = work();
+  ctx.pending.add(p);
+  const done = () => ctx.pending.delete(p);
+  p.then(done, done);
+  return p;
+}
+
+export function sessionUri(harness: HarnessId, id: string): string {
+  return `txcript://${harness}/${encodeURIComponent(id)}`;
+}
+
+type Result<S extends z.ZodType> = { structured: z.infer<S>; text: string };
+
+/** Run a tool body; any throw becomes a tool error with the one-line message. */
+function answer<S extends z.ZodType>(
+  ctx: ToolContext,
+  tool: string,
+  body: () => Result<S> | Promise<Result<S>>,
+): Promise<CallToolResult> {
+  return tracked(ctx, () => answerNow(ctx, tool, body));
+}
+
+async function answerNow<S extends z.ZodType>(
+  ctx: ToolContext,
+  tool: string,
+  body: () => Result<S> | Promise<Result<S>>,
+): Promise<CallToolResult> {
+  try {
+    const { structured, text } = await body();
+    return {
+      structuredContent: structured as Record<string, unknown>,
+      content: [{ type: "text", text }],
+    };
+  } catch (error) {
+    const line = error instanceof RangeSyntaxError ? `txcript: ${error.message}` : errorLine(error);
+    if (ctx.env.TXCRIPT_DEBUG === "1" && error instanceof Error && error.stack) {
+      ctx.log(`${tool}: ${error.stack}`);
+    }
+    return { isError: true, content: [{ type: "text", text: line }] };
+  }
+}
+
+function record(s: Discovered): z.infer<typeof sessionRecord> {
+  return {
+    id: s.id,
+    harness: s.harness,
+    uri: sessionUri(s.harness, s.id),
+    created: s.meta.timestamp,
+    updated: s.updated,
+    message_count: s.message_count,
+    title: s.meta.title ?? null,
+    cwd: s.meta.cwd ?? null,
+    git_branch: s.meta.git_branch ?? null,
+    model: s.meta.model ?? null,
+    path: s.path,
+    lane: s.lane ?? null,
+    parent_id: s.parent_id ?? null,
+    forked_from: s.forked_from ?? null,
+  };
+}
+
+function filterFrom(
+  ctx: ToolContext,
+  args: {
+    harness?: HarnessId | undefined;
+    cwd?: string | undefined;
+    since?: string | undefined;
+    until?: string | undefined;
+  },
+): SessionFilter {
+  return {
+    harness: args.harness,
+    cwd: args.cwd === undefined ? undefined : resolvePath(ctx.cwd, args.cwd),
+    since: args.since === undefined ? undefined : parseTimeBound(args.since, "since"),
+    until: args.until === undefined ? undefined : parseTimeBound(args.until, "until"),
+  };
+}
+
+function oneLineTitle(title: string | undefined | null): string {
+  return (title ?? "(untitled)").replace(/\s+/g, " ");
+}
+
+// ---------------------------------------------------------------------------
+
+type ListArgs = z.infer<z.ZodObject<typeof listInput>>;
+
+async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<typeof listOutput>> {
+  const filter = filterFrom(ctx, args);
+  const listing = await ctx.catalog.list(args.harness);
+  let sessions = listing.sessions.filter((s) => matches(s, filter));
+  if (args.cursor !== undefined) {
+    const c = decodeCursor(args.cursor, "list");
+    // Past the last session shown, in the listing's order (newest first, then id, then harness).
+    sessions = sessions.filter((s) => {
+      const t = compareTimestamps(s.updated, c.updated);
+      return (
+        t < 0 || (t === 0 && (s.id.localeCompare(c.id) || s.harness.localeCompare(c.harness)) > 0)
+      );
+    });
+  }
+  const limit = args.limit ?? LIMITS.listDefault;
+  const page = sessions.slice(0, limit);
+  const last = page[page.length - 1];
+  const next =
+    sessions.length > limit && last
+      ? encodeCursor({ kind: "list", updated: last.updated, harness: last.harness, id: last.id })
+      : null;
+  const lines = page.map(
+    (s) =>
+      `${s.id}  ${s.harness}  ${s.updated}  ${s.message_count} msg${s.message_count === 1 ? "" : "s"}  ${s.meta.cwd ?? "-"}  ${oneLineTitle(s.meta.title)}`,
+  );
+  if (page.length === 0) lines.push("no sessions found");
+  if (next) lines.push(`(more: call list_sessions again with cursor "${next}")`);
+  if (listing.skipped.length > 0)
+    lines.push(`(${listing.skipped.length} unreadable file(s) skipped)`);
+  return {
+    structured: {
+      sessions: page.map(record),
+      next_cursor: next,
+      skipped: listing.skipped
+        .slice(0, 50)
+        .map((s) => ({ harness: s.harness, path: s.path, reason: s.reason })),
+      skipped_count: listing.skipped.length,
+    },
+    text: `${lines.join("\n")}\n`,
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
+
+async function searchSessions(
+  ctx: ToolContext,
+  args: SearchArgs,
+): Promise<Result<typeof searchOutput>> {
+  const filter = filterFrom(ctx, args);
+  const { cursor, limit: _limit, ...asked } = args;
+  const fingerprint = createHash("sha256").update(JSON.stringify(asked)).digest("hex").slice(0, 16);
+  let offset = 0;
+  if (cursor !== undefined) {
+    const c = decodeCursor(cursor, "search");
+    if (c.query !== fingerprint) {
+      throw new InvalidRequestError(undefined, "this cursor belongs to a different search");
+    }
+    offset = c.offset;
+  }
+  const limit = args.limit ?? LIMITS.searchDefault;
+  const found = await ctx.search.search({
+    ...filter,
+    terms: args.query,
+    role: args.role,
+    limit,
+    offset,
+  });
+  const end = offset + found.hits.length;
+  const next =
+    end < found.total ? encodeCursor({ kind: "search", query: fingerprint, offset: end }) : null;
+  const hits = found.hits.map((h) => ({
+    harness: h.harness,
+    id: h.id,
+    uri: sessionUri(h.harness, h.id),
+    ref: h.message === undefined ? h.id : `${h.id}#${h.message}`,
+    title: h.title ?? null,
+    cwd: h.cwd ?? null,
+    updated: h.updated,
+    message: h.message ?? null,
+    role: h.role ?? null,
+    where: h.where,
+    snippet: h.snippet,
+    highlights: h.highlights,
+    score: h.score,
+  }));
+  const lines = hits.map(
+    (h) =>
+      `${h.ref}  ${h.harness}  ${h.where}  ${oneLineTitle(h.title)}\n    ${h.snippet.replace(/\s+/g, " ")}`,
+  );
+  lines.unshift(
+    `${found.total} hit${found.total === 1 ? "" : "s"}${found.total > 0 ? `, ${offset + 1}-${end} shown` : ""}`,
+  );
+  if (next)
+    lines.push(`(more: call search_sessions again with the same arguments and cursor "${next}")`);
+  if (found.unreadable > 0) lines.push(`(${found.unreadable} session(s) could not be read)`);
+  return {
+    structured: {
+      hits,
+      total: found.total,
+      unreadable: found.unreadable,
+      next_cursor: next,
+      engine: ctx.engine,
+    },
+    text: `${lines.join("\n")}\n`,
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+interface Target {
+  located: Located;
+  range: MessageRange | undefined;
+}
+
+function parseRef(text: string): SessionRef {
+  return parseSessionRef(text);
+}
+
+function target(ctx: ToolContext, session: string | undefined, harness?: HarnessId): Target {
+  if (session === undefined) {
+    throw new InvalidRequestError(undefined, "give a session (an id or prefix) or a cursor");
+  }
+  const ref = parseRef(session);
+  return { located: ctx.catalog.resolve(ref.ref, harness), range: ref.range };
+}
+
+function selection(loaded: LoadedAt, range: MessageRange | undefined) {
+  const body = loaded.transcript.body;
+  return range
+    ? resolveRange(body, range, `session ${loaded.located.id}`)
+    : { start: 0, end: body.length };
+}
+
+type ReadArgs = z.infer<z.ZodObject<typeof readInput>>;
+
+function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput> {
+  let t: Target;
+  let format: ReadFormat;
+  let at: Position = { piece: -1, offset: 0 };
+  let version: string | undefined;
+  if (args.cursor !== undefined) {
+    const c = decodeCursor(args.cursor, "read");
+    t = { located: { harness: c.harness, id: c.id }, range: cursorRange(c.range) };
+    format = c.format;
+    at = c.at;
+    version = c.version;
+  } else {
+    t = target(ctx, args.session, args.harness);
+    format = args.format ?? "text";
+  }
+  const loaded = ctx.catalog.load(t.located);
+  const changed = version !== undefined && version !== loaded.version;
+  // A changed session is read on by message number; a piece cut midway starts over.
+  if (changed) at = { piece: at.piece, offset: 0 };
+  const { start, end } = selection(loaded, t.range);
+  if (at.piece >= 0 && at.piece >= end) {
+    throw new InvalidRequestError(
+      undefined,
+      `session ${loaded.located.id} changed since this cursor was issued and no longer has message #${at.piece + 1}; read it again`,
+    );
+  }
+  const input: ViewInput = {
+    meta: loaded.transcript.meta,
+    messages: loaded.transcript.body,
+    start,
+    end,
+    harness: loaded.located.harness,
+  };
+  if (loaded.path !== undefined) input.path = loaded.path;
+  const raw =
+    format === "json"
+      ? commonJsonParts(input)
+      : format === "markdown"
+        ? markdownPage(input, ctx.env.HOME)
+        : textParts(input);
+  const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${format}/${start}-${end}`;
+  const parts = {
+    ...raw,
+    message(i: number) {
+      const memo = ctx.memo.piece;
+      if (memo?.key === `${key}/${i}`) return memo.text;
+      const text = raw.message(i);
+      ctx.memo.piece = { key: `${key}/${i}`, text };
+      return text;
+    },
+  };
+  const page = pageOf(parts, start, end, at, args.max_chars ?? LIMITS.charsDefault);
+  const next = page.next
+    ? encodeCursor({
+        kind: "read",
+        harness: loaded.located.harness,
+        id: loaded.located.id,
+        version: loaded.version,
+        format,
+        ...(t.range ? { range: cursorRange(t.range) } : {}),
+        at: page.next,
+      })
+    : null;
+  const trailer = next
+    ? `\n[continued: call read_session with cursor "${next}" for the rest]\n`
+    : "";
+  return {
+    structured: {
+      harness: loaded.located.harness,
+      id: loaded.located.id,
+      title: loaded.transcript.meta.title ?? null,
+      format,
+      total_messages: loaded.transcript.body.length,
+      selection: { from: start + 1, to: end },
+      first_message: page.firstMessage === undefined ? null : page.firstMessage + 1,
+      last_message: page.lastMessage === undefined ? null : page.lastMessage + 1,
+      text: page.text,
+      next_cursor: next,
+      changed,
+    },
+    text: `${page.text}${trailer}`,
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+type ExportArgs = z.infer<z.ZodObject<typeof exportInput>>;
+
+function exportSession(ctx: ToolContext, args: ExportArgs): Result<typeof exportOutput> {
+  let t: Target;
+  let offset = 0;
+  let version: string | undefined;
+  if (args.cursor !== undefined) {
+    const c = decodeCursor(args.cursor, "export");
+    t = { located: { harness: c.harness, id: c.id }, range: cursorRange(c.range) };
+    offset = c.offset;
+    version = c.version;
+  } else {
+    t = target(ctx, args.session, args.harness);
+  }
+  const loaded = ctx.catalog.load(t.located);
+  if (version !== undefined && version !== loaded.version) {
+    throw new InvalidRequestError(
+      undefined,
+      `session ${loaded.located.id} changed since this cursor was issued; export it again from the start`,
+    );
+  }
+  const { start, end } = selection(loaded, t.range);
+  const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${start}-${end}`;
+  let text: string;
+  if (ctx.memo.export?.key === key) text = ctx.memo.export.text;
+  else {
+    const tr = loaded.transcript;
+    text = renderSimple({ meta: tr.meta, body: tr.body.slice(start, end) });
+    ctx.memo.export = { key, text };
+  }
+  const budget = args.max_chars ?? LIMITS.charsDefault;
+  let cut = Math.min(text.length, offset + budget);
+  const code = text.charCodeAt(cut - 1);
+  if (cut < text.length && code >= 0xd800 && code <= 0xdbff) cut--;
+  const slice = text.slice(offset, cut);
+  const next =
+    cut < text.length
+      ? encodeCursor({
+          kind: "export",
+          harness: loaded.located.harness,
+          id: loaded.located.id,
+          version: loaded.version,
+          ...(t.range ? { range: cursorRange(t.range) } : {}),
+          offset: cut,
+        })
+      : null;
+  return {
+    structured: {
+      harness: loaded.located.harness,
+      id: loaded.located.id,
+      format: "simple",
+      offset,
+      total_chars: text.length,
+      text: slice,
+      next_cursor: next,
+    },
+    text: next ? `${slice}\n[continued: call export_session with cursor "${next}"]\n` : slice,
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+type ContinueArgs = z.infer<z.ZodObject<typeof continueInput>>;
+
+function continueSession(ctx: ToolContext, args: ContinueArgs): Result<typeof continueOutput> {
+  if ((args.session === undefined) === (args.document === undefined)) {
+    throw new InvalidRequestError(undefined, "give either a session or a document, not both");
+  }
+  let transcript: Transcript<Common>;
+  let source: Located | undefined;
+  if (args.document !== undefined) {
+    transcript = parseSimple(args.document, "<document>");
+  } else {
+    const t = target(ctx, args.session, args.harness);
+    const loaded = ctx.catalog.load(t.located);
+    const { start, end } = selection(loaded, t.range);
+    const tr = loaded.transcript;
+    transcript = { meta: tr.meta, body: tr.body.slice(start, end) };
+    source = t.located;
+  }
+  const into = args.with ?? source?.harness;
+  if (into === undefined) {
+    throw new InvalidRequestError(undefined, "continuing a document needs with: <harness>");
+  }
+  const result = continueInto(transcript, into, { env: ctx.env, defaultCwd: ctx.cwd });
+  const { saved, resume } = result;
+  const command = resume
+    ? (resume.cwd ? `cd ${quote([resume.cwd])} && ` : "") + quote(resume.argv)
+    : undefined;
+  const lines = [`wrote ${ctx.catalog.label(into)} session ${saved.id}`, `  ${saved.path}`];
+  lines.push(command ? `resume: ${command}` : `${ctx.catalog.label(into)} has no resume command`);
+  return {
+    structured: {
+      harness: saved.harness,
+      id: saved.id,
+      path: saved.path,
+      files: saved.files,
+      source: source ? { harness: source.harness, id: source.id } : null,
+      resume: resume && command ? { argv: resume.argv, cwd: resume.cwd ?? null, command } : null,
+    },
+    text: `${lines.join("\n")}\n`,
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+export function registerTools(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "list_sessions",
+    {
+      title: "List sessions",
+      description:
+        "Coding-agent sessions on this machine (Antigravity/agy, Claude Code, Codex, …), newest activity first, with filters and cursor pagination.",
+      inputSchema: listInput,
+      outputSchema: listOutput,
+      annotations: READ_ONLY,
+    },
+    (args) => answer(ctx, "list_sessions", () => listSessions(ctx, args)),
+  );
+  server.registerTool(
+    "search_sessions",
+    {
+      title: "Search sessions",
+      description:
+        "Full-text search over every session's messages, thinking, tool calls and tool output. Each hit names a ref (<id>#<message>) to pass to read_session.",
+      inputSchema: searchInput,
+      outputSchema: searchOutput,
+      annotations: READ_ONLY,
+    },
+    (args) => answer(ctx, "search_sessions", () => searchSessions(ctx, args)),
+  );
+  server.registerTool(
+    "read_session",
+    {
+      title: "Read a session",
+      description:
+        "A session (or a #range of its messages) as text, Markdown or Common JSON, at most max_chars per call; follow next_cursor for the rest.",
+      inputSchema: readInput,
+      outputSchema: readOutput,
+      annotations: READ_ONLY,
+    },
+    (args) => answer(ctx, "read_session", () => readSession(ctx, args)),
+  );
+  server.registerTool(
+    "export_session",
+    {
+      title: "Export a session",
+      description:
+        "A session (or a #range) as a Simple document (the interchange JSON txcript continues from), at most max_chars per call; follow next_cursor for the rest.",
+      inputSchema: exportInput,
+      outputSchema: exportOutput,
+      annotations: READ_ONLY,
+    },
+    (args) => answer(ctx, "export_session", () => exportSession(ctx, args)),
+  );
+  if (ctx.allowWrite) {
+    server.registerTool(
+      "continue_session",
+      {
+        title: "Continue a session in a harness",
+        description:
+          "Write a copy of a session (or a #range, or a Simple document) into a harness's store so that harness can resume it; returns the new id and the resume command. Never changes the source, never overwrites.",
+        inputSchema: continueInput,
+        outputSchema: continueOutput,
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
+      },
+      (args) => answer(ctx, "continue_session", () => continueSession(ctx, args)),
+    );
+  }
+}

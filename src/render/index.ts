@@ -1,0 +1,10 @@
+/**
+ * Pages for people: Markdown and self-contained HTML renderings of a
+ * Common transcript, and redaction for sharing them.
+ */
+
+export { type IndexEntry, PAGE_CSP, renderHtml, renderIndexHtml } from "./html.js";
+export { renderMarkdown } from "./markdown.js";
+export type { RenderInput } from "./model.js";
+export type { PathOptions } from "./paths.js";
+export { type Redaction, type RedactOptions, redact } from "./redact.js";

@@ -1,0 +1,250 @@
+/**
+ * The Markdown page: reads well raw and renders well on GitHub. One `##`
+ * heading per turn, speakers in bold, prose passed through as the Markdown
+ * it already is, every tool call as what it did (a `console` fence for a
+ * command, a `diff` for an edit, the file's language for reads and
+ * writes) with its result right under it, and `<details>` around thinking
+ * and long output. Names and paths go in code spans rather than being
+ * backslash-escaped. Pure.
+ */
+
+import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../common.js";
+import { stopReasonText } from "../common.js";
+import {
+  base64Size,
+  buildModel,
+  displayTime,
+  isLong,
+  type Model,
+  onlyResults,
+  type RenderInput,
+  resultText,
+} from "./model.js";
+import { type CallView, callView, diffText, languageOf } from "./tools.js";
+
+/** A code fence longer than any backtick run inside `text`. */
+function fence(text: string, lang = ""): string[] {
+  const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((s) => s.length));
+  const f = "`".repeat(longest + 1);
+  return [`${f}${lang}`, ...text.split("\n"), f];
+}
+
+/** An inline code span that survives any backticks in `s` (newlines become spaces). */
+export function code(s: string): string {
+  const flat = s.replace(/\s*\n\s*/g, " ");
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const tick = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") || flat.startsWith(" ") ? " " : "";
+  return `${tick}${pad}${flat}${pad}${tick}`;
+}
+
+/** Plain text in Markdown prose: only what would otherwise become markup is escaped. */
+export function inline(s: string): string {
+  return s
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/([\\`*[\]<>|])/g, "\\$1")
+    .replace(/(^|\W)_|_(?=\W|$)/g, (m) => m.replace("_", "\\_"))
+    .replace(/^([#+-]|\d+[.)])(?=\s)/, "\\$1");
+}
+
+function details(summary: string, body: string[], open = false): string[] {
+  return [
+    `<details${open ? " open" : ""}><summary>${htmlText(summary)}</summary>`,
+    "",
+    ...body,
+    "",
+    "</details>",
+  ];
+}
+
+function htmlText(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function speaker(m: Message, label: string, ordinal: number): string {
+  const parts = [`**${label}**`, `#${ordinal}`];
+  if (m.role === "assistant" && m.model) parts.push(code(m.model));
+  parts.push(displayTime(m.timestamp));
+  if (m.usage) parts.push(`${m.usage.input_tokens} in / ${m.usage.output_tokens} out`);
+  if (m.stop_reason && m.stop_reason !== "end_turn" && m.stop_reason !== "tool_use") {
+    parts.push(`stopped: ${inline(stopReasonText(m.stop_reason))}`);
+  }
+  return parts.join(" · ");
+}
+
+function callHead(view: CallView, n: number, model: Model): { head: string; body: string[] } {
+  const p = (s: string) => code(model.paths.path(s));
+  const tag = `**[${n}] ${code(view.tool)}**`;
+  switch (view.kind) {
+    case "shell": {
+      const where =
+        view.cwd !== undefined && model.paths.path(view.cwd) !== "." ? ` in ${p(view.cwd)}` : "";
+      const note = view.note !== undefined ? ` · ${inline(model.paths.text(view.note))}` : "";
+      const lines = model.paths.text(view.command).split("\n");
+      return {
+        head: `${tag}${where}${note}`,
+        body: fence([`$ ${lines[0]}`, ...lines.slice(1)].join("\n"), "console"),
+      };
+    }
+    case "read":
+      return {
+        head: `${tag} ${p(view.path)}${view.lines ? ` (lines ${view.lines})` : ""}`,
+        body: [],
+      };
+    case "write": {
+      const lang = languageOf(view.path) ?? "";
+      const content = model.paths.text(view.content);
+      const body = fence(content, lang);
+      return {
+        head: `${tag} ${p(view.path)}`,
+        body: isLong(content) ? details(`${content.split("\n").length} lines`, body) : body,
+      };
+    }
+    case "edit":
+      return {
+        head: `${tag} ${p(view.path)}${view.all ? " (every occurrence)" : ""}`,
+        body: fence(model.paths.text(diffText(view.hunks)), "diff"),
+      };
+    case "patch":
+      return { head: tag, body: fence(model.paths.text(view.patch), "diff") };
+    case "list":
+      return { head: `${tag} ${p(view.path)}`, body: [] };
+    case "search":
+      return {
+        head: `${tag} ${code(model.paths.text(view.query))}${view.path !== undefined ? ` in ${p(view.path)}` : ""}`,
+        body: [],
+      };
+    case "command":
+      return {
+        head: `**[${n}]** ${code(`${view.command}${view.args ? ` ${view.args}` : ""}`)}`,
+        body: [],
+      };
+    case "raw": {
+      const summary =
+        view.summary !== undefined ? ` · ${inline(model.paths.text(view.summary))}` : "";
+      const compact = model.paths.text(JSON.stringify(view.input));
+      const json = model.paths.text(JSON.stringify(view.input, null, 2));
+      if (compact.length <= 80 && !compact.includes("\\n"))
+        return { head: `${tag} ${code(compact)}${summary}`, body: [] };
+      const body = fence(json, "json");
+      return { head: `${tag}${summary}`, body: isLong(json) ? details("arguments", body) : body };
+    }
+    default:
+      return view satisfies never;
+  }
+}
+
+function resultLang(view: CallView | undefined, b: ToolResultBlock): string {
+  if (typeof b.content !== "string") return "json";
+  if (view?.kind === "read") return languageOf(view.path) ?? "text";
+  return "text";
+}
+
+function resultMarkdown(
+  b: ToolResultBlock,
+  n: number | undefined,
+  view: CallView | undefined,
+  model: Model,
+): string[] {
+  const text = model.paths.text(resultText(b));
+  const label = `${n !== undefined ? `Result of [${n}]` : `Result of an unknown call (${b.tool_use_id})`}${b.is_error ? " · error" : ""}`;
+  if (text === "") return [`*${label}: no output*`];
+  const body = fence(text, resultLang(view, b));
+  if (isLong(text)) return details(`${label} (${text.split("\n").length} lines)`, body);
+  return [`*${label}*`, "", ...body];
+}
+
+function callMarkdown(b: ToolUseBlock, model: Model): string[] {
+  const n = model.numbers.get(b.id) ?? 0;
+  const view = callView(b.tool);
+  const { head, body } = callHead(view, n, model);
+  const out = [head, ...(body.length ? ["", ...body] : [])];
+  const result = model.results.get(b.id);
+  if (result && model.folded.has(result)) out.push("", ...resultMarkdown(result, n, view, model));
+  else out.push("", "*no result recorded*");
+  return out;
+}
+
+function blockMarkdown(block: Block, model: Model): string[] {
+  switch (block.type) {
+    case "text":
+      return [model.paths.text(block.text)];
+    case "thinking":
+      if (block.text.trim() === "")
+        return block.encrypted || block.signature ? ["*thinking (not readable)*"] : [];
+      return details("Thinking", [model.paths.text(block.text.trim())]);
+    case "tool_use":
+      return callMarkdown(block, model);
+    case "tool_result": {
+      if (model.folded.has(block)) return [];
+      const n = model.numbers.get(block.tool_use_id);
+      const use = n !== undefined ? findCall(model, block.tool_use_id) : undefined;
+      return resultMarkdown(block, n, use ? callView(use.tool) : undefined, model);
+    }
+    case "image":
+      return [
+        `![image (${block.source.media_type}, ${base64Size(block.source.data)})](data:${block.source.media_type};base64,${block.source.data})`,
+      ];
+    case "artifact": {
+      const src = block.artifact.source;
+      const head = `**Artifact** ${code(block.artifact.name)}`;
+      if (src.type === "text")
+        return [
+          head,
+          "",
+          ...fence(model.paths.text(src.text), languageOf(block.artifact.name) ?? ""),
+        ];
+      if (src.type === "path") return [`${head} at ${code(model.paths.path(src.path))}`];
+      return [`${head} (${src.media_type ?? "binary"}, ${base64Size(src.data)})`];
+    }
+    default:
+      return block satisfies never;
+  }
+}
+
+export function findCall(model: Model, id: string): ToolUseBlock | undefined {
+  for (const m of model.messages)
+    for (const b of m.content) if (b.type === "tool_use" && b.id === id) return b;
+  return undefined;
+}
+
+/** The Markdown page of a session (or a range of it). */
+export function renderMarkdown(input: RenderInput): string {
+  const model = buildModel(input);
+  const { meta } = model;
+  const out: string[] = [`# ${inline(meta.title ?? "Untitled session")}`, ""];
+  const rows: [string, string][] = [
+    ["Session", `${code(meta.id)}${input.harness ? ` (${input.harness})` : ""}`],
+  ];
+  rows.push(["Started", `${displayTime(meta.timestamp)} UTC`]);
+  if (meta.cwd) rows.push(["Directory", code(model.paths.cwd(meta.cwd))]);
+  if (meta.git_branch) rows.push(["Branch", code(meta.git_branch)]);
+  if (meta.model) rows.push(["Model", code(meta.model)]);
+  if (meta.cli_version) rows.push(["Version", code(meta.cli_version)]);
+  if (input.path !== undefined && input.showPaths) rows.push(["File", code(input.path)]);
+  const shown = model.turns.reduce((a, t) => a + t.indexes.length, 0);
+  rows.push([
+    "Messages",
+    shown === model.messages.length ? String(shown) : `${shown} of ${model.messages.length}`,
+  ]);
+  for (const [k, v] of rows) out.push(`- **${k}:** ${v}`);
+  for (const turn of model.turns) {
+    out.push("", `## Turn ${turn.n}: ${inline(model.paths.text(turn.label))}`, "");
+    for (const i of turn.indexes) {
+      const m = model.messages[i];
+      if (!m) continue;
+      if (onlyResults(m) && m.content.every((b) => b.type === "tool_result" && model.folded.has(b)))
+        continue;
+      const label = m.role === "user" ? (onlyResults(m) ? "Tool results" : "User") : "Assistant";
+      out.push(speaker(m, label, i + 1), "");
+      for (const b of m.content) {
+        const lines = blockMarkdown(b, model);
+        if (lines.length > 0) out.push(...lines, "");
+      }
+    }
+  }
+  return `${out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
+}

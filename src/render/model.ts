@@ -1,0 +1,162 @@
+/**
+ * The page model both renderers share: the selected messages grouped into
+ * turns (a turn opens with a user prompt and runs to the next one), tool
+ * calls numbered session-wide and paired with the results that answer
+ * them, and a user message that only carries results folded into the calls
+ * it answers instead of showing as "user". Pure.
+ */
+
+import type { Message, Meta, ToolResultBlock } from "../common.js";
+import type { Common, Transcript } from "../transcript.js";
+import { type PathOptions, type PathStyle, pathStyle } from "./paths.js";
+
+export interface RenderInput extends PathOptions {
+  transcript: Transcript<Common>;
+  /** 0-based [start, end) of the messages to show; default all. */
+  start?: number;
+  end?: number;
+  /** The harness it came from, for the header. */
+  harness?: string;
+  /** The session's file, shown only with showPaths. */
+  path?: string;
+}
+
+export interface Turn {
+  /** 1-based turn number within the session. */
+  n: number;
+  /** Session ordinals (0-based indexes) of the messages in this turn. */
+  indexes: number[];
+  /** The first line of the user prompt, for the table of contents. */
+  label: string;
+}
+
+export interface Model {
+  meta: Meta;
+  messages: readonly Message[];
+  turns: Turn[];
+  /** tool_use id -> session-wide call number. */
+  numbers: Map<string, number>;
+  /** tool_use id -> the result answering it (the first one, anywhere in the session). */
+  results: Map<string, ToolResultBlock>;
+  /** Result blocks shown under their call, so not again on their own. */
+  folded: Set<ToolResultBlock>;
+  paths: PathStyle;
+  input: RenderInput;
+  /** Characters of tool text the page may still highlight (the HTML page sets a budget). */
+  highlightLeft: number;
+}
+
+/** A user message that carries only tool results (the Anthropic convention). */
+export function onlyResults(m: Message): boolean {
+  return (
+    m.role === "user" && m.content.length > 0 && m.content.every((b) => b.type === "tool_result")
+  );
+}
+
+function firstLine(m: Message): string {
+  for (const b of m.content) {
+    if (b.type === "text" && b.text.trim() !== "") {
+      const line = b.text.trim().split("\n")[0] ?? "";
+      return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+    }
+  }
+  for (const b of m.content) {
+    if (b.type === "tool_use" && b.tool.name === "Command") {
+      return `${b.tool.command}${b.tool.args ? ` ${b.tool.args}` : ""}`;
+    }
+    if (b.type === "image") return "(image)";
+  }
+  return m.role === "user" ? "(prompt)" : "(assistant)";
+}
+
+export function buildModel(input: RenderInput): Model {
+  const messages = input.transcript.body;
+  const start = input.start ?? 0;
+  const end = input.end ?? messages.length;
+  const numbers = new Map<string, number>();
+  const results = new Map<string, ToolResultBlock>();
+  for (const m of messages) {
+    for (const b of m.content) {
+      if (b.type === "tool_use" && !numbers.has(b.id)) numbers.set(b.id, numbers.size + 1);
+      if (b.type === "tool_result" && !results.has(b.tool_use_id)) results.set(b.tool_use_id, b);
+    }
+  }
+  // Fold a result under its call only when both are on the page.
+  const shownCalls = new Set<string>();
+  for (let i = start; i < end; i++) {
+    for (const b of messages[i]?.content ?? []) if (b.type === "tool_use") shownCalls.add(b.id);
+  }
+  const folded = new Set<ToolResultBlock>();
+  for (let i = start; i < end; i++) {
+    for (const b of messages[i]?.content ?? []) {
+      if (
+        b.type === "tool_result" &&
+        shownCalls.has(b.tool_use_id) &&
+        results.get(b.tool_use_id) === b
+      )
+        folded.add(b);
+    }
+  }
+  const turns: Turn[] = [];
+  let n = 0;
+  // Turn numbers count prompts from the session's start, so a range keeps them.
+  for (let i = 0; i < end; i++) {
+    const m = messages[i];
+    if (!m) continue;
+    const opens = (m.role === "user" && !onlyResults(m)) || i === 0;
+    if (opens) n++;
+    if (i < start) continue;
+    const last = turns[turns.length - 1];
+    if (opens || last === undefined)
+      turns.push({ n: Math.max(n, 1), indexes: [i], label: firstLine(m) });
+    else last.indexes.push(i);
+  }
+  const cwd = input.transcript.meta.cwd;
+  const paths = pathStyle({
+    ...(input.showPaths ? { showPaths: true } : {}),
+    ...(input.home !== undefined ? { home: input.home } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+  });
+  return {
+    meta: input.transcript.meta,
+    messages,
+    turns,
+    numbers,
+    results,
+    folded,
+    paths,
+    input,
+    highlightLeft: Number.POSITIVE_INFINITY,
+  };
+}
+
+/** `2026-08-10 12:00:00` (UTC). */
+export function displayTime(ts: string): string {
+  return ts.replace("T", " ").replace(/(\.\d+)?Z$/, "");
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** A result's text: strings as they are, other JSON pretty-printed; edge blank lines trimmed. */
+export function resultText(b: ToolResultBlock): string {
+  const text = typeof b.content === "string" ? b.content : JSON.stringify(b.content, null, 2);
+  return text.replace(/^(?:[ \t\r]*\n)+/, "").replace(/\s+$/, "");
+}
+
+/** Bytes of a base64 payload. */
+export function base64Size(data: string): string {
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  const bytes = Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+  return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
+}
+
+/** Long enough to start collapsed. */
+export function isLong(text: string): boolean {
+  if (text.length > 3000) return true;
+  let lines = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1))
+    if (++lines > 24) return true;
+  return false;
+}

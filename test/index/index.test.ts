@@ -1,0 +1,320 @@
+/**
+ * The persistent index as a library: refresh by fingerprint (add, change,
+ * delete, rename in every store; an unchanged file is not read again), a
+ * damaged, foreign, newer or unusable index rebuilt or bypassed with one
+ * warning, searches that never leak FTS5's errors, usage totals, and the
+ * stores byte-identical throughout.
+ */
+
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { InvalidRequestError } from "../../src/errors.js";
+import { storedHarnesses } from "../../src/harness/index.js";
+import { SessionIndex } from "../../src/index/index.js";
+import type { HarnessId } from "../../src/transcript.js";
+import { hashTree } from "../support/tmp.js";
+import { type Machine, machine, put } from "./support.js";
+
+const IDS = {
+  a: "0a0a0a0a-0000-4000-8000-000000000001",
+  b: "0b0b0b0b-0000-4000-8000-000000000002",
+  c: "0c0c0c0c-0000-4000-8000-000000000003",
+};
+
+function open(m: Machine, warnings: string[] = []): SessionIndex {
+  return SessionIndex.open({
+    env: {},
+    roots: m.roots,
+    cache: m.cache,
+    warn: (l) => warnings.push(l),
+  });
+}
+
+async function listed(index: SessionIndex, from?: HarnessId) {
+  await index.refresh(from ? { from } : {});
+  return index
+    .list(from ? { from } : {})
+    .sessions.map((s) => ({ id: s.id, title: s.meta.title, path: s.path }));
+}
+
+// OpenCode saves only into a database OpenCode created (test/opencode/ covers its listing).
+const HARNESSES = storedHarnesses()
+  .map((h) => h.id)
+  .filter((id) => id !== "opencode");
+
+describe.each(HARNESSES)("refresh of %s", (h) => {
+  it("follows adds, changes, deletes and renames, and re-reads only changed files", async () => {
+    const m = machine();
+    const index = open(m);
+    expect(await listed(index, h)).toEqual([]);
+    put(m, h, { id: IDS.a, title: "first title", texts: ["alpha question", "alpha answer"] });
+    put(m, h, { id: IDS.b, title: "second", start: 100, texts: ["beta question", "beta answer"] });
+    expect((await listed(index, h)).map((s) => s.id)).toEqual([IDS.b, IDS.a]);
+
+    // Change: a new message in a.
+    const a = put(m, h, {
+      id: IDS.a,
+      title: "first title",
+      start: 200,
+      texts: ["alpha question", "alpha answer", "gamma more"],
+    });
+    await index.refresh({ from: h, text: true });
+    expect(index.list({ from: h }).sessions.map((s) => [s.id, s.message_count])).toEqual([
+      [IDS.a, 3],
+      [IDS.b, 2],
+    ]);
+    expect(index.query("gamma", { from: h }).map((x) => [x.session.id, x.ordinal])).toEqual([
+      [IDS.a, 3],
+    ]);
+
+    // A file rewritten behind the index's back with its size and mtime kept is not read again.
+    const before = statSync(a.path);
+    const original = readFileSync(a.path);
+    const altered = Buffer.from(original);
+    altered[altered.length - 2] = altered[altered.length - 2] === 0x41 ? 0x42 : 0x41;
+    writeFileSync(a.path, altered);
+    utimesSync(a.path, before.atime, before.mtime);
+    const hits = index.query("gamma", { from: h }).length;
+    await index.refresh({ from: h, text: true });
+    expect(index.query("gamma", { from: h }).length).toBe(hits);
+    writeFileSync(a.path, original);
+    utimesSync(a.path, before.atime, before.mtime);
+
+    // Rename (to a new id): the old path goes, the new one comes.
+    // Gemini CLI names files by the id's first 8 characters only.
+    const renamed = a.path.includes(IDS.a)
+      ? a.path.replace(IDS.a, IDS.c)
+      : a.path.replace(IDS.a.slice(0, 8), IDS.c.slice(0, 8));
+    renameSync(a.path, renamed);
+    for (const suffix of ["-wal", "-shm"]) {
+      try {
+        renameSync(a.path + suffix, renamed + suffix);
+      } catch {
+        // not every store has these
+      }
+    }
+    const after = await listed(index, h);
+    expect(after.map((s) => s.path)).toContain(renamed);
+    expect(after.map((s) => s.path)).not.toContain(a.path);
+
+    // Delete.
+    index.close();
+    const stores = hashTree(join(m.home, "stores"));
+    const again = open(m);
+    await again.refresh({ text: true });
+    again.query("beta");
+    again.close();
+    expect(hashTree(join(m.home, "stores"))).toEqual(stores);
+  });
+});
+
+describe("the index file", () => {
+  function populated(): Machine {
+    const m = machine();
+    put(m, "claude_code", {
+      id: IDS.a,
+      texts: ["the login test is flaky", "waiting for readiness fixes it"],
+    });
+    put(m, "codex", {
+      id: IDS.b,
+      texts: ["why is the cart one cent off", "floating point rounding"],
+    });
+    return m;
+  }
+
+  it("lives in the cache dir, is reused warm, and keeps usage totals", async () => {
+    const m = populated();
+    const index = open(m);
+    await index.refresh({ text: true });
+    expect(index.path).toBe(join(m.cache, "index.db"));
+    index.close();
+    const warm = open(m);
+    // Nothing new to read: the text is already there.
+    expect(warm.query("readiness").map((h) => h.session.id)).toEqual([IDS.a]);
+    const usage = warm.usage().find((u) => u.session.id === IDS.b)?.usage;
+    expect(usage).toMatchObject({
+      input_tokens: 100,
+      output_tokens: 20,
+      cache_read_input_tokens: 5,
+    });
+    warm.close();
+  });
+
+  it("is rebuilt with one warning when damaged", async () => {
+    const m = populated();
+    open(m).close();
+    writeFileSync(join(m.cache, "index.db"), "this is not a database, it is garbage".repeat(100));
+    const warnings: string[] = [];
+    const index = open(m, warnings);
+    expect(index.path).toBe(join(m.cache, "index.db"));
+    expect(await listed(index)).toHaveLength(2);
+    index.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/index\.db was damaged .*rebuilding it$/);
+  });
+
+  it("is rebuilt when its pages are damaged after it opened fine", async () => {
+    const m = populated();
+    const first = open(m);
+    await first.refresh({ text: true });
+    first.close();
+    const path = join(m.cache, "index.db");
+    const bytes = readFileSync(path);
+    // Keep the header (so it opens), wreck every page after the first.
+    for (let i = 4096; i < bytes.length; i++) bytes[i] = (i * 7) & 0xff;
+    writeFileSync(path, bytes);
+    const warnings: string[] = [];
+    const index = open(m, warnings);
+    await index.refresh({ text: true });
+    expect(index.query("rounding").map((h) => h.session.id)).toEqual([IDS.b]);
+    index.close();
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(warnings.every((w) => !w.includes("\n"))).toBe(true);
+  });
+
+  it("is left alone and bypassed when a newer txcript or another program made it", async () => {
+    const cases = [
+      { ours: true, setup: "PRAGMA user_version = 99", why: /newer txcript/ },
+      { ours: false, setup: "CREATE TABLE theirs (x)", why: /not a txcript index/ },
+    ];
+    for (const { ours, setup, why } of cases) {
+      const m = populated();
+      const path = join(m.cache, "index.db");
+      if (ours) open(m).close();
+      else mkdirSync(m.cache, { recursive: true });
+      const db = new Database(path);
+      db.exec(setup);
+      db.close();
+      const bytes = readFileSync(path);
+      const warnings: string[] = [];
+      const index = open(m, warnings);
+      expect(index.path).toBeUndefined();
+      expect(await listed(index)).toHaveLength(2);
+      index.close();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(why);
+      expect(readFileSync(path)).toEqual(bytes);
+    }
+  });
+
+  it("is bypassed when the cache dir cannot be made", async () => {
+    const m = populated();
+    writeFileSync(join(m.home, "file"), "");
+    const warnings: string[] = [];
+    const index = SessionIndex.open({
+      env: {},
+      roots: m.roots,
+      cache: join(m.home, "file", "cache"),
+      warn: (l) => warnings.push(l),
+    });
+    expect(index.path).toBeUndefined();
+    expect(await listed(index)).toHaveLength(2);
+    index.close();
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^cannot create the index folder .*; reading the stores directly this time$/,
+      ),
+    ]);
+  });
+
+  it("keeps one configuration's sessions apart from another's (other roots)", async () => {
+    const m = populated();
+    const other = machine();
+    put(other, "codex", { id: IDS.c, texts: ["elsewhere"] });
+    const a = open(m);
+    const b = SessionIndex.open({ env: {}, roots: other.roots, cache: m.cache });
+    expect((await listed(a)).map((s) => s.id).sort()).toEqual([IDS.a, IDS.b]);
+    expect((await listed(b)).map((s) => s.id)).toEqual([IDS.c]);
+    a.close();
+    b.close();
+  });
+});
+
+describe("query", () => {
+  let index: SessionIndex;
+  beforeAll(async () => {
+    // Made here, not at collection: temporary dirs go after each test of the file.
+    const m = { ...machine() };
+    const dir = mkdtempSync(join(tmpdir(), "txcript-index-query-"));
+    Object.assign(m, { cache: join(dir, "cache"), roots: { claude_code: join(dir, "claude") } });
+    put(m, "claude_code", {
+      id: IDS.a,
+      title: "Ünïcode and 日本語",
+      texts: [
+        "the naïve café test (flaky) fails: see *.ts",
+        'he said "hello world" twice',
+        "déjà vu 東京 tower",
+      ],
+    });
+    index = open(m);
+    await index.refresh({ text: true });
+    return () => {
+      index.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  });
+
+  it("finds words, phrases, prefixes, and excludes -terms", async () => {
+    expect(index.query("flaky").map((h) => h.ordinal)).toEqual([1]);
+    expect(index.query('"hello world"').map((h) => h.ordinal)).toEqual([2]);
+    expect(index.query('"world hello"').map((h) => [h.ordinal, h.kind, h.snippet])).toEqual([]);
+    expect(index.query("fla*").map((h) => h.ordinal)).toEqual([1]);
+    expect(index.query("café -flaky").map((h) => [h.ordinal, h.kind, h.snippet])).toEqual([]);
+    expect(index.query("cafe").map((h) => h.ordinal)).toEqual([1]); // diacritics folded
+    expect(index.query("東京").map((h) => h.ordinal)).toEqual([3]);
+    const hit = index.query("hello")[0]!;
+    expect(hit.kind).toBe("assistant");
+    expect(hit.highlights.map(([s, e]) => hit.snippet.slice(s, e))).toEqual(["hello"]);
+  });
+
+  it("never leaks FTS5 syntax errors, whatever is typed", async () => {
+    for (const q of [
+      '"',
+      "*",
+      ":",
+      "(",
+      ")",
+      "a:b",
+      "NEAR(a b)",
+      "title:x",
+      "^x",
+      "a OR",
+      "AND",
+      '"unclosed',
+      "-",
+      "x".repeat(10_000),
+      "a ".repeat(5000),
+    ]) {
+      try {
+        index.query(q);
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidRequestError);
+        expect((error as Error).message).not.toMatch(/fts5|syntax error|\n/i);
+      }
+    }
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (q) => {
+        try {
+          index.query(q);
+          return true;
+        } catch (error) {
+          return error instanceof InvalidRequestError && !/fts5|\n/i.test((error as Error).message);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
