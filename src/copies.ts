@@ -12,7 +12,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Timestamp } from "./time.js";
-import type { HarnessId, TextForm } from "./transcript.js";
+import type { Discovered, HarnessId, TextForm } from "./transcript.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -116,6 +116,17 @@ export class CopyLedger {
 
   lookup(harness: HarnessId, id: string): CopyRecord | undefined {
     return this.records().get(CopyLedger.key(harness, id));
+  }
+
+  /** Give each copy `continue` wrote its lineage (`forked_from`), unless its harness recorded one. */
+  annotate(sessions: Discovered[]): void {
+    for (const session of sessions) {
+      if (session.forked_from !== undefined) continue;
+      const from = this.lookup(session.harness, session.id)?.from;
+      if (from === undefined) continue;
+      session.forked_from = from.id;
+      session.forked_from_harness = from.harness;
+    }
   }
 
   /**

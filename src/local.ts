@@ -152,14 +152,7 @@ export class Local {
       skipped.push(...found.skipped.map((s) => ({ ...s, harness: h.id })));
     }
     // A copy `continue` wrote names its source in txcript's ledger.
-    const ledger = this.ledger();
-    for (const session of sessions) {
-      if (session.forked_from !== undefined) continue;
-      const from = ledger.lookup(session.harness, session.id)?.from;
-      if (from === undefined) continue;
-      session.forked_from = from.id;
-      session.forked_from_harness = from.harness;
-    }
+    this.ledger().annotate(sessions);
     let out = sessions;
     const { cwd } = options;
     if (cwd !== undefined)
