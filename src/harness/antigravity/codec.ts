@@ -15,7 +15,6 @@ import { isDeepStrictEqual } from "node:util";
 import {
   type Block,
   type ImageBlock,
-  isJsonObject,
   type Json,
   type JsonObject,
   type Message,
@@ -24,7 +23,6 @@ import {
   type Tool,
   type ToolResultBlock,
   type ToolUseBlock,
-  toolFromCanonical,
   toolToCanonical,
   type Usage,
 } from "../../common.js";
@@ -105,6 +103,9 @@ import {
   Workspace,
 } from "./schema.js";
 import { listingRows, summarize } from "./summary.js";
+import { type NativeCall, nativeCall, nativeTool } from "./tools.js";
+
+export { nativeTool } from "./tools.js";
 
 // ---------------------------------------------------------------------------
 // Meta and lineage
@@ -382,104 +383,6 @@ function readArguments(call: ProtoMessage): Json {
   if (text === undefined) return {};
   const parsed = parseBounded(text);
   return parsed === undefined ? text : parsed.value;
-}
-
-/** Display strings agy mirrors into tool arguments; dropped only when a call becomes typed. */
-const DISPLAY_KEYS = new Set(["toolAction", "toolSummary"]);
-
-/** Keys `mapped` accepts besides the display keys; any other key keeps the call Raw. */
-function onlyKeys(args: JsonObject, allowed: readonly string[]): boolean {
-  for (const k of Object.keys(args)) if (!DISPLAY_KEYS.has(k) && !allowed.includes(k)) return false;
-  return true;
-}
-
-const isUint = (v: Json | undefined): v is number =>
-  typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-const isStr = (v: Json | undefined): v is string => typeof v === "string";
-const isBoolOrAbsent = (v: Json | undefined) => v === undefined || typeof v === "boolean";
-
-/**
- * A native call as a canonical tool: `run_command` → Bash, `view_file` →
- * Read, `write_to_file` → Write, `replace_file_content` → Edit when the
- * arguments fit exactly; any other name goes through the canonical
- * normalization (so canonical names written back by fromCommon come back
- * typed), and anything that does not fit stays Raw with its input untouched.
- */
-export function nativeTool(name: string, input: Json): Tool {
-  const raw: Tool = { name: "Raw", tool_name: name, input };
-  const args = isJsonObject(input) ? input : undefined;
-  switch (name) {
-    case "run_command": {
-      if (!args || !onlyKeys(args, ["CommandLine", "Cwd", "WaitMsBeforeAsync"])) return raw;
-      const { CommandLine: command, Cwd: cwd, WaitMsBeforeAsync: wait } = args;
-      if (!isStr(command) || (cwd !== undefined && !isStr(cwd))) return raw;
-      // The canonical Bash has no slot for another async threshold.
-      if (wait !== undefined && wait !== CLI_WAIT_MS_BEFORE_ASYNC) return raw;
-      return cwd === undefined
-        ? { name: "Bash", command }
-        : { name: "Bash", command, workdir: cwd };
-    }
-    case "view_file": {
-      if (!args || !onlyKeys(args, ["AbsolutePath", "StartLine", "EndLine"])) return raw;
-      const { AbsolutePath: path, StartLine: start, EndLine: end } = args;
-      if (!isStr(path)) return raw;
-      if ((start !== undefined && !isUint(start)) || (end !== undefined && !isUint(end))) {
-        return raw;
-      }
-      const tool: Tool = { name: "Read", file_path: path };
-      if (start !== undefined) tool.offset = start;
-      if (end !== undefined) {
-        // EndLine is inclusive; an inverted range has no canonical form.
-        if (start !== undefined && end < start) return raw;
-        tool.limit = start === undefined ? end : end - start + 1;
-      }
-      return tool;
-    }
-    case "write_to_file": {
-      const allowed = ["TargetFile", "CodeContent", "Overwrite", "Description", "Instruction"];
-      if (!args || !onlyKeys(args, allowed)) return raw;
-      const { TargetFile: file, CodeContent: content, Overwrite: overwrite } = args;
-      if (!isStr(file) || !isStr(content)) return raw;
-      // Write always overwrites: `Overwrite: false` means something Write cannot say.
-      if (overwrite !== undefined && overwrite !== true) return raw;
-      if (!optionalStrings(args, ["Description", "Instruction"])) return raw;
-      return { name: "Write", file_path: file, content };
-    }
-    case "replace_file_content": {
-      const allowed = [
-        "TargetFile",
-        "TargetContent",
-        "ReplacementContent",
-        "AllowMultiple",
-        "StartLine",
-        "EndLine",
-        "Description",
-        "Instruction",
-      ];
-      if (!args || !onlyKeys(args, allowed)) return raw;
-      const { TargetFile: file, TargetContent: old, ReplacementContent: replacement } = args;
-      if (!isStr(file) || !isStr(old) || !isStr(replacement)) return raw;
-      if (!isBoolOrAbsent(args.AllowMultiple)) return raw;
-      if (!optionalStrings(args, ["Description", "Instruction"])) return raw;
-      for (const k of ["StartLine", "EndLine"])
-        if (args[k] !== undefined && !isUint(args[k])) return raw;
-      const tool: Tool = {
-        name: "Edit",
-        file_path: file,
-        old_string: old,
-        new_string: replacement,
-      };
-      if (args.AllowMultiple === true) tool.replace_all = true;
-      return tool;
-    }
-    default:
-      return toolFromCanonical(name, input);
-  }
-}
-
-function optionalStrings(args: JsonObject, keys: readonly string[]): boolean {
-  for (const k of keys) if (args[k] !== undefined && !isStr(args[k])) return false;
-  return true;
 }
 
 /** The tool call a step executes, with its settled result; undefined while in flight. */
@@ -921,90 +824,6 @@ function numericModel(model: string | undefined): number | undefined {
   if (model === undefined || !model.startsWith(MODEL_PREFIX)) return undefined;
   const digits = model.slice(MODEL_PREFIX.length);
   return /^(0|[1-9]\d{0,14})$/.test(digits) ? Number(digits) : undefined;
-}
-
-interface NativeCall {
-  name: string;
-  args: Json;
-  /** True when the tool maps onto agy's own tool (and `nativeTool` reads it back identically). */
-  native: boolean;
-  bytes: Uint8Array;
-}
-
-/** The agy name and arguments for a canonical tool; canonical names ride along otherwise. */
-function nativeCall(call: ToolUseBlock): NativeCall {
-  const candidate = nativeArgs(call.tool);
-  let name: string;
-  let args: Json;
-  let native = false;
-  if (
-    candidate !== undefined &&
-    isDeepStrictEqual(nativeTool(candidate.name, candidate.args), call.tool)
-  ) {
-    ({ name, args } = candidate);
-    native = true;
-  } else {
-    ({ name, input: args } = toolToCanonical(call.tool));
-  }
-  const bytes = encode((w) => {
-    w.string(ChatToolCall.id, call.id);
-    w.string(ChatToolCall.name, name);
-    w.string(ChatToolCall.arguments_json, argumentsText(args));
-    w.string(ChatToolCall.original_name, name);
-  });
-  return { name, args, native, bytes };
-}
-
-/** Arguments as JSON text; a string that is not JSON is written as is (it came from there). */
-function argumentsText(args: Json): string {
-  if (typeof args === "string") {
-    try {
-      JSON.parse(args);
-    } catch {
-      return args;
-    }
-  }
-  return JSON.stringify(args);
-}
-
-function nativeArgs(tool: Tool): { name: string; args: JsonObject } | undefined {
-  switch (tool.name) {
-    case "Bash": {
-      const args: JsonObject = { CommandLine: tool.command };
-      if (tool.workdir !== undefined) args.Cwd = tool.workdir;
-      args.WaitMsBeforeAsync = CLI_WAIT_MS_BEFORE_ASYNC;
-      return { name: "run_command", args };
-    }
-    case "Read": {
-      const args: JsonObject = { AbsolutePath: tool.file_path };
-      if (tool.offset !== undefined) args.StartLine = tool.offset;
-      if (tool.limit !== undefined) {
-        args.EndLine = tool.offset === undefined ? tool.limit : tool.offset + tool.limit - 1;
-      }
-      return { name: "view_file", args };
-    }
-    case "Write":
-      return {
-        name: "write_to_file",
-        args: { TargetFile: tool.file_path, CodeContent: tool.content, Overwrite: true },
-      };
-    case "Edit":
-      return {
-        name: "replace_file_content",
-        args: {
-          TargetFile: tool.file_path,
-          TargetContent: tool.old_string,
-          ReplacementContent: tool.new_string,
-          AllowMultiple: tool.replace_all === true,
-        },
-      };
-    case "MultiEdit":
-    case "Command":
-    case "Raw":
-      return undefined;
-    default:
-      return tool satisfies never;
-  }
 }
 
 interface StepPlan {

@@ -21,7 +21,6 @@ import {
 } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -66,13 +65,27 @@ import type {
   SaveOptions,
   Skipped,
   Store,
-  StoreOptions,
   Transcript,
 } from "../../transcript.js";
 import { runShared } from "../../workers.js";
+import {
+  type AntigravityStoreOptions,
+  antigravityLanes,
+  type LaneRoot,
+  lanePaths,
+  type Paths,
+} from "./paths.js";
+
+export {
+  ACP_ROOT_ENV,
+  type AntigravityStoreOptions,
+  antigravityLanes,
+  type LaneRoot,
+  ROOT_ENV,
+} from "./paths.js";
+
 import type {
   AntigravityBody,
-  AntigravityLane,
   ExtraTable,
   GenMetadataRow,
   IdxBlobRow,
@@ -85,11 +98,6 @@ import { BOOKKEEPING_STEP_TYPES, IN_FLIGHT_STATUSES, StepType } from "./schema.j
 import { type ListingRows, listingRows, summarize } from "./summary.js";
 
 const HARNESS = "antigravity";
-
-/** Our environment variable for the CLI lane's root (an explicit root). */
-export const ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ROOT";
-/** Our environment variable for the ACP lane's root. */
-export const ACP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ACP_ROOT";
 
 /** The `PRAGMA user_version` agy 1.0.7 through at least 1.2.11 writes. */
 export const AGY_USER_VERSION = 1;
@@ -115,54 +123,6 @@ const { USER_INPUT, PLANNER_RESPONSE, CHECKPOINT, TASK_BOUNDARY } = StepType;
 /** Steps that never become a message nor part of one (TASK_BOUNDARY carries no tool call). */
 const SILENT: ReadonlySet<number> = new Set([...BOOKKEEPING_STEP_TYPES, TASK_BOUNDARY]);
 const IN_FLIGHT = [...IN_FLIGHT_STATUSES];
-
-// ---------------------------------------------------------------------------
-// Roots
-
-/** One place agy keeps conversations: `<root>/conversations`, `<root>/brain`. */
-export interface LaneRoot {
-  lane: AntigravityLane;
-  root: string;
-}
-
-export interface AntigravityStoreOptions extends StoreOptions {
-  /** How long a locked database is retried before it is reported, in ms (default 5000). */
-  busyTimeoutMs?: number;
-  /** Whose home variable applies: `USERPROFILE` on win32, `HOME` elsewhere (default: this platform). */
-  platform?: NodeJS.Platform;
-  /**
-   * Worker threads discovery reads databases on, beside the calling thread
-   * (0: the calling thread alone). Default: none below
-   * `PARALLEL_DISCOVERY_FROM` conversations, else one fewer than the
-   * available cores, at most `MAX_DISCOVERY_WORKERS`.
-   */
-  discoveryWorkers?: number;
-}
-
-/**
- * The lanes a store reads, the CLI lane first (where `save` writes):
- * - an explicit root (`root`, else `$TXCRIPT_ANTIGRAVITY_ROOT`) means that
- *   root alone as the CLI lane, plus `$TXCRIPT_ANTIGRAVITY_ACP_ROOT` when set;
- * - otherwise `<gemini>/antigravity-cli` and `<gemini>/antigravity-acp` (or
- *   `$TXCRIPT_ANTIGRAVITY_ACP_ROOT`), where `<gemini>` is `$GEMINI_HOME`, else
- *   `~/.gemini` (home from `HOME`, `USERPROFILE` on Windows).
- */
-export function antigravityLanes(options: AntigravityStoreOptions = {}): LaneRoot[] {
-  const env = options.env ?? process.env;
-  const acp = nonEmpty(env[ACP_ROOT_ENV]);
-  const explicit = nonEmpty(options.root) ?? nonEmpty(env[ROOT_ENV]);
-  const lanes: LaneRoot[] = [];
-  if (explicit !== undefined) {
-    lanes.push({ lane: "cli", root: resolve(explicit) });
-    if (acp !== undefined) lanes.push({ lane: "acp", root: resolve(acp) });
-  } else {
-    const home = homeDir(env, options.platform);
-    const gemini = resolve(nonEmpty(env.GEMINI_HOME) ?? join(home, ".gemini"));
-    lanes.push({ lane: "cli", root: join(gemini, "antigravity-cli") });
-    lanes.push({ lane: "acp", root: resolve(acp ?? join(gemini, "antigravity-acp")) });
-  }
-  return lanes.filter((l, i) => lanes.findIndex((m) => m.root === l.root) === i);
-}
 
 // ---------------------------------------------------------------------------
 // Rows: typed reading of what SQLite returns, tolerant of missing columns
@@ -575,11 +535,6 @@ function readTextIfPresent(path: string): string | undefined {
   }
 }
 
-const LOG_FILES = [
-  ["transcript", "transcript.jsonl"],
-  ["transcript_full", "transcript_full.jsonl"],
-] as const;
-
 /**
  * Reasons a file cannot be read as a database, before SQLite opens it.
  * Returns whether its header says WAL.
@@ -706,27 +661,6 @@ export function loadConversationFile(path: string): Transcript<AntigravityBody> 
 
 // ---------------------------------------------------------------------------
 // The store
-
-/** Where everything of conversation `id` lives in a lane. */
-function lanePaths(lane: LaneRoot, id: string) {
-  const conversations = join(lane.root, "conversations");
-  const db = join(conversations, `${id}.db`);
-  const brain = join(lane.root, "brain", id);
-  const logs = join(brain, ".system_generated", "logs");
-  return {
-    conversations,
-    db,
-    wal: `${db}-wal`,
-    shm: `${db}-shm`,
-    pb: join(conversations, `${id}.pb`),
-    meta: join(conversations, `${id}.meta`),
-    brain,
-    logs,
-    logFiles: LOG_FILES.map(([key, name]) => [key, join(logs, name)] as const),
-  };
-}
-
-type Paths = ReturnType<typeof lanePaths>;
 
 interface Located {
   lane: LaneRoot;

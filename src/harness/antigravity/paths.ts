@@ -1,0 +1,85 @@
+/**
+ * Where agy keeps conversations: the lanes a store reads (roots from
+ * options and the environment) and every path of one conversation in a lane.
+ */
+
+import { join, resolve } from "node:path";
+import { homeDir, nonEmpty } from "../../env.js";
+import type { StoreOptions } from "../../transcript.js";
+import type { AntigravityLane } from "./body.js";
+
+/** Our environment variable for the CLI lane's root (an explicit root). */
+export const ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ROOT";
+/** Our environment variable for the ACP lane's root. */
+export const ACP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ACP_ROOT";
+
+/** One place agy keeps conversations: `<root>/conversations`, `<root>/brain`. */
+export interface LaneRoot {
+  lane: AntigravityLane;
+  root: string;
+}
+
+export interface AntigravityStoreOptions extends StoreOptions {
+  /** How long a locked database is retried before it is reported, in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /** Whose home variable applies: `USERPROFILE` on win32, `HOME` elsewhere (default: this platform). */
+  platform?: NodeJS.Platform;
+  /**
+   * Worker threads discovery reads databases on, beside the calling thread
+   * (0: the calling thread alone). Default: none below
+   * `PARALLEL_DISCOVERY_FROM` conversations, else one fewer than the
+   * available cores, at most `MAX_DISCOVERY_WORKERS`.
+   */
+  discoveryWorkers?: number;
+}
+
+/**
+ * The lanes a store reads, the CLI lane first (where `save` writes):
+ * - an explicit root (`root`, else `$TXCRIPT_ANTIGRAVITY_ROOT`) means that
+ *   root alone as the CLI lane, plus `$TXCRIPT_ANTIGRAVITY_ACP_ROOT` when set;
+ * - otherwise `<gemini>/antigravity-cli` and `<gemini>/antigravity-acp` (or
+ *   `$TXCRIPT_ANTIGRAVITY_ACP_ROOT`), where `<gemini>` is `$GEMINI_HOME`, else
+ *   `~/.gemini` (home from `HOME`, `USERPROFILE` on Windows).
+ */
+export function antigravityLanes(options: AntigravityStoreOptions = {}): LaneRoot[] {
+  const env = options.env ?? process.env;
+  const acp = nonEmpty(env[ACP_ROOT_ENV]);
+  const explicit = nonEmpty(options.root) ?? nonEmpty(env[ROOT_ENV]);
+  const lanes: LaneRoot[] = [];
+  if (explicit !== undefined) {
+    lanes.push({ lane: "cli", root: resolve(explicit) });
+    if (acp !== undefined) lanes.push({ lane: "acp", root: resolve(acp) });
+  } else {
+    const home = homeDir(env, options.platform);
+    const gemini = resolve(nonEmpty(env.GEMINI_HOME) ?? join(home, ".gemini"));
+    lanes.push({ lane: "cli", root: join(gemini, "antigravity-cli") });
+    lanes.push({ lane: "acp", root: resolve(acp ?? join(gemini, "antigravity-acp")) });
+  }
+  return lanes.filter((l, i) => lanes.findIndex((m) => m.root === l.root) === i);
+}
+
+const LOG_FILES = [
+  ["transcript", "transcript.jsonl"],
+  ["transcript_full", "transcript_full.jsonl"],
+] as const;
+
+/** Where everything of conversation `id` lives in a lane. */
+export function lanePaths(lane: LaneRoot, id: string) {
+  const conversations = join(lane.root, "conversations");
+  const db = join(conversations, `${id}.db`);
+  const brain = join(lane.root, "brain", id);
+  const logs = join(brain, ".system_generated", "logs");
+  return {
+    conversations,
+    db,
+    wal: `${db}-wal`,
+    shm: `${db}-shm`,
+    pb: join(conversations, `${id}.pb`),
+    meta: join(conversations, `${id}.meta`),
+    brain,
+    logs,
+    logFiles: LOG_FILES.map(([key, name]) => [key, join(logs, name)] as const),
+  };
+}
+
+export type Paths = ReturnType<typeof lanePaths>;
