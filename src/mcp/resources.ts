@@ -27,7 +27,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
       tracked(ctx, async () => {
         try {
           return {
-            resources: (await ctx.catalog.list()).sessions.map((s) => ({
+            resources: (await ctx.sessions.list({})).sessions.map((s) => ({
               uri: sessionUri(s.harness, s.id),
               name: `${s.harness}/${s.id}`,
               title: s.meta.title ?? `${s.harness} session ${s.id}`,
@@ -48,7 +48,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
         const h = context?.arguments?.harness;
         try {
           return (
-            await ctx.catalog.list(h !== undefined && isHarnessId(h) ? h : undefined)
+            await ctx.sessions.list(h !== undefined && isHarnessId(h) ? { harness: h } : {})
           ).sessions
             .map((s) => s.id)
             .filter((id) => id.startsWith(value))

@@ -23,6 +23,8 @@ export const LIMITS = {
 } as const;
 
 const harness = z.enum(HARNESS_IDS);
+/** What `role` takes: where a hit may be, as `query --role`. */
+const ROLE_CHOICES = [...HIT_KINDS, "tool"] as const;
 const cursor = z
   .string()
   .max(100_000)
@@ -78,7 +80,12 @@ export const searchInput = {
   cwd: listInput.cwd,
   since: listInput.since,
   until: listInput.until,
-  role: z.enum(ROLES).optional().describe("only messages of this role"),
+  role: z
+    .union([z.enum(ROLE_CHOICES), z.array(z.enum(ROLE_CHOICES)).min(1).max(ROLE_CHOICES.length)])
+    .optional()
+    .describe(
+      `only hits in these places, as \`txcript query --role\`: ${ROLE_CHOICES.join(", ")} (tool is both tool kinds)`,
+    ),
   limit: z
     .number()
     .int()
@@ -160,17 +167,24 @@ export const searchOutput = z.object({
       cwd: z.string().nullable(),
       updated: z.string(),
       message: z.number().int().min(1).nullable().describe("1-based, null for a title hit"),
-      role: z.enum(ROLES).nullable(),
+      role: z
+        .enum(ROLES)
+        .nullable()
+        .describe("who wrote it, where the place says (null for tool output and session fields)"),
       where: z.enum(HIT_KINDS),
       snippet: z.string(),
       highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
-      score: z.number(),
+      score: z
+        .number()
+        .describe("higher is better: with the index, bm25 negated (query --json prints bm25)"),
     }),
   ),
   total: z.number().int().min(0),
   unreadable: z.number().int().min(0),
   next_cursor: z.string().nullable(),
-  engine: z.enum(["scan", "index"]),
+  engine: z
+    .enum(["scan", "index"])
+    .describe("index: the persistent index, as txcript query; scan: the fallback when it failed"),
 });
 
 export const readOutput = z.object({

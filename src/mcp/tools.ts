@@ -26,7 +26,8 @@ import { compareTimestamps } from "../time.js";
 import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
 import { commonJsonParts, textParts, type ViewInput } from "../view.js";
 import type { Catalog, LoadedAt } from "./catalog.js";
-import { matches, parseTimeBound, type SessionFilter } from "./filters.js";
+import { parseTimeBound, type SessionFilter } from "./filters.js";
+import type { SessionSource } from "./indexed.js";
 import {
   cursorRange,
   decodeCursor,
@@ -50,13 +51,12 @@ import {
   searchOutput,
   type sessionRecord,
 } from "./schemas.js";
-import type { SessionSearch } from "./search.js";
+import type { HitKind } from "./search.js";
 
 export interface ToolContext {
   catalog: Catalog;
-  search: SessionSearch;
-  /** Which engine `search` is, reported with every search. */
-  engine: "scan" | "index";
+  /** Where list_sessions and search_sessions are answered from (the index, else the scan). */
+  sessions: SessionSource;
   env: Env;
   /** Relative cwd filters resolve against it; continued sessions with no cwd get it. */
   cwd: string;
@@ -162,8 +162,8 @@ type ListArgs = z.infer<z.ZodObject<typeof listInput>>;
 
 async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<typeof listOutput>> {
   const filter = filterFrom(ctx, args);
-  const listing = await ctx.catalog.list(args.harness);
-  let sessions = listing.sessions.filter((s) => matches(s, filter));
+  const listing = await ctx.sessions.list(filter);
+  let sessions = listing.sessions;
   if (args.cursor !== undefined) {
     const c = decodeCursor(args.cursor, "list");
     // Past the last session shown, in the listing's order (newest first, then id, then harness).
@@ -206,6 +206,19 @@ async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<ty
 
 type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 
+/** `role` as `query --role` takes it: one place or several; `tool` is both tool kinds. */
+function kindsOf(role: SearchArgs["role"]): HitKind[] | undefined {
+  if (role === undefined) return undefined;
+  const out = new Set<HitKind>();
+  for (const r of Array.isArray(role) ? role : [role]) {
+    if (r === "tool") {
+      out.add("tool_call");
+      out.add("tool_output");
+    } else out.add(r);
+  }
+  return [...out];
+}
+
 async function searchSessions(
   ctx: ToolContext,
   args: SearchArgs,
@@ -222,10 +235,10 @@ async function searchSessions(
     offset = c.offset;
   }
   const limit = args.limit ?? LIMITS.searchDefault;
-  const found = await ctx.search.search({
+  const found = await ctx.sessions.search({
     ...filter,
     terms: args.query,
-    role: args.role,
+    kinds: kindsOf(args.role),
     limit,
     offset,
   });
@@ -263,7 +276,7 @@ async function searchSessions(
       total: found.total,
       unreadable: found.unreadable,
       next_cursor: next,
-      engine: ctx.engine,
+      engine: found.engine,
     },
     text: `${lines.join("\n")}\n`,
   };

@@ -7,8 +7,9 @@
  */
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/common.js";
 import {
@@ -22,7 +23,7 @@ import { addBadFiles } from "../antigravity-store/support.js";
 import { realisticSession as claudeSession } from "../claude_code/session.js";
 import { buildConversation, LEGACY_SESSION_ID, TOOLS_SESSION_ID } from "../support/agy-fixtures.js";
 import { ROOT, txcript } from "../support/cli.js";
-import { hashTree } from "../support/tmp.js";
+import { hashTree, tempDir } from "../support/tmp.js";
 import {
   agyRoot,
   BIN,
@@ -81,6 +82,84 @@ describe("a corrupt store", () => {
       await server.close();
     }
     expect(hashTree(home)).toEqual(before);
+  });
+});
+
+describe("the index", () => {
+  async function searchWith(home: string, args: string[], env: Record<string, string>) {
+    const server = await connect(home, args, { env });
+    try {
+      const found = searchOutput.parse(
+        (await call(server.client, "search_sessions", { query: "flaky" })).structuredContent,
+      );
+      const list = listOutput.parse((await call(server.client, "list_sessions")).structuredContent);
+      return { found, list, stderr: server.stderr() };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it("damaged, foreign or out of reach: a warning on stderr, the same answers", async () => {
+    const home = makeHome();
+    const clean = await searchWith(home, [], { TXCRIPT_CACHE: tempDir("txcript-mcp-cache-") });
+    expect(clean.stderr).toBe("");
+    expect(clean.found.engine).toBe("index");
+    expect(clean.found.total).toBeGreaterThan(0);
+    const same = (r: Awaited<ReturnType<typeof searchWith>>) => {
+      expect(r.found.engine).toBe("index");
+      expect(r.found.hits).toEqual(clean.found.hits);
+      expect(r.list.sessions).toEqual(clean.list.sessions);
+    };
+
+    // Garbage where index.db should be: rebuilt.
+    const damaged = tempDir("txcript-mcp-cache-");
+    writeFileSync(join(damaged, "index.db"), "SQLite format 3\u0000 and then nonsense".repeat(300));
+    const rebuilt = await searchWith(home, [], { TXCRIPT_CACHE: damaged });
+    same(rebuilt);
+    expect(rebuilt.stderr).toMatch(
+      /^txcript mcp: warning: the index .*index\.db was damaged .*; rebuilding it$/m,
+    );
+
+    // Another program's database: left alone, the index kept in memory.
+    const foreignDir = tempDir("txcript-mcp-cache-");
+    const foreign = new Database(join(foreignDir, "index.db"));
+    foreign.exec("CREATE TABLE theirs (x); INSERT INTO theirs VALUES (1);");
+    foreign.close();
+    const foreignBefore = hashTree(foreignDir);
+    const bypassed = await searchWith(home, [], { TXCRIPT_CACHE: foreignDir });
+    same(bypassed);
+    expect(bypassed.stderr).toMatch(
+      /warning: .* is not a txcript index .*reading the stores directly this time/,
+    );
+    expect(hashTree(foreignDir)).toEqual(foreignBefore);
+
+    // A cache "folder" that is a file.
+    const file = join(tempDir("txcript-mcp-cache-"), "not-a-dir");
+    writeFileSync(file, "x");
+    const unreachable = await searchWith(home, ["--cache", join(file, "sub")], {});
+    same(unreachable);
+    expect(unreachable.stderr).toMatch(/warning: cannot create the index folder/);
+
+    // --no-cache: an index in memory, nothing written.
+    const untouched = tempDir("txcript-mcp-cache-");
+    const memory = await searchWith(home, ["--no-cache"], { TXCRIPT_CACHE: untouched });
+    same(memory);
+    expect(memory.stderr).toBe("");
+    expect(readdirSync(untouched)).toEqual([]);
+
+    // --cache DIR wins over TXCRIPT_CACHE, as in the CLI.
+    const flagDir = tempDir("txcript-mcp-cache-");
+    same(await searchWith(home, ["--cache", flagDir], { TXCRIPT_CACHE: untouched }));
+    expect(readdirSync(flagDir)).toContain("index.db");
+    expect(readdirSync(untouched)).toEqual([]);
+
+    // The scan, on request: the same sessions found.
+    const scan = await searchWith(home, [], { TXCRIPT_MCP_SEARCH: "scan" });
+    expect(scan.found.engine).toBe("scan");
+    const pairs = (hits: typeof clean.found.hits) =>
+      new Set(hits.map((h) => `${h.id}#${h.message}`));
+    expect(pairs(scan.found.hits)).toEqual(pairs(clean.found.hits));
+    expect(scan.list.sessions).toEqual(clean.list.sessions);
   });
 });
 
