@@ -95,7 +95,8 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
           out.push(piece);
           used += piece.length;
         }
-        if (cutAt !== undefined) {
+        if (cutAt === undefined) out.push(parts.tail);
+        else {
           out.push(
             `\n---\n\n*Cut at message #${cutAt + 1} of ${input.messages.length} (over ${RESOURCE_CHARS} characters): call the read_session tool with session "${located.id}#${cutAt + 1}-" for the rest.*\n`,
           );

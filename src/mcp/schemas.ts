@@ -10,6 +10,7 @@ import { ROLES } from "../common.js";
 import { HARNESS_IDS } from "../transcript.js";
 import { READ_FORMATS } from "./pages.js";
 import { HIT_KINDS } from "./search.js";
+import { CHARS_PER_TOKEN } from "./tokens.js";
 
 export const LIMITS = {
   listDefault: 50,
@@ -19,6 +20,8 @@ export const LIMITS = {
   charsDefault: 40_000,
   charsMin: 500,
   charsMax: 1_000_000,
+  tokensMin: 100,
+  tokensMax: 250_000,
   queryMax: 10_000,
 } as const;
 
@@ -50,6 +53,15 @@ const maxChars = z
   .max(LIMITS.charsMax)
   .describe(
     `at most this many characters of text in this call (default ${LIMITS.charsDefault}); the rest comes with next_cursor`,
+  );
+
+const maxTokens = z
+  .number()
+  .int()
+  .min(LIMITS.tokensMin)
+  .max(LIMITS.tokensMax)
+  .describe(
+    `at most this many estimated tokens of text in this call (one per ${CHARS_PER_TOKEN} ASCII characters, one per other character: errs high); with max_chars, both hold`,
   );
 
 // ---------------------------------------------------------------------------
@@ -104,6 +116,7 @@ export const readInput = {
     .optional()
     .describe("text (default, as `txcript view` prints), markdown, or json (Common JSON)"),
   max_chars: maxChars.optional(),
+  max_tokens: maxTokens.optional(),
   cursor: cursor.optional(),
 };
 
@@ -111,6 +124,7 @@ export const exportInput = {
   session: readInput.session,
   harness: readInput.harness,
   max_chars: maxChars.optional(),
+  max_tokens: maxTokens.optional(),
   cursor: cursor.optional(),
 };
 
@@ -199,6 +213,20 @@ export const readOutput = z.object({
   first_message: z.number().int().min(1).nullable(),
   last_message: z.number().int().min(1).nullable(),
   text: z.string(),
+  chars: z.number().int().min(0).describe("characters in text"),
+  estimated_tokens: z.number().int().min(0).describe("the token estimate of text"),
+  cut_message: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe("the message this page ends inside of, because it alone exceeds the budget"),
+  continued_message: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe("the message this page starts inside of, cut on the previous page"),
   next_cursor: z.string().nullable(),
   changed: z
     .boolean()
@@ -211,6 +239,7 @@ export const exportOutput = z.object({
   format: z.literal("simple"),
   offset: z.number().int().min(0),
   total_chars: z.number().int().min(0),
+  estimated_tokens: z.number().int().min(0).describe("the token estimate of text"),
   text: z.string(),
   next_cursor: z.string().nullable(),
 });

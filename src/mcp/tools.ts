@@ -24,7 +24,7 @@ import {
 } from "../range.js";
 import { compareTimestamps } from "../time.js";
 import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
-import { commonJsonParts, textParts, type ViewInput } from "../view.js";
+import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../view.js";
 import type { Catalog, LoadedAt } from "./catalog.js";
 import { parseTimeBound, type SessionFilter } from "./filters.js";
 import type { SessionSource } from "./indexed.js";
@@ -52,6 +52,7 @@ import {
   type sessionRecord,
 } from "./schemas.js";
 import type { HitKind } from "./search.js";
+import { Budget } from "./tokens.js";
 
 export interface ToolContext {
   catalog: Catalog;
@@ -67,7 +68,11 @@ export interface ToolContext {
    * The last message piece and the last export rendered, so paging through
    * one huge message or document renders it once (per server, not global).
    */
-  memo: { piece?: { key: string; text: string }; export?: { key: string; text: string } };
+  memo: {
+    piece?: { key: string; text: string };
+    export?: { key: string; text: string };
+    markdown?: { key: string; parts: ViewParts };
+  };
   /** Calls in flight, so the server can answer them all before it closes. */
   pending: Set<Promise<unknown>>;
 }
@@ -310,6 +315,13 @@ function selection(loaded: LoadedAt, range: MessageRange | undefined) {
 
 type ReadArgs = z.infer<z.ZodObject<typeof readInput>>;
 
+/** A call's page budget: max_chars (default when neither is given) and max_tokens. */
+function budgetOf(args: { max_chars?: number | undefined; max_tokens?: number | undefined }) {
+  const chars =
+    args.max_chars ?? (args.max_tokens !== undefined ? LIMITS.charsMax : LIMITS.charsDefault);
+  return new Budget(chars, args.max_tokens);
+}
+
 function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput> {
   let t: Target;
   let format: ReadFormat;
@@ -344,13 +356,16 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
     harness: loaded.located.harness,
   };
   if (loaded.path !== undefined) input.path = loaded.path;
-  const raw =
-    format === "json"
-      ? commonJsonParts(input)
-      : format === "markdown"
-        ? markdownPage(input, ctx.env.HOME)
-        : textParts(input);
   const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${format}/${start}-${end}`;
+  let raw: ViewParts;
+  if (format === "markdown") {
+    // The Markdown page is rendered whole (turns span messages): once per session version and range.
+    if (ctx.memo.markdown?.key === key) raw = ctx.memo.markdown.parts;
+    else {
+      raw = markdownPage(input, ctx.env.HOME);
+      ctx.memo.markdown = { key, parts: raw };
+    }
+  } else raw = format === "json" ? commonJsonParts(input) : textParts(input);
   const parts = {
     ...raw,
     message(i: number) {
@@ -361,7 +376,7 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
       return text;
     },
   };
-  const page = pageOf(parts, start, end, at, args.max_chars ?? LIMITS.charsDefault);
+  const page = pageOf(parts, start, end, at, budgetOf(args));
   const next = page.next
     ? encodeCursor({
         kind: "read",
@@ -373,9 +388,21 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
         at: page.next,
       })
     : null;
-  const trailer = next
-    ? `\n[continued: call read_session with cursor "${next}" for the rest]\n`
+  // Markers for a reader of the text: in the text rendering only, so the pages' `text` add up to the rendering.
+  const pieceName = (p: number) =>
+    p === -1 ? "the header" : p === -2 ? "the end" : `message #${p + 1}`;
+  const lead = page.resumed
+    ? `[…continuing ${pieceName(at.piece)}, cut on the previous page]\n`
     : "";
+  const trailer =
+    next && page.cutInside !== undefined
+      ? `\n[${pieceName(page.cutInside)} alone exceeds the budget and is cut here: call read_session with cursor "${next}" for the rest of it]\n`
+      : next
+        ? `\n[continued: call read_session with cursor "${next}" for the rest]\n`
+        : "";
+  const cutMessage =
+    page.cutInside !== undefined && page.cutInside >= 0 ? page.cutInside + 1 : null;
+  const resumedMessage = page.resumed && at.piece >= 0 ? at.piece + 1 : null;
   return {
     structured: {
       harness: loaded.located.harness,
@@ -387,10 +414,14 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
       first_message: page.firstMessage === undefined ? null : page.firstMessage + 1,
       last_message: page.lastMessage === undefined ? null : page.lastMessage + 1,
       text: page.text,
+      chars: page.chars,
+      estimated_tokens: page.tokens,
+      cut_message: cutMessage,
+      continued_message: resumedMessage,
       next_cursor: next,
       changed,
     },
-    text: `${page.text}${trailer}`,
+    text: `${lead}${page.text}${trailer}`,
   };
 }
 
@@ -426,11 +457,11 @@ function exportSession(ctx: ToolContext, args: ExportArgs): Result<typeof export
     text = renderSimple({ meta: tr.meta, body: tr.body.slice(start, end) });
     ctx.memo.export = { key, text };
   }
-  const budget = args.max_chars ?? LIMITS.charsDefault;
-  let cut = Math.min(text.length, offset + budget);
-  const code = text.charCodeAt(cut - 1);
-  if (cut < text.length && code >= 0xd800 && code <= 0xdbff) cut--;
-  const slice = text.slice(offset, cut);
+  const budget = budgetOf(args);
+  const from = Math.min(offset, text.length);
+  const cut = budget.furthest(text, from);
+  const slice = text.slice(from, cut);
+  budget.take(text, from, cut);
   const next =
     cut < text.length
       ? encodeCursor({
@@ -449,6 +480,7 @@ function exportSession(ctx: ToolContext, args: ExportArgs): Result<typeof export
       format: "simple",
       offset,
       total_chars: text.length,
+      estimated_tokens: budget.usedTokens,
       text: slice,
       next_cursor: next,
     },
@@ -534,7 +566,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     {
       title: "Read a session",
       description:
-        "A session (or a #range of its messages) as text, Markdown or Common JSON, at most max_chars per call; follow next_cursor for the rest.",
+        "A session (or a #range of its messages) as text, Markdown or Common JSON, at most max_chars characters and max_tokens estimated tokens per call, cut between messages; follow next_cursor for the rest.",
       inputSchema: readInput,
       outputSchema: readOutput,
       annotations: READ_ONLY,
@@ -546,7 +578,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     {
       title: "Export a session",
       description:
-        "A session (or a #range) as a Simple document (the interchange JSON txcript continues from), at most max_chars per call; follow next_cursor for the rest.",
+        "A session (or a #range) as a Simple document (the interchange JSON txcript continues from), at most max_chars characters and max_tokens estimated tokens per call; follow next_cursor for the rest.",
       inputSchema: exportInput,
       outputSchema: exportOutput,
       annotations: READ_ONLY,

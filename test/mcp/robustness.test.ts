@@ -11,6 +11,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import type { Message } from "../../src/common.js";
 import {
   continueOutput,
@@ -19,6 +20,7 @@ import {
   readOutput,
   searchOutput,
 } from "../../src/mcp/schemas.js";
+import { estimateTokens } from "../../src/mcp/tokens.js";
 import { addBadFiles } from "../antigravity-store/support.js";
 import { realisticSession as claudeSession } from "../claude_code/session.js";
 import { buildConversation, LEGACY_SESSION_ID, TOOLS_SESSION_ID } from "../support/agy-fixtures.js";
@@ -336,6 +338,86 @@ describe("budgets", () => {
       }
       expect(texts.length).toBeGreaterThan(8);
       expect(texts.join("")).toBe(expected);
+
+      // Markdown by tokens: the huge message alone is cut, with markers in the text rendering.
+      const md = txcript(["view", CLAUDE_ID, "--format", "markdown", "--no-pager"], {
+        env: { HOME: home },
+      }).stdout;
+      const mdTexts: string[] = [];
+      let args: Record<string, unknown> = { session: CLAUDE_ID, format: "markdown" };
+      let cuts = 0;
+      for (;;) {
+        const r = await call(server.client, "read_session", { ...args, max_tokens: 100_000 });
+        const p = readOutput.parse(r.structuredContent);
+        expect(p.estimated_tokens).toBe(estimateTokens(p.text));
+        expect(p.estimated_tokens).toBeLessThanOrEqual(100_000);
+        if (p.cut_message !== null) {
+          cuts++;
+          expect(p.cut_message).toBe(2);
+          expect(textOf(r)).toContain(
+            "[message #2 alone exceeds the budget and is cut here: call read_session with cursor",
+          );
+        }
+        if (p.continued_message !== null) {
+          expect(p.continued_message).toBe(2);
+          expect(textOf(r).startsWith("[…continuing message #2, cut on the previous page]\n")).toBe(
+            true,
+          );
+        }
+        mdTexts.push(p.text);
+        if (p.next_cursor === null) break;
+        args = { cursor: p.next_cursor };
+      }
+      expect(cuts).toBeGreaterThan(5);
+      expect(mdTexts.join("")).toBe(md);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("cuts pages between messages, in every format, by characters or tokens", async () => {
+    const home = makeHome();
+    const server = await connect(home);
+    try {
+      for (const [format, viewArgs] of [
+        ["markdown", ["--format", "markdown"]],
+        ["text", []],
+        ["json", ["--format", "json"]],
+      ] as const) {
+        const expected = txcript(["view", TOOLS_SESSION_ID, ...viewArgs, "--no-pager"], {
+          env: { HOME: home },
+        }).stdout;
+        for (const budget of [{ max_tokens: 150 }, { max_chars: 700 }]) {
+          const pages: z.infer<typeof readOutput>[] = [];
+          let args: Record<string, unknown> = { session: TOOLS_SESSION_ID, format };
+          for (;;) {
+            const p = readOutput.parse(
+              (await call(server.client, "read_session", { ...args, ...budget })).structuredContent,
+            );
+            pages.push(p);
+            if (p.next_cursor === null) break;
+            args = { cursor: p.next_cursor };
+          }
+          expect(pages.length, `${format} ${JSON.stringify(budget)}`).toBeGreaterThan(3);
+          expect(pages.map((p) => p.text).join("")).toBe(expected);
+          for (const [i, p] of pages.entries()) {
+            if ("max_tokens" in budget) expect(p.estimated_tokens).toBeLessThanOrEqual(150);
+            else expect(p.chars).toBeLessThanOrEqual(700);
+            const next = pages[i + 1];
+            if (!next || p.cut_message !== null) continue;
+            // The next page opens with a whole message: in Markdown, its turn heading or speaker line.
+            expect(next.continued_message).toBeNull();
+            if (format === "markdown" && next.first_message !== null)
+              expect(next.text).toMatch(
+                new RegExp(
+                  `^\\n\\n(## Turn \\d+: [^\\n]*\\n\\n)?\\*\\*(User|Assistant|Tool results)\\*\\* · #${next.first_message} `,
+                ),
+              );
+            if (next.first_message !== null && p.last_message !== null)
+              expect(next.first_message).toBe(p.last_message + 1);
+          }
+        }
+      }
     } finally {
       await server.close();
     }
