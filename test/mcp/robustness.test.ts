@@ -652,5 +652,7 @@ describe("MCP Inspector CLI", () => {
       `session=${hits[0]!.ref}`,
     ]);
     expect(readOutput.parse(read.structuredContent).id).toBe(hits[0]!.id);
+    const listed = run(["--method", "resources/templates/list"]);
+    expect(listed.resourceTemplates).toMatchObject([{ uriTemplate: "txcript://{harness}/{id}" }]);
   });
 });

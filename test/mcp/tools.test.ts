@@ -353,6 +353,16 @@ describe("read_session", () => {
       expect(r.isError).toBe(true);
       expect(`${textOf(r)}\n`).toBe(viewed.stderr);
     }
+    // export_session and a harness-narrowed lookup say it as export and --from do.
+    const ex = await call(server.client, "export_session", { session: "zzz" });
+    expect(ex.isError).toBe(true);
+    expect(`${textOf(ex)}\n`).toBe(cli(["export", "zzz"]).stderr);
+    const narrowed = await call(server.client, "read_session", {
+      session: CLAUDE_ID,
+      harness: "codex",
+    });
+    expect(narrowed.isError).toBe(true);
+    expect(`${textOf(narrowed)}\n`).toBe(cli(["view", CLAUDE_ID, "--from", "codex"]).stderr);
     // Two sessions share the prefix "5": one line listing both.
     const amb = await call(server.client, "read_session", { session: "5" });
     expect(amb.isError).toBe(true);
