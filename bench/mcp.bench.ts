@@ -2,11 +2,15 @@
  * MCP server benchmark: `search_sessions` and `read_session` latency
  * (median and p95, warm) through a spawned `dist/cli/main.js mcp` over a
  * generated store of agy conversations, as a client sees it (stdio,
- * JSON-RPC, schema checks included). Baselines measured in the same run: an
- * MCP `ping` (the protocol's floor) and, for reading, a `txcript view` of
- * the same session as its own process (what an agent pays without MCP).
- * The first search of a fresh server (cold: every conversation loaded) is
- * reported beside the warm ones. The store is cached in .bench-data/.
+ * JSON-RPC, schema checks included). Baselines measured in the same run:
+ * - an MCP `ping` (the protocol's floor);
+ * - for search, the same queries through a second server answering by
+ *   scanning the stores (TXCRIPT_MCP_SEARCH=scan, the engine before the
+ *   index), and `txcript query --json` of each as its own process on the
+ *   same warm index (what an agent pays without MCP);
+ * - for reading, a `txcript view` of the same session as its own process.
+ * Each server's first search is reported beside the warm ones. The store
+ * and its index are cached in .bench-data/.
  *
  *   npm run build && npx tsx bench/mcp.bench.ts [conversations] [steps] [calls]
  */
@@ -17,6 +21,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { estimateTokens } from "../src/mcp/tokens.js";
 import { writeAgyDatabase } from "../test/antigravity-store/support.js";
 import { buildConversation, type ConversationSpec } from "../test/support/agy-fixtures.js";
 import { median, report } from "./util.js";
@@ -68,6 +73,29 @@ interface CallResult {
   content?: { type: string; text?: string }[];
 }
 
+type Tool = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+async function serve(
+  env: Record<string, string>,
+): Promise<{ client: Client; tool: Tool; close: () => Promise<void> }> {
+  const client = new Client({ name: "txcript-bench", version: "1" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "mcp"],
+      env,
+      stderr: "inherit",
+    }),
+  );
+  await client.listTools();
+  const tool: Tool = async (name, args) => {
+    const r = (await client.callTool({ name, arguments: args })) as CallResult;
+    if (r.isError) throw new Error(`${name}: ${r.content?.[0]?.text}`);
+    return r.structuredContent!;
+  };
+  return { client, tool, close: () => client.close() };
+}
+
 async function main(): Promise<void> {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first`);
   const t0 = performance.now();
@@ -79,35 +107,42 @@ async function main(): Promise<void> {
     PATH: process.env.PATH ?? "",
     HOME: join(ROOT, ".bench-data", "mcp", "empty-home"),
     TXCRIPT_ANTIGRAVITY_ROOT: root,
+    TXCRIPT_CACHE: join(ROOT, ".bench-data", "mcp", `cache-${count}x${steps}`),
   };
-  const client = new Client({ name: "txcript-bench", version: "1" });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, "mcp"],
-      env,
-      stderr: "inherit",
-    }),
-  );
-  await client.listTools();
-  const tool = async (name: string, args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name, arguments: args })) as CallResult;
-    if (r.isError) throw new Error(`${name}: ${r.content?.[0]?.text}`);
-    return r.structuredContent!;
-  };
+  // A word in every conversation, a rarer one, a phrase, and a miss.
+  const queries = ["function", "checkpoint", '"test suite"', "zzyzx"];
 
+  // The index, built (or brought up to date) by the CLI first, so every figure below is warm.
+  const build = performance.now();
+  const built = spawnSync(process.execPath, [BIN, "query", "function", "--json"], {
+    env,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (built.status !== 0) throw new Error(built.stderr);
+  process.stdout.write(
+    `index ready: ${((performance.now() - build) / 1000).toFixed(1)} s (first run builds it)\n`,
+  );
+
+  const indexed = await serve(env);
+  const tool = indexed.tool;
   const listed = await tool("list_sessions", { limit: 500 });
   const sessions = (listed.sessions as { id: string }[]).map((s) => s.id);
   const cold = await timed(() => tool("search_sessions", { query: "function" }));
-
-  const ping = await sample(calls, () => client.ping());
-  // A word in every conversation, a rarer one, a phrase, and a miss.
-  const queries = ["function", "checkpoint", '"test suite"', "zzyzx"];
+  const ping = await sample(calls, () => indexed.client.ping());
   const search = await sample(calls, (i) =>
     tool("search_sessions", { query: queries[i % queries.length]! }),
   );
+  const list = await sample(calls, () => tool("list_sessions", { limit: 50 }));
   const read = await sample(calls, (i) =>
     tool("read_session", { session: sessions[(i * 37) % sessions.length]! }),
+  );
+  const readMd = await sample(calls, (i) =>
+    tool("read_session", {
+      session: sessions[(i * 41) % sessions.length]!,
+      format: "markdown",
+      max_tokens: 5_000,
+    }),
   );
   const readJson = await sample(calls, (i) =>
     tool("read_session", {
@@ -125,44 +160,71 @@ async function main(): Promise<void> {
   const cursor = await sample(calls, (i) =>
     tool("read_session", { cursor: firstPages[i]!.next_cursor, max_chars: 2_000 }),
   );
-  await client.close();
+  // How the estimate compares with the characters of what was read (chars per estimated token).
+  const page = (await tool("read_session", { session: sessions[0]!, max_chars: 1_000_000 }))
+    .text as string;
+  await indexed.close();
 
-  const viewRuns = Math.min(calls, 10);
-  const view: number[] = [];
-  for (let i = 0; i < viewRuns; i++) {
+  // Baseline: the scan engine, the same queries, warm (its first search loads every conversation).
+  const scanned = await serve({ ...env, TXCRIPT_MCP_SEARCH: "scan" });
+  const scanCold = await timed(() => scanned.tool("search_sessions", { query: "function" }));
+  const scanSearch = await sample(calls, (i) =>
+    scanned.tool("search_sessions", { query: queries[i % queries.length]! }),
+  );
+  const scanList = await sample(calls, () => scanned.tool("list_sessions", { limit: 50 }));
+  await scanned.close();
+
+  const processRuns = Math.min(calls, 12);
+  const run = (args: string[]) => {
     const t = performance.now();
-    const r = spawnSync(
-      process.execPath,
-      [BIN, "view", sessions[(i * 37) % sessions.length]!, "--no-pager"],
-      {
-        env,
-        encoding: "utf8",
-        maxBuffer: 1 << 28,
-      },
-    );
-    view.push(performance.now() - t);
+    const r = spawnSync(process.execPath, [BIN, ...args], {
+      env,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
     if (r.status !== 0) throw new Error(r.stderr);
+    return performance.now() - t;
+  };
+  const query: number[] = [];
+  const view: number[] = [];
+  for (let i = 0; i < processRuns; i++) {
+    query.push(run(["query", queries[i % queries.length]!, "--json"]));
+    view.push(run(["view", sessions[(i * 37) % sessions.length]!, "--no-pager"]));
   }
 
   const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const row = (name: string, v: number[]) => ({
+  const row = (name: string, v: number[], extra: Record<string, string> = {}) => ({
     call: name,
     median: ms(median(v)),
     p95: ms(p95(v)),
     "× ping": (median(v) / median(ping)).toFixed(1),
+    ...extra,
   });
+  const ratio = (a: number[], b: number[]) => (median(a) / median(b)).toFixed(3);
   report([
     row("ping (baseline)", ping),
-    row("search_sessions, warm", search),
-    row("read_session text, default budget", read),
+    row("search_sessions, index, warm", search, {
+      "index / scan": ratio(search, scanSearch),
+      "index / query process": ratio(search, query),
+    }),
+    row("search_sessions, scan (baseline), warm", scanSearch),
+    row("txcript query --json, own process (baseline)", query),
+    row("list_sessions 50, index, warm", list, { "index / scan": ratio(list, scanList) }),
+    row("list_sessions 50, scan (baseline), warm", scanList),
+    row("read_session text, default budget", read, {
+      "read_session / view": ratio(read, view),
+    }),
+    row("read_session markdown, 5k tokens", readMd),
     row("read_session json, 20k chars", readJson),
     row("read_session, cursor page", cursor),
-    { call: "search_sessions, cold (first of a fresh server)", once: ms(cold) },
+    row("txcript view, own process (baseline)", view),
+    { call: "search_sessions, first call of a fresh server: index", once: ms(cold) },
+    { call: "search_sessions, first call of a fresh server: scan", once: ms(scanCold) },
     {
-      call: "txcript view, own process (baseline)",
-      median: ms(median(view)),
-      p95: ms(p95(view)),
-      "read_session / view": (median(read) / median(view)).toFixed(3),
+      call: "token estimate of a whole session's text",
+      chars: page.length,
+      estimated_tokens: estimateTokens(page),
+      "chars / estimated token": (page.length / estimateTokens(page)).toFixed(2),
     },
   ]);
 }

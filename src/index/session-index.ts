@@ -56,6 +56,8 @@ export interface QueryRequest extends Filter {
   kinds?: readonly Kind[];
   /** At most this many hits (default 20). */
   limit?: number;
+  /** Hits to pass over first, for pagination (default 0). */
+  offset?: number;
 }
 
 export interface Hit {
@@ -517,17 +519,57 @@ export class SessionIndex {
     }));
   }
 
+  /** The WHERE clause of a search: the session filter and the kinds. */
+  private hitWhere(request: QueryRequest): { sql: string; params: unknown[] } {
+    const { sql, params } = this.where(request);
+    if (request.kinds && request.kinds.length > 0) {
+      params.push(JSON.stringify(request.kinds));
+      return { sql: `${sql} AND c.kind IN (SELECT value FROM json_each(?))`, params };
+    }
+    return { sql, params };
+  }
+
+  /** How many hits `query` has in all, before limit and offset. */
+  count(terms: string, request: QueryRequest = {}): number {
+    const expr = ftsExpression(terms);
+    return this.guard(() => {
+      const { sql, params } = this.hitWhere(request);
+      try {
+        return this.db
+          .prepare(
+            `SELECT count(*) FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
+             WHERE text MATCH ? AND ${sql}`,
+          )
+          .pluck()
+          .get(expr, ...params) as number;
+      } catch (error) {
+        if (isCorrupt(error)) throw error;
+        throw new TxcriptError(
+          undefined,
+          `the search could not run: ${describeCause(error).split("\n")[0]}`,
+        );
+      }
+    });
+  }
+
+  /** Sessions matching `filter` whose text could not be read at the last text refresh. */
+  unreadableText(filter: Filter = {}): number {
+    return this.guard(() => {
+      const { sql, params } = this.where(filter);
+      return this.db
+        .prepare(`SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`)
+        .pluck()
+        .get(...params) as number;
+    });
+  }
+
   /** Full-text search, best hits first. Throws InvalidRequestError (one line) for a query with nothing to search. */
   query(terms: string, request: QueryRequest = {}): Hit[] {
     const expr = ftsExpression(terms);
     return this.guard(() => {
-      const { sql, params } = this.where(request);
-      let kinds = "";
-      if (request.kinds && request.kinds.length > 0) {
-        kinds = " AND c.kind IN (SELECT value FROM json_each(?))";
-        params.push(JSON.stringify(request.kinds));
-      }
+      const { sql, params } = this.hitWhere(request);
       const limit = Math.max(1, Math.floor(request.limit ?? 20));
+      const offset = Math.max(0, Math.floor(request.offset ?? 0));
       let rows: {
         discovered: string;
         ordinal: number;
@@ -542,10 +584,10 @@ export class SessionIndex {
             `SELECT e.discovered, c.ordinal, c.kind, c.at, bm25(text) AS score,
                snippet(text, 0, '${MARK_START}', '${MARK_END}', '…', 24) AS snip
              FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
-             WHERE text MATCH ? AND ${sql}${kinds}
-             ORDER BY score LIMIT ?`,
+             WHERE text MATCH ? AND ${sql}
+             ORDER BY score, c.rowid LIMIT ? OFFSET ?`,
           )
-          .all(expr, ...params, limit) as typeof rows;
+          .all(expr, ...params, limit, offset) as typeof rows;
       } catch (error) {
         if (isCorrupt(error)) throw error;
         // The expression is built from quoted terms only; say so rather than leak FTS5's text.

@@ -2,17 +2,18 @@
  * Reading a session a page at a time. A rendering (text, Markdown or
  * Common JSON) is a head, one piece per message and a tail, and the pages
  * of a read concatenate to exactly that rendering; a page breaks between
- * messages where it can and inside a piece only when one message alone
- * exceeds what is left of the budget. Where the next page starts travels in
+ * messages, and inside one only when that message alone exceeds the
+ * budget (characters, and estimated tokens when asked: tokens.ts). Where the next page starts travels in
  * an opaque cursor, checked when it comes back.
  */
 
 import { z } from "zod";
 import { InvalidRequestError } from "../errors.js";
 import type { MessageRange } from "../range.js";
-import { type RenderInput, renderMarkdown } from "../render/index.js";
+import { markdownPieces, type RenderInput } from "../render/index.js";
 import { HARNESS_IDS } from "../transcript.js";
 import type { ViewInput, ViewParts } from "../view.js";
+import type { Budget } from "./tokens.js";
 
 export const READ_FORMATS = ["text", "markdown", "json"] as const;
 export type ReadFormat = (typeof READ_FORMATS)[number];
@@ -115,13 +116,6 @@ export function cursorRange(
   return out;
 }
 
-/** Never end a page between the two halves of a surrogate pair. */
-function cutAt(text: string, n: number): number {
-  if (n >= text.length || n <= 0) return Math.max(0, Math.min(n, text.length));
-  const code = text.charCodeAt(n - 1);
-  return code >= 0xd800 && code <= 0xdbff ? n - 1 : n;
-}
-
 export interface Page {
   text: string;
   /** 0-based indices of the messages this page holds all or part of. */
@@ -129,18 +123,45 @@ export interface Page {
   lastMessage: number | undefined;
   /** Undefined when the page ends the rendering. */
   next: Position | undefined;
+  /** The piece this page ends inside of (it alone exceeds the budget), else undefined. */
+  cutInside: number | undefined;
+  /** The page starts inside a piece a previous page cut. */
+  resumed: boolean;
+  /** Characters and estimated tokens of `text`. */
+  chars: number;
+  tokens: number;
 }
 
 /**
- * At most `budget` characters of the rendering, from `at`. Pieces are
- * rendered only as they are reached, through `piece` (which may cache).
+ * Where to cut a piece too big for any page: as far as the budget allows,
+ * pulled back to the end of a line (else a space) when one is in the back
+ * half of what fits, so a reader gets whole lines.
+ */
+function cutPoint(text: string, from: number, budget: Budget): number {
+  const end = budget.furthest(text, from);
+  if (end >= text.length || end <= from) return end;
+  const half = from + Math.floor((end - from) / 2);
+  const nl = text.lastIndexOf("\n", end - 1);
+  if (nl >= half) return nl + 1;
+  const sp = text.lastIndexOf(" ", end - 1);
+  if (sp >= half) return sp + 1;
+  return end;
+}
+
+/**
+ * What fits `budget` of the rendering, from `at`: whole pieces (the head,
+ * each message, the tail) while they fit; the page ends before the first
+ * that does not, and the next starts at it. Only a piece that alone exceeds
+ * the budget is cut inside (`cutInside`), and then the page holds nothing
+ * else after it. Pieces are rendered only as they are reached, through
+ * `parts.message` (which may cache).
  */
 export function pageOf(
   parts: ViewParts,
   start: number,
   end: number,
   at: Position,
-  budget: number,
+  budget: Budget,
 ): Page {
   const order = (p: number) => (p === HEAD ? start - 1 : p === TAIL ? end : p);
   const nextPiece = (p: number): number | undefined => {
@@ -153,34 +174,35 @@ export function pageOf(
   let piece: number | undefined = order(at.piece) < start - 1 ? HEAD : at.piece;
   if (piece !== HEAD && piece !== TAIL && piece >= end) piece = TAIL;
   let offset = at.offset;
+  const resumed = offset > 0;
   const out: string[] = [];
-  let used = 0;
   let first: number | undefined;
   let last: number | undefined;
+  let cutInside: number | undefined;
+  const note = (p: number) => {
+    if (p >= 0) {
+      first ??= p;
+      last = p;
+    }
+  };
   while (piece !== undefined) {
     const text = textOf(piece);
-    const rest = text.length - Math.min(offset, text.length);
-    const room = budget - used;
-    if (rest > room) {
-      // Keep whole messages together unless the page would stay under half full.
-      if (used >= budget / 2 || room <= 0) break;
-      const cut = cutAt(text, Math.min(offset, text.length) + room);
-      if (cut <= offset) break;
-      out.push(text.slice(offset, cut));
-      used += cut - offset;
-      if (piece >= 0) {
-        first ??= piece;
-        last = piece;
-      }
+    const from = Math.min(offset, text.length);
+    if (!budget.fits(text, from)) {
+      if (!budget.empty) break;
+      // Alone, this piece exceeds the budget: as much as fits, the rest on the next page.
+      const cut = cutPoint(text, from, budget);
+      if (cut <= from) break;
+      out.push(text.slice(from, cut));
+      budget.take(text, from, cut);
+      note(piece);
+      cutInside = piece;
       offset = cut;
       break;
     }
-    out.push(offset === 0 ? text : text.slice(offset));
-    used += rest;
-    if (piece >= 0) {
-      first ??= piece;
-      last = piece;
-    }
+    out.push(from === 0 ? text : text.slice(from));
+    budget.take(text, from);
+    note(piece);
     piece = nextPiece(piece);
     offset = 0;
   }
@@ -189,13 +211,16 @@ export function pageOf(
     firstMessage: first,
     lastMessage: last,
     next: piece === undefined ? undefined : { piece, offset },
+    cutInside,
+    resumed,
+    chars: budget.usedChars,
+    tokens: budget.usedTokens,
   };
 }
 
 /**
  * The Markdown page `view --format markdown` prints (src/render), as pieces
- * for paging. The page is rendered whole (turns, not messages, are its
- * units), so it is one piece that pages cut by characters.
+ * for paging: its header, each message's part, its end (markdownPieces).
  */
 export function markdownPage(input: ViewInput, home: string | undefined): ViewParts {
   const page: RenderInput = {
@@ -206,5 +231,10 @@ export function markdownPage(input: ViewInput, home: string | undefined): ViewPa
   if (input.harness !== undefined) page.harness = input.harness;
   if (input.path !== undefined) page.path = input.path;
   if (home !== undefined && home !== "") page.home = home;
-  return { head: renderMarkdown(page), message: () => "", tail: "" };
+  const pieces = markdownPieces(page);
+  return {
+    head: pieces.head,
+    message: (i) => pieces.messages.get(i) ?? "",
+    tail: pieces.tail,
+  };
 }

@@ -27,7 +27,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
       tracked(ctx, async () => {
         try {
           return {
-            resources: (await ctx.catalog.list()).sessions.map((s) => ({
+            resources: (await ctx.sessions.list({})).sessions.map((s) => ({
               uri: sessionUri(s.harness, s.id),
               name: `${s.harness}/${s.id}`,
               title: s.meta.title ?? `${s.harness} session ${s.id}`,
@@ -48,7 +48,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
         const h = context?.arguments?.harness;
         try {
           return (
-            await ctx.catalog.list(h !== undefined && isHarnessId(h) ? h : undefined)
+            await ctx.sessions.list(h !== undefined && isHarnessId(h) ? { harness: h } : {})
           ).sessions
             .map((s) => s.id)
             .filter((id) => id.startsWith(value))
@@ -95,7 +95,8 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
           out.push(piece);
           used += piece.length;
         }
-        if (cutAt !== undefined) {
+        if (cutAt === undefined) out.push(parts.tail);
+        else {
           out.push(
             `\n---\n\n*Cut at message #${cutAt + 1} of ${input.messages.length} (over ${RESOURCE_CHARS} characters): call the read_session tool with session "${located.id}#${cutAt + 1}-" for the rest.*\n`,
           );

@@ -10,6 +10,7 @@ import { ROLES } from "../common.js";
 import { HARNESS_IDS } from "../transcript.js";
 import { READ_FORMATS } from "./pages.js";
 import { HIT_KINDS } from "./search.js";
+import { CHARS_PER_TOKEN } from "./tokens.js";
 
 export const LIMITS = {
   listDefault: 50,
@@ -19,10 +20,14 @@ export const LIMITS = {
   charsDefault: 40_000,
   charsMin: 500,
   charsMax: 1_000_000,
+  tokensMin: 100,
+  tokensMax: 250_000,
   queryMax: 10_000,
 } as const;
 
 const harness = z.enum(HARNESS_IDS);
+/** What `role` takes: where a hit may be, as `query --role`. */
+const ROLE_CHOICES = [...HIT_KINDS, "tool"] as const;
 const cursor = z
   .string()
   .max(100_000)
@@ -48,6 +53,15 @@ const maxChars = z
   .max(LIMITS.charsMax)
   .describe(
     `at most this many characters of text in this call (default ${LIMITS.charsDefault}); the rest comes with next_cursor`,
+  );
+
+const maxTokens = z
+  .number()
+  .int()
+  .min(LIMITS.tokensMin)
+  .max(LIMITS.tokensMax)
+  .describe(
+    `at most this many estimated tokens of text in this call (one per ${CHARS_PER_TOKEN} ASCII characters, one per other character: errs high); with max_chars, both hold`,
   );
 
 // ---------------------------------------------------------------------------
@@ -78,7 +92,12 @@ export const searchInput = {
   cwd: listInput.cwd,
   since: listInput.since,
   until: listInput.until,
-  role: z.enum(ROLES).optional().describe("only messages of this role"),
+  role: z
+    .union([z.enum(ROLE_CHOICES), z.array(z.enum(ROLE_CHOICES)).min(1).max(ROLE_CHOICES.length)])
+    .optional()
+    .describe(
+      `only hits in these places, as \`txcript query --role\`: ${ROLE_CHOICES.join(", ")} (tool is both tool kinds)`,
+    ),
   limit: z
     .number()
     .int()
@@ -97,6 +116,7 @@ export const readInput = {
     .optional()
     .describe("text (default, as `txcript view` prints), markdown, or json (Common JSON)"),
   max_chars: maxChars.optional(),
+  max_tokens: maxTokens.optional(),
   cursor: cursor.optional(),
 };
 
@@ -104,6 +124,7 @@ export const exportInput = {
   session: readInput.session,
   harness: readInput.harness,
   max_chars: maxChars.optional(),
+  max_tokens: maxTokens.optional(),
   cursor: cursor.optional(),
 };
 
@@ -161,17 +182,24 @@ export const searchOutput = z.object({
       cwd: z.string().nullable(),
       updated: z.string(),
       message: z.number().int().min(1).nullable().describe("1-based, null for a title hit"),
-      role: z.enum(ROLES).nullable(),
+      role: z
+        .enum(ROLES)
+        .nullable()
+        .describe("who wrote it, where the place says (null for tool output and session fields)"),
       where: z.enum(HIT_KINDS),
       snippet: z.string(),
       highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
-      score: z.number(),
+      score: z
+        .number()
+        .describe("higher is better: with the index, bm25 negated (query --json prints bm25)"),
     }),
   ),
   total: z.number().int().min(0),
   unreadable: z.number().int().min(0),
   next_cursor: z.string().nullable(),
-  engine: z.enum(["scan", "index"]),
+  engine: z
+    .enum(["scan", "index"])
+    .describe("index: the persistent index, as txcript query; scan: the fallback when it failed"),
 });
 
 export const readOutput = z.object({
@@ -186,6 +214,20 @@ export const readOutput = z.object({
   first_message: z.number().int().min(1).nullable(),
   last_message: z.number().int().min(1).nullable(),
   text: z.string(),
+  chars: z.number().int().min(0).describe("characters in text"),
+  estimated_tokens: z.number().int().min(0).describe("the token estimate of text"),
+  cut_message: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe("the message this page ends inside of, because it alone exceeds the budget"),
+  continued_message: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe("the message this page starts inside of, cut on the previous page"),
   next_cursor: z.string().nullable(),
   changed: z
     .boolean()
@@ -198,6 +240,7 @@ export const exportOutput = z.object({
   format: z.literal("simple"),
   offset: z.number().int().min(0),
   total_chars: z.number().int().min(0),
+  estimated_tokens: z.number().int().min(0).describe("the token estimate of text"),
   text: z.string(),
   next_cursor: z.string().nullable(),
 });

@@ -1,33 +1,30 @@
 /**
- * What `search_sessions` needs from a search engine, and the engine it has
- * until the persistent index (src/index/, FTS5) lands: a scan over the
- * loaded sessions, their searchable text kept between calls per
- * fingerprint. Query syntax is the one `txcript query` takes: words
- * (matched as whole words, any case), `"a phrase"`, `prefix*`, `-excluded`.
+ * What `search_sessions` needs from a search engine, and the engine it
+ * falls back on when the persistent index (src/index/, indexed.ts) cannot
+ * be used: a scan over the loaded sessions, their searchable text kept
+ * between calls per fingerprint. Query syntax is the one `txcript query`
+ * takes: words (matched as whole words, any case), `"a phrase"`,
+ * `prefix*`, `-excluded`. The scan does not search the session fields
+ * (`meta`: cwd, branch, model) and ranks by term counts, not bm25.
  */
 
 import type { Block, Message, Role } from "../common.js";
 import { InvalidRequestError } from "../errors.js";
+import { KINDS, type Kind } from "../index/index.js";
 import type { Timestamp } from "../time.js";
 import type { Discovered, HarnessId } from "../transcript.js";
 import { describeTool, jsonText } from "../view.js";
 import { type Catalog, fingerprintKey } from "./catalog.js";
 import { matches, type SessionFilter } from "./filters.js";
 
-/** Where in a session a hit matched. */
-export const HIT_KINDS = [
-  "user",
-  "assistant",
-  "thinking",
-  "tool_call",
-  "tool_output",
-  "title",
-] as const;
-export type HitKind = (typeof HIT_KINDS)[number];
+/** Where in a session a hit matched: the index's kinds (`query --role`). */
+export const HIT_KINDS = KINDS;
+export type HitKind = Kind;
 
 export interface SearchQuery extends SessionFilter {
   terms: string;
-  role?: Role | undefined;
+  /** Only hits in these places (all when undefined or empty). */
+  kinds?: readonly HitKind[] | undefined;
   limit: number;
   /** Hits to pass over (pagination). */
   offset: number;
@@ -57,6 +54,8 @@ export interface SearchResults {
   total: number;
   /** Sessions that matched the filters but could not be read. */
   unreadable: number;
+  /** Which engine answered. */
+  engine: "index" | "scan";
 }
 
 /** The contract the scan and the persistent index both meet. */
@@ -346,11 +345,17 @@ export class ScanSearch implements SessionSearch {
         }
         found.push({ base, order, message, role, fields, score });
       };
-      if (doc.title && query.role === undefined)
+      const kinds = query.kinds && query.kinds.length > 0 ? new Set(query.kinds) : undefined;
+      if (doc.title && (kinds === undefined || kinds.has("title")))
         consider([doc.title], doc.title.text.toLowerCase(), undefined, undefined);
       doc.messages.forEach((m, i) => {
-        if (query.role !== undefined && m.role !== query.role) return;
-        if (m.fields.length > 0) consider(m.fields, m.lower, i + 1, m.role);
+        if (kinds === undefined) {
+          if (m.fields.length > 0) consider(m.fields, m.lower, i + 1, m.role);
+          return;
+        }
+        const fields = m.fields.filter((f) => kinds.has(f.kind));
+        if (fields.length > 0)
+          consider(fields, fields.map((f) => f.text.toLowerCase()).join("\n"), i + 1, m.role);
       });
     });
     // Best first; then newest session; then in session order.
@@ -377,6 +382,7 @@ export class ScanSearch implements SessionSearch {
       hits,
       total: found.length,
       unreadable,
+      engine: "scan",
     };
   }
 }

@@ -8,8 +8,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Env } from "../local.js";
 import type { HarnessId } from "../transcript.js";
 import { Catalog } from "./catalog.js";
+import { IndexedSessions, ScanSessions, type SessionSource } from "./indexed.js";
 import { registerResources } from "./resources.js";
-import { ScanSearch, type SessionSearch } from "./search.js";
 import { registerTools, type ToolContext } from "./tools.js";
 
 export interface McpServerOptions {
@@ -23,14 +23,18 @@ export interface McpServerOptions {
   /** The version reported to clients. */
   version: string;
   log?: (line: string) => void;
-  /** A search engine to use instead of the scan. */
-  search?: { engine: SessionSearch; name: "scan" | "index" };
+  /** The index's folder as the CLI's --cache/--no-cache give it: a directory, null for in memory, undefined for the default. */
+  cache?: string | null;
+  /** "scan" answers list and search by reading the stores, never the index (a diagnostic and a benchmark baseline). */
+  engine?: "index" | "scan";
 }
 
 export interface TxcriptMcpServer {
   server: McpServer;
   /** Resolves once no tool call or resource read is in flight (before closing on end of input). */
   drain(): Promise<void>;
+  /** Release the index (after drain). */
+  close(): void;
 }
 
 export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
@@ -38,6 +42,14 @@ export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
     env: options.env,
     ...(options.roots ? { roots: options.roots } : {}),
   });
+  const log = options.log ?? (() => {});
+  const sessions: SessionSource =
+    options.engine === "scan"
+      ? new ScanSessions(catalog)
+      : new IndexedSessions(
+          { env: options.env, roots: options.roots, cache: options.cache, log },
+          catalog,
+        );
   const server = new McpServer(
     { name: "txcript", title: "txcript: coding-agent sessions", version: options.version },
     {
@@ -50,12 +62,11 @@ export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
   );
   const ctx: ToolContext = {
     catalog,
-    search: options.search?.engine ?? new ScanSearch(catalog),
-    engine: options.search?.name ?? "scan",
+    sessions,
     env: options.env,
     cwd: options.cwd,
     allowWrite: options.allowWrite === true,
-    log: options.log ?? (() => {}),
+    log,
     memo: {},
     pending: new Set(),
   };
@@ -69,6 +80,9 @@ export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
         // Let the protocol layer hand the last answers to the transport.
         await new Promise((resolve) => setImmediate(resolve));
       } while (ctx.pending.size > 0);
+    },
+    close() {
+      sessions.close();
     },
   };
 }

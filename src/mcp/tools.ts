@@ -24,9 +24,10 @@ import {
 } from "../range.js";
 import { compareTimestamps } from "../time.js";
 import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
-import { commonJsonParts, textParts, type ViewInput } from "../view.js";
+import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../view.js";
 import type { Catalog, LoadedAt } from "./catalog.js";
-import { matches, parseTimeBound, type SessionFilter } from "./filters.js";
+import { parseTimeBound, type SessionFilter } from "./filters.js";
+import type { SessionSource } from "./indexed.js";
 import {
   cursorRange,
   decodeCursor,
@@ -50,13 +51,13 @@ import {
   searchOutput,
   type sessionRecord,
 } from "./schemas.js";
-import type { SessionSearch } from "./search.js";
+import type { HitKind } from "./search.js";
+import { Budget } from "./tokens.js";
 
 export interface ToolContext {
   catalog: Catalog;
-  search: SessionSearch;
-  /** Which engine `search` is, reported with every search. */
-  engine: "scan" | "index";
+  /** Where list_sessions and search_sessions are answered from (the index, else the scan). */
+  sessions: SessionSource;
   env: Env;
   /** Relative cwd filters resolve against it; continued sessions with no cwd get it. */
   cwd: string;
@@ -67,7 +68,11 @@ export interface ToolContext {
    * The last message piece and the last export rendered, so paging through
    * one huge message or document renders it once (per server, not global).
    */
-  memo: { piece?: { key: string; text: string }; export?: { key: string; text: string } };
+  memo: {
+    piece?: { key: string; text: string };
+    export?: { key: string; text: string };
+    markdown?: { key: string; parts: ViewParts };
+  };
   /** Calls in flight, so the server can answer them all before it closes. */
   pending: Set<Promise<unknown>>;
 }
@@ -163,8 +168,8 @@ type ListArgs = z.infer<z.ZodObject<typeof listInput>>;
 
 async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<typeof listOutput>> {
   const filter = filterFrom(ctx, args);
-  const listing = await ctx.catalog.list(args.harness);
-  let sessions = listing.sessions.filter((s) => matches(s, filter));
+  const listing = await ctx.sessions.list(filter);
+  let sessions = listing.sessions;
   if (args.cursor !== undefined) {
     const c = decodeCursor(args.cursor, "list");
     // Past the last session shown, in the listing's order (newest first, then id, then harness).
@@ -207,6 +212,19 @@ async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<ty
 
 type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 
+/** `role` as `query --role` takes it: one place or several; `tool` is both tool kinds. */
+function kindsOf(role: SearchArgs["role"]): HitKind[] | undefined {
+  if (role === undefined) return undefined;
+  const out = new Set<HitKind>();
+  for (const r of Array.isArray(role) ? role : [role]) {
+    if (r === "tool") {
+      out.add("tool_call");
+      out.add("tool_output");
+    } else out.add(r);
+  }
+  return [...out];
+}
+
 async function searchSessions(
   ctx: ToolContext,
   args: SearchArgs,
@@ -223,10 +241,10 @@ async function searchSessions(
     offset = c.offset;
   }
   const limit = args.limit ?? LIMITS.searchDefault;
-  const found = await ctx.search.search({
+  const found = await ctx.sessions.search({
     ...filter,
     terms: args.query,
-    role: args.role,
+    kinds: kindsOf(args.role),
     limit,
     offset,
   });
@@ -264,7 +282,7 @@ async function searchSessions(
       total: found.total,
       unreadable: found.unreadable,
       next_cursor: next,
-      engine: ctx.engine,
+      engine: found.engine,
     },
     text: `${lines.join("\n")}\n`,
   };
@@ -297,6 +315,13 @@ function selection(loaded: LoadedAt, range: MessageRange | undefined) {
 }
 
 type ReadArgs = z.infer<z.ZodObject<typeof readInput>>;
+
+/** A call's page budget: max_chars (default when neither is given) and max_tokens. */
+function budgetOf(args: { max_chars?: number | undefined; max_tokens?: number | undefined }) {
+  const chars =
+    args.max_chars ?? (args.max_tokens !== undefined ? LIMITS.charsMax : LIMITS.charsDefault);
+  return new Budget(chars, args.max_tokens);
+}
 
 function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput> {
   let t: Target;
@@ -332,13 +357,16 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
     harness: loaded.located.harness,
   };
   if (loaded.path !== undefined) input.path = loaded.path;
-  const raw =
-    format === "json"
-      ? commonJsonParts(input)
-      : format === "markdown"
-        ? markdownPage(input, ctx.env.HOME)
-        : textParts(input);
   const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${format}/${start}-${end}`;
+  let raw: ViewParts;
+  if (format === "markdown") {
+    // The Markdown page is rendered whole (turns span messages): once per session version and range.
+    if (ctx.memo.markdown?.key === key) raw = ctx.memo.markdown.parts;
+    else {
+      raw = markdownPage(input, ctx.env.HOME);
+      ctx.memo.markdown = { key, parts: raw };
+    }
+  } else raw = format === "json" ? commonJsonParts(input) : textParts(input);
   const parts = {
     ...raw,
     message(i: number) {
@@ -349,7 +377,7 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
       return text;
     },
   };
-  const page = pageOf(parts, start, end, at, args.max_chars ?? LIMITS.charsDefault);
+  const page = pageOf(parts, start, end, at, budgetOf(args));
   const next = page.next
     ? encodeCursor({
         kind: "read",
@@ -361,9 +389,21 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
         at: page.next,
       })
     : null;
-  const trailer = next
-    ? `\n[continued: call read_session with cursor "${next}" for the rest]\n`
+  // Markers for a reader of the text: in the text rendering only, so the pages' `text` add up to the rendering.
+  const pieceName = (p: number) =>
+    p === -1 ? "the header" : p === -2 ? "the end" : `message #${p + 1}`;
+  const lead = page.resumed
+    ? `[…continuing ${pieceName(at.piece)}, cut on the previous page]\n`
     : "";
+  const trailer =
+    next && page.cutInside !== undefined
+      ? `\n[${pieceName(page.cutInside)} alone exceeds the budget and is cut here: call read_session with cursor "${next}" for the rest of it]\n`
+      : next
+        ? `\n[continued: call read_session with cursor "${next}" for the rest]\n`
+        : "";
+  const cutMessage =
+    page.cutInside !== undefined && page.cutInside >= 0 ? page.cutInside + 1 : null;
+  const resumedMessage = page.resumed && at.piece >= 0 ? at.piece + 1 : null;
   return {
     structured: {
       harness: loaded.located.harness,
@@ -375,10 +415,14 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
       first_message: page.firstMessage === undefined ? null : page.firstMessage + 1,
       last_message: page.lastMessage === undefined ? null : page.lastMessage + 1,
       text: page.text,
+      chars: page.chars,
+      estimated_tokens: page.tokens,
+      cut_message: cutMessage,
+      continued_message: resumedMessage,
       next_cursor: next,
       changed,
     },
-    text: `${page.text}${trailer}`,
+    text: `${lead}${page.text}${trailer}`,
   };
 }
 
@@ -414,11 +458,11 @@ function exportSession(ctx: ToolContext, args: ExportArgs): Result<typeof export
     text = renderSimple({ meta: tr.meta, body: tr.body.slice(start, end) });
     ctx.memo.export = { key, text };
   }
-  const budget = args.max_chars ?? LIMITS.charsDefault;
-  let cut = Math.min(text.length, offset + budget);
-  const code = text.charCodeAt(cut - 1);
-  if (cut < text.length && code >= 0xd800 && code <= 0xdbff) cut--;
-  const slice = text.slice(offset, cut);
+  const budget = budgetOf(args);
+  const from = Math.min(offset, text.length);
+  const cut = budget.furthest(text, from);
+  const slice = text.slice(from, cut);
+  budget.take(text, from, cut);
   const next =
     cut < text.length
       ? encodeCursor({
@@ -437,6 +481,7 @@ function exportSession(ctx: ToolContext, args: ExportArgs): Result<typeof export
       format: "simple",
       offset,
       total_chars: text.length,
+      estimated_tokens: budget.usedTokens,
       text: slice,
       next_cursor: next,
     },
@@ -522,7 +567,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     {
       title: "Read a session",
       description:
-        "A session (or a #range of its messages) as text, Markdown or Common JSON, at most max_chars per call; follow next_cursor for the rest.",
+        "A session (or a #range of its messages) as text, Markdown or Common JSON, at most max_chars characters and max_tokens estimated tokens per call, cut between messages; follow next_cursor for the rest.",
       inputSchema: readInput,
       outputSchema: readOutput,
       annotations: READ_ONLY,
@@ -534,7 +579,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     {
       title: "Export a session",
       description:
-        "A session (or a #range) as a Simple document (the interchange JSON txcript continues from), at most max_chars per call; follow next_cursor for the rest.",
+        "A session (or a #range) as a Simple document (the interchange JSON txcript continues from), at most max_chars characters and max_tokens estimated tokens per call; follow next_cursor for the rest.",
       inputSchema: exportInput,
       outputSchema: exportOutput,
       annotations: READ_ONLY,

@@ -208,11 +208,11 @@ export function findCall(model: Model, id: string): ToolUseBlock | undefined {
   return undefined;
 }
 
-/** The Markdown page of a session (or a range of it). */
-export function renderMarkdown(input: RenderInput): string {
+/** The page's lines: the header, then per shown message its own (its turn's heading first when it opens one). */
+function pageLines(input: RenderInput): { head: string[]; messages: Map<number, string[]> } {
   const model = buildModel(input);
   const { meta } = model;
-  const out: string[] = [`# ${inline(meta.title ?? "Untitled session")}`, ""];
+  const head: string[] = [`# ${inline(meta.title ?? "Untitled session")}`, ""];
   const rows: [string, string][] = [
     ["Session", `${code(meta.id)}${input.harness ? ` (${input.harness})` : ""}`],
   ];
@@ -227,24 +227,73 @@ export function renderMarkdown(input: RenderInput): string {
     "Messages",
     shown === model.messages.length ? String(shown) : `${shown} of ${model.messages.length}`,
   ]);
-  for (const [k, v] of rows) out.push(`- **${k}:** ${v}`);
+  for (const [k, v] of rows) head.push(`- **${k}:** ${v}`);
+  const messages = new Map<number, string[]>();
   for (const turn of model.turns) {
-    out.push("", `## Turn ${turn.n}: ${inline(model.paths.text(turn.label))}`, "");
-    for (const i of turn.indexes) {
+    turn.indexes.forEach((i, at) => {
+      const out: string[] = [];
+      messages.set(i, out);
+      if (at === 0) out.push("", `## Turn ${turn.n}: ${inline(model.paths.text(turn.label))}`, "");
       const m = model.messages[i];
-      if (!m) continue;
+      if (!m) return;
       if (onlyResults(m) && m.content.every((b) => b.type === "tool_result" && model.folded.has(b)))
-        continue;
+        return;
       const label = m.role === "user" ? (onlyResults(m) ? "Tool results" : "User") : "Assistant";
       out.push(speaker(m, label, i + 1), "");
       for (const b of m.content) {
         const lines = blockMarkdown(b, model);
         if (lines.length > 0) out.push(...lines, "");
       }
+    });
+  }
+  return { head, messages };
+}
+
+const collapse = (text: string) => text.replace(/\n{3,}/g, "\n\n");
+
+/** The Markdown page of a session (or a range of it). */
+export function renderMarkdown(input: RenderInput): string {
+  const { head, messages } = pageLines(input);
+  const all = [...head];
+  for (const lines of messages.values()) all.push(...lines);
+  return `${collapse(all.join("\n")).trimEnd()}\n`;
+}
+
+/** The Markdown page in pieces, for reading it a page at a time between messages. */
+export interface MarkdownPieces {
+  /** The title and the session's fields. */
+  head: string;
+  /** Per message index shown (0-based, session-wide): its part of the page; "" when it shows nothing. */
+  messages: Map<number, string>;
+  /** What ends the page. */
+  tail: string;
+}
+
+/**
+ * renderMarkdown's page cut at message boundaries: head, then each shown
+ * message's piece in order, then tail concatenate to exactly the page.
+ * Pieces are separated by one blank line, which each piece carries at its
+ * start; blank-line runs collapse inside a piece as they do on the page.
+ */
+export function markdownPieces(input: RenderInput): MarkdownPieces {
+  const lines = pageLines(input);
+  const strip = (text: string) => collapse(text).replace(/^\n+/, "").replace(/\n+$/, "");
+  let head = strip(lines.head.join("\n"));
+  const messages = new Map<number, string>();
+  for (const [i, own] of lines.messages) {
+    const text = strip(own.join("\n"));
+    messages.set(i, text === "" ? "" : `\n\n${text}`);
+  }
+  // The page ends trimmed: the last pieces with anything left carry that.
+  let trimmed = false;
+  for (const i of [...messages.keys()].reverse()) {
+    const text = (messages.get(i) ?? "").trimEnd();
+    messages.set(i, text);
+    if (text !== "") {
+      trimmed = true;
+      break;
     }
   }
-  return `${out
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trimEnd()}\n`;
+  if (!trimmed) head = head.trimEnd();
+  return { head, messages, tail: "\n" };
 }

@@ -7,9 +7,11 @@
  */
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import type { Message } from "../../src/common.js";
 import {
   continueOutput,
@@ -18,11 +20,12 @@ import {
   readOutput,
   searchOutput,
 } from "../../src/mcp/schemas.js";
+import { estimateTokens } from "../../src/mcp/tokens.js";
 import { addBadFiles } from "../antigravity-store/support.js";
 import { realisticSession as claudeSession } from "../claude_code/session.js";
 import { buildConversation, LEGACY_SESSION_ID, TOOLS_SESSION_ID } from "../support/agy-fixtures.js";
 import { ROOT, txcript } from "../support/cli.js";
-import { hashTree } from "../support/tmp.js";
+import { hashTree, tempDir } from "../support/tmp.js";
 import {
   agyRoot,
   BIN,
@@ -81,6 +84,84 @@ describe("a corrupt store", () => {
       await server.close();
     }
     expect(hashTree(home)).toEqual(before);
+  });
+});
+
+describe("the index", () => {
+  async function searchWith(home: string, args: string[], env: Record<string, string>) {
+    const server = await connect(home, args, { env });
+    try {
+      const found = searchOutput.parse(
+        (await call(server.client, "search_sessions", { query: "flaky" })).structuredContent,
+      );
+      const list = listOutput.parse((await call(server.client, "list_sessions")).structuredContent);
+      return { found, list, stderr: server.stderr() };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it("damaged, foreign or out of reach: a warning on stderr, the same answers", async () => {
+    const home = makeHome();
+    const clean = await searchWith(home, [], { TXCRIPT_CACHE: tempDir("txcript-mcp-cache-") });
+    expect(clean.stderr).toBe("");
+    expect(clean.found.engine).toBe("index");
+    expect(clean.found.total).toBeGreaterThan(0);
+    const same = (r: Awaited<ReturnType<typeof searchWith>>) => {
+      expect(r.found.engine).toBe("index");
+      expect(r.found.hits).toEqual(clean.found.hits);
+      expect(r.list.sessions).toEqual(clean.list.sessions);
+    };
+
+    // Garbage where index.db should be: rebuilt.
+    const damaged = tempDir("txcript-mcp-cache-");
+    writeFileSync(join(damaged, "index.db"), "SQLite format 3\u0000 and then nonsense".repeat(300));
+    const rebuilt = await searchWith(home, [], { TXCRIPT_CACHE: damaged });
+    same(rebuilt);
+    expect(rebuilt.stderr).toMatch(
+      /^txcript mcp: warning: the index .*index\.db was damaged .*; rebuilding it$/m,
+    );
+
+    // Another program's database: left alone, the index kept in memory.
+    const foreignDir = tempDir("txcript-mcp-cache-");
+    const foreign = new Database(join(foreignDir, "index.db"));
+    foreign.exec("CREATE TABLE theirs (x); INSERT INTO theirs VALUES (1);");
+    foreign.close();
+    const foreignBefore = hashTree(foreignDir);
+    const bypassed = await searchWith(home, [], { TXCRIPT_CACHE: foreignDir });
+    same(bypassed);
+    expect(bypassed.stderr).toMatch(
+      /warning: .* is not a txcript index .*reading the stores directly this time/,
+    );
+    expect(hashTree(foreignDir)).toEqual(foreignBefore);
+
+    // A cache "folder" that is a file.
+    const file = join(tempDir("txcript-mcp-cache-"), "not-a-dir");
+    writeFileSync(file, "x");
+    const unreachable = await searchWith(home, ["--cache", join(file, "sub")], {});
+    same(unreachable);
+    expect(unreachable.stderr).toMatch(/warning: cannot create the index folder/);
+
+    // --no-cache: an index in memory, nothing written.
+    const untouched = tempDir("txcript-mcp-cache-");
+    const memory = await searchWith(home, ["--no-cache"], { TXCRIPT_CACHE: untouched });
+    same(memory);
+    expect(memory.stderr).toBe("");
+    expect(readdirSync(untouched)).toEqual([]);
+
+    // --cache DIR wins over TXCRIPT_CACHE, as in the CLI.
+    const flagDir = tempDir("txcript-mcp-cache-");
+    same(await searchWith(home, ["--cache", flagDir], { TXCRIPT_CACHE: untouched }));
+    expect(readdirSync(flagDir)).toContain("index.db");
+    expect(readdirSync(untouched)).toEqual([]);
+
+    // The scan, on request: the same sessions found.
+    const scan = await searchWith(home, [], { TXCRIPT_MCP_SEARCH: "scan" });
+    expect(scan.found.engine).toBe("scan");
+    const pairs = (hits: typeof clean.found.hits) =>
+      new Set(hits.map((h) => `${h.id}#${h.message}`));
+    expect(pairs(scan.found.hits)).toEqual(pairs(clean.found.hits));
+    expect(scan.list.sessions).toEqual(clean.list.sessions);
   });
 });
 
@@ -257,6 +338,86 @@ describe("budgets", () => {
       }
       expect(texts.length).toBeGreaterThan(8);
       expect(texts.join("")).toBe(expected);
+
+      // Markdown by tokens: the huge message alone is cut, with markers in the text rendering.
+      const md = txcript(["view", CLAUDE_ID, "--format", "markdown", "--no-pager"], {
+        env: { HOME: home },
+      }).stdout;
+      const mdTexts: string[] = [];
+      let args: Record<string, unknown> = { session: CLAUDE_ID, format: "markdown" };
+      let cuts = 0;
+      for (;;) {
+        const r = await call(server.client, "read_session", { ...args, max_tokens: 100_000 });
+        const p = readOutput.parse(r.structuredContent);
+        expect(p.estimated_tokens).toBe(estimateTokens(p.text));
+        expect(p.estimated_tokens).toBeLessThanOrEqual(100_000);
+        if (p.cut_message !== null) {
+          cuts++;
+          expect(p.cut_message).toBe(2);
+          expect(textOf(r)).toContain(
+            "[message #2 alone exceeds the budget and is cut here: call read_session with cursor",
+          );
+        }
+        if (p.continued_message !== null) {
+          expect(p.continued_message).toBe(2);
+          expect(textOf(r).startsWith("[…continuing message #2, cut on the previous page]\n")).toBe(
+            true,
+          );
+        }
+        mdTexts.push(p.text);
+        if (p.next_cursor === null) break;
+        args = { cursor: p.next_cursor };
+      }
+      expect(cuts).toBeGreaterThan(5);
+      expect(mdTexts.join("")).toBe(md);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("cuts pages between messages, in every format, by characters or tokens", async () => {
+    const home = makeHome();
+    const server = await connect(home);
+    try {
+      for (const [format, viewArgs] of [
+        ["markdown", ["--format", "markdown"]],
+        ["text", []],
+        ["json", ["--format", "json"]],
+      ] as const) {
+        const expected = txcript(["view", TOOLS_SESSION_ID, ...viewArgs, "--no-pager"], {
+          env: { HOME: home },
+        }).stdout;
+        for (const budget of [{ max_tokens: 150 }, { max_chars: 700 }]) {
+          const pages: z.infer<typeof readOutput>[] = [];
+          let args: Record<string, unknown> = { session: TOOLS_SESSION_ID, format };
+          for (;;) {
+            const p = readOutput.parse(
+              (await call(server.client, "read_session", { ...args, ...budget })).structuredContent,
+            );
+            pages.push(p);
+            if (p.next_cursor === null) break;
+            args = { cursor: p.next_cursor };
+          }
+          expect(pages.length, `${format} ${JSON.stringify(budget)}`).toBeGreaterThan(3);
+          expect(pages.map((p) => p.text).join("")).toBe(expected);
+          for (const [i, p] of pages.entries()) {
+            if ("max_tokens" in budget) expect(p.estimated_tokens).toBeLessThanOrEqual(150);
+            else expect(p.chars).toBeLessThanOrEqual(700);
+            const next = pages[i + 1];
+            if (!next || p.cut_message !== null) continue;
+            // The next page opens with a whole message: in Markdown, its turn heading or speaker line.
+            expect(next.continued_message).toBeNull();
+            if (format === "markdown" && next.first_message !== null)
+              expect(next.text).toMatch(
+                new RegExp(
+                  `^\\n\\n(## Turn \\d+: [^\\n]*\\n\\n)?\\*\\*(User|Assistant|Tool results)\\*\\* · #${next.first_message} `,
+                ),
+              );
+            if (next.first_message !== null && p.last_message !== null)
+              expect(next.first_message).toBe(p.last_message + 1);
+          }
+        }
+      }
     } finally {
       await server.close();
     }
@@ -503,5 +664,7 @@ describe("MCP Inspector CLI", () => {
       `session=${hits[0]!.ref}`,
     ]);
     expect(readOutput.parse(read.structuredContent).id).toBe(hits[0]!.id);
+    const listed = run(["--method", "resources/templates/list"]);
+    expect(listed.resourceTemplates).toMatchObject([{ uriTemplate: "txcript://{harness}/{id}" }]);
   });
 });

@@ -23,7 +23,7 @@ import {
   resumedSession120,
   toolsSession120,
 } from "../support/agy-fixtures.js";
-import { BIN } from "../support/cli.js";
+import { BIN, TEST_CACHE } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 
 export { BIN };
@@ -66,7 +66,14 @@ export function serverEnv(
   home: string,
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", ...extra };
+  // The index lives outside the HOME whose tree tests hash, shared with the CLI runs (as on a machine).
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    NO_COLOR: "1",
+    TXCRIPT_CACHE: TEST_CACHE,
+    ...extra,
+  };
 }
 
 export interface Connected {

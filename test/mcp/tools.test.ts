@@ -157,7 +157,7 @@ describe("search_sessions", () => {
   it("finds words in messages, tool calls, tool output and titles", async () => {
     const r = await call(server.client, "search_sessions", { query: "flaky" });
     const out = searchOutput.parse(r.structuredContent);
-    expect(out.engine).toBe("scan");
+    expect(out.engine).toBe("index");
     expect(out.total).toBeGreaterThan(0);
     const sessions = new Set(out.hits.map((h) => h.id));
     expect(sessions).toEqual(new Set([LEGACY_SESSION_ID, CLAUDE_ID, CODEX_ID]));
@@ -173,6 +173,68 @@ describe("search_sessions", () => {
     const page = await read({ session: hit.ref });
     expect(page.selection).toEqual({ from: hit.message, to: hit.message });
     expect(page.text.toLowerCase()).toContain("flaky");
+  });
+
+  it("answers from the index exactly as txcript query --json does", async () => {
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ query: "flaky" }, ["flaky"]],
+      [{ query: "the", limit: 50 }, ["the", "--limit", "50"]],
+      [
+        { query: '"flaky login" -zzz', harness: "claude_code" },
+        ['"flaky login" -zzz', "--from", "claude_code"],
+      ],
+      [{ query: "sleep", role: "tool" }, ["sleep", "--role", "tool"]],
+      [{ query: "flak*", role: ["user", "title"] }, ["flak*", "--role", "user,title"]],
+      [{ query: "test", cwd: "/home/al" }, ["test", "--cwd", "/home/al"]],
+    ];
+    for (const [args, cliArgs] of cases) {
+      const expected = cli(["query", ...cliArgs, "--json"]);
+      expect(expected.status, expected.stderr).toBe(0);
+      const want = JSON.parse(expected.stdout).hits as {
+        id: string;
+        harness: string;
+        ordinal: number;
+        where: string;
+        score: number;
+        snippet: string;
+        highlights: [number, number][];
+        view: string;
+      }[];
+      const out = searchOutput.parse(
+        (await call(server.client, "search_sessions", args)).structuredContent,
+      );
+      expect(out.engine).toBe("index");
+      expect(out.hits.length, JSON.stringify(args)).toBe(want.length);
+      expect(
+        out.hits.map((h) => ({
+          id: h.id,
+          harness: h.harness,
+          ordinal: h.message ?? 0,
+          where: h.where,
+          score: -h.score,
+          snippet: h.snippet,
+          highlights: h.highlights,
+          view: h.ref,
+        })),
+      ).toEqual(
+        want.map((w) => ({
+          id: w.id,
+          harness: w.harness,
+          ordinal: w.ordinal,
+          where: w.where,
+          score: w.score,
+          snippet: w.snippet,
+          highlights: w.highlights,
+          view: w.view,
+        })),
+      );
+    }
+    // The one-line refusals are query's own.
+    for (const q of ["-flaky", "*"]) {
+      const r = await call(server.client, "search_sessions", { query: q });
+      expect(r.isError).toBe(true);
+      expect(`${textOf(r)}\n`).toBe(cli(["query", "--", q]).stderr);
+    }
   });
 
   it("matches whole words, phrases, prefixes and exclusions, and filters by role and harness", async () => {
@@ -232,7 +294,7 @@ describe("search_sessions", () => {
       const r = await call(server.client, "search_sessions", { query });
       if (r.isError)
         expect(textOf(r), query.slice(0, 20)).toMatch(
-          /^txcript: query .* (has no word to search for|words are at most 256)$/,
+          /^txcript: (nothing to search for: give a word, a "phrase" or a prefix\*|a search needs at least one term that is not excluded with -)$/,
         );
       else searchOutput.parse(r.structuredContent);
     }
@@ -291,6 +353,16 @@ describe("read_session", () => {
       expect(r.isError).toBe(true);
       expect(`${textOf(r)}\n`).toBe(viewed.stderr);
     }
+    // export_session and a harness-narrowed lookup say it as export and --from do.
+    const ex = await call(server.client, "export_session", { session: "zzz" });
+    expect(ex.isError).toBe(true);
+    expect(`${textOf(ex)}\n`).toBe(cli(["export", "zzz"]).stderr);
+    const narrowed = await call(server.client, "read_session", {
+      session: CLAUDE_ID,
+      harness: "codex",
+    });
+    expect(narrowed.isError).toBe(true);
+    expect(`${textOf(narrowed)}\n`).toBe(cli(["view", CLAUDE_ID, "--from", "codex"]).stderr);
     // Two sessions share the prefix "5": one line listing both.
     const amb = await call(server.client, "read_session", { session: "5" });
     expect(amb.isError).toBe(true);

@@ -10,7 +10,7 @@ import { Parser } from "commonmark";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/render/html.js";
-import { renderMarkdown } from "../../src/render/markdown.js";
+import { markdownPieces, renderMarkdown } from "../../src/render/markdown.js";
 import { buildModel } from "../../src/render/model.js";
 import { shapedSessionArb } from "../cross/shaped.js";
 import { HOSTILE_STRINGS } from "../support/arbitraries.js";
@@ -53,6 +53,29 @@ describe("renderer properties", () => {
         expect(headings.filter((l) => l === 2).length).toBeGreaterThanOrEqual(turns);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it("Markdown pieces: one per shown message, in order, adding up to the page exactly", () => {
+    fc.assert(
+      fc.property(shapedSessionArb, hostileTitle, fc.nat(), fc.nat(), (t0, title, a, b) => {
+        const t = { ...t0, meta: { ...t0.meta, title } };
+        const n = t.body.length;
+        const start = n === 0 ? 0 : a % n;
+        const end = start + (n - start === 0 ? 0 : (b % (n - start)) + 1);
+        const input = { transcript: t, start, end, home: "/home/x" };
+        const pieces = markdownPieces(input);
+        expect([...pieces.messages.keys()]).toEqual(
+          Array.from({ length: end - start }, (_, i) => start + i),
+        );
+        const joined = pieces.head + [...pieces.messages.values()].join("") + pieces.tail;
+        expect(joined).toBe(renderMarkdown(input));
+        // A message's piece is its own: it names its ordinal (or shows nothing).
+        for (const [i, text] of pieces.messages) {
+          if (text !== "") expect(text).toContain(`#${i + 1}`);
+        }
+      }),
+      { numRuns: 80 },
     );
   });
 

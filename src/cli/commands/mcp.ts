@@ -42,9 +42,16 @@ export function register(program: Command): void {
       // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
       process.on("uncaughtException", (error) => log(errorLine(error)));
       process.on("unhandledRejection", (error) => log(errorLine(error)));
-      const { server, drain } = createMcpServer({
+      // --cache DIR / --no-cache as every command takes them; TXCRIPT_CACHE is read by the index.
+      const cacheFlag = (command.optsWithGlobals() as { cache?: string | false }).cache;
+      const cache =
+        cacheFlag === false ? null : typeof cacheFlag === "string" ? cacheFlag : undefined;
+      const { server, drain, close } = createMcpServer({
         env: process.env as Env,
         roots: rootsFrom(command),
+        ...(cache !== undefined ? { cache } : {}),
+        // A diagnostic and the benchmark's baseline: answer list and search by scanning the stores.
+        ...(process.env.TXCRIPT_MCP_SEARCH === "scan" ? { engine: "scan" as const } : {}),
         cwd: process.cwd(),
         allowWrite: options.allowWrite === true,
         version: pkg.version,
@@ -61,6 +68,7 @@ export function register(program: Command): void {
       // Input ended: answer what was asked, then go.
       await drain();
       await server.close();
+      close();
       await new Promise<void>((resolve) => frames.end(resolve));
     });
 }
