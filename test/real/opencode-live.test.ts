@@ -1,13 +1,14 @@
 /**
  * The real OpenCode writing its database while txcript reads and writes the
- * same one (issue 16): `opencode run` works through a slow shell call while
- * txcript lists, views and continues three agy conversations into
- * OpenCode. Afterwards the database passes SQLite's integrity check,
- * OpenCode's own session is whole, and each copy reads back as the session
- * txcript converted, row for row.
+ * same one (issue 16): `opencode run` is held inside a shell call (it waits
+ * for a file the test creates) while txcript lists OpenCode's sessions and
+ * continues three agy conversations into the same database. Then OpenCode
+ * finishes its turn; the database passes SQLite's integrity and foreign-key
+ * checks, OpenCode's own session is whole, and each copy reads back with
+ * its source's texts, calls and results in order.
  */
 
-import { cpSync, existsSync } from "node:fs";
+import { cpSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,7 +73,11 @@ describe.skipIf(!known)(`opencode ${cliVersion("opencode")} running while txcrip
             calls: [
               {
                 name: "bash",
-                input: { command: "sleep 6 && echo slept", description: "Wait a while" },
+                input: {
+                  command:
+                    "for i in $(seq 600); do [ -e go ] && break; sleep 0.2; done; echo slept",
+                  description: "Wait a while",
+                },
               },
             ],
           },
@@ -95,7 +100,7 @@ describe.skipIf(!known)(`opencode ${cliVersion("opencode")} running while txcrip
     const running = () => {
       const d = new Database(db, { readonly: true, fileMustExist: true });
       try {
-        return d.prepare("SELECT count(*) AS n FROM part WHERE data LIKE '%sleep 6%'").get() as {
+        return d.prepare("SELECT count(*) AS n FROM part WHERE data LIKE '%seq 600%'").get() as {
           n: number;
         };
       } finally {
@@ -119,11 +124,13 @@ describe.skipIf(!known)(`opencode ${cliVersion("opencode")} running while txcrip
       copies.push({ source, id: cont.stdout.split("\n")[0]!.trim() });
     }
     const whileRunning = !exited;
+    // Let OpenCode's call finish: it waits for this file.
+    writeFileSync(join(box.project, "go"), "");
 
     const r = await live;
     expect(r.status, r.stderr.slice(-3000)).toBe(0);
     expect(server.unexpected).toEqual([]);
-    // The copies were written while OpenCode was still at work (its call sleeps 6 s).
+    // The copies were written while OpenCode was still at work (its call waited for "go").
     expect(whileRunning).toBe(true);
 
     const check = new Database(db, { readonly: true, fileMustExist: true });
@@ -167,6 +174,7 @@ describe.skipIf(!known)(`opencode ${cliVersion("opencode")} running while txcrip
       const source = await viewCommon(box.home, c.source, "antigravity");
       const back = await viewCommon(box.home, c.id, "opencode");
       const want = trail(source);
+      expect(want.length).toBeGreaterThan(2);
       // A call the source left unanswered reads back with OpenCode's "interrupted" result (o4).
       const got = trail(back).filter((l) => !l.startsWith("result ") || want.includes(l));
       expect(got, c.source).toEqual(want);
