@@ -5,7 +5,8 @@
  * continues three agy conversations into the same database. Then OpenCode
  * finishes its turn; the database passes SQLite's integrity and foreign-key
  * checks, OpenCode's own session is whole, and each copy reads back with
- * its source's texts, calls and results in order.
+ * its source's texts, calls and results in order. Deleting the copies
+ * with txcript removes exactly their rows; the real OpenCode lists its own.
  */
 
 import { cpSync, existsSync, writeFileSync } from "node:fs";
@@ -179,5 +180,50 @@ describe.skipIf(!known)(`opencode ${cliVersion("opencode")} running while txcrip
       const got = trail(back).filter((l) => !l.startsWith("result ") || want.includes(l));
       expect(got, c.source).toEqual(want);
     }
+
+    // Deleting the copies removes their rows and nothing of OpenCode's own.
+    const rows = () => {
+      const d = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        const count = (table: string, id: string) =>
+          (
+            d
+              .prepare(
+                `SELECT count(*) AS n FROM ${table} WHERE ${table === "session" ? "id" : "session_id"} = ?`,
+              )
+              .get(id) as { n: number }
+          ).n;
+        return Object.fromEntries(
+          [own.id, ...copies.map((c) => c.id)].map((id) => [
+            id,
+            ["session", "message", "part"].map((t) => count(t, id)),
+          ]),
+        );
+      } finally {
+        d.close();
+      }
+    };
+    const kept = rows();
+    for (const c of copies) expect(kept[c.id]![1]).toBeGreaterThan(0);
+    for (const c of copies)
+      await txcript(["delete", c.id, "--from", "opencode", "--yes"], box.home);
+    const after = rows();
+    expect(after[own.id]).toEqual(kept[own.id]);
+    for (const c of copies) expect(after[c.id]).toEqual([0, 0, 0]);
+    const check2 = new Database(db, { readonly: true, fileMustExist: true });
+    try {
+      expect(check2.pragma("integrity_check", { simple: true })).toBe("ok");
+    } finally {
+      check2.close();
+    }
+    // …and the real OpenCode still lists its session, and only that one.
+    const listed = await run(CLIS.opencode.bin, ["session", "list"], {
+      cwd: box.project,
+      env,
+      timeoutMs: 120_000,
+    });
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(own.id);
+    for (const c of copies) expect(listed.stdout).not.toContain(c.id);
   }, 240_000);
 });
