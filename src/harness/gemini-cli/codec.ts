@@ -18,9 +18,11 @@
  * Writing (`fromCommon`) produces the JSONL 0.39+ reads, in the legacy
  * record shape every loader accepts: a metadata line, a `<session_context>`
  * record naming the workspace (hidden from the model, as the CLI's own),
- * user records, and one `gemini` record per run of assistant messages, its
- * calls in `toolCalls` each with its result (a call the session never
- * answered gets an error result: Gemini refuses a call without one).
+ * user records, and one `gemini` record per run of assistant messages
+ * (cut where text, a thought or a file follows a call, since the CLI
+ * replays a record's calls last), its calls in `toolCalls` each with its
+ * result (a call the session never answered gets an error result: Gemini
+ * refuses a call without one).
  */
 
 import {
