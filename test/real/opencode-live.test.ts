@@ -149,12 +149,12 @@ describe.skipIf(!known)(`opencode ${cliVersion("opencode")} running while txcrip
     expect(sessions).toHaveLength(1 + copies.length);
     const own = sessions.find((s) => !copies.some((c) => c.id === s.id))!;
     const doc = await viewCommon(box.home, own.id, "opencode");
-    const blocks = doc.messages.flatMap((m) => m.content.map((b) => ({ role: m.role, ...b })));
-    expect(blocks.filter((b) => b.type === "text").map((b) => `${b.role}: ${b.text}`)).toEqual([
-      `user: ${PROMPT}`,
-      "assistant: Starting the slow step.",
-      `assistant: ${DONE}`,
-    ]);
+    const blocks = doc.messages.flatMap((m) =>
+      m.content.map((b): Record<string, unknown> => ({ ...b, role: m.role })),
+    );
+    expect(
+      blocks.filter((b) => b.type === "text").map((b) => `${String(b.role)}: ${String(b.text)}`),
+    ).toEqual([`user: ${PROMPT}`, "assistant: Starting the slow step.", `assistant: ${DONE}`]);
     const result = blocks.find((b) => b.type === "tool_result");
     expect(String(result?.content)).toContain("slept");
 
