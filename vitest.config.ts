@@ -1,4 +1,12 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
+
+// Tests never see the real home: whatever falls back to it (txcript's copy
+// ledger, caches, a store's default root) lands in a folder made for this run.
+const home = mkdtempSync(join(tmpdir(), "txcript-test-home-"));
+process.on("exit", () => rmSync(home, { recursive: true, force: true }));
 
 export default defineConfig({
   test: {
@@ -14,6 +22,6 @@ export default defineConfig({
     // Test helpers open databases before txcript does; with URI filenames on
     // from the start, reads take the same paths as in the CLI (where txcript
     // opens first). src/sqlite.ts sets this only around its own opens.
-    env: { SQLITE_USE_URI: "1" },
+    env: { SQLITE_USE_URI: "1", HOME: home },
   },
 });

@@ -25,7 +25,8 @@ import {
   type Usage,
 } from "./common.js";
 import { assignDefined, type Checker, joinPath, sortKeys } from "./json.js";
-import type { Common, Transcript } from "./transcript.js";
+import { firstKey } from "./sniff.js";
+import type { Common, Sample, Transcript } from "./transcript.js";
 
 // ---------------------------------------------------------------------------
 // Writing
@@ -478,6 +479,11 @@ function readCommonMessage(c: Checker, value: unknown, at: string): Message {
     c.optional(obj, "usage", at, (v, p) => readUsage(c, v, p)),
   );
   return message;
+}
+
+/** Common JSON as txcript writes it: an object whose first key is `meta`. */
+export function detectCommon(sample: Sample): boolean {
+  return firstKey(sample) === "meta" && /"messages"\s*:/.test(sample.text);
 }
 
 /** Read a parsed Common JSON document. Raw tools that fit a typed tool are normalized. */

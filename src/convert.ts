@@ -5,11 +5,24 @@
 
 import { readCommon, renderCommon } from "./commonJson.js";
 import { commonToText, harness, textToCommon } from "./harness/index.js";
+import { parseSimple } from "./harness/simple.js";
 import { Checker, parseJson } from "./json.js";
+import type { Timestamp } from "./time.js";
 import type { Common, TextForm, Transcript } from "./transcript.js";
 
+export interface ParseOptions {
+  /** The session time of a Simple document that gives none (see parseSimple). */
+  undated?: Timestamp;
+}
+
 /** Parse any text form into the canonical model. */
-export function parseToCommon(text: string, from: TextForm, origin?: string): Transcript<Common> {
+export function parseToCommon(
+  text: string,
+  from: TextForm,
+  origin?: string,
+  options: ParseOptions = {},
+): Transcript<Common> {
+  if (from === "simple") return parseSimple(text, origin, options.undated);
   if (from === "common")
     return readCommon(new Checker("common", origin), parseJson(text, "common", origin));
   return textToCommon(harness(from), text, origin);
@@ -22,6 +35,12 @@ export function renderFromCommon(transcript: Transcript<Common>, to: TextForm): 
 }
 
 /** Convert a document between text forms. `origin` names the input in errors. */
-export function convert(text: string, from: TextForm, to: TextForm, origin?: string): string {
-  return renderFromCommon(parseToCommon(text, from, origin), to);
+export function convert(
+  text: string,
+  from: TextForm,
+  to: TextForm,
+  origin?: string,
+  options: ParseOptions = {},
+): string {
+  return renderFromCommon(parseToCommon(text, from, origin, options), to);
 }

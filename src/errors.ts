@@ -4,6 +4,8 @@
  * Only `src/cli/` turns these into messages and exit codes.
  */
 
+import { basename, dirname } from "node:path";
+import { TEMP_NAME } from "./tempName.js";
 import type { TextForm } from "./transcript.js";
 
 export interface ErrorContext {
@@ -66,10 +68,44 @@ export class StoreError extends TxcriptError {}
 /** A request that cannot be satisfied as asked (a range that splits a tool pair, …). */
 export class InvalidRequestError extends TxcriptError {}
 
+/**
+ * System errors in the user's terms. Node's own messages name the system
+ * call and the path it was given, which may be a temporary file the user
+ * never heard of; the error's `file` names the path they gave instead.
+ */
+const SYSTEM_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file or directory",
+  ENOTDIR: "a part of the path is a file, not a directory",
+  EISDIR: "is a directory",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EEXIST: "already exists",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  EROFS: "the file system is read-only",
+  EBUSY: "busy (in use by another process)",
+  EMFILE: "too many open files",
+  ENFILE: "too many open files",
+  ENAMETOOLONG: "the name is too long",
+  ELOOP: "too many levels of symbolic links",
+  EXDEV: "cannot move across file systems",
+  EIO: "input/output error",
+  ENOTEMPTY: "the directory is not empty",
+  EINVAL: "invalid argument",
+};
+
+/** The plain phrase for a system error code (`ENOTDIR`), if it is one. */
+export function systemErrorText(code: string | undefined): string | undefined {
+  return code === undefined ? undefined : SYSTEM_ERRORS[code];
+}
+
 /** A short, human-readable description of any thrown value. */
 export function describeCause(cause: unknown): string {
   if (cause instanceof Error) {
     const code = (cause as NodeJS.ErrnoException).code;
+    const plain = systemErrorText(code);
+    if (plain !== undefined && typeof (cause as NodeJS.ErrnoException).syscall === "string")
+      return plain;
     return code && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message;
   }
   return String(cause);
@@ -88,5 +124,15 @@ export function oneLine(text: string): string {
  */
 export function errorLine(error: unknown): string {
   if (error instanceof TxcriptError) return `txcript: ${oneLine(error.message)}`;
+  // A system error that escaped a store: an I/O failure, said plainly, about
+  // the path the user knows (a temporary file's folder, not the file).
+  if (error instanceof Error) {
+    const sys: NodeJS.ErrnoException = error;
+    const plain = systemErrorText(sys.code);
+    if (plain !== undefined && typeof sys.syscall === "string") {
+      const path = sys.path && TEMP_NAME.test(basename(sys.path)) ? dirname(sys.path) : sys.path;
+      return `txcript: ${path ? `${oneLine(path)}: ` : ""}${plain}`;
+    }
+  }
   return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
 }

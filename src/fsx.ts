@@ -27,10 +27,10 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { describeCause, StoreError, UnsafePathError } from "./errors.js";
+import { TEMP_NAME } from "./tempName.js";
 import type { TextForm } from "./transcript.js";
 
-/** `.<name>.tmp-<pid>-<hex>`, plus SQLite's sidecars of such a name. */
-export const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
+export { TEMP_NAME } from "./tempName.js";
 
 /** A fresh temporary path for `name` in `dir` (hidden, so no store lists it). */
 export function tempPath(dir: string, name: string): string {

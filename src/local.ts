@@ -4,20 +4,23 @@
  * Common transcript into a target harness's store (always a copy).
  */
 
+import { readFileSync } from "node:fs";
 import { parse as shellParse } from "shell-quote";
 import type { Meta } from "./common.js";
+import { CopyLedger, fileSha256, type Origin } from "./copies.js";
 import type { Env } from "./env.js";
-import { AmbiguousIdError, NotFoundError, TxcriptError } from "./errors.js";
+import { AmbiguousIdError, describeCause, NotFoundError, TxcriptError } from "./errors.js";
 import {
   type CommonStore,
+  commonToText,
   type Harness,
   harness,
   openStore,
   type ResumeCommand,
   storedHarnesses,
 } from "./harness/index.js";
-import { isUuid, stableUuid } from "./ids.js";
-import { compareTimestamps } from "./time.js";
+import { stableUuid } from "./ids.js";
+import { compareTimestamps, nowTimestamp } from "./time.js";
 import type {
   Common,
   Discovered,
@@ -89,6 +92,18 @@ export class Local {
 
   constructor(readonly options: LocalOptions) {}
 
+  private copies: CopyLedger | undefined;
+
+  private ledger(): CopyLedger {
+    this.copies ??= new CopyLedger(this.options.env);
+    return this.copies;
+  }
+
+  /** The session a copy was made from, when `continue` wrote it. */
+  lineage(located: Located): Origin | undefined {
+    return this.ledger().lookup(located.harness, located.id)?.from;
+  }
+
   /** The harnesses this instance reads: every stored one, or just `from`. */
   harnesses(): Harness[] {
     const all = storedHarnesses();
@@ -136,6 +151,8 @@ export class Local {
       sessions.push(...found.sessions);
       skipped.push(...found.skipped.map((s) => ({ ...s, harness: h.id })));
     }
+    // A copy `continue` wrote names its source in txcript's ledger.
+    this.ledger().annotate(sessions);
     let out = sessions;
     const { cwd } = options;
     if (cwd !== undefined)
@@ -175,12 +192,23 @@ export class Local {
       const unread = broken.map((b) => `; not searched: ${b.reason}`).join("");
       throw new NotFoundError(this.options.from, `no session matches "${ref}"${where}${unread}`);
     }
-    const candidates = matches.map((s) => `${s.id} (${s.harness})`);
+    // Each candidate says which is a copy of which: neither is preferred silently.
+    const candidates = matches.map((s) => {
+      const from = this.lineage(s);
+      return from
+        ? `${s.id} (${s.harness}, copy of ${from.id.slice(0, 8)} in ${from.harness})`
+        : `${s.id} (${s.harness})`;
+    });
     const shown = candidates.slice(0, 10).join(", ");
     const more = candidates.length > 10 ? `, and ${candidates.length - 10} more` : "";
+    // The same whole id in several stores: only --from can tell them apart.
+    const advice =
+      exact.length > 0
+        ? `pick one with ${matches.map((s) => `--from ${s.harness}`).join(" or ")}`
+        : `give more of the id${this.options.from ? "" : " or --from"}`;
     throw new AmbiguousIdError(
       this.options.from,
-      `"${ref}" matches ${matches.length} sessions${where}: ${shown}${more}; give more of the id${this.options.from ? "" : " or --from"}`,
+      `"${ref}" ${exact.length > 0 ? "is the id of" : "matches"} ${matches.length} sessions${where}: ${shown}${more}; ${advice}`,
       candidates,
     );
   }
@@ -204,18 +232,52 @@ export interface ContinueOptions {
   root?: string;
   /** The working directory to give a session that names none (the harness resumes there). */
   defaultCwd?: string;
+  /** Where the transcript comes from (default: a Simple document with its id). */
+  source?: Origin;
 }
+
+/**
+ * What became of the copy: `new` (written), `updated` (an earlier copy
+ * nobody had touched, rewritten from the source), `unchanged` (an earlier
+ * copy already holding exactly this).
+ */
+export type CopyStatus = "new" | "updated" | "unchanged";
 
 export interface Continued {
   saved: Saved;
   transcript: Transcript<Common>;
+  status: CopyStatus;
+  /** Earlier copies of the same source into the same harness that were changed since txcript wrote them (left alone). */
+  kept: string[];
+  /** Why the lineage could not be recorded, when it could not (the copy is written all the same). */
+  unrecorded?: string;
   resume?: ResumeCommand & { overridden: boolean };
 }
 
+/** The id of the `n`th copy of `source` into `target`: deterministic, so a repeat finds its copy. */
+export function copyId(source: Origin, target: HarnessId, n: number): string {
+  return stableUuid("copy", source.harness, source.id, target, n);
+}
+
 /**
- * Write a copy of `transcript` into `target`'s store. The copy keeps the
- * session id when it is a UUID the target does not hold yet; otherwise it
- * gets a fresh id derived from the original (deterministic, never random).
+ * Does the session file hold exactly what txcript would write for `copy`?
+ * (Stores whose file is their text form; an agy database never compares
+ * equal, so a copy txcript has no record of is never taken for its own.)
+ */
+function holdsExactly(store: CommonStore, path: string, copy: Transcript<Common>): boolean {
+  try {
+    return readFileSync(path, "utf8") === commonToText(store.harness, copy);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Write a copy of `transcript` into `target`'s store, under its own id (a
+ * UUIDv5 of the source and the target). Repeating finds the earlier copy:
+ * one that holds the same is left as it is, one nobody changed since
+ * txcript wrote it (its recorded SHA-256) is brought up to date, and one
+ * the user has changed is never overwritten: the next id is used instead.
  */
 export function continueInto(
   transcript: Transcript<Common>,
@@ -228,16 +290,53 @@ export function continueInto(
   const store = openStore(h, opts);
   if (!store)
     throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
-  let id = transcript.meta.id;
-  for (let n = 0; !isUuid(id) || store.native.fingerprint(id) !== undefined; n++) {
-    id = stableUuid("continue", target, transcript.meta.id, n);
+  const source = options.source ?? { harness: "simple", id: transcript.meta.id };
+  const ledger = new CopyLedger(options.env);
+  const kept: string[] = [];
+  for (let n = 0; ; n++) {
+    const id = copyId(source, target, n);
+    const meta = { ...transcript.meta, id };
+    if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
+    const copy: Transcript<Common> = { meta, body: transcript.body };
+    const existing = store.native.fingerprint(id)?.files[0]?.path;
+    let status: CopyStatus = "new";
+    let before: string | undefined;
+    if (existing !== undefined) {
+      before = fileSha256(existing);
+      const written = ledger.lookup(target, id)?.sha256;
+      if (written !== undefined && written === before) status = "updated";
+      else if (holdsExactly(store, existing, copy)) status = "unchanged";
+      else {
+        kept.push(id);
+        continue;
+      }
+    }
+    const saved: Saved =
+      status === "unchanged"
+        ? { harness: target, id, path: existing as string, files: [] }
+        : store.save(copy, status === "updated" ? { overwrite: true } : {});
+    const after = fileSha256(saved.path);
+    // Rewriting an untouched copy with what it already held changes nothing.
+    if (status === "updated" && after !== undefined && after === before) status = "unchanged";
+    const result: Continued = { saved, transcript: copy, status, kept };
+    if (ledger.lookup(target, id)?.sha256 !== after) {
+      try {
+        ledger.record({
+          harness: target,
+          id,
+          from: source,
+          sha256: after ?? "",
+          path: saved.path,
+          written: nowTimestamp(),
+        });
+      } catch (error) {
+        result.unrecorded = `${ledger.path}: ${describeCause(error)}`;
+      }
+    }
+    const resume = resumeCommand(h, saved, copy.meta, options.env);
+    if (resume) result.resume = resume;
+    return result;
   }
-  const meta = { ...transcript.meta, id };
-  if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
-  const copy: Transcript<Common> = { meta, body: transcript.body };
-  const saved = store.save(copy);
-  const resume = resumeCommand(h, saved, copy.meta, options.env);
-  return resume ? { saved, transcript: copy, resume } : { saved, transcript: copy };
 }
 
 /** The harness's resume command, or `TXCRIPT_<HARNESS>_RESUME_CMD` with `{id}` filled in. */

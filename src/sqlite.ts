@@ -32,7 +32,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
-import { ParseError, StoreError, TxcriptError } from "./errors.js";
+import { describeCause, ParseError, StoreError, TxcriptError } from "./errors.js";
 import type { TextForm } from "./transcript.js";
 
 export type Db = Database.Database;
@@ -107,12 +107,29 @@ export function sqliteError(harness: TextForm, file: string, error: unknown): Tx
     return new ParseError(harness, "not a SQLite database", { file, cause: error });
   if (code?.startsWith("SQLITE_CORRUPT"))
     return new ParseError(harness, `malformed database (${message})`, { file, cause: error });
-  if (code !== undefined && isBusy(error))
-    return new StoreError(harness, `database is locked by another process (${code})`, {
+  if (code?.startsWith("SQLITE_CANTOPEN"))
+    return new StoreError(
+      harness,
+      "cannot open the database file (missing, or its folder cannot be read)",
+      { file, cause: error },
+    );
+  if (code?.startsWith("SQLITE_READONLY"))
+    return new StoreError(harness, "the database cannot be written (read-only)", {
       file,
       cause: error,
     });
-  return new StoreError(harness, code ? `${message} (${code})` : message, { file, cause: error });
+  if (code?.startsWith("SQLITE_FULL"))
+    return new StoreError(harness, "the disk is full", { file, cause: error });
+  if (code?.startsWith("SQLITE_IOERR"))
+    return new StoreError(harness, "the disk could not be read or written", { file, cause: error });
+  if (code !== undefined && isBusy(error))
+    return new StoreError(harness, "the database is locked by another process", {
+      file,
+      cause: error,
+    });
+  if (code === undefined)
+    return new StoreError(harness, describeCause(error), { file, cause: error });
+  return new StoreError(harness, `${message} (${code})`, { file, cause: error });
 }
 
 /** Block the thread for `ms` (the stores are synchronous, like better-sqlite3). */

@@ -18,6 +18,25 @@ export const HARNESS_IDS = [
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
+/**
+ * The short names people type for a harness (`--from agy`). One line per
+ * alias; `satisfies` keeps every target a real harness id.
+ */
+export const HARNESS_ALIASES = {
+  agy: "antigravity",
+  claude: "claude_code",
+  gemini: "gemini_cli",
+} as const satisfies Readonly<Record<string, HarnessId>>;
+
+/** A harness id or alias (case-insensitive, `-` for `_`) as its id; undefined when unknown. */
+export function harnessIdFor(name: string): HarnessId | undefined {
+  const v = name.trim().toLowerCase().replace(/-/g, "_");
+  if (isHarnessId(v)) return v;
+  return Object.hasOwn(HARNESS_ALIASES, v)
+    ? HARNESS_ALIASES[v as keyof typeof HARNESS_ALIASES]
+    : undefined;
+}
+
 /** What `convert --from/--to` accept: every harness's text form, plus Common JSON. */
 export const TEXT_FORMS = [...HARNESS_IDS, "common"] as const;
 export type TextForm = (typeof TEXT_FORMS)[number];
@@ -45,10 +64,28 @@ export interface Codec<Body> {
   fromCommon(transcript: Transcript<Common>): Transcript<Body>;
 }
 
+/** A file's first bytes (at most 64 KiB), and their text: what format detection reads. */
+export interface Sample {
+  bytes: Uint8Array;
+  text: string;
+}
+
+/**
+ * What a harness's detector says a sample is: its text form (parse it), or
+ * a file only its store reads (an agy `.db`, a zstd Codex rollout).
+ */
+export type Recognized = "text" | "store-file";
+
 /** Native text <-> Body. Pure. `origin` names the file in errors. */
 export interface TextCodec<Body> {
   parse(text: string, origin?: string): Transcript<Body>;
   render(transcript: Transcript<Body>): string;
+  /**
+   * Whether a file's first bytes are this harness's (pure, cheap, on the
+   * sample alone). Detectors of different harnesses must not both claim a
+   * file their own writer produced.
+   */
+  detect?(sample: Sample): Recognized | undefined;
 }
 
 /** mtime and size of every file a session consists of, for caches. */
@@ -75,6 +112,8 @@ export interface Discovered {
   parent_id?: string;
   /** The conversation this one was forked from. */
   forked_from?: string;
+  /** The harness (or document form) `forked_from` is in, when known: a copy `continue` wrote. */
+  forked_from_harness?: TextForm;
 }
 
 /** A file a scan passed over, and why. */

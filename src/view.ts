@@ -6,7 +6,7 @@
  * whole session. Pure: returns strings.
  */
 
-import type { Block, Json, Message, Meta, Tool } from "./common.js";
+import type { Block, Json, Message, Meta, Tool, Usage } from "./common.js";
 import { isJsonObject, stopReasonText, toolToCanonical } from "./common.js";
 import { messageToJson, metaToJson } from "./commonJson.js";
 
@@ -44,6 +44,8 @@ export interface ViewInput {
   harness?: string;
   /** Where it lives, for the header. */
   path?: string;
+  /** The session this one is a copy of (`continue`), for the header. */
+  forkedFrom?: { harness: string; id: string };
 }
 
 /** Session-local numbers for tool calls, in order of appearance. */
@@ -140,15 +142,27 @@ function metaLines(input: ViewInput): [string, string][] {
   if (meta.model) rows.push(["model", meta.model]);
   if (meta.cli_version) rows.push(["version", meta.cli_version]);
   if (input.path) rows.push(["file", input.path]);
+  if (input.forkedFrom)
+    rows.push(["forked", `from ${input.forkedFrom.id}  (${input.forkedFrom.harness})`]);
   rows.push(["messages", String(input.messages.length)]);
   return rows;
+}
+
+/**
+ * `13012 in (13000 cached) / 5 out`. Common's input_tokens leave out cache
+ * reads and writes (Anthropic's convention); the prompt a model read is all three.
+ */
+export function usageText(u: Usage): string {
+  const cached = (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+  const input = u.input_tokens + cached;
+  return `${input} in${cached > 0 ? ` (${cached} cached)` : ""} / ${u.output_tokens} out`;
 }
 
 function messageHeader(m: Message): string[] {
   const parts: string[] = [m.role];
   if (m.model) parts.push(m.model);
   parts.push(displayTime(m.timestamp));
-  if (m.usage) parts.push(`${m.usage.input_tokens} in / ${m.usage.output_tokens} out`);
+  if (m.usage) parts.push(usageText(m.usage));
   if (m.stop_reason && m.stop_reason !== "end_turn" && m.stop_reason !== "tool_use") {
     parts.push(`stopped: ${stopReasonText(m.stop_reason)}`);
   }

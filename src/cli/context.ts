@@ -6,13 +6,14 @@
 
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
-import { parseToCommon } from "../convert.js";
+import type { Origin } from "../copies.js";
+import { NotFoundError, TxcriptError } from "../errors.js";
 import { harness, storedHarnesses } from "../harness/index.js";
 import { type Env, Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
+import { readDocument } from "./documents.js";
 import { UsageError } from "./errors.js";
-import { readInput } from "./input.js";
 
 export function rootFlag(id: HarnessId): string {
   return `${id.replace(/_/g, "-")}-root`;
@@ -49,10 +50,14 @@ export interface Source {
   transcript: Transcript<Common>;
   /** Set when the source is a stored session. */
   found?: Located;
+  /** The session a stored copy was made from (`continue`). */
+  forkedFrom?: Origin;
   /** The stored session's main file. */
   path?: string;
   /** The document's path (or `<stdin>`) when the source is a document. */
   origin?: string;
+  /** The document's form (given or detected) when the source is a document. */
+  form?: TextForm;
   /** 0-based [start, end) of the selected messages. */
   start: number;
   end: number;
@@ -68,9 +73,14 @@ export function isDocument(ref: string): boolean {
   }
 }
 
+/** Session ids carry no path separators nor file extensions; a reference with them names a file. */
+export function looksLikePath(ref: string): boolean {
+  return /[/\\]/.test(ref) || /^[.~]/.test(ref) || /\.(jsonl?|db|zst|md|txt)$/i.test(ref);
+}
+
 /**
- * Resolve `<id|file|->[#range]`. A document is read in the `--from` text
- * form (default simple); anything else is a stored session id or prefix.
+ * Resolve `<id|file|->[#range]`. A document is read in the text form named
+ * by `--as`, else the one detected; anything else is a stored session id or prefix.
  */
 export function resolveSource(
   command: Command,
@@ -87,16 +97,35 @@ export function resolveSource(
   }
   let transcript: Transcript<Common>;
   let found: Located | undefined;
+  let forkedFrom: Origin | undefined;
   let origin: string | undefined;
+  let form: TextForm | undefined;
   let path: string | undefined;
   if (options.allowDocuments && isDocument(parsed.ref)) {
-    const input = readInput(parsed.ref);
-    origin = input.origin;
-    transcript = parseToCommon(input.text, options.documentForm ?? "simple", input.origin);
+    const doc = readDocument(parsed.ref, options.documentForm, "--as");
+    origin = doc.origin;
+    form = doc.form;
+    transcript = doc.transcript;
   } else {
     const local = localFor(command, options.from);
-    found = local.resolve(parsed.ref);
+    try {
+      found = local.resolve(parsed.ref);
+    } catch (error) {
+      // `view sesion.jsonl`: a mistyped file name is not an unknown session id.
+      if (error instanceof NotFoundError && looksLikePath(parsed.ref)) {
+        const directory = existsSync(parsed.ref);
+        throw new TxcriptError(
+          undefined,
+          directory
+            ? "cannot read: is a directory, not a session file"
+            : "no such file (and no session id matches it)",
+          { file: parsed.ref, cause: error },
+        );
+      }
+      throw error;
+    }
     const loaded = local.load(found);
+    forkedFrom = local.lineage(found);
     transcript = loaded.transcript;
     path = loaded.path;
   }
@@ -106,8 +135,10 @@ export function resolveSource(
     : { start: 0, end: transcript.body.length };
   const source: Source = { transcript, start, end };
   if (found) source.found = found;
+  if (forkedFrom) source.forkedFrom = forkedFrom;
   if (path !== undefined) source.path = path;
   if (origin !== undefined) source.origin = origin;
+  if (form !== undefined) source.form = form;
   return source;
 }
 

@@ -7,6 +7,7 @@ import { describeCause, TxcriptError } from "../errors.js";
 
 export interface Input {
   text: string;
+  bytes: Uint8Array;
   /** What errors call it: the path, or `<stdin>`. */
   origin: string;
 }
@@ -15,7 +16,7 @@ export function readInput(path: string): Input {
   const origin = path === "-" ? "<stdin>" : path;
   try {
     const bytes = readFileSync(path === "-" ? 0 : path);
-    return { text: new TextDecoder("utf-8", { fatal: false }).decode(bytes), origin };
+    return { text: new TextDecoder("utf-8", { fatal: false }).decode(bytes), bytes, origin };
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why =

@@ -10,6 +10,7 @@
 
 import { createRequire } from "node:module";
 import type { Command } from "commander";
+import { installInterruptHandlers } from "./interrupt.js";
 
 interface CommandModule {
   register(program: Command): void;
@@ -86,8 +87,9 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
-      // `txcript` alone: the help went to stderr; it is a usage error.
-      if (error.code === "commander.help") return 2;
+      // `txcript` alone prints the help to stderr as a usage error (exit code
+      // 1 from commander); `help`, `help <command>` and `help --help` asked for it.
+      if (error.code === "commander.help") return error.exitCode === 0 ? 0 : 2;
       return reportError(new UsageError(error.message.replace(/^error: /, "")));
     }
     return reportError(error);
@@ -104,6 +106,7 @@ async function reportError(error: unknown): Promise<number> {
   return exitCodeFor(error);
 }
 
+installInterruptHandlers();
 main(process.argv).then(
   (code) => {
     process.exitCode = code;

@@ -6,30 +6,45 @@ import { InvalidArgumentError } from "commander";
 import type { TxcriptError } from "../errors.js";
 import { parseWhen } from "../index/when.js";
 import {
+  HARNESS_ALIASES,
   HARNESS_IDS,
   type HarnessId,
-  isHarnessId,
+  harnessIdFor,
   isTextForm,
   TEXT_FORMS,
   type TextForm,
 } from "../transcript.js";
 
+/** `antigravity (agy), claude_code (claude), codex, …` for error messages. */
+function namesWithAliases(ids: readonly string[]): string {
+  return ids
+    .map((id) => {
+      const aliases = Object.entries(HARNESS_ALIASES)
+        .filter(([, target]) => target === id)
+        .map(([alias]) => alias);
+      return aliases.length > 0 ? `${id} (${aliases.join(", ")})` : id;
+    })
+    .join(", ");
+}
+
 export function parseTextForm(value: string): TextForm {
-  const v = value.replace(/-/g, "_");
+  const v = harnessIdFor(value) ?? value.trim().toLowerCase().replace(/-/g, "_");
   if (!isTextForm(v)) {
-    throw new InvalidArgumentError(`unknown format "${value}" (one of: ${TEXT_FORMS.join(", ")})`);
+    throw new InvalidArgumentError(
+      `unknown format "${value}" (one of: ${namesWithAliases(TEXT_FORMS)})`,
+    );
   }
   return v;
 }
 
 export function parseHarness(value: string): HarnessId {
-  const v = value.replace(/-/g, "_");
-  if (!isHarnessId(v)) {
+  const id = harnessIdFor(value);
+  if (id === undefined) {
     throw new InvalidArgumentError(
-      `unknown harness "${value}" (one of: ${HARNESS_IDS.join(", ")})`,
+      `unknown harness "${value}" (one of: ${namesWithAliases(HARNESS_IDS)})`,
     );
   }
-  return v;
+  return id;
 }
 
 export function parsePositiveInt(value: string): number {

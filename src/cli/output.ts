@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import pc from "picocolors";
 import { parse as shellParse } from "shell-quote";
 import type { Painter } from "../view.js";
+import { onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -93,6 +94,7 @@ export class Progress {
   private readonly start = Date.now();
   private lastDraw = 0;
   private drawn = false;
+  private forget: (() => void) | undefined;
 
   constructor(
     private readonly stream: NodeJS.WriteStream = process.stderr,
@@ -105,11 +107,15 @@ export class Progress {
     if (now - this.start < this.delayMs || now - this.lastDraw < 80) return;
     this.lastDraw = now;
     this.drawn = true;
+    // A Ctrl-C must not leave the line behind.
+    this.forget ??= onInterrupt(() => this.done());
     this.stream.write(`\r\x1b[K${text}`);
   }
 
   done(): void {
     if (this.drawn) this.stream.write("\r\x1b[K");
     this.drawn = false;
+    this.forget?.();
+    this.forget = undefined;
   }
 }

@@ -29,8 +29,17 @@ import {
 } from "../commonJson.js";
 import { stableUuid } from "../ids.js";
 import { assignDefined, Checker, joinPath, parseJson, sortKeys } from "../json.js";
+import { firstKey, hasManyRecords } from "../sniff.js";
 import { compareTimestamps, EPOCH, type Timestamp } from "../time.js";
-import type { Codec, Common, Harness, TextCodec, Transcript } from "../transcript.js";
+import type {
+  Codec,
+  Common,
+  Harness,
+  Recognized,
+  Sample,
+  TextCodec,
+  Transcript,
+} from "../transcript.js";
 
 export type SimpleBody = Common;
 
@@ -39,8 +48,17 @@ export const simpleCodec: Codec<SimpleBody> = {
   fromCommon: (t) => t,
 };
 
-/** Parse a Simple document. Errors name the JSON path: `messages[3].content[1]: ...`. */
-export function parseSimple(text: string, origin?: string): Transcript<Common> {
+/**
+ * Parse a Simple document. Errors name the JSON path: `messages[3].content[1]: ...`.
+ * `undated` is the session's time when the document gives none at all (the
+ * CLI passes the time of import); without it such a session starts at the
+ * epoch, so that parsing stays a pure function of the text.
+ */
+export function parseSimple(
+  text: string,
+  origin?: string,
+  undated?: Timestamp,
+): Transcript<Common> {
   const c: Checker = new Checker("simple", origin);
   const doc = c.object(parseJson(text, "simple", origin), "");
   const str = (v: unknown, p: string) => c.string(v, p);
@@ -146,11 +164,12 @@ export function parseSimple(text: string, origin?: string): Transcript<Common> {
   });
 
   // Deterministic timestamps: the session's own, else its earliest message's,
-  // else the epoch; a message without one inherits the one before it.
+  // else `undated` or the epoch; a message without one inherits the one before it.
   const given = drafts.map((d) => d.timestamp).filter((t): t is Timestamp => t !== undefined);
   const sessionTs =
     c.optional(doc, "timestamp", "", (v, p) => c.timestamp(v, p)) ??
     given.sort(compareTimestamps)[0] ??
+    undated ??
     EPOCH;
   let previous = sessionTs;
   const body: Message[] = drafts.map((d) => {
@@ -205,9 +224,22 @@ export function renderSimple(transcript: Transcript<Common>): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
+/**
+ * A JSON object with a `messages` key that is not Common JSON (whose first
+ * key is `meta`) nor agy's text form (keyed by its tables).
+ */
+export function detectSimple(sample: Sample): Recognized | undefined {
+  const key = firstKey(sample);
+  if (key === undefined || key === "meta" || hasManyRecords(sample)) return undefined;
+  return /"messages"\s*:\s*\[/.test(sample.text) && !/"steps"\s*:\s*\[/.test(sample.text)
+    ? "text"
+    : undefined;
+}
+
 export const simpleText: TextCodec<SimpleBody> = {
-  parse: parseSimple,
+  parse: (text, origin) => parseSimple(text, origin),
   render: renderSimple,
+  detect: detectSimple,
 };
 
 /** The Simple registry entry: a text form only, with no store and no resume. */

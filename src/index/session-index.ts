@@ -8,6 +8,7 @@
  * changed are loaded again for their text. The stores are only ever read.
  */
 
+import { CopyLedger } from "../copies.js";
 import { describeCause, TxcriptError } from "../errors.js";
 import { storedHarnesses } from "../harness/index.js";
 import { type Env, type Listing, Local, type SkippedIn } from "../local.js";
@@ -496,8 +497,11 @@ export class SessionIndex {
         )
         .pluck()
         .all(...params) as string[];
+      const sessions = rows.map((r) => JSON.parse(r) as Discovered);
+      // Lineage lives in txcript's ledger, not in the harness's files the index fingerprints.
+      new CopyLedger(this.options.env).annotate(sessions);
       return {
-        sessions: rows.map((r) => JSON.parse(r) as Discovered),
+        sessions,
         skipped: this.skipped(request.from),
         unreadable: [],
       };

@@ -138,6 +138,7 @@ export const sessionRecord = z.object({
   lane: z.string().nullable(),
   parent_id: z.string().nullable(),
   forked_from: z.string().nullable(),
+  forked_from_harness: z.string().nullable(),
 });
 
 const skipped = z.object({ harness, path: z.string(), reason: z.string() });

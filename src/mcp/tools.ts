@@ -132,6 +132,7 @@ function record(s: Discovered): z.infer<typeof sessionRecord> {
     lane: s.lane ?? null,
     parent_id: s.parent_id ?? null,
     forked_from: s.forked_from ?? null,
+    forked_from_harness: s.forked_from_harness ?? null,
   };
 }
 

@@ -7,14 +7,20 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import {
+  chmodSync,
   copyFileSync,
+  cpSync,
   mkdirSync,
+  mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { buildSync } from "esbuild";
@@ -86,28 +92,7 @@ export function handBody(id: string, steps: number, seed = 1): AntigravityBody {
   return body;
 }
 
-/** The body as plain JSON values (blobs as hex), for deep equality across Buffer/Uint8Array. */
-export function comparable(body: AntigravityBody): unknown {
-  return JSON.parse(
-    JSON.stringify(body, (_key, value: unknown) => {
-      if (typeof value === "bigint") return `bigint:${value}`;
-      if (value && typeof value === "object" && "buffer" in value && "byteLength" in value) {
-        const v = value as Uint8Array;
-        return `hex:${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}`;
-      }
-      // Buffer.toJSON runs before the replacer sees a Buffer.
-      if (
-        value &&
-        typeof value === "object" &&
-        (value as { type?: unknown }).type === "Buffer" &&
-        Array.isArray((value as { data?: unknown }).data)
-      ) {
-        return `hex:${Buffer.from((value as { data: number[] }).data).toString("hex")}`;
-      }
-      return value;
-    }),
-  );
-}
+export { comparable } from "./comparable.js";
 
 /** The schema as spec/antigravity-wire.md states it, typed out here independently of the store. */
 export const SPEC_SCHEMA = `
@@ -236,6 +221,72 @@ function bundle(script: string): string {
   return out;
 }
 
+/**
+ * Run a child script as another user (`nobody`, for root), who may not be
+ * able to reach the checkout at all (a 0700 clone): the script is bundled
+ * into a world-readable temporary directory beside the one native package
+ * it needs (better-sqlite3 and its loader), and runs there. Returns the
+ * reason instead when no such directory can be reached by that user.
+ */
+export function runChildAs(
+  script: string,
+  args: string[],
+  uid: number,
+  gid: number,
+): { status: number | null; stdout: string; stderr: string } | { unreachable: string } {
+  const stage = mkdtempSync(join(tmpdir(), "txcript-as-user-"));
+  try {
+    for (let dir = stage; dirname(dir) !== dir; dir = dirname(dir)) {
+      if (dir !== stage && (statSync(dir).mode & 0o001) === 0)
+        return { unreachable: `${dir} is not searchable by other users` };
+    }
+    buildSync({
+      entryPoints: [join(CHILDREN, script)],
+      outfile: join(stage, "child.mjs"),
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      external: ["better-sqlite3"],
+      // ES builds first: some packages (jsonc-parser) ship a UMD main esbuild cannot follow.
+      mainFields: ["module", "main"],
+      // Bundled CommonJS code calls require(); an ES module has none of its own.
+      banner: {
+        js: "import { createRequire as __txcriptRequire } from 'node:module'; const require = __txcriptRequire(import.meta.url);",
+      },
+      logLevel: "silent",
+    });
+    const modules = join(stage, "node_modules");
+    for (const pkg of ["better-sqlite3", "bindings", "file-uri-to-path"]) {
+      cpSync(join(ROOT, "node_modules", pkg), join(modules, pkg), {
+        recursive: true,
+        // The native addon's sources and build intermediates are not needed to load it.
+        filter: (src) => !/better-sqlite3\/(deps|src)(\/|$)|\/obj(\.target)?(\/|$)/.test(src),
+      });
+    }
+    chmodRecursive(stage);
+    const r = spawnSync(process.execPath, [join(stage, "child.mjs"), ...args], {
+      encoding: "utf8",
+      cwd: stage,
+      uid,
+      gid,
+    });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/** a+rX on everything below `dir`. */
+function chmodRecursive(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) chmodRecursive(path);
+    else if (e.isFile()) chmodSync(path, statSync(path).mode | 0o444);
+  }
+}
+
 /** Run a child script and collect its output. */
 export function runChild(
   script: string,
@@ -327,7 +378,7 @@ export function addBadFiles(root: string, good: string): Record<string, RegExp> 
     "malformed.db": /malformed database/,
     "wrong-type.db": /steps row 1: step_payload holds text, expected a blob/,
     "directory.db": /not a regular file/,
-    "dangling.db": /unreadable \(ENOENT/,
+    "dangling.db": /^unreadable \(no such file or directory\)$/,
     [`${LONE_PB}.pb`]: /lone \.pb file: an encrypted conversation from agy before 1\.0\.4/,
     "bad\u0001name.db": /unusable conversation id: the name contains a control character/,
   };

@@ -146,6 +146,9 @@ describe("errors", () => {
       input: '{"messages": []}',
     });
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe('txcript: <stdin>: an Antigravity document needs "trajectory_meta"\n');
+    // The input is recognized for what it is, and the message says which --from fits.
+    expect(r.stderr).toBe(
+      "txcript: <stdin>: this is a Simple document, not an Antigravity CLI (agy) text dump; use --from simple (or leave --from out)\n",
+    );
   });
 });

@@ -90,7 +90,8 @@ describe("txcript with Claude Code", () => {
     const cont = txcript(["continue", doc, "--with", "claude_code", "--no-resume"], { env });
     expect(cont.status).toBe(0);
     const id = cont.stdout.split("\n")[0]!;
-    expect(cont.stdout).toContain(`resume: cd ${CWD} && claude --resume ${id}`);
+    // CWD does not exist here: the printed command creates it before resuming.
+    expect(cont.stdout).toContain(`resume: mkdir -p ${CWD} && cd ${CWD} && claude --resume ${id}`);
     const written = readFileSync(join(folder, `${id}.jsonl`), "utf8");
     expect(resumeViolations(written, id)).toEqual([]);
 

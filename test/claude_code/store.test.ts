@@ -179,7 +179,9 @@ describe("discover", () => {
       try {
         const { sessions, skipped } = await store.discover();
         expect(sessions.map((s) => s.id)).toEqual([SID]);
-        expect(skipped).toEqual([{ path: locked, reason: expect.stringMatching(/EACCES/) }]);
+        expect(skipped).toEqual([
+          { path: locked, reason: expect.stringMatching(/permission denied/) },
+        ]);
       } finally {
         chmodSync(locked, 0o600);
       }

@@ -13,6 +13,7 @@ import { parseToCommon } from "../../src/convert.js";
 import type { AntigravityBody } from "../../src/harness/antigravity/body.js";
 import { antigravityMeta } from "../../src/harness/antigravity/codec.js";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
+import { copyId } from "../../src/local.js";
 import {
   buildConversation,
   LEGACY_SESSION_ID,
@@ -93,6 +94,7 @@ describe("list", () => {
         "lane",
         "parent_id",
         "forked_from",
+        "forked_from_harness",
       ].sort(),
     );
     expect(legacy).toMatchObject({
@@ -105,6 +107,7 @@ describe("list", () => {
       path: join(agyRoot, "conversations", `${LEGACY_SESSION_ID}.db`),
       parent_id: null,
       forked_from: null,
+      forked_from_harness: null,
     });
     expect(doc.sessions[1].model).toBe("gemini-3.8-flash");
   });
@@ -119,7 +122,10 @@ describe("list", () => {
     const codex = run(["list", "--from", "codex"]);
     expect(codex.status).toBe(0);
     expect(codex.stdout).toBe("");
-    expect(codex.stderr).toBe("no sessions found\n");
+    // Nothing found: it says where it looked (only Codex's root, with --from).
+    expect(codex.stderr).toBe(
+      `no sessions found; looked in:\n  ${"codex".padEnd(12)} ${join(home, ".codex")}  (does not exist)\n`,
+    );
   });
 
   it("summarizes skipped files in one line, and --verbose says why", () => {
@@ -184,33 +190,38 @@ describe("continue", () => {
     const r = run(["continue", "0f4c", "--with", "claude_code", "--no-resume"]);
     expect(r.status).toBe(0);
     const [id, resume] = r.stdout.trim().split("\n");
-    expect(id).toBe(LEGACY_SESSION_ID);
-    expect(resume).toBe(`resume: cd '/home/dev/my app' && claude --resume ${LEGACY_SESSION_ID}`);
-    expect(r.stderr).toContain("wrote Claude Code session");
-    const file = join(
-      home,
-      ".claude",
-      "projects",
-      "-home-dev-my-app",
-      `${LEGACY_SESSION_ID}.jsonl`,
+    // The copy has its own id, derived from the source and the target.
+    const copy = copyId({ harness: "antigravity", id: LEGACY_SESSION_ID }, "claude_code", 0);
+    expect(id).toBe(copy);
+    // The session's directory does not exist here: the command creates it first.
+    expect(resume).toBe(
+      `resume: mkdir -p '/home/dev/my app' && cd '/home/dev/my app' && claude --resume ${copy}`,
     );
+    expect(r.stderr).toContain(`wrote Claude Code session ${copy}`);
+    const file = join(home, ".claude", "projects", "-home-dev-my-app", `${copy}.jsonl`);
     expect(existsSync(file)).toBe(true);
-    // The copy is listed and reads back with the same conversation.
+    // The copy is listed, says what it was copied from, and reads back with the same conversation.
     const listed = JSON.parse(run(["list", "--json", "--from", "claude_code"]).stdout);
-    expect(listed.sessions.map((s: { id: string }) => s.id)).toEqual([LEGACY_SESSION_ID]);
-    const viewed = run(["view", LEGACY_SESSION_ID, "--from", "claude_code"]);
+    expect(listed.sessions.map((s: { id: string }) => s.id)).toEqual([copy]);
+    expect(listed.sessions[0]).toMatchObject({
+      forked_from: LEGACY_SESSION_ID,
+      forked_from_harness: "antigravity",
+    });
+    const viewed = run(["view", copy, "--from", "claude_code"]);
     expect(viewed.stdout).toContain("Fixed: the test now waits for readiness.");
     expect(hashTree(agyRoot)).toEqual(before);
   });
 
-  it("gives a fresh id when the target already holds the session, and keeps the original", () => {
+  it("a copy into the source's own harness gets its own id; repeating finds that copy", () => {
     const before = hashTree(agyRoot);
     const r = run(["continue", TOOLS_SESSION_ID, "--no-resume"]);
     expect(r.status).toBe(0);
     const id = r.stdout.split("\n")[0]!;
-    expect(id).not.toBe(TOOLS_SESSION_ID);
+    expect(id).toBe(copyId({ harness: "antigravity", id: TOOLS_SESSION_ID }, "antigravity", 0));
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(r.stdout).toContain(`resume: cd /tmp/agy-fixture/project && agy --conversation=${id}`);
+    expect(r.stdout).toContain(
+      `resume: mkdir -p /tmp/agy-fixture/project && cd /tmp/agy-fixture/project && agy --conversation=${id}`,
+    );
     // The original's files are unchanged; the copy sits beside them.
     const after = hashTree(agyRoot);
     for (const [path, hash] of Object.entries(before)) expect(after[path]).toBe(hash);
@@ -219,10 +230,13 @@ describe("continue", () => {
     const original = JSON.parse(run(["view", TOOLS_SESSION_ID, "--format", "json"]).stdout);
     const copy = JSON.parse(run(["view", id, "--format", "json"]).stdout);
     expect(copy.messages.length).toBe(original.messages.length);
-    // Again: the next fresh id, never the same one.
-    const again = run(["continue", TOOLS_SESSION_ID, "--no-resume"]).stdout.split("\n")[0];
-    expect(again).not.toBe(id);
-    expect(again).not.toBe(TOOLS_SESSION_ID);
+    // Again: the same copy (nobody changed it), not a new one; the original untouched.
+    const again = run(["continue", TOOLS_SESSION_ID, "--no-resume"]);
+    expect(again.status).toBe(0);
+    expect(again.stdout.split("\n")[0]).toBe(id);
+    expect(again.stderr).toMatch(/unchanged|updated the copy/);
+    const last = hashTree(agyRoot);
+    for (const [path, hash] of Object.entries(before)) expect(last[path]).toBe(hash);
   });
 
   it("a Simple document continued into agy views as the same conversation", () => {
@@ -231,7 +245,7 @@ describe("continue", () => {
     const r = run(["continue", doc, "--with", "antigravity", "--no-resume"]);
     expect(r.status).toBe(0);
     const id = r.stdout.split("\n")[0]!;
-    expect(id).toBe(expected.meta.id);
+    expect(id).toBe(copyId({ harness: "simple", id: expected.meta.id }, "antigravity", 0));
     const viewed = JSON.parse(run(["view", id, "--format", "json"]).stdout);
     expect(viewed.meta).toMatchObject({
       id,
@@ -274,7 +288,7 @@ describe("continue", () => {
     const [id, resume] = r.stdout.trim().split("\n");
     // "run-7" is no UUID: the copy gets one derived from it.
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(resume).toBe(`resume: cd /srv/x && my-codex --open ${id}`);
+    expect(resume).toBe(`resume: mkdir -p /srv/x && cd /srv/x && my-codex --open ${id}`);
     expect(existsSync(join(home, ".codex"))).toBe(false);
     const listed = JSON.parse(
       run(["list", "--json", "--codex-root", out, "--from", "codex"]).stdout,

@@ -6,7 +6,7 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { shellWord } from "../../src/cli/commands/continue.js";
@@ -87,29 +87,49 @@ describe.skipIf(!hasScript)("on a terminal", () => {
   });
 
   it("continue says when the harness is not installed, and launches it when it is", () => {
-    const missing = onTerminal(["continue", "0f4c", "--with", "codex"]);
+    // A document whose working directory exists here.
+    const project = tempDir("txcript-project-");
+    const doc = join(home, "doc.json");
+    writeFileSync(
+      doc,
+      JSON.stringify({
+        cwd: project,
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "hello" },
+        ],
+      }),
+    );
+    const missing = onTerminal(["continue", doc, "--with", "codex"]);
     expect(missing.status).toBe(0);
-    expect(missing.out).toMatch(/resume: cd '\/home\/dev\/my app' && codex resume [0-9a-f-]{36}/);
+    expect(missing.out).toContain(`resume: cd ${shellWord(project)} && codex resume `);
     expect(missing.out).toContain(
       "codex is not installed (not on PATH); run the command above once it is",
     );
-    // The copy kept the id, so the prefix now names two sessions: --from picks the agy one.
-    const launched = onTerminal(["continue", "0f4c", "--from", "antigravity", "--with", "codex"], {
+    const launched = onTerminal(["continue", doc, "--with", "codex"], {
       TXCRIPT_CODEX_RESUME_CMD: "sh -c 'echo LAUNCHED:$0' {id}",
     });
     expect(launched.status).toBe(0);
     const id = /^([0-9a-f-]{36})$/m.exec(launched.out)?.[1];
     expect(id).toBeDefined();
     expect(launched.out).toContain(`LAUNCHED:${id}`);
-    // /home/dev/my app does not exist here: it says so and launches in the current directory.
-    expect(launched.out).toContain("/home/dev/my app does not exist here");
-    const notLaunched = onTerminal(
-      ["continue", "0f4c", "--from", "antigravity", "--with", "codex", "--no-resume"],
-      {
-        TXCRIPT_CODEX_RESUME_CMD: "sh -c 'echo LAUNCHED:$0' {id}",
-      },
-    );
+    const notLaunched = onTerminal(["continue", doc, "--with", "codex", "--no-resume"], {
+      TXCRIPT_CODEX_RESUME_CMD: "sh -c 'echo LAUNCHED:$0' {id}",
+    });
     expect(notLaunched.out).toContain("resume: ");
     expect(notLaunched.out).not.toMatch(/LAUNCHED:[0-9a-f]/);
+    // /home/dev/my app does not exist here: nothing is launched, and the printed
+    // command creates the directory first.
+    const elsewhere = onTerminal(["continue", "0f4c", "--with", "codex"], {
+      TXCRIPT_CODEX_RESUME_CMD: "sh -c 'echo LAUNCHED:$0' {id}",
+    });
+    expect(elsewhere.status).toBe(0);
+    expect(elsewhere.out).toMatch(
+      /resume: mkdir -p '\/home\/dev\/my app' && cd '\/home\/dev\/my app' && sh -c /,
+    );
+    expect(elsewhere.out).toContain(
+      "not launched: the session's directory /home/dev/my app does not exist here",
+    );
+    expect(elsewhere.out).not.toMatch(/LAUNCHED:[0-9a-f]/);
   });
 });

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { copyId } from "../../src/local.js";
 import { ROOT, txcript } from "../support/cli.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 import { resumeProblems } from "./support.js";
@@ -94,14 +95,16 @@ describe("txcript with Codex", () => {
       { env: { TXCRIPT_CODEX_ROOT: h } },
     );
     expect(r.status).toBe(0);
-    const path = join(
-      h,
-      "sessions/2026/08/10/rollout-2026-08-10T12-00-00-0b9f6c1e-2a7d-4e3b-9f10-5c2d8e7a6b41.jsonl",
+    // The copy has its own id, derived from the document's and the target.
+    const id = copyId(
+      { harness: "simple", id: "0b9f6c1e-2a7d-4e3b-9f10-5c2d8e7a6b41" },
+      "codex",
+      0,
     );
-    expect(
-      resumeProblems(readFileSync(path, "utf8"), "0b9f6c1e-2a7d-4e3b-9f10-5c2d8e7a6b41"),
-    ).toEqual([]);
-    expect(r.stdout).toContain("codex resume 0b9f6c1e-2a7d-4e3b-9f10-5c2d8e7a6b41");
+    expect(r.stdout.split("\n")[0]).toBe(id);
+    const path = join(h, `sessions/2026/08/10/rollout-2026-08-10T12-00-00-${id}.jsonl`);
+    expect(resumeProblems(readFileSync(path, "utf8"), id)).toEqual([]);
+    expect(r.stdout).toContain(`codex resume ${id}`);
   });
 
   it("names the file and the problem, in one line, for input that is not a rollout", () => {

@@ -157,7 +157,8 @@ describe("discovery", () => {
     });
     expect(a?.lane).toBe("cli");
     expect(b?.lane).toBe("archived");
-    expect(b?.meta.title).toBeUndefined();
+    // No title in session_index.jsonl: the first prompt names it, as in Codex's own list.
+    expect(b?.meta.title).toBe("Try every tool");
     expect(b?.path.endsWith(".jsonl.zst")).toBe(true);
     expect(a?.fingerprint.files[0]?.size).toBe(fixture("session.jsonl").length);
   });

@@ -188,7 +188,6 @@ describe("failing", () => {
     ["an unknown --from", ["convert", FULL_SIMPLE, "--from", "bogus", "--to", "common"], /bogus/],
     ["an unknown --to", ["convert", FULL_SIMPLE, "--from", "simple", "--to", "pdf"], /pdf/],
     ["no --to", ["convert", FULL_SIMPLE, "--from", "simple"], /--to/],
-    ["no --from", ["convert", FULL_SIMPLE, "--to", "common"], /--from/],
     ["no file", ["convert", "--from", "simple", "--to", "common"], /argument|file/],
     [
       "two files",

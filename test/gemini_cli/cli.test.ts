@@ -113,7 +113,8 @@ describe("txcript with Gemini CLI", () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      `txcript: ${bad}: no metadata with a sessionId and projectHash, and not a JSON session document: not a Gemini CLI session\n`,
+      // A file of another harness is named for what it is, with the --from that fits.
+      `txcript: ${bad}: this is a Codex session, not a Gemini CLI session; use --from codex (or leave --from out)\n`,
     );
   });
 });

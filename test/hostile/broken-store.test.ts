@@ -13,7 +13,7 @@ import { TxcriptError } from "../../src/errors.js";
 import { continueInto, Local } from "../../src/local.js";
 import { txcript } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
-import { commonDoc, SID, STORED, simpleDoc } from "./support.js";
+import { commonDoc, SID, STORED, saveAs, simpleDoc } from "./support.js";
 
 /** Folders (relative to HOME) a store reads or writes; each made a file in turn. */
 const BREAKS = [
@@ -34,7 +34,7 @@ const HEALTHY = {
 function homeWith(broken: string): string {
   const home = join(tempDir("txcript-broken-"), "home");
   mkdirSync(home);
-  for (const id of STORED) continueInto(commonDoc(HEALTHY[id], id), id, { env: { HOME: home } });
+  for (const id of STORED) saveAs(commonDoc(HEALTHY[id], id), id, { env: { HOME: home } });
   rmSync(join(home, broken), { recursive: true, force: true });
   writeFileSync(join(home, broken), "not a folder");
   return home;

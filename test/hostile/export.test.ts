@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { continueInto } from "../../src/local.js";
 import { txcript } from "../support/cli.js";
 import { hashTree, tempDir } from "../support/tmp.js";
-import { commonDoc, SID, STORED } from "./support.js";
+import { commonDoc, SID, STORED, saveAs } from "./support.js";
 
 const IDS = {
   antigravity: "7a000000-0000-4000-8000-000000000001",
@@ -25,7 +25,7 @@ function populatedHome(): { top: string; home: string; files: Record<string, str
   mkdirSync(home);
   const files: Record<string, string> = {};
   for (const id of STORED) {
-    files[id] = continueInto(commonDoc(IDS[id], id), id, { env: { HOME: home } }).saved.path;
+    files[id] = saveAs(commonDoc(IDS[id], id), id, { env: { HOME: home } }).path;
   }
   return { top, home, files };
 }

@@ -8,10 +8,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { titleFromPrompt } from "../../src/harness/antigravity/decode.js";
-import { continueInto } from "../../src/local.js";
 import { txcript } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
-import { commonDoc, SID } from "./support.js";
+import { commonDoc, SID, saveAs } from "./support.js";
 
 /** The title rule as first written (whole-text split), the reference on small inputs. */
 function reference(text: string): string | undefined {
@@ -43,7 +42,7 @@ describe("a session with a 8 MiB prompt", () => {
     const doc = commonDoc(SID);
     const prompt = `  Please\n\n review ${"word ".repeat((8 * 1024 * 1024) / 5)}`;
     doc.body[0]!.content = [{ type: "text", text: prompt }];
-    continueInto(doc, "antigravity", { env: { HOME: home } });
+    saveAs(doc, "antigravity", { env: { HOME: home } });
     const env = { HOME: home, NODE_OPTIONS: "--max-old-space-size=48" };
     const list = txcript(["list", "--json"], { env });
     expect(list.stderr).toBe("");

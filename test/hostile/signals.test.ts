@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { copyId } from "../../src/local.js";
 import { BIN, ROOT } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 import { SID } from "./support.js";
@@ -55,8 +56,10 @@ async function interrupt(
   return { status: await done, stderr, sent };
 }
 
-const brain = (root: string) => join(root, "brain", SID);
-const db = (root: string) => join(root, "conversations", `${SID}.db`);
+/** The id the copy of the document gets in agy (its own, derived from the document's). */
+const COPY = copyId({ harness: "simple", id: SID }, "antigravity", 0);
+const brain = (root: string) => join(root, "brain", COPY);
+const db = (root: string) => join(root, "conversations", `${COPY}.db`);
 const tempDb = (root: string) =>
   existsSync(join(root, "conversations")) &&
   readdirSync(join(root, "conversations")).some((n) => n.includes(".tmp-"));

@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { parseToCommon } from "../../src/convert.js";
-import type { Common, Transcript } from "../../src/transcript.js";
+import { harness, openStore } from "../../src/harness/index.js";
+import type { Common, HarnessId, Saved, StoreOptions, Transcript } from "../../src/transcript.js";
 import { ROOT } from "../support/cli.js";
 
 export const STORED = ["antigravity", "claude_code", "codex"] as const;
@@ -81,4 +82,11 @@ export function runChildAsync(script: string, args: string[]): Promise<ChildResu
   return new Promise((resolve) =>
     child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr })),
   );
+}
+
+/** Save `t` under its own id, as the store writes it (`continueInto` gives a copy its own id). */
+export function saveAs(t: Transcript<Common>, id: HarnessId, options: StoreOptions): Saved {
+  const store = openStore(harness(id), options);
+  if (!store) throw new Error(`${id} has no store`);
+  return store.save(t);
 }

@@ -7,7 +7,7 @@
  */
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/common.js";
@@ -290,9 +290,21 @@ describe("--allow-write", () => {
         },
         continueOutput,
       );
-      expect(one.id).not.toBe(two.id);
+      // A repeat is recognised: the same copy, left as it was.
+      expect(two.id).toBe(one.id);
       expect(one.source).toEqual({ harness: "antigravity", id: TOOLS_SESSION_ID });
-      for (const c of [one, two]) {
+      // A copy the user has worked in is never overwritten: the next repeat gets its own id.
+      const worked = `${readFileSync(one.path, "utf8")}{"type":"summary","summary":"mine","leafUuid":"x"}\n`;
+      writeFileSync(one.path, worked);
+      const three = await ok(
+        server.client,
+        "continue_session",
+        { session: `${TOOLS_SESSION_ID}#1-7`, harness: "antigravity", with: "claude_code" },
+        continueOutput,
+      );
+      expect(three.id).not.toBe(one.id);
+      expect(readFileSync(one.path, "utf8")).toBe(worked);
+      for (const c of [one, two, three]) {
         expect(c.harness).toBe("claude_code");
         expect(c.path.startsWith(join(home, ".claude", "projects"))).toBe(true);
         expect(existsSync(c.path)).toBe(true);

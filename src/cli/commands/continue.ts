@@ -4,15 +4,17 @@
  * command, and on a terminal launch it.
  */
 
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import which from "which";
+import type { Origin } from "../../copies.js";
 import { harness } from "../../harness/index.js";
 import { continueInto, type Env } from "../../local.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
+import { childStarted, INTERRUPTED, uninterrupted } from "../interrupt.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
@@ -35,32 +37,28 @@ export function shellWord(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-
 /**
- * Run a synchronous save with SIGINT, SIGTERM and SIGHUP held: a signal
- * that arrives meanwhile is delivered once the save is whole (the store
- * then holds the session, its brain folder and nothing temporary), and
- * reported, instead of killing the process between the brain folder and
- * the database.
+ * Run the harness on this terminal and wait for it; Ctrl-C is its own
+ * while it runs. Resolves with its exit status.
  */
-async function uninterrupted<T>(
-  work: () => T,
-): Promise<{ result: T; interrupted: NodeJS.Signals | undefined }> {
-  let interrupted: NodeJS.Signals | undefined;
-  const hold = (signal: NodeJS.Signals) => {
-    interrupted ??= signal;
-  };
-  for (const s of SIGNALS) process.on(s, hold);
-  try {
-    const result = work();
-    // Let a signal that arrived during the save reach `hold`.
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
-    return { result, interrupted };
-  } finally {
-    for (const s of SIGNALS) process.off(s, hold);
-  }
+function launchHarness(program: string, args: string[], cwd: string | undefined): Promise<number> {
+  const done = childStarted();
+  return new Promise((resolve) => {
+    const child = spawn(program, args, {
+      stdio: "inherit",
+      env: process.env,
+      ...(cwd !== undefined ? { cwd } : {}),
+    });
+    child.on("error", (error) => {
+      done();
+      tell(`could not launch ${program}: ${error.message}\n`);
+      resolve(1);
+    });
+    child.on("exit", (code, signal) => {
+      done();
+      resolve(code ?? (signal === "SIGINT" ? INTERRUPTED : 1));
+    });
+  });
 }
 
 export function register(program: Command): void {
@@ -77,7 +75,7 @@ export function register(program: Command): void {
       parseHarness,
     )
     .option("--from <harness>", "look the id up in this harness only", parseHarness)
-    .option("--as <form>", "the text form of a document (default: simple)", parseTextForm)
+    .option("--as <form>", "the text form of a document (default: detected)", parseTextForm)
     .option(
       "--out <dir>",
       "write under <dir> instead of the harness's real store (implies --no-resume)",
@@ -99,48 +97,64 @@ export function register(program: Command): void {
       const h = harness(target);
       if (!h.store) throw new UsageError(`cannot continue in ${target}: it has no session store`);
       const env = process.env as Env;
+      const origin: Origin = source.found
+        ? { harness: source.found.harness, id: source.found.id }
+        : { harness: source.form ?? "simple", id: source.transcript.meta.id };
       const { result, interrupted } = await uninterrupted(() =>
         continueInto(selected(source), target, {
           env,
           defaultCwd: process.cwd(),
+          source: origin,
           ...(options.out !== undefined ? { root: options.out } : {}),
         }),
       );
       const { saved, resume } = result;
-      tell(`wrote ${h.label} session ${saved.id}\n  ${saved.path}\n`);
+      for (const id of result.kept) {
+        tell(`an earlier copy ${id} has changed since txcript wrote it; left as it is\n`);
+      }
+      const what =
+        result.status === "unchanged"
+          ? `${h.label} already holds this copy, unchanged: session`
+          : result.status === "updated"
+            ? `updated the copy (unchanged since txcript wrote it): ${h.label} session`
+            : `wrote ${h.label} session`;
+      tell(`${what} ${saved.id}\n  ${saved.path}\n`);
+      if (result.unrecorded !== undefined)
+        tell(`(its lineage was not recorded: ${result.unrecorded})\n`);
       process.stdout.write(`${saved.id}\n`);
       if (interrupted !== undefined) {
         // The save had begun: it was finished rather than left half-made.
         tell(`interrupted (${interrupted}) after the session was saved; not resuming\n`);
-        process.exitCode = 130;
+        process.exitCode = INTERRUPTED;
         return;
       }
       if (!resume) {
         tell(`${h.label} has no resume command\n`);
         return;
       }
+      // A working directory missing here: the harness would not find the
+      // session (Claude Code looks it up by the directory it starts in), or
+      // would run its tools elsewhere. Say how to resume instead of launching.
+      const missingCwd = resume.cwd !== undefined && !existsSync(resume.cwd);
       const line =
-        (resume.cwd ? `cd ${shellWord(resume.cwd)} && ` : "") +
-        resume.argv.map(shellWord).join(" ");
+        (resume.cwd
+          ? `${missingCwd ? `mkdir -p ${shellWord(resume.cwd)} && ` : ""}cd ${shellWord(resume.cwd)} && `
+          : "") + resume.argv.map(shellWord).join(" ");
       process.stdout.write(forTerminal(`resume: ${line}\n`));
       const launch =
         options.resume && options.out === undefined && process.stdin.isTTY && process.stdout.isTTY;
       if (!launch) return;
+      if (missingCwd) {
+        tell(
+          `not launched: the session's directory ${resume.cwd} does not exist here, and ${h.label} resumes a session from its own directory; run the command above (it creates the directory) or check out the project there\n`,
+        );
+        return;
+      }
       const program = resume.argv[0]!;
       if (!resume.overridden && which.sync(program, { nothrow: true }) === null) {
         tell(`${program} is not installed (not on PATH); run the command above once it is\n`);
         return;
       }
-      const cwd = resume.cwd && existsSync(resume.cwd) ? resume.cwd : process.cwd();
-      if (resume.cwd && cwd !== resume.cwd) {
-        tell(`${resume.cwd} does not exist here; launching in ${cwd}\n`);
-      }
-      const r = spawnSync(program, resume.argv.slice(1), {
-        stdio: "inherit",
-        cwd,
-        env: process.env,
-      });
-      if (r.error) tell(`could not launch ${program}: ${r.error.message}\n`);
-      else if (r.status !== null) process.exitCode = r.status;
+      process.exitCode = await launchHarness(program, resume.argv.slice(1), resume.cwd);
     });
 }

@@ -1,12 +1,13 @@
 /**
- * txcript convert <file|-> --from H --to H|common: text form to text form,
- * through the canonical model, with no store.
+ * txcript convert <file|-> [--from H] --to H|common: text form to text
+ * form, through the canonical model, with no store. The input's form is
+ * detected when --from is not given.
  */
 
 import type { Command } from "commander";
-import { convert } from "../../convert.js";
+import { renderFromCommon } from "../../convert.js";
 import { TEXT_FORMS, type TextForm } from "../../transcript.js";
-import { readInput } from "../input.js";
+import { readDocument } from "../documents.js";
 import { parseTextForm } from "../options.js";
 
 export function register(program: Command): void {
@@ -14,10 +15,14 @@ export function register(program: Command): void {
     .command("convert")
     .description("convert a session document between text forms (no store involved)")
     .argument("<file>", 'the document, or "-" for stdin')
-    .requiredOption("--from <form>", `input form: ${TEXT_FORMS.join(", ")}`, parseTextForm)
+    .option(
+      "--from <form>",
+      `input form: ${TEXT_FORMS.join(", ")} (default: detected from the file)`,
+      parseTextForm,
+    )
     .requiredOption("--to <form>", `output form: ${TEXT_FORMS.join(", ")}`, parseTextForm)
-    .action((file: string, options: { from: TextForm; to: TextForm }) => {
-      const input = readInput(file);
-      process.stdout.write(convert(input.text, options.from, options.to, input.origin));
+    .action((file: string, options: { from?: TextForm; to: TextForm }) => {
+      const doc = readDocument(file, options.from, "--from");
+      process.stdout.write(renderFromCommon(doc.transcript, options.to));
     });
 }

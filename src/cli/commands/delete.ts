@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import type { HarnessId } from "../../transcript.js";
 import { localFor } from "../context.js";
 import { UsageError } from "../errors.js";
+import { INTERRUPTED } from "../interrupt.js";
 import { parseHarness } from "../options.js";
 import { tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
@@ -31,15 +32,27 @@ export function register(program: Command): void {
           );
         }
         const rl = createInterface({ input: process.stdin, output: process.stderr });
+        // readline takes Ctrl-C itself on a terminal: end as an interrupt does.
+        rl.on("SIGINT", () => {
+          rl.close();
+          process.stderr.write("\nnot deleted\n");
+          process.exit(INTERRUPTED);
+        });
         // The title helps the user recognize it; a session too damaged to load can still go.
         let title = "";
         try {
           const t = local.load(found).transcript.meta.title;
           if (t) title = ` "${t}"`;
         } catch {}
-        const answer = await rl.question(
-          forTerminal(`delete ${found.harness} session ${found.id}${title}? [y/N] `),
-        );
+        let answer = "";
+        try {
+          answer = await rl.question(
+            forTerminal(`delete ${found.harness} session ${found.id}${title}? [y/N] `),
+          );
+        } catch {
+          // Ctrl-D (end of input) closes the prompt: that is not a yes.
+          process.stderr.write("\n");
+        }
         rl.close();
         if (!/^y(es)?$/i.test(answer.trim())) {
           tell("not deleted\n");

@@ -17,10 +17,11 @@ import { storedHarnesses } from "../../harness/index.js";
 import { isInside } from "../../paths.js";
 import { type IndexEntry, renderIndexHtml } from "../../render/index.js";
 import { pathStyle } from "../../render/paths.js";
-import type { Discovered, StoreOptions } from "../../transcript.js";
+import type { Discovered, StoreOptions, TextForm } from "../../transcript.js";
 import { localFor, resolveSource, rootsFrom, type Source } from "../context.js";
 import { UsageError } from "../errors.js";
 import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
+import { parseTextForm } from "../options.js";
 import {
   EXTENSIONS,
   identity,
@@ -97,6 +98,7 @@ function checkTarget(command: Command, path: string, force: boolean): void {
 
 interface ExportOptions extends FilterOptions {
   format: PageFormat;
+  as?: TextForm;
   out?: string;
   redact?: boolean;
   showPaths?: boolean;
@@ -133,7 +135,8 @@ async function exportOne(ref: string, options: ExportOptions, command: Command):
     checkTarget(command, options.out, options.force === true);
   const source = resolveSource(command, ref, {
     ...(options.from ? { from: options.from } : {}),
-    allowDocuments: false,
+    ...(options.as ? { documentForm: options.as } : {}),
+    allowDocuments: true,
   });
   const out = options.out;
   const force = options.force === true;
@@ -255,7 +258,11 @@ export function register(program: Command): void {
   const command = program
     .command("export")
     .description("export a session (or a #range), or every listed session with --all")
-    .argument("[session]", "an id or unique prefix, optionally with #range")
+    .argument(
+      "[session]",
+      'an id or unique prefix, or a session file, or "-"; optionally with #range',
+    )
+    .option("--as <form>", "the text form of a file argument (default: detected)", parseTextForm)
     .addOption(
       new Option("--format <format>", "simple (a Simple document), markdown or html")
         .choices(PAGE_FORMATS)

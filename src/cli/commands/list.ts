@@ -13,6 +13,9 @@ import { timestampMillis } from "../../time.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
 import { indexFor, refreshed, reportSkipped } from "../cache.js";
 import { fitWidth, localDate, padEnd, padStart, width } from "../columns.js";
+import { localFor } from "../context.js";
+import { takeInterrupts } from "../interrupt.js";
+import { explainEmpty } from "../looked.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, painter, tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
@@ -61,6 +64,7 @@ export function sessionJson(s: Discovered): Record<string, unknown> {
     lane: s.lane ?? null,
     parent_id: s.parent_id ?? null,
     forked_from: s.forked_from ?? null,
+    forked_from_harness: s.forked_from_harness ?? null,
   };
   return out;
 }
@@ -178,6 +182,7 @@ export function register(program: Command): void {
       } finally {
         index.close();
       }
+      await takeInterrupts(); // a Ctrl-C during the scan ends it here, before any output
       if (options.json) {
         const doc = {
           version: 1,
@@ -198,7 +203,15 @@ export function register(program: Command): void {
           now: Date.now(),
         });
         if (text !== "") process.stdout.write(text);
-        else tell("no sessions found\n");
+        else if (
+          listing.skipped.length > 0 ||
+          listing.unreadable.length > 0 ||
+          options.cwd !== undefined ||
+          options.since !== undefined ||
+          options.until !== undefined
+        )
+          tell("no sessions found\n");
+        else tell(`${explainEmpty(localFor(command, options.from), process.env).join("\n")}\n`);
       }
       reportSkipped(listing, options.verbose);
     });

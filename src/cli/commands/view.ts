@@ -35,7 +35,11 @@ export function register(program: Command): void {
       'an id or unique prefix, optionally with #N, #A-B, #A- or #-B; or a document file, or "-"',
     )
     .option("--from <harness>", "look the id up in this harness only", parseHarness)
-    .option("--as <form>", "the text form of a document argument (default: simple)", parseTextForm)
+    .option(
+      "--as <form>",
+      "the text form of a document argument (default: detected)",
+      parseTextForm,
+    )
     .addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text"))
     .option("--redact", "markdown/html: replace secrets, the home path and the user name")
     .option("--show-paths", "markdown/html: keep absolute local paths")
@@ -73,6 +77,7 @@ export function register(program: Command): void {
           if (source.found) {
             input.harness = source.found.harness;
             if (source.path !== undefined) input.path = source.path;
+            if (source.forkedFrom) input.forkedFrom = source.forkedFrom;
           }
           // The painter makes each piece safe before coloring it; without
           // colors the whole text can be made safe in one pass as well.

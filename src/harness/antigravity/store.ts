@@ -20,7 +20,7 @@ import {
   unlinkSync,
 } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
@@ -683,6 +683,25 @@ function discoverOne(lane: LaneRoot, id: string, path: string, busyTimeoutMs: nu
   if (listing.parent_id !== undefined) found.parent_id = listing.parent_id;
   if (listing.forked_from !== undefined) found.forked_from = listing.forked_from;
   return found;
+}
+
+/**
+ * A conversation database named by path (a file given on the command
+ * line). One in a store's `conversations/` folder loads through that
+ * store, brain logs included; one anywhere else loads its rows alone.
+ */
+export function loadConversationFile(path: string): Transcript<AntigravityBody> {
+  const id = basename(path).replace(/\.db$/i, "");
+  const dir = dirname(resolve(path));
+  if (basename(dir) === "conversations" && basename(path).endsWith(".db")) {
+    return new AntigravityStore({ root: dirname(dir), env: {} }).load(id);
+  }
+  const wal = checkFile(path);
+  const body = readSnapshot(path, (conn) => readDatabase(conn, path, id), {
+    harness: HARNESS,
+    wal,
+  });
+  return { meta: summarize(listingRows(body)).meta, body };
 }
 
 // ---------------------------------------------------------------------------

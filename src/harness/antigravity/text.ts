@@ -19,7 +19,8 @@
 import { stableUuid } from "../../ids.js";
 import { Checker, joinPath, parseJson } from "../../json.js";
 import { decode } from "../../protobuf.js";
-import type { TextCodec, Transcript } from "../../transcript.js";
+import { firstKey, SQLITE_MAGIC, startsWithBytes } from "../../sniff.js";
+import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import type {
   AntigravityBody,
   AntigravityLane,
@@ -346,7 +347,26 @@ function readCell(c: Reader, value: unknown, at: string): SqlValue {
   return c.expected(at, `null, a number, a string, {"blob": hex} or {"int": "<decimal>"}`, value);
 }
 
+/** The tables the text form is keyed by: its first key is one of them. */
+const TABLE_KEYS = new Set([
+  "trajectory_meta",
+  "steps",
+  "gen_metadata",
+  "executor_metadata",
+  "parent_references",
+  "trajectory_metadata_blob",
+  "battle_mode_infos",
+]);
+
+/** A SQLite file is a conversation database for the store; a JSON object keyed by agy's tables is the text form. */
+export function detectAntigravity(sample: Sample): Recognized | undefined {
+  if (startsWithBytes(sample, SQLITE_MAGIC)) return "store-file";
+  const key = firstKey(sample);
+  return key !== undefined && TABLE_KEYS.has(key) ? "text" : undefined;
+}
+
 export const antigravityText: TextCodec<AntigravityBody> = {
   parse: parseAntigravity,
   render: renderAntigravity,
+  detect: detectAntigravity,
 };

@@ -8,9 +8,10 @@ import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { checkLineCount } from "../../lines.js";
+import { firstLine, isJsonLines } from "../../sniff.js";
 import { nonEmpty } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
-import type { TextCodec, Transcript } from "../../transcript.js";
+import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
   type ClaudeCodeBody,
   type ClaudeLine,
@@ -114,7 +115,20 @@ export function renderClaudeCode(transcript: Transcript<ClaudeCodeBody>): string
   return joinLines(transcript.body.lines);
 }
 
+/** Fields only Claude Code's session lines carry (the envelope of every line kind it writes). */
+const CLAUDE_LINE = /"(?:sessionId|parentUuid|leafUuid|isSidechain|messageId)"\s*:/;
+
+/** JSON Lines whose first record has Claude Code's envelope. */
+export function detectClaudeCode(sample: Sample): Recognized | undefined {
+  const line = firstLine(sample);
+  // Gemini CLI's metadata line has a sessionId too, beside its projectHash.
+  return isJsonLines(sample) && CLAUDE_LINE.test(line) && !/"projectHash"\s*:/.test(line)
+    ? "text"
+    : undefined;
+}
+
 export const claudeCodeText: TextCodec<ClaudeCodeBody> = {
   parse: parseClaudeCode,
   render: renderClaudeCode,
+  detect: detectClaudeCode,
 };

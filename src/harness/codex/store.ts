@@ -13,11 +13,14 @@
  */
 
 import {
+  appendFileSync,
+  closeSync,
   type Dirent,
-  existsSync,
   lstatSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   statSync,
   unlinkSync,
 } from "node:fs";
@@ -59,7 +62,7 @@ import {
   SCAFFOLDING_PREFIXES,
   splitLines,
 } from "./body.js";
-import { findSessionMeta, firstModel, metaFromBody } from "./text.js";
+import { findSessionMeta, firstModel, firstPrompt, lastEventTime, metaFromBody } from "./text.js";
 
 export const SESSIONS_DIR = "sessions";
 export const ARCHIVED_DIR = "archived_sessions";
@@ -340,7 +343,7 @@ export class CodexStore implements Store<CodexBody> {
         const meta: Meta = { id: info.id, timestamp: info.timestamp ?? EPOCH };
         assignDefined(meta, "cwd", info.cwd);
         assignDefined(meta, "git_branch", info.git_branch);
-        assignDefined(meta, "title", titles.get(id));
+        assignDefined(meta, "title", titles.get(id) ?? firstPrompt(lines));
         assignDefined(meta, "cli_version", info.cli_version);
         assignDefined(meta, "model", firstModel(lines));
         const found: Discovered = {
@@ -348,7 +351,8 @@ export class CodexStore implements Store<CodexBody> {
           id: info.id,
           path: file.path,
           meta,
-          updated: timestampFromMillis(st.mtimeMs),
+          // The file's mtime says when it was last copied, not when the session was active.
+          updated: lastEventTime(lines) ?? timestampFromMillis(st.mtimeMs),
           message_count: estimateMessages(lines),
           fingerprint: { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] },
         };
@@ -401,6 +405,7 @@ export class CodexStore implements Store<CodexBody> {
     checkLineCount(text, "codex", file.path);
     const lines = splitLines(text);
     const meta = metaFromBody(lines, file.path);
+    // Only a title someone gave: a first prompt saved as one would name the thread for Codex.
     assignDefined(meta, "title", readSessionIndex(this.home).get(meta.id.toLowerCase()));
     return { meta, body: { lines } };
   }
@@ -467,21 +472,71 @@ export class CodexStore implements Store<CodexBody> {
     return { harness: "codex", id, path, files };
   }
 
-  /** Add `{id, thread_name, updated_at}` to session_index.jsonl (rewritten atomically). */
+  /**
+   * Add `{id, thread_name, updated_at}` to session_index.jsonl by appending
+   * one line in one write, as Codex itself does: a line a running Codex
+   * appends meanwhile is never lost (a read-and-rename would drop it).
+   */
   private appendTitle(id: string, title: string): string {
     const path = join(this.home, SESSION_INDEX);
-    let before = "";
-    if (existsSync(path)) {
-      before = readFileSync(path, "utf8");
-      if (before !== "" && !before.endsWith("\n")) before += "\n";
-    }
     const entry = {
       id,
       thread_name: title.trim(),
       updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     };
-    writeFileAtomic(path, `${before}${JSON.stringify(entry)}\n`);
+    // A file whose last line has no newline yet gets one first.
+    let lead = "";
+    try {
+      const size = statSync(path).size;
+      if (size > 0) {
+        const fd = openSync(path, "r");
+        try {
+          const last = Buffer.alloc(1);
+          readSync(fd, last, 0, 1, size - 1);
+          if (last[0] !== 10) lead = "\n";
+        } finally {
+          closeSync(fd);
+        }
+      }
+    } catch {
+      // no index yet
+    }
+    appendFileSync(path, `${lead}${JSON.stringify(entry)}\n`);
     return path;
+  }
+
+  /**
+   * Take session `id`'s lines out of session_index.jsonl. The file is
+   * rewritten only when it holds such a line; its size is checked again
+   * just before the rename and a file that grew meanwhile (a running Codex
+   * appended) is read again, which leaves only a tiny window for a lost line.
+   */
+  private forgetTitle(id: string): void {
+    const path = join(this.home, SESSION_INDEX);
+    const wanted = id.toLowerCase();
+    const mentions = (line: string) => {
+      try {
+        const entry = JSON.parse(line) as { id?: unknown };
+        return typeof entry.id === "string" && entry.id.toLowerCase() === wanted;
+      } catch {
+        return false;
+      }
+    };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        return;
+      }
+      const lines = text.split("\n");
+      if (!lines.some(mentions)) return;
+      const kept = lines.filter((line) => !mentions(line)).join("\n");
+      const size = Buffer.byteLength(text);
+      if (statSync(path).size !== size) continue;
+      writeFileAtomic(path, kept);
+      return;
+    }
   }
 
   delete(id: string): string[] {
@@ -496,6 +551,7 @@ export class CodexStore implements Store<CodexBody> {
       return lstatSync(f.path).isSymbolicLink() ? f.path : real;
     });
     for (const t of targets) unlinkSync(t);
+    this.forgetTitle(id);
     return targets;
   }
 

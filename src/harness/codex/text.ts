@@ -6,13 +6,21 @@
  * No I/O: the store supplies titles from `session_index.jsonl`.
  */
 
-import type { Meta } from "../../common.js";
+import { isJsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
+import { firstLine, isJsonLines, startsWithBytes, ZSTD_MAGIC } from "../../sniff.js";
 import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
-import type { TextCodec, Transcript } from "../../transcript.js";
-import { type CodexBody, type CodexLine, joinLines, readEnvelope, splitLines } from "./body.js";
+import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
+import {
+  type CodexBody,
+  type CodexLine,
+  joinLines,
+  readEnvelope,
+  SCAFFOLDING_PREFIXES,
+  splitLines,
+} from "./body.js";
 
 /** What the `session_meta` line says, read tolerantly. */
 export interface SessionMetaInfo {
@@ -125,6 +133,45 @@ export function firstModel(lines: readonly CodexLine[]): string | undefined {
   return first;
 }
 
+/** `{"timestamp":"…"` at the head of a line: Codex writes the envelope's time first. */
+const LINE_TIME = /^\s*\{\s*"timestamp"\s*:\s*"([^"\\]{1,64})"/;
+
+/** The time of the last line that carries one: when the session was last active. */
+export function lastEventTime(lines: readonly CodexLine[]): Timestamp | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const raw = LINE_TIME.exec(lines[i]?.text.slice(0, 160) ?? "")?.[1];
+    const t = raw === undefined ? undefined : normalizeTimestamp(raw);
+    if (t !== undefined) return t;
+  }
+  return undefined;
+}
+
+/** Titles longer than this are cut (at a word) with an ellipsis. */
+const TITLE_MAX = 120;
+
+/** The user's first prompt, on one line: Codex's own title for a thread nobody named. */
+export function firstPrompt(lines: readonly CodexLine[]): string | undefined {
+  for (const line of lines) {
+    const t = line.text;
+    if (!t.includes('"user_message"') && !t.includes('"role":"user"')) continue;
+    const env = readEnvelope(t);
+    if (env === undefined) continue;
+    const p = env.payload;
+    let text: string | undefined;
+    if (env.type === "event_msg" && p.type === "user_message") text = nonEmptyString(p.message);
+    else if (env.type === "response_item" && p.type === "message" && p.role === "user") {
+      const parts = Array.isArray(p.content) ? p.content : [];
+      text = parts
+        .map((c) => (isJsonObject(c) && typeof c.text === "string" ? c.text : ""))
+        .join(" ");
+    }
+    const oneLine = text?.replace(/\s+/g, " ").trim();
+    if (!oneLine || SCAFFOLDING_PREFIXES.some((prefix) => oneLine.startsWith(prefix))) continue;
+    return oneLine.length <= TITLE_MAX ? oneLine : `${oneLine.slice(0, TITLE_MAX - 1).trimEnd()}…`;
+  }
+  return undefined;
+}
+
 /** Session metadata from the Body: session_meta fields and the first model. */
 export function metaFromBody(lines: readonly CodexLine[], origin?: string): Meta {
   const info = findSessionMeta(lines);
@@ -155,7 +202,21 @@ export function renderCodex(transcript: Transcript<CodexBody>): string {
   return joinLines(transcript.body.lines);
 }
 
+/** The rollout line kinds, each `{"timestamp", "type", "payload"}`. */
+const ROLLOUT_LINE =
+  /"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context|compacted)"/;
+
+/** A zstd file is a compressed rollout (the store reads it); JSON Lines of rollout items the text form. */
+export function detectCodex(sample: Sample): Recognized | undefined {
+  if (startsWithBytes(sample, ZSTD_MAGIC)) return "store-file";
+  const line = firstLine(sample);
+  return isJsonLines(sample) && ROLLOUT_LINE.test(line) && line.includes('"payload"')
+    ? "text"
+    : undefined;
+}
+
 export const codexText: TextCodec<CodexBody> = {
   parse: parseCodex,
   render: renderCodex,
+  detect: detectCodex,
 };

@@ -9,7 +9,8 @@
 import { isJsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
-import type { TextCodec, Transcript } from "../../transcript.js";
+import { firstKey, firstLine, isJsonLines } from "../../sniff.js";
+import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { type Conversation, type GeminiBody, parseBody, renderBody, replay } from "./body.js";
 import { contextCwd, conversationStart, isIgnoredUserText, partsOf, partsText } from "./records.js";
 
@@ -112,9 +113,20 @@ export function renderGemini(transcript: Transcript<GeminiBody>): string {
   return renderBody(transcript.body);
 }
 
+/**
+ * Gemini CLI's session: JSON Lines whose first record is the metadata
+ * (`sessionId` and `projectHash`), or the older one-document JSON with both.
+ */
+export function detectGemini(sample: Sample): Recognized | undefined {
+  const first = isJsonLines(sample) ? firstLine(sample) : sample.text;
+  if (firstKey(sample) === undefined) return undefined;
+  return /"sessionId"\s*:\s*"/.test(first) && /"projectHash"\s*:/.test(first) ? "text" : undefined;
+}
+
 export const geminiText: TextCodec<GeminiBody> = {
   parse: parseGemini,
   render: renderGemini,
+  detect: detectGemini,
 };
 
 /** True when a parsed JSON value looks like a Gemini CLI session document (format detection). */

@@ -14,9 +14,10 @@ import type { Meta } from "../../common.js";
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined, parseJson } from "../../json.js";
+import { firstKey } from "../../sniff.js";
 import { nonEmpty } from "../../strings.js";
 import { EPOCH, type Timestamp, timestampFromMillis } from "../../time.js";
-import type { TextCodec, Transcript } from "../../transcript.js";
+import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
   GLOBAL_PROJECT,
   num,
@@ -291,7 +292,15 @@ export function compare(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
+/** `opencode export`'s document: `{"info": {"id": "ses_…", …}, "messages": [...]}` (a bad id is the codec's to name). */
+export function detectOpenCode(sample: Sample): Recognized | undefined {
+  return firstKey(sample) === "info" && /"messages"\s*:\s*\[/.test(sample.text)
+    ? "text"
+    : undefined;
+}
+
 export const openCodeText: TextCodec<OpenCodeBody> = {
   parse: parseExport,
   render: (t) => `${JSON.stringify(exportDocument(t.body), null, 2)}\n`,
+  detect: detectOpenCode,
 };

@@ -5,7 +5,7 @@
  */
 
 import { AntigravityStore } from "../../../src/harness/antigravity/store.js";
-import { comparable } from "../support.js";
+import { comparable } from "../comparable.js";
 
 const [root, id] = process.argv.slice(2) as [string, string];
 const store = new AntigravityStore({ root });

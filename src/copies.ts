@@ -1,0 +1,149 @@
+/**
+ * The copies `continue` wrote: for each, the session it was copied from
+ * (its lineage, shown as `forked_from`) and a SHA-256 of the file as
+ * written, so that a repeat can tell a copy nobody touched (safe to bring
+ * up to date) from one the user has worked in (never overwritten). A
+ * JSON Lines file in txcript's state directory, appended to, read
+ * tolerantly (a bad line is skipped); losing it loses lineage only.
+ */
+
+import { createHash } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { Timestamp } from "./time.js";
+import type { Discovered, HarnessId, TextForm } from "./transcript.js";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where a copy came from: a stored session, or a document (`simple`, `common`, …). */
+export interface Origin {
+  harness: TextForm;
+  id: string;
+}
+
+export interface CopyRecord {
+  harness: HarnessId;
+  id: string;
+  from: Origin;
+  /** SHA-256 (hex) of the copy's main file as txcript wrote it. */
+  sha256: string;
+  path: string;
+  written: Timestamp;
+}
+
+export const COPIES_FILE = "copies.jsonl";
+
+function setting(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/**
+ * txcript's state directory: `$TXCRIPT_STATE_DIR`, else
+ * `$XDG_STATE_HOME/txcript`, else `~/.local/state/txcript`
+ * (`%LOCALAPPDATA%\txcript` on Windows).
+ */
+export function stateDir(env: Env, platform: NodeJS.Platform = process.platform): string {
+  const own = setting(env.TXCRIPT_STATE_DIR);
+  if (own !== undefined) return resolve(own);
+  const xdg = setting(env.XDG_STATE_HOME);
+  if (xdg !== undefined) return resolve(xdg, "txcript");
+  if (platform === "win32" && setting(env.LOCALAPPDATA) !== undefined)
+    return resolve(env.LOCALAPPDATA as string, "txcript");
+  const home = setting(env.HOME) ?? setting(env.USERPROFILE) ?? homedir();
+  return resolve(home, ".local", "state", "txcript");
+}
+
+/** SHA-256 of a file, or undefined when it cannot be read. */
+export function fileSha256(path: string): string | undefined {
+  try {
+    return createHash("sha256").update(readFileSync(path)).digest("hex");
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is CopyRecord {
+  if (value === null || typeof value !== "object") return false;
+  const r = value as Record<string, unknown>;
+  const from = r.from as Record<string, unknown> | null | undefined;
+  return (
+    typeof r.harness === "string" &&
+    typeof r.id === "string" &&
+    typeof r.sha256 === "string" &&
+    typeof r.path === "string" &&
+    typeof from === "object" &&
+    from !== null &&
+    typeof from.harness === "string" &&
+    typeof from.id === "string"
+  );
+}
+
+export class CopyLedger {
+  readonly path: string;
+  private cache: Map<string, CopyRecord> | undefined;
+
+  constructor(env: Env) {
+    this.path = join(stateDir(env), COPIES_FILE);
+  }
+
+  private static key(harness: string, id: string): string {
+    return `${harness}\u0000${id}`;
+  }
+
+  /** Every record, the last one per copy winning. */
+  private records(): Map<string, CopyRecord> {
+    if (this.cache) return this.cache;
+    const out = new Map<string, CopyRecord>();
+    let text = "";
+    try {
+      text = readFileSync(this.path, "utf8");
+    } catch {
+      // none yet, or unreadable: no lineage known
+    }
+    for (const line of text.split("\n")) {
+      if (!line.startsWith("{")) continue;
+      try {
+        const value: unknown = JSON.parse(line);
+        if (isRecord(value)) out.set(CopyLedger.key(value.harness, value.id), value);
+      } catch {
+        // a torn or hand-edited line
+      }
+    }
+    this.cache = out;
+    return out;
+  }
+
+  lookup(harness: HarnessId, id: string): CopyRecord | undefined {
+    return this.records().get(CopyLedger.key(harness, id));
+  }
+
+  /** Give each copy `continue` wrote its lineage (`forked_from`), unless its harness recorded one. */
+  annotate(sessions: Discovered[]): void {
+    for (const session of sessions) {
+      if (session.forked_from !== undefined) continue;
+      const from = this.lookup(session.harness, session.id)?.from;
+      if (from === undefined) continue;
+      session.forked_from = from.id;
+      session.forked_from_harness = from.harness;
+    }
+  }
+
+  /**
+   * Append a record (one short line, one write, so concurrent writers do not
+   * interleave). The directory is created only below an existing parent of
+   * the state root (a home that exists). Throws when it cannot be written.
+   */
+  record(record: CopyRecord): void {
+    const dir = dirname(this.path);
+    if (!existsSync(dir)) {
+      let base = dir;
+      while (!existsSync(base) && dirname(base) !== base) base = dirname(base);
+      // Never conjure a home directory: with no home, no state.
+      if (base === dirname(base) || base === "/") throw new Error(`no directory for ${dir}`);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    }
+    appendFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    this.records().set(CopyLedger.key(record.harness, record.id), record);
+  }
+}
