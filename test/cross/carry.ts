@@ -1066,20 +1066,38 @@ export const carryGemini: Carry = (t, via) => {
   let firstModel: string | undefined;
   let inEffect = session.model;
   let shownYet = false;
-  // [Consecutive assistant messages become one model turn]
-  const runs: Message[][] = [];
-  const order: ({ user: Message } | { run: Message[] })[] = [];
+  // [Consecutive assistant messages become one model turn; what follows a call opens a new one]
+  type Seg = { m: Message; blocks: Block[]; first: boolean };
+  const order: ({ user: Message } | { run: Seg[] })[] = [];
+  const opens = (b: Block) =>
+    b.type === "text" || b.type === "thinking"
+      ? b.text !== ""
+      : b.type === "image" || b.type === "artifact";
   for (const m of t.body) {
     if (m.role === "user") {
       order.push({ user: m });
       continue;
     }
     const last = order[order.length - 1];
-    if (last !== undefined && "run" in last) last.run.push(m);
+    let run: Seg[];
+    if (last !== undefined && "run" in last) run = last.run;
     else {
-      const run = [m];
-      runs.push(run);
+      run = [];
       order.push({ run });
+    }
+    let seg: Seg = { m, blocks: [], first: true };
+    run.push(seg);
+    let called = run.some((x) => x.blocks.some((b) => b.type === "tool_use"));
+    for (const b of m.content) {
+      if (called && opens(b)) {
+        run = [];
+        order.push({ run });
+        seg = { m, blocks: [], first: false };
+        run.push(seg);
+        called = false;
+      }
+      seg.blocks.push(b);
+      if (b.type === "tool_use") called = true;
     }
   }
   for (const item of order) {
@@ -1122,7 +1140,7 @@ export const carryGemini: Carry = (t, via) => {
       continue;
     }
     const run = item.run;
-    const head = run[0]!;
+    const head = run[0]!.m;
     // [a turn without a model runs on the one in effect, the session's at first]
     const model = head.model ?? inEffect;
     inEffect = model;
@@ -1130,8 +1148,9 @@ export const carryGemini: Carry = (t, via) => {
     const texts: string[] = [];
     const uses: ToolUseBlock[] = [];
     let usage: { input: number; output: number; read: number } | undefined;
-    for (const m of run) {
-      if (m.usage !== undefined) {
+    for (const { m, blocks, first } of run) {
+      // A message's usage stays with the turn it began in.
+      if (m.usage !== undefined && first) {
         const u = m.usage;
         usage ??= { input: 0, output: 0, read: 0 };
         usage.input +=
@@ -1139,7 +1158,7 @@ export const carryGemini: Carry = (t, via) => {
         usage.output += u.output_tokens;
         usage.read += u.cache_read_input_tokens ?? 0;
       }
-      for (const b of m.content) {
+      for (const b of blocks) {
         switch (b.type) {
           case "text":
             texts.push(b.text);
@@ -1194,7 +1213,8 @@ export const carryGemini: Carry = (t, via) => {
       const r = results.get(use.id);
       when ??=
         r?.at ??
-        run.find((m) => m.content.some((b) => b.type === "tool_use" && b.id === use.id))!.timestamp;
+        run.find((x) => x.blocks.some((b) => b.type === "tool_use" && b.id === use.id))!.m
+          .timestamp;
       if (r === undefined) {
         answers.push({
           type: "tool_result",

@@ -150,6 +150,32 @@ describe("fromCommon", () => {
     ]);
   });
 
+  it("puts what follows a call in its own record, so the call is replayed before it", () => {
+    // Gemini CLI sends a record as thoughts, text, then calls (0.61.0, an agy turn "call, then text").
+    const r = records({
+      ...session,
+      body: [
+        body[0]!,
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", text: "run it" },
+            { type: "tool_use", id: "s1", tool: { name: "Bash", command: "sleep 45" } },
+          ],
+          timestamp: at(1),
+        },
+        { role: "assistant", content: [{ type: "text", text: "Started it." }], timestamp: at(2) },
+      ],
+    }).slice(2);
+    expect(
+      r.map((x) => [x.type, x.content, (x.toolCalls as unknown[] | undefined)?.length]),
+    ).toEqual([
+      ["user", [{ text: "Look at the repo" }], undefined],
+      ["gemini", "", 1],
+      ["gemini", "Started it.", undefined],
+    ]);
+  });
+
   it("is deterministic, and reads back what Gemini CLI holds", async () => {
     const a = geminiText.render(geminiCodec.fromCommon(session));
     expect(geminiText.render(geminiCodec.fromCommon(structuredClone(session)))).toBe(a);

@@ -207,16 +207,11 @@ const SOURCE_LABELS = [
 ];
 
 /**
- * Pairs that fail today and are open work (issue 14), skipped with the
- * reason printed so the rest of the matrix keeps guarding: the OpenCode
- * target resumed only one of seven sources in the last full run, and Gemini
- * CLI failed on the agy conversation that was itself resumed once.
+ * Pairs that fail and are open work, skipped with the reason printed so the
+ * rest of the matrix keeps guarding. Empty: every pair passes (last full run
+ * 2026-12-03). Keys are a target, or `target/source label`.
  */
-const KNOWN_FAILING: Record<string, string> = {
-  opencode: "resuming copies in the real OpenCode fails for 6 of 7 sources (open, issue 14)",
-  "gemini_cli/agy 1.2 generic steps, resumed (5d458282)":
-    "the real Gemini CLI's request differs for this source (open, issue 14)",
-};
+const KNOWN_FAILING: Record<string, string> = {};
 
 function knownFailing(target: string, label: string): string | undefined {
   return KNOWN_FAILING[target] ?? KNOWN_FAILING[`${target}/${label}`];

@@ -18,9 +18,11 @@
  * Writing (`fromCommon`) produces the JSONL 0.39+ reads, in the legacy
  * record shape every loader accepts: a metadata line, a `<session_context>`
  * record naming the workspace (hidden from the model, as the CLI's own),
- * user records, and one `gemini` record per run of assistant messages, its
- * calls in `toolCalls` each with its result (a call the session never
- * answered gets an error result: Gemini refuses a call without one).
+ * user records, and one `gemini` record per run of assistant messages
+ * (cut where text, a thought or a file follows a call, since the CLI
+ * replays a record's calls last), its calls in `toolCalls` each with its
+ * result (a call the session never answered gets an error result: Gemini
+ * refuses a call without one).
  */
 
 import {
@@ -399,6 +401,20 @@ function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined
   return sum;
 }
 
+/** Whether a block puts text, a thought or a file into a model record. */
+function addsToTurn(block: Block): boolean {
+  switch (block.type) {
+    case "text":
+    case "thinking":
+      return block.text !== "";
+    case "image":
+    case "artifact":
+      return true;
+    default:
+      return false;
+  }
+}
+
 class Writer {
   private readonly records: JsonObject[] = [];
   private current: GeminiRecord | undefined;
@@ -483,23 +499,29 @@ class Writer {
     });
   }
 
+  private open(message: Message, at: string): GeminiRecord {
+    const record: JsonObject = { id: this.nextId(), timestamp: at, type: "gemini" };
+    // A turn without a model runs on the one in effect (the session's at first).
+    const model = message.model ?? this.inEffect;
+    if (model !== undefined) record.model = model;
+    this.inEffect = model;
+    const g: GeminiRecord = { record, texts: [], thoughts: [], calls: [], usage: undefined };
+    this.records.push(record);
+    this.gemini.push(g);
+    this.current = g;
+    return g;
+  }
+
   assistant(message: Message): void {
     const at = isoMillis(message.timestamp);
     // Consecutive assistant messages are one model turn to Gemini.
-    let g = this.current;
-    if (g === undefined) {
-      const record: JsonObject = { id: this.nextId(), timestamp: at, type: "gemini" };
-      // A turn without a model runs on the one in effect (the session's at first).
-      const model = message.model ?? this.inEffect;
-      if (model !== undefined) record.model = model;
-      this.inEffect = model;
-      g = { record, texts: [], thoughts: [], calls: [], usage: undefined };
-      this.records.push(record);
-      this.gemini.push(g);
-      this.current = g;
-    }
+    let g = this.current ?? this.open(message, at);
     g.usage = addUsage(g.usage, message.usage);
     for (const block of message.content) {
+      // Gemini CLI replays a record as thoughts, then text, then calls: what
+      // follows a call goes in a record of its own, or it would be sent
+      // before the call (seen with 0.61.0 on an agy turn "call, then text").
+      if (g.calls.length > 0 && addsToTurn(block)) g = this.open(message, at);
       switch (block.type) {
         case "text":
           g.texts.push(block.text);

@@ -98,10 +98,18 @@ export function expectedFromCommon(
   const callIndex = new Map<string, number>();
   for (const m of doc.messages) {
     if (!isObj(m) || !Array.isArray(m.content)) continue;
+    // OpenCode's chat-completions provider sends one message's texts as one
+    // string, no separator, ahead of its calls (docs/conversions.md, "Resumed by the real CLIs").
+    const joined = target === "opencode" && m.role === "assistant" ? lines.length : -1;
+    let texts = 0;
+    const push = (line: string) => {
+      if (joined < 0 || !line.startsWith("assistant: ")) return lines.push(line);
+      if (texts++ === 0) return lines.splice(joined, 0, line);
+      lines[joined] += line.slice("assistant: ".length);
+    };
     for (const b of m.content) {
       if (!isObj(b)) continue;
-      if (b.type === "text" && typeof b.text === "string")
-        lines.push(`${String(m.role)}: ${b.text}`);
+      if (b.type === "text" && typeof b.text === "string") push(`${String(m.role)}: ${b.text}`);
       // Gemini CLI never sends thoughts back to the model, its own included (seen in its live
       // sessions too): a resumed history has none.
       else if (b.type === "thinking" && target === "gemini_cli") continue;
@@ -112,9 +120,10 @@ export function expectedFromCommon(
           b.signature !== "" &&
           b.encrypted === undefined &&
           /claude/i.test(typeof m.model === "string" ? m.model : "");
-        // OpenCode's openai-compatible provider replays reasoning as assistant text.
+        // OpenCode replays another model's reasoning as text, a non-blank one only.
+        if (target === "opencode" && b.text.trim() === "") continue;
         const asText = (target === "claude_code" && !replayable) || target === "opencode";
-        lines.push(asText ? `assistant: ${b.text}` : `thinking: ${b.text}`);
+        push(asText ? `assistant: ${b.text}` : `thinking: ${b.text}`);
       } else if (b.type === "tool_use") {
         callIndex.set(String(b.id), calls.length);
         lines.push(`call #${calls.length}`);
