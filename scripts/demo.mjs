@@ -12,23 +12,35 @@ const bin = join(root, "dist", "cli", "main.js");
 const scratch = mkdtempSync(join(tmpdir(), "txcript-demo-"));
 
 // Only the bundled home: no variable may point txcript at real stores.
+// The index and the copy ledger go to the scratch folder, never into the checkout.
 const env = {
   ...process.env,
   HOME: join(root, "examples", "home"),
   USERPROFILE: join(root, "examples", "home"),
+  XDG_CACHE_HOME: join(scratch, "cache"),
+  XDG_STATE_HOME: join(scratch, "state"),
+  LOCALAPPDATA: join(scratch, "local"),
 };
 for (const key of Object.keys(env)) {
   if (/^(GEMINI_HOME|CLAUDE_CONFIG_DIR|CODEX_HOME)$|^TXCRIPT_/.test(key)) delete env[key];
 }
 
+/** Run txcript as a user would; returns what it printed on stdout (also shown). */
 function run(args) {
   process.stdout.write(`\n$ txcript ${args.join(" ")}\n`);
-  const r = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", cwd: root, env });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    stdio: ["inherit", "pipe", "inherit"],
+    cwd: root,
+    env,
+    encoding: "utf8",
+  });
+  process.stdout.write(r.stdout ?? "");
   if (r.status !== 0) {
     process.stderr.write(`demo: "txcript ${args.join(" ")}" exited with ${r.status}\n`);
     rmSync(scratch, { recursive: true, force: true });
     process.exit(1);
   }
+  return r.stdout ?? "";
 }
 
 try {
@@ -40,7 +52,7 @@ try {
   run(["continue", "0f4c7a2e", "--with", "codex", "--out", join(scratch, "codex")]);
   run(["list", "--from", "codex", "--codex-root", join(scratch, "codex")]);
   // A Simple document any agent can emit, written into agy's own format.
-  run([
+  const wrote = run([
     "continue",
     "examples/simple/fix-flaky-test.json",
     "--with",
@@ -48,9 +60,11 @@ try {
     "--out",
     join(scratch, "agy"),
   ]);
+  // A copy has its own id: the one continue printed on a line of its own.
+  const copy = wrote.split("\n").find((l) => /^[0-9a-f]{8}-[0-9a-f-]{27}$/.test(l));
   run([
     "view",
-    "54ca30fa",
+    copy,
     "--from",
     "antigravity",
     "--antigravity-root",
