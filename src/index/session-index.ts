@@ -709,6 +709,20 @@ export class SessionIndex {
     });
   }
 
+  /** How many of the sessions the filter selects could not be read for their text (and usage). */
+  unreadCount(filter: UsageFilter = {}): number {
+    return this.guard(() => {
+      const sessions: Filter = {};
+      if (filter.from !== undefined) sessions.from = filter.from;
+      if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
+      const { sql, params } = this.where(sessions);
+      return this.db
+        .prepare(`SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`)
+        .pluck()
+        .get(...params) as number;
+    });
+  }
+
   /** The options this index was opened with. */
   get config(): Readonly<IndexOptions> {
     return this.options;
