@@ -190,8 +190,9 @@ const CODEX_MODELS = ["gpt-5-codex", "gpt-5.1-codex-mini"];
 /**
  * Codex: rollouts under `<codexHome>/sessions/YYYY/MM/DD`, each turn a
  * function call, its output, a final message; a token_count after each
- * response with both counters, and every count written twice (Codex
- * repeats a count when only its rate limits change).
+ * response with both counters (every third session the running totals
+ * only), and every count written twice (Codex repeats a count when only
+ * its rate limits change).
  */
 export function writeCodexStore(
   codexHome: string,
@@ -269,11 +270,12 @@ export function writeCodexStore(
         total.cached_input_tokens += last.cached_input_tokens;
         total.output_tokens += last.output_tokens;
         total.total_tokens += last.total_tokens;
-        const info = {
+        // Every third session writes only the running totals, as some Codex builds do.
+        const info: Record<string, unknown> = {
           total_token_usage: { ...total, reasoning_output_tokens: 0 },
-          last_token_usage: last,
           model_context_window: 272000,
         };
+        if (s % 3 !== 2) info.last_token_usage = last;
         line(rat + 10, "event_msg", { type: "token_count", info, rate_limits: null });
         // The same count again, as Codex writes it when the rate limits change.
         line(rat + 20, "event_msg", {
