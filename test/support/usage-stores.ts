@@ -78,9 +78,10 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** A v4-shaped id that differs from its neighbours in its first 8 characters (Gemini CLI file names use them). */
 function uuid(n: number, kind: number): string {
-  const hex = n.toString(16).padStart(12, "0");
-  return `${kind.toString(16).padStart(8, "0")}-0000-4000-8000-${hex}`;
+  const head = n.toString(16).padStart(8, "0");
+  return `${head}-${(kind & 0xffff).toString(16).padStart(4, "0")}-4000-8000-${kind.toString(16).padStart(12, "0")}`;
 }
 
 const CLAUDE_MODELS = ["claude-sonnet-4-5-20250929", "claude-opus-4-1-20250805"];
