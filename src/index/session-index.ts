@@ -675,6 +675,23 @@ export class SessionIndex {
       if (filter.from !== undefined) sessions.from = filter.from;
       if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
       const { sql, params } = this.where(sessions);
+      // The sessions once each (their title sits in the listing's JSON), then their buckets.
+      const meta = new Map(
+        (
+          this.db
+            .prepare(
+              `SELECT e.rowid, e.harness, e.id, e.cwd, json_extract(e.discovered, '$.meta.title') AS title
+               FROM entries e WHERE ${sql}`,
+            )
+            .all(...params) as {
+            rowid: number;
+            harness: HarnessId;
+            id: string;
+            cwd: string | null;
+            title: unknown;
+          }[]
+        ).map((r) => [r.rowid, r]),
+      );
       let when = "";
       if (filter.since !== undefined) {
         when += " AND u.at >= ?";
@@ -684,28 +701,46 @@ export class SessionIndex {
         when += " AND u.at <= ?";
         params.push(filter.until);
       }
+      // total(), not sum(): hostile counts would overflow sum()'s 64-bit integers and fail the query.
       const rows = this.db
         .prepare(
-          `SELECT e.harness, e.id, e.cwd, json_extract(e.discovered, '$.meta.title') AS title,
-             u.model, (u.at / ${USAGE_BUCKET_MS}) * ${USAGE_BUCKET_MS} AS at,
-             sum(u.input) AS input_tokens, sum(u.output) AS output_tokens,
-             sum(u.cache_read) AS cache_read_input_tokens,
-             sum(u.cache_write) AS cache_creation_input_tokens, sum(u.messages) AS messages
+          `SELECT u.entry, u.model, (u.at / ${USAGE_BUCKET_MS}) * ${USAGE_BUCKET_MS} AS at,
+             total(u.input) AS input_tokens, total(u.output) AS output_tokens,
+             total(u.cache_read) AS cache_read_input_tokens,
+             total(u.cache_write) AS cache_creation_input_tokens, total(u.messages) AS messages
            FROM usage u JOIN entries e ON e.rowid = u.entry
            WHERE ${sql}${when}
            GROUP BY u.entry, u.model, u.at / ${USAGE_BUCKET_MS}`,
         )
-        .all(...params) as (Omit<UsageBucket, "cwd" | "title" | "model"> & {
-        cwd: string | null;
-        title: string | null;
+        .all(...params) as {
+        entry: number;
         model: string | null;
-      })[];
-      return rows.map((r) => ({
-        ...r,
-        cwd: r.cwd ?? undefined,
-        title: typeof r.title === "string" ? r.title : undefined,
-        model: r.model ?? undefined,
-      }));
+        at: number;
+        input_tokens: number;
+        output_tokens: number;
+        cache_read_input_tokens: number;
+        cache_creation_input_tokens: number;
+        messages: number;
+      }[];
+      const out: UsageBucket[] = [];
+      for (const r of rows) {
+        const m = meta.get(r.entry);
+        if (m === undefined) continue;
+        out.push({
+          harness: m.harness,
+          id: m.id,
+          cwd: m.cwd ?? undefined,
+          title: typeof m.title === "string" ? m.title : undefined,
+          model: r.model ?? undefined,
+          at: r.at,
+          input_tokens: r.input_tokens,
+          output_tokens: r.output_tokens,
+          cache_read_input_tokens: r.cache_read_input_tokens,
+          cache_creation_input_tokens: r.cache_creation_input_tokens,
+          messages: r.messages,
+        });
+      }
+      return out;
     });
   }
 

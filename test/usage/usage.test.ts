@@ -8,7 +8,7 @@
  * schema, and a warm run agreeing with a cold one and with --no-cache.
  */
 
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { txcript } from "../support/cli.js";
@@ -210,7 +210,9 @@ describe("usage reports", () => {
     expect(table.stdout).toMatch(/claude-sonnet-4-5-20250929.*\$\d+\.\d\d/);
     expect(table.stdout).toMatch(/gemini-3\.8-flash[^$\n]*\n/);
     expect(table.stdout).toMatch(/Total/);
-    expect(table.stdout).toMatch(/no price/);
+    expect(table.stdout).toMatch(
+      /^\* cost leaves out [\d,]+ tokens with no known price: gemini-3\.8-flash$/m,
+    );
   });
 
   it("--offline-prices uses the given table; a bad one is a one-line error naming the file", () => {
@@ -268,6 +270,51 @@ describe("usage reports", () => {
     expect(missing.status).toBe(1);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
     expect(missing.stderr).toContain("nope.json");
+  });
+
+  it("hostile counts: huge, negative, fractional and non-numeric tokens and a truncated line neither crash nor count", () => {
+    const h = home();
+    const dir = join(h.dir, "claude", "projects", "-w");
+    mkdirSync(dir, { recursive: true });
+    const id = "0badc0de-0000-4000-8000-000000000001";
+    const line = (i: number, usage: unknown) =>
+      JSON.stringify({
+        type: "assistant",
+        uuid: `0badc0de-0000-4000-8000-${String(i + 2).padStart(12, "0")}`,
+        parentUuid: null,
+        sessionId: id,
+        timestamp: "2026-03-01T10:00:00.000Z",
+        cwd: "/w",
+        message: {
+          id: `msg_${i}`,
+          role: "assistant",
+          model: "claude-sonnet-4-5",
+          content: [{ type: "text", text: "x" }],
+          usage,
+        },
+      });
+    const lines = [
+      JSON.stringify({
+        type: "user",
+        uuid: "0badc0de-0000-4000-8000-000000000001",
+        parentUuid: null,
+        sessionId: id,
+        timestamp: "2026-03-01T10:00:00.000Z",
+        cwd: "/w",
+        message: { role: "user", content: "go" },
+      }),
+    ];
+    // 2,000 responses at the largest safe count overflow a 64-bit sum.
+    for (let i = 0; i < 2000; i++)
+      lines.push(line(i, { input_tokens: Number.MAX_SAFE_INTEGER, output_tokens: 1 }));
+    lines.push(line(3000, { input_tokens: -5, output_tokens: 1.5 }));
+    lines.push(line(3001, { input_tokens: "12", output_tokens: null }));
+    lines.push(line(3002, "lots").slice(0, 40));
+    writeFileSync(join(dir, `${id}.jsonl`), `${lines.join("\n")}\n`);
+    const doc = json(h, []);
+    expect(doc.totals.output_tokens).toBe(2000);
+    expect(doc.totals.input_tokens).toBeGreaterThan(1e19);
+    expect(Number.isFinite(doc.totals.cost)).toBe(true);
   });
 
   it("bad options are usage errors", () => {

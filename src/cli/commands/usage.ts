@@ -125,17 +125,16 @@ export function renderUsageTable(report: Report, currency: string, color: boolea
     row(paint.bold("Total"), report.totals).map((cell, i) => (i === 0 ? cell : paint.bold(cell))),
   );
   let text = `${table.toString()}\n`;
-  const blank = report.groups.some((g) => g.cost === null) || report.totals.cost === null;
-  const partial = report.totals.unpriced_tokens > 0;
-  if (partial || blank) {
-    const names = report.totals.models
-      .filter((m) => m.unpriced_tokens > 0)
-      .map((m) => m.model ?? "(unknown model)");
+  const unpriced = report.totals.models.filter((m) => m.unpriced_tokens > 0);
+  if (unpriced.length > 0) {
+    const names = unpriced.map((m) => m.model ?? "(unknown model)").join(", ");
+    const mark = report.totals.cost !== null ? "* " : "";
     text += paint.dim(
-      `${blank ? "blank cost: no price known; " : ""}${partial ? "* cost leaves out " : ""}${
-        partial ? `${number(report.totals.unpriced_tokens)} tokens of models with no price: ` : ""
-      }${forTerminal(names.join(", "))}\n`,
+      forTerminal(
+        `${mark}cost leaves out ${number(report.totals.unpriced_tokens)} tokens with no known price: ${names}`,
+      ),
     );
+    text += "\n";
   }
   return text;
 }
