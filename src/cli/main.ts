@@ -21,6 +21,7 @@ const COMMANDS: { names: string[]; load: () => Promise<CommandModule> }[] = [
   { names: ["list", "ls"], load: () => import("./commands/list.js") },
   { names: ["query", "search"], load: () => import("./commands/query.js") },
   { names: ["pick"], load: () => import("./commands/pick.js") },
+  { names: ["usage"], load: () => import("./commands/usage.js") },
   { names: ["view", "show"], load: () => import("./commands/view.js") },
   { names: ["export"], load: () => import("./commands/export.js") },
   { names: ["continue"], load: () => import("./commands/continue.js") },

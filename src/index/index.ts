@@ -17,6 +17,9 @@ export {
   type RefreshOptions,
   SessionIndex,
   type SessionUsage,
+  USAGE_BUCKET_MS,
+  type UsageBucket,
+  type UsageFilter,
 } from "./session-index.js";
 export { ftsExpression, MAX_TERMS, parseTerms, type Term } from "./terms.js";
 export {
@@ -26,7 +29,9 @@ export {
   KINDS,
   type Kind,
   MAX_CHUNK_CHARS,
+  type UsageRow,
   type UsageTotals,
   usageOf,
+  usageRowsOf,
 } from "./text.js";
 export { parseWhen } from "./when.js";

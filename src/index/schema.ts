@@ -8,7 +8,7 @@
 /** "txci" in ASCII: marks the file as a txcript index. */
 export const APPLICATION_ID = 0x74786369;
 /** Bump on any change below; an older index is rebuilt from the stores. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA = `
 CREATE TABLE stores (
@@ -60,6 +60,19 @@ CREATE TABLE chunks (
   body TEXT NOT NULL
 );
 CREATE INDEX chunks_entry ON chunks (entry);
+
+-- One row per model response with its tokens (text.ts usageRowsOf), for usage by time and model.
+CREATE TABLE usage (
+  entry INTEGER NOT NULL REFERENCES entries(rowid) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  model TEXT,
+  input INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_write INTEGER NOT NULL,
+  messages INTEGER NOT NULL
+);
+CREATE INDEX usage_entry ON usage (entry);
 CREATE VIRTUAL TABLE text USING fts5 (
   body,
   content = 'chunks',

@@ -17,7 +17,14 @@ import { timestampFromMillis, timestampMillis } from "../time.js";
 import type { Discovered, Discovery, HarnessId, Skipped } from "../transcript.js";
 import { cacheDir, isCorrupt, type Opened, openIndexDb, removeIndex, tryLock } from "./open.js";
 import { ftsExpression } from "./terms.js";
-import { chunksOf, type Kind, type UsageTotals, usageOf } from "./text.js";
+import {
+  chunksOf,
+  type Kind,
+  type UsageRow,
+  type UsageTotals,
+  usageOf,
+  usageRowsOf,
+} from "./text.js";
 
 export interface IndexOptions {
   env: Env;
@@ -80,6 +87,39 @@ export interface SessionUsage {
   /** Undefined when the session's text could not be read. */
   usage: UsageTotals | undefined;
 }
+
+/** Tokens of one session, one model, one 15-minute span: what `usage` groups. */
+export interface UsageBucket {
+  harness: HarnessId;
+  id: string;
+  cwd: string | undefined;
+  title: string | undefined;
+  model: string | undefined;
+  /**
+   * Start of the 15-minute span (ms since the epoch) the messages fall in.
+   * Every time zone's offset is a whole number of quarter hours, so a span
+   * never straddles a local day.
+   */
+  at: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  messages: number;
+}
+
+/** What `usage` narrows to: sessions by harness and cwd, messages by time. */
+export interface UsageFilter {
+  from?: HarnessId;
+  cwd?: string;
+  /** Messages at or after (ms). */
+  since?: number;
+  /** Messages at or before (ms). */
+  until?: number;
+}
+
+/** The span `UsageBucket.at` rounds down to. */
+export const USAGE_BUCKET_MS = 15 * 60 * 1000;
 
 export interface Refreshed {
   /** Files discovery passed over, and why. */
@@ -304,6 +344,7 @@ export class SessionIndex {
     const outside: Skipped[] = (discovery?.skipped ?? []).filter((s) => !write.has(s.path));
     const db = this.db;
     const dropChunks = db.prepare("DELETE FROM chunks WHERE entry = ?");
+    const dropUsage = db.prepare("DELETE FROM usage WHERE entry = ?");
     const dropEntry = db.prepare("DELETE FROM entries WHERE rowid = ? AND fingerprint = ?");
     const existing = db.prepare("SELECT rowid FROM entries WHERE store = ? AND path = ?").pluck();
     const insert = db.prepare(
@@ -320,6 +361,7 @@ export class SessionIndex {
     db.transaction(() => {
       for (const r of gone) {
         dropChunks.run(r.rowid);
+        dropUsage.run(r.rowid);
         dropEntry.run(r.rowid, r.fingerprint);
       }
       for (const [path, fingerprint] of write) {
@@ -342,6 +384,7 @@ export class SessionIndex {
         if (rowid === undefined) insert.run(row);
         else {
           dropChunks.run(rowid);
+          dropUsage.run(rowid);
           update.run({ ...row, rowid });
         }
       }
@@ -390,6 +433,11 @@ export class SessionIndex {
       const addChunk = db.prepare(
         "INSERT INTO chunks (entry, ordinal, kind, at, body) VALUES (?, ?, ?, ?, ?)",
       );
+      const dropUsage = db.prepare("DELETE FROM usage WHERE entry = ?");
+      const addUsage = db.prepare(
+        `INSERT INTO usage (entry, at, model, input, output, cache_read, cache_write, messages)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
       const done = db.prepare(
         `UPDATE entries SET text_fp = fingerprint, text_error = @error, input_tokens = @input,
            output_tokens = @output, cache_read_input_tokens = @cacheRead,
@@ -405,6 +453,7 @@ export class SessionIndex {
               row,
               chunks: chunksOf(loaded.transcript, row.updated_ms),
               usage: usageOf(loaded.transcript),
+              rows: usageRowsOf(loaded.transcript, row.updated_ms),
             };
           } catch (error) {
             const why = error instanceof TxcriptError ? error.message : describeCause(error);
@@ -429,6 +478,18 @@ export class SessionIndex {
             dropChunks.run(item.row.rowid);
             for (const c of item.chunks ?? [])
               addChunk.run(item.row.rowid, c.ordinal, c.kind, c.at, c.body);
+            dropUsage.run(item.row.rowid);
+            for (const r of (item.rows ?? []) as UsageRow[])
+              addUsage.run(
+                item.row.rowid,
+                r.at,
+                r.model ?? null,
+                r.input_tokens,
+                r.output_tokens,
+                r.cache_read_input_tokens,
+                r.cache_creation_input_tokens,
+                r.messages,
+              );
           }
         }).immediate();
       }
@@ -646,6 +707,100 @@ export class SessionIndex {
                 models: r.models ? (JSON.parse(r.models) as Record<string, number>) : {},
               },
       }));
+    });
+  }
+
+  /**
+   * Tokens per session, model and 15-minute span, of the messages the
+   * filter selects (refresh with `text: true` first). Sessions whose text
+   * could not be read have no rows.
+   */
+  usageBuckets(filter: UsageFilter = {}): UsageBucket[] {
+    return this.guard(() => {
+      const sessions: Filter = {};
+      if (filter.from !== undefined) sessions.from = filter.from;
+      if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
+      const { sql, params } = this.where(sessions);
+      // The sessions once each (their title sits in the listing's JSON), then their buckets.
+      const meta = new Map(
+        (
+          this.db
+            .prepare(
+              `SELECT e.rowid, e.harness, e.id, e.cwd, json_extract(e.discovered, '$.meta.title') AS title
+               FROM entries e WHERE ${sql}`,
+            )
+            .all(...params) as {
+            rowid: number;
+            harness: HarnessId;
+            id: string;
+            cwd: string | null;
+            title: unknown;
+          }[]
+        ).map((r) => [r.rowid, r]),
+      );
+      let when = "";
+      if (filter.since !== undefined) {
+        when += " AND u.at >= ?";
+        params.push(filter.since);
+      }
+      if (filter.until !== undefined) {
+        when += " AND u.at <= ?";
+        params.push(filter.until);
+      }
+      // total(), not sum(): hostile counts would overflow sum()'s 64-bit integers and fail the query.
+      const rows = this.db
+        .prepare(
+          `SELECT u.entry, u.model, (u.at / ${USAGE_BUCKET_MS}) * ${USAGE_BUCKET_MS} AS at,
+             total(u.input) AS input_tokens, total(u.output) AS output_tokens,
+             total(u.cache_read) AS cache_read_input_tokens,
+             total(u.cache_write) AS cache_creation_input_tokens, total(u.messages) AS messages
+           FROM usage u JOIN entries e ON e.rowid = u.entry
+           WHERE ${sql}${when}
+           GROUP BY u.entry, u.model, u.at / ${USAGE_BUCKET_MS}`,
+        )
+        .all(...params) as {
+        entry: number;
+        model: string | null;
+        at: number;
+        input_tokens: number;
+        output_tokens: number;
+        cache_read_input_tokens: number;
+        cache_creation_input_tokens: number;
+        messages: number;
+      }[];
+      const out: UsageBucket[] = [];
+      for (const r of rows) {
+        const m = meta.get(r.entry);
+        if (m === undefined) continue;
+        out.push({
+          harness: m.harness,
+          id: m.id,
+          cwd: m.cwd ?? undefined,
+          title: typeof m.title === "string" ? m.title : undefined,
+          model: r.model ?? undefined,
+          at: r.at,
+          input_tokens: r.input_tokens,
+          output_tokens: r.output_tokens,
+          cache_read_input_tokens: r.cache_read_input_tokens,
+          cache_creation_input_tokens: r.cache_creation_input_tokens,
+          messages: r.messages,
+        });
+      }
+      return out;
+    });
+  }
+
+  /** How many of the sessions the filter selects could not be read for their text (and usage). */
+  unreadCount(filter: UsageFilter = {}): number {
+    return this.guard(() => {
+      const sessions: Filter = {};
+      if (filter.from !== undefined) sessions.from = filter.from;
+      if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
+      const { sql, params } = this.where(sessions);
+      return this.db
+        .prepare(`SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`)
+        .pluck()
+        .get(...params) as number;
     });
   }
 

@@ -163,3 +163,41 @@ export function usageOf(transcript: Transcript<Common>): UsageTotals {
   totals.model = transcript.meta.model ?? top?.[0];
   return totals;
 }
+
+/** One assistant message's tokens (or another message that carries usage), for `usage` by time and model. */
+export interface UsageRow {
+  /** Milliseconds since the epoch of the message. */
+  at: number;
+  model: string | undefined;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  /** 1 for an assistant message (a model response), 0 for usage on another message. */
+  messages: number;
+}
+
+/**
+ * A row per model response: every assistant message, and any other
+ * message that carries usage. The codecs have already merged what a
+ * harness splits (Claude Code's lines of one response) and turned
+ * cumulative counters into per-response ones (Codex), so each row counts
+ * once. A message without its own model takes the session's.
+ */
+export function usageRowsOf(transcript: Transcript<Common>, updatedMs: number): UsageRow[] {
+  const rows: UsageRow[] = [];
+  for (const m of transcript.body) {
+    const u = m.usage;
+    if (m.role !== "assistant" && !u) continue;
+    rows.push({
+      at: millis(m.timestamp, updatedMs),
+      model: m.model ?? transcript.meta.model,
+      input_tokens: u?.input_tokens ?? 0,
+      output_tokens: u?.output_tokens ?? 0,
+      cache_read_input_tokens: u?.cache_read_input_tokens ?? 0,
+      cache_creation_input_tokens: u?.cache_creation_input_tokens ?? 0,
+      messages: m.role === "assistant" ? 1 : 0,
+    });
+  }
+  return rows;
+}

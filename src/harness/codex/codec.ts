@@ -37,6 +37,7 @@ import {
   type Tool,
   type ToolResultBlock,
   type ToolUseBlock,
+  totalTokens,
   type Usage,
 } from "../../common.js";
 import { isUuid, stableUuid } from "../../ids.js";
@@ -174,7 +175,11 @@ export function usageFromTokenCount(payload: JsonObject): Usage | undefined {
   if (!isJsonObject(info)) return undefined;
   const last = info.last_token_usage;
   if (!isJsonObject(last)) return undefined;
-  const u = last;
+  return usageFromCounters(last);
+}
+
+/** A Codex usage object (`input_tokens`, `cached_input_tokens`, `output_tokens`) in Anthropic's terms. */
+function usageFromCounters(u: JsonObject): Usage | undefined {
   const input = count(u.input_tokens);
   const output = count(u.output_tokens);
   if (input === undefined || output === undefined) return undefined;
@@ -182,6 +187,34 @@ export function usageFromTokenCount(payload: JsonObject): Usage | undefined {
   const usage: Usage = { input_tokens: Math.max(0, input - (cached ?? 0)), output_tokens: output };
   if (cached !== undefined) usage.cache_read_input_tokens = cached;
   return usage;
+}
+
+/** The cumulative counters of a token_count, as a key that repeats when the count does. */
+function totalKey(payload: JsonObject): { key: string; total: JsonObject } | undefined {
+  const info = payload.info;
+  if (!isJsonObject(info) || !isJsonObject(info.total_token_usage)) return undefined;
+  const t = info.total_token_usage;
+  const key = ["input_tokens", "cached_input_tokens", "output_tokens", "total_tokens"]
+    .map((k) => String(count(t[k]) ?? ""))
+    .join(",");
+  return { key, total: t };
+}
+
+/** `now - before` for each counter: a response's usage when only the running totals are written. */
+function counterDelta(now: JsonObject, before: JsonObject | undefined): JsonObject {
+  const out: JsonObject = {};
+  for (const k of ["input_tokens", "cached_input_tokens", "output_tokens"]) {
+    out[k] = Math.max(0, (count(now[k]) ?? 0) - (before ? (count(before[k]) ?? 0) : 0));
+  }
+  return out;
+}
+
+function addUsage(into: Usage, more: Usage): void {
+  into.input_tokens += more.input_tokens;
+  into.output_tokens += more.output_tokens;
+  if (more.cache_read_input_tokens !== undefined)
+    into.cache_read_input_tokens =
+      (into.cache_read_input_tokens ?? 0) + more.cache_read_input_tokens;
 }
 
 function execOutput(payload: JsonObject): { content: string; is_error: boolean } {
@@ -234,6 +267,8 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
   let model: string | undefined;
   let lastTs: Timestamp = transcript.meta.timestamp;
   let lastAssistant: Message | undefined;
+  /** The running totals of the last token_count that had them: a repeat of them is no new usage. */
+  let lastTotal: { key: string; total: JsonObject } | undefined;
   /**
    * Calls seen, by call_id, and whether each is a shell or patch call, whose
    * output older builds wrote as JSON text `{output, metadata:{exit_code}}`.
@@ -281,9 +316,27 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
       case "event_msg":
         switch (p.type) {
           case "token_count": {
-            const usage = usageFromTokenCount(p);
-            if (usage && group === "assistant" && lastAssistant && !lastAssistant.usage) {
-              lastAssistant.usage = usage;
+            // Codex repeats a count (same running totals) and some builds write
+            // only the totals: each response's usage is its last_token_usage,
+            // else the growth of the totals, and a repeated total adds nothing.
+            const total = totalKey(p);
+            const repeated = total !== undefined && total.key === lastTotal?.key;
+            let usage = repeated
+              ? undefined
+              : (usageFromTokenCount(p) ??
+                (total
+                  ? usageFromCounters(counterDelta(total.total, lastTotal?.total))
+                  : undefined));
+            if (repeated && lastAssistant && !lastAssistant.usage) {
+              // Unchanged totals after a new response: that response used nothing.
+              const zero = usageFromTokenCount(p);
+              if (zero && totalTokens(zero) === 0) usage = zero;
+            }
+            if (total !== undefined) lastTotal = total;
+            if (usage && lastAssistant) {
+              // Usage reported after a tool's output still belongs to the last response.
+              if (!lastAssistant.usage) lastAssistant.usage = usage;
+              else addUsage(lastAssistant.usage, usage);
             }
             // A token_count ends a model response: what follows is a new message.
             if (group === "assistant") group = undefined;

@@ -1,0 +1,279 @@
+/**
+ * txcript usage: tokens (input, output, cache read, cache write), model
+ * responses and cost per day, week, month, model, harness, session or cwd,
+ * with totals, over every harness's sessions. Served from the index
+ * (refreshed by fingerprint first). Prices come from the table shipped in
+ * the package or `--offline-prices FILE`; a model without a price shows
+ * its tokens with the cost blank. `--json` schema: docs/cli.md.
+ */
+
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import Table from "cli-table3";
+import { type Command, InvalidArgumentError } from "commander";
+import { describeCause, StoreError } from "../../errors.js";
+import type { UsageFilter } from "../../index/index.js";
+import { timestampFromMillis } from "../../time.js";
+import type { HarnessId } from "../../transcript.js";
+import { type PriceTable, parsePriceText, shippedPrices } from "../../usage/prices.js";
+import {
+  buildReport,
+  type Counts,
+  GROUPINGS,
+  type Group,
+  type Grouping,
+  isGrouping,
+  type Report,
+} from "../../usage/report.js";
+import { indexFor, refreshed, reportSkipped } from "../cache.js";
+import { fitWidth } from "../columns.js";
+import { parseHarness, parseSince, parseUntil } from "../options.js";
+import { colorEnabled, painter, tell } from "../output.js";
+import { forTerminal } from "../sanitize.js";
+import { tildify } from "./list.js";
+
+interface UsageOptions {
+  from?: HarnessId;
+  cwd?: string;
+  since?: number;
+  until?: number;
+  by: Grouping;
+  json?: boolean;
+  offlinePrices?: string;
+  verbose?: boolean;
+}
+
+function parseGrouping(value: string): Grouping {
+  if (!isGrouping(value))
+    throw new InvalidArgumentError(`unknown grouping "${value}" (one of: ${GROUPINGS.join(", ")})`);
+  return value;
+}
+
+/** The price table: the user's file, validated, else the shipped one. */
+function loadPrices(file: string | undefined): { table: PriceTable; file: string | null } {
+  if (file === undefined) return { table: shippedPrices(), file: null };
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new StoreError(undefined, `cannot read the price table: ${describeCause(cause)}`, {
+      file: path,
+      cause,
+    });
+  }
+  return { table: parsePriceText(text, path), file: path };
+}
+
+const number = (n: number) => n.toLocaleString("en-US");
+
+function money(c: Counts, currency: string): string {
+  if (c.cost === null) return "";
+  const sign = currency === "USD" ? "$" : `${currency} `;
+  return `${sign}${c.cost.toFixed(2)}${c.unpriced_tokens > 0 ? "*" : ""}`;
+}
+
+const HEADINGS: Record<Grouping, string> = {
+  day: "Day",
+  week: "Week of",
+  month: "Month",
+  model: "Model",
+  harness: "Harness",
+  session: "Session",
+  cwd: "Directory",
+};
+
+function keyCell(g: Group, by: Grouping): string {
+  if (by === "session") {
+    const title = (g.title ?? "(untitled)").replace(/\s+/g, " ").trim();
+    return forTerminal(`${String(g.key).slice(0, 8)} ${g.harness} ${fitWidth(title, 30)}`);
+  }
+  if (g.key === null) return by === "model" ? "(unknown model)" : "(none)";
+  if (by === "cwd") return forTerminal(fitWidth(tildify(g.key), 50));
+  return forTerminal(g.key);
+}
+
+/** The terminal table: one row per group, a totals row, and a note when some cost is partial. */
+export function renderUsageTable(report: Report, currency: string, color: boolean): string {
+  const paint = painter(color);
+  const table = new Table({
+    head: [
+      HEADINGS[report.by],
+      "Input",
+      "Output",
+      "Cache read",
+      "Cache write",
+      "Total",
+      "Responses",
+      "Cost",
+    ].map((h) => paint.bold(h)),
+    colAligns: ["left", "right", "right", "right", "right", "right", "right", "right"],
+    style: { head: [], border: [], compact: true },
+  });
+  const row = (label: string, c: Counts) => [
+    label,
+    number(c.input_tokens),
+    number(c.output_tokens),
+    number(c.cache_read_input_tokens),
+    number(c.cache_creation_input_tokens),
+    number(c.total_tokens),
+    number(c.messages),
+    money(c, currency),
+  ];
+  for (const g of report.groups) table.push(row(keyCell(g, report.by), g));
+  table.push(
+    row(paint.bold("Total"), report.totals).map((cell, i) => (i === 0 ? cell : paint.bold(cell))),
+  );
+  let text = `${table.toString()}\n`;
+  const unpriced = report.totals.models.filter((m) => m.unpriced_tokens > 0);
+  if (unpriced.length > 0) {
+    const names = unpriced.map((m) => m.model ?? "(unknown model)").join(", ");
+    const mark = report.totals.cost !== null ? "* " : "";
+    text += paint.dim(
+      forTerminal(
+        `${mark}cost leaves out ${number(report.totals.unpriced_tokens)} tokens with no known price: ${names}`,
+      ),
+    );
+    text += "\n";
+  }
+  return text;
+}
+
+function countsJson(c: Counts): Record<string, unknown> {
+  return {
+    input_tokens: c.input_tokens,
+    output_tokens: c.output_tokens,
+    cache_read_input_tokens: c.cache_read_input_tokens,
+    cache_creation_input_tokens: c.cache_creation_input_tokens,
+    total_tokens: c.total_tokens,
+    messages: c.messages,
+    cost: c.cost,
+    unpriced_tokens: c.unpriced_tokens,
+  };
+}
+
+/** The `--json` document (schema version 1, docs/cli.md). */
+export function usageJson(
+  report: Report,
+  context: {
+    since: number | undefined;
+    until: number | undefined;
+    timeZone: string;
+    prices: { table: PriceTable; file: string | null };
+    unread: number;
+    skipped: { harness: HarnessId; path: string; reason: string }[];
+  },
+): Record<string, unknown> {
+  const models = (list: Report["totals"]["models"]) =>
+    list.map((m) => ({ model: m.model, ...countsJson(m) }));
+  return {
+    version: 1,
+    by: report.by,
+    since: context.since !== undefined ? timestampFromMillis(context.since) : null,
+    until: context.until !== undefined ? timestampFromMillis(context.until) : null,
+    time_zone: context.timeZone,
+    prices: {
+      file: context.prices.file,
+      as_of: context.prices.table.as_of,
+      currency: context.prices.table.currency,
+    },
+    groups: report.groups.map((g) => {
+      const out: Record<string, unknown> = { key: g.key };
+      if (report.by === "session") {
+        out.harness = g.harness;
+        out.title = g.title ?? null;
+        out.cwd = g.cwd ?? null;
+      }
+      return { ...out, sessions: g.sessions, ...countsJson(g), models: models(g.models) };
+    }),
+    totals: {
+      sessions: report.totals.sessions,
+      ...countsJson(report.totals),
+      models: models(report.totals.models),
+    },
+    unread_sessions: context.unread,
+    skipped: context.skipped,
+  };
+}
+
+export function register(program: Command): void {
+  program
+    .command("usage")
+    .description("tokens and cost per day, week, month, model, harness, session or directory")
+    .option(
+      "--by <grouping>",
+      `group by: ${GROUPINGS.join(", ")}`,
+      parseGrouping,
+      "day" as Grouping,
+    )
+    .option("--from <harness>", "only this harness", parseHarness)
+    .option("--cwd <dir>", "only sessions in this directory or below")
+    .option(
+      "--since <when>",
+      "only messages since: an age (3d, 12h), a date or a timestamp",
+      parseSince,
+    )
+    .option(
+      "--until <when>",
+      "only messages until: an age, a date (that whole day) or a timestamp",
+      parseUntil,
+    )
+    .option("--offline-prices <file>", "price table to use instead of the shipped one (JSON)")
+    .option("--json", "print JSON (schema: docs/cli.md)")
+    .option("-v, --verbose", "say why each skipped file was skipped")
+    .action(async (options: UsageOptions, command: Command) => {
+      // The price table first: a bad file fails before any store is read.
+      const prices = loadPrices(options.offlinePrices);
+      const filter: UsageFilter = {};
+      if (options.from !== undefined) filter.from = options.from;
+      if (options.cwd !== undefined) filter.cwd = resolve(options.cwd);
+      if (options.since !== undefined) filter.since = options.since;
+      if (options.until !== undefined) filter.until = options.until;
+      const index = indexFor(command);
+      let buckets: ReturnType<typeof index.usageBuckets>;
+      let unread: number;
+      let result: Awaited<ReturnType<typeof refreshed>>;
+      try {
+        result = await refreshed(index, {
+          ...(options.from ? { from: options.from } : {}),
+          text: true,
+        });
+        buckets = index.usageBuckets(filter);
+        unread = index.unreadCount(filter);
+      } finally {
+        index.close();
+      }
+      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const report = buildReport(buckets, { by: options.by, prices: prices.table, timeZone });
+      if (options.json) {
+        const doc = usageJson(report, {
+          since: options.since,
+          until: options.until,
+          timeZone,
+          prices,
+          unread,
+          skipped: [...result.unreadable, ...result.skipped].map((s) => ({
+            harness: s.harness,
+            path: s.path,
+            reason: s.reason,
+          })),
+        });
+        process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      } else if (report.groups.length === 0) {
+        tell("no usage found\n");
+      } else {
+        process.stdout.write(
+          renderUsageTable(
+            report,
+            prices.table.currency,
+            colorEnabled(process.stdout, process.env),
+          ),
+        );
+      }
+      if (unread > 0)
+        tell(
+          `txcript: warning: ${unread} session${unread === 1 ? "" : "s"} could not be read; their usage is not counted\n`,
+        );
+      reportSkipped(result, options.verbose);
+    });
+}

@@ -1,0 +1,161 @@
+/**
+ * The outside check of `txcript usage`: ccusage (test/real/package.json,
+ * pinned) and txcript read the same generated Claude Code and Codex stores
+ * and must agree on every token kind per day and per model, to the token.
+ *
+ * Both run with an environment built from nothing: HOME, CLAUDE_CONFIG_DIR
+ * and CODEX_HOME in a temp dir, TZ=UTC (both group days by local time),
+ * ccusage with --offline (its cached prices, no fetch) and every proxy
+ * variable aimed at a closed port on 127.0.0.1, so nothing leaves the machine.
+ *
+ * Deliberate differences, not compared: cost (each tool has its own price
+ * table), ccusage's reasoningOutputTokens (txcript counts reasoning inside
+ * output, as OpenAI's output_tokens does; the fixtures write none) and
+ * message counts (ccusage's daily report has none).
+ */
+
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { writeClaudeStore, writeCodexStore } from "../support/usage-stores.js";
+import { REPO, TXCRIPT } from "./support/cli.js";
+
+const CCUSAGE = join(REPO, "test", "real", "node_modules", ".bin", "ccusage");
+
+const home = mkdtempSync(join(tmpdir(), "txcript-ccusage-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+const env: Record<string, string> = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: home,
+  TZ: "UTC",
+  CLAUDE_CONFIG_DIR: join(home, "claude"),
+  CODEX_HOME: join(home, "codex"),
+  TXCRIPT_CACHE: join(home, "cache"),
+  // Nothing else: no store of the machine's is read.
+  TXCRIPT_ANTIGRAVITY_ROOT: join(home, "none-agy"),
+  TXCRIPT_GEMINI_CLI_ROOT: join(home, "none-gemini"),
+  TXCRIPT_OPENCODE_ROOT: join(home, "none-opencode"),
+  HTTPS_PROXY: "http://127.0.0.1:9",
+  HTTP_PROXY: "http://127.0.0.1:9",
+  ALL_PROXY: "http://127.0.0.1:9",
+  NO_PROXY: "",
+  NO_COLOR: "1",
+};
+
+function run(cmd: string, args: string[]): unknown {
+  const r = spawnSync(cmd, args, { env, encoding: "utf8", timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+interface Kinds {
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+}
+
+/** day -> model -> token kinds */
+type PerDayModel = Record<string, Record<string, Kinds>>;
+
+function num(v: unknown): number {
+  if (typeof v !== "number") throw new Error(`expected a number, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function txcriptPerDayModel(from: string): PerDayModel {
+  const doc = run(process.execPath, [
+    TXCRIPT,
+    "usage",
+    "--from",
+    from,
+    "--by",
+    "day",
+    "--json",
+  ]) as {
+    groups: {
+      key: string;
+      models: {
+        model: string;
+        input_tokens: number;
+        output_tokens: number;
+        cache_read_input_tokens: number;
+        cache_creation_input_tokens: number;
+      }[];
+    }[];
+  };
+  const out: PerDayModel = {};
+  for (const g of doc.groups) {
+    const day: Record<string, Kinds> = {};
+    for (const m of g.models)
+      day[m.model] = {
+        input: m.input_tokens,
+        output: m.output_tokens,
+        cache_read: m.cache_read_input_tokens,
+        cache_write: m.cache_creation_input_tokens,
+      };
+    out[g.key] = day;
+  }
+  return out;
+}
+
+function ccusageClaude(): PerDayModel {
+  const doc = run(CCUSAGE, ["claude", "daily", "--json", "--offline", "--timezone", "UTC"]) as {
+    daily: { date: string; modelBreakdowns: Record<string, unknown>[] }[];
+  };
+  const out: PerDayModel = {};
+  for (const d of doc.daily) {
+    const day: Record<string, Kinds> = {};
+    for (const m of d.modelBreakdowns)
+      day[String(m.modelName)] = {
+        input: num(m.inputTokens),
+        output: num(m.outputTokens),
+        cache_read: num(m.cacheReadTokens),
+        cache_write: num(m.cacheCreationTokens),
+      };
+    out[d.date] = day;
+  }
+  return out;
+}
+
+function ccusageCodex(): PerDayModel {
+  const doc = run(CCUSAGE, ["codex", "daily", "--json", "--offline", "--timezone", "UTC"]) as {
+    daily: { date: string; models: Record<string, Record<string, unknown>> }[];
+  };
+  const out: PerDayModel = {};
+  for (const d of doc.daily) {
+    const day: Record<string, Kinds> = {};
+    for (const [name, m] of Object.entries(d.models))
+      day[name] = {
+        input: num(m.inputTokens),
+        output: num(m.outputTokens),
+        cache_read: num(m.cacheReadTokens),
+        cache_write: num(m.cacheCreationTokens),
+      };
+    out[d.date] = day;
+  }
+  return out;
+}
+
+describe.skipIf(!existsSync(CCUSAGE))("txcript usage agrees with ccusage", () => {
+  const claude = writeClaudeStore(join(home, "claude"), { sessions: 12, turns: 6 });
+  const codex = writeCodexStore(join(home, "codex"), { sessions: 8, turns: 5 });
+
+  it("Claude Code: every token kind per day and model (split responses counted once by both)", () => {
+    const theirs = ccusageClaude();
+    const ours = txcriptPerDayModel("claude_code");
+    expect(ours).toEqual(theirs);
+    // And both match the totals the fixture was written with.
+    expect(Object.keys(ours).sort()).toEqual([...claude.byDay.keys()].sort());
+  });
+
+  it("Codex: every token kind per day and model (repeated token_count counted once by both)", () => {
+    const theirs = ccusageCodex();
+    const ours = txcriptPerDayModel("codex");
+    expect(ours).toEqual(theirs);
+    expect(Object.keys(ours).sort()).toEqual([...codex.byDay.keys()].sort());
+  });
+});
