@@ -194,6 +194,9 @@ function totalKey(payload: JsonObject): { key: string; total: JsonObject } | und
   const info = payload.info;
   if (!isJsonObject(info) || !isJsonObject(info.total_token_usage)) return undefined;
   const t = info.total_token_usage;
+  const counts = ["input_tokens", "output_tokens"].map((k) => count(t[k]));
+  // Totals that are not counts (missing, or past what a number holds) say nothing.
+  if (counts.some((n) => n === undefined)) return undefined;
   const key = ["input_tokens", "cached_input_tokens", "output_tokens", "total_tokens"]
     .map((k) => String(count(t[k]) ?? ""))
     .join(",");
@@ -204,7 +207,9 @@ function totalKey(payload: JsonObject): { key: string; total: JsonObject } | und
 function counterDelta(now: JsonObject, before: JsonObject | undefined): JsonObject {
   const out: JsonObject = {};
   for (const k of ["input_tokens", "cached_input_tokens", "output_tokens"]) {
-    out[k] = Math.max(0, (count(now[k]) ?? 0) - (before ? (count(before[k]) ?? 0) : 0));
+    // A counter that is not a count leaves the usage unknown, never a guess.
+    const n = count(now[k]);
+    if (n !== undefined) out[k] = Math.max(0, n - (before ? (count(before[k]) ?? 0) : 0));
   }
   return out;
 }
@@ -321,12 +326,15 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
             // else the growth of the totals, and a repeated total adds nothing.
             const total = totalKey(p);
             const repeated = total !== undefined && total.key === lastTotal?.key;
+            // The totals stand in only when no last_token_usage was written at all.
+            const hasLast = isJsonObject(p.info) && p.info.last_token_usage !== undefined;
             let usage = repeated
               ? undefined
-              : (usageFromTokenCount(p) ??
-                (total
+              : hasLast
+                ? usageFromTokenCount(p)
+                : total
                   ? usageFromCounters(counterDelta(total.total, lastTotal?.total))
-                  : undefined));
+                  : undefined;
             if (repeated && lastAssistant && !lastAssistant.usage) {
               // Unchanged totals after a new response: that response used nothing.
               const zero = usageFromTokenCount(p);
