@@ -56,6 +56,16 @@ export interface Opened {
 }
 
 const BUSY_TIMEOUT_MS = 5000;
+/**
+ * How long opening keeps retrying a busy index before reading the stores
+ * directly: past SQLite's own busy timeout, since a loaded machine can keep
+ * another process's first build going longer than that.
+ */
+const BUSY_RETRY_MS = 20_000;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 function configure(db: Db): void {
   db.pragma("foreign_keys = ON");
@@ -156,7 +166,9 @@ export function openIndexDb(dir: string | null, warn: (line: string) => void): O
   } catch (error) {
     return bypass(`cannot create the index folder ${dir}: ${describeCause(error)}`);
   }
-  for (let attempt = 0; ; attempt++) {
+  const busyUntil = Date.now() + BUSY_RETRY_MS;
+  let rebuilt = false;
+  for (;;) {
     try {
       if (!looksLikeSqlite(path))
         throw Object.assign(new Error("not a database"), { code: "SQLITE_NOTADB" });
@@ -165,7 +177,8 @@ export function openIndexDb(dir: string | null, warn: (line: string) => void): O
     } catch (error) {
       if (error instanceof Bypass) return bypass(error.message);
       const code = sqliteCode(error) ?? "";
-      if ((code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") && attempt === 0) {
+      if ((code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") && !rebuilt) {
+        rebuilt = true;
         warn(`the index ${path} was damaged (${describeCause(error)}); rebuilding it`);
         try {
           removeIndex(path);
@@ -174,8 +187,15 @@ export function openIndexDb(dir: string | null, warn: (line: string) => void): O
         }
         continue;
       }
-      if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+      if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+        // Another process is creating or migrating the index; some of those
+        // steps answer BUSY without SQLite's busy handler. Wait for it.
+        if (Date.now() < busyUntil) {
+          sleep(50 + Math.floor(Math.random() * 50));
+          continue;
+        }
         return bypass(`the index ${path} is locked by another process`);
+      }
       return bypass(`cannot open the index ${path}: ${describeCause(error)}`);
     }
   }
