@@ -8,6 +8,7 @@
  * changed are loaded again for their text. The stores are only ever read.
  */
 
+import { setTimeout as delay } from "node:timers/promises";
 import { CopyLedger } from "../copies.js";
 import { describeCause, TxcriptError } from "../errors.js";
 import { storedHarnesses } from "../harness/index.js";
@@ -145,10 +146,6 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 function fingerprintKey(files: Discovered["fingerprint"]["files"]): string {
   return JSON.stringify(files);
 }
@@ -276,7 +273,7 @@ export class SessionIndex {
           unreadable.push({ harness: h, path: this.local.store(h).roots[0] ?? h, reason });
         }
       }
-      if (options.text) this.refreshText(options);
+      if (options.text) await this.refreshText(options);
       return { skipped: this.skipped(options.from), unreadable };
     };
     try {
@@ -396,7 +393,7 @@ export class SessionIndex {
     }).immediate();
   }
 
-  private refreshText(options: RefreshOptions): void {
+  private async refreshText(options: RefreshOptions): Promise<void> {
     const ids = this.storeIds(options.from);
     const pendingSql = `SELECT rowid, harness, id, fingerprint, updated_ms FROM entries
       WHERE state = 'session' AND store IN (SELECT value FROM json_each(?))
@@ -416,7 +413,8 @@ export class SessionIndex {
       const waitUntil = Date.now() + LOCK_WAIT_MS;
       release = tryLock(this.opened.path);
       while (release === undefined && Date.now() < waitUntil) {
-        sleep(200);
+        // Waiting yields: an MCP server stays responsive while another process indexes.
+        await delay(200);
         release = tryLock(this.opened.path);
       }
       if (release === undefined) {
@@ -445,6 +443,7 @@ export class SessionIndex {
          WHERE rowid = @rowid AND fingerprint = @fingerprint`,
       );
       for (let start = 0; start < todo.length; start += TEXT_BATCH) {
+        if (start > 0) await new Promise<void>((next) => setImmediate(next)); // let other work in between batches
         const batch = todo.slice(start, start + TEXT_BATCH).map((row) => {
           options.onProgress?.("indexing text", start, todo.length);
           try {

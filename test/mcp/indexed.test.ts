@@ -6,7 +6,8 @@
  * again once it works.
  */
 
-import { utimesSync } from "node:fs";
+import { existsSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionIndex } from "../../src/index/index.js";
 import { Catalog } from "../../src/mcp/catalog.js";
@@ -22,11 +23,12 @@ function setup() {
   const home = makeHome();
   const env = { HOME: home };
   const lines: string[] = [];
+  const cache = tempDir("txcript-mcp-cache-");
   const sessions = new IndexedSessions(
-    { env, cache: tempDir("txcript-mcp-cache-"), log: (l) => lines.push(l) },
+    { env, cache, log: (l) => lines.push(l) },
     new Catalog({ env }),
   );
-  return { home, sessions, lines };
+  return { home, cache, sessions, lines };
 }
 
 const query = (terms: string): SearchQuery => ({ terms, limit: 20, offset: 0 });
@@ -94,6 +96,30 @@ describe("IndexedSessions", () => {
       // The request's own mistakes are not the index failing.
       await expect(sessions.search(query("-flaky"))).rejects.toThrow(/not excluded/);
       expect(lines).toHaveLength(1);
+    } finally {
+      sessions.close();
+    }
+  });
+
+  it("keeps answering while another process holds the text lock, then searches once it is free", async () => {
+    const { cache, sessions, lines } = setup();
+    try {
+      // A live holder (this very process) of the lock that a text refresh waits for.
+      const lock = join(cache, "index.db.lock");
+      writeFileSync(lock, String(process.pid));
+      let searched = false;
+      const search = sessions.search(query("anything")).then((r) => {
+        searched = true;
+        return r;
+      });
+      // The event loop still turns: a timer fires while the search waits.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(searched).toBe(false);
+      rmSync(lock);
+      const answer = await search;
+      expect(answer.engine).toBe("index");
+      expect(lines).toEqual([]);
+      expect(existsSync(lock)).toBe(false); // taken and released again
     } finally {
       sessions.close();
     }
