@@ -138,6 +138,16 @@ export const IDLE_EXIT_MS = 20_000;
 
 const pools = new Map<string, Tinypool>();
 
+/** `flags` less `--input-type=X` and `--input-type X`. */
+function withoutInputType(flags: readonly string[]): string[] {
+  return flags.filter(
+    (flag, i) =>
+      flag !== "--input-type" &&
+      !flag.startsWith("--input-type=") &&
+      flags[i - 1] !== "--input-type",
+  );
+}
+
 /**
  * The pool for a worker module, grown to `threads` if it had fewer.
  * tinypool is imported here, not at the top: its import opens a pipe to
@@ -154,6 +164,9 @@ async function poolFor(module: URL, threads: number): Promise<Tinypool> {
     maxThreads: threads,
     idleTimeout: IDLE_EXIT_MS,
     isolateWorkers: false,
+    // Workers inherit the parent's flags, and Node refuses --input-type in a
+    // worker: a host started as `node --input-type=module -e …` would lose every worker.
+    execArgv: withoutInputType(process.execArgv),
   });
   if (existing) void existing.destroy();
   pools.set(key, pool);

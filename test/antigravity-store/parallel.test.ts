@@ -6,6 +6,7 @@
  * creates, changes and removes no file in the store.
  */
 
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -156,4 +157,19 @@ it("lists a live WAL store as the serial path does while another process appends
   // Once the writer is done both list the whole conversation alike.
   expect((await discover(root, 2)).found).toEqual((await discover(root, 0)).found);
   expect(still(hashTree(root))).toEqual(before);
+});
+
+it("discovers on workers in a host started with --input-type=module (flags workers refuse are not passed on)", () => {
+  const root = tempDir();
+  const good = fillStore(root, 120, 4);
+  const store = new URL("../../dist/harness/antigravity/store.js", import.meta.url).href;
+  const code = `const { AntigravityStore } = await import(${JSON.stringify(store)});
+    const s = new AntigravityStore({ root: ${JSON.stringify(root)}, discoveryWorkers: 1 });
+    const found = await s.discover();
+    process.stdout.write(String(found.sessions.length));`;
+  for (const flag of [["--input-type=module"], ["--input-type", "module"]]) {
+    const r = spawnSync(process.execPath, [...flag, "-e", code], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(String(good.length));
+  }
 });
