@@ -36,9 +36,9 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Meta } from "../../common.js";
+import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -87,21 +87,16 @@ const HASH_DIR = /^[0-9a-f]{64}$/;
 /** The CLI's own pattern for the short id a main session's file name ends with. */
 const SHORT_ID = /-([a-zA-Z0-9]{8})\.jsonl?$/;
 
-function setting(value: string | undefined): string | undefined {
-  return value === undefined || value === "" ? undefined : value;
-}
-
 /** The `.gemini` directory a store reads (see the module header for the order). */
 export function geminiCliRoot(options: StoreOptions = {}): string {
   const env = options.env ?? process.env;
-  const explicit = setting(options.root) ?? setting(env.TXCRIPT_GEMINI_CLI_ROOT);
+  const explicit = nonEmpty(options.root) ?? nonEmpty(env.TXCRIPT_GEMINI_CLI_ROOT);
   if (explicit !== undefined) return resolve(explicit);
-  const cliHome = setting(env.GEMINI_CLI_HOME);
+  const cliHome = nonEmpty(env.GEMINI_CLI_HOME);
   if (cliHome !== undefined) return resolve(cliHome, ".gemini");
-  const relocated = setting(env.GEMINI_HOME);
+  const relocated = nonEmpty(env.GEMINI_HOME);
   if (relocated !== undefined) return resolve(relocated);
-  const home = setting(env.HOME) ?? setting(env.USERPROFILE) ?? homedir();
-  return resolve(home, ".gemini");
+  return resolve(homeDir(env), ".gemini");
 }
 
 /** The CLI's slug for a new project: basename, lowercased, runs of other characters as `-`. */

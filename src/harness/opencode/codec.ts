@@ -31,6 +31,7 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
+import { nonEmpty } from "../../strings.js";
 import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { resultText } from "../codex/codec.js";
@@ -60,9 +61,6 @@ export const RESULT_KEY = "txcript";
 function str(obj: JsonObject | undefined, key: string): string | undefined {
   const v = obj?.[key];
   return typeof v === "string" ? v : undefined;
-}
-function nonEmpty(v: string | undefined): string | undefined {
-  return v === undefined || v === "" ? undefined : v;
 }
 function obj(v: Json | undefined): JsonObject | undefined {
   return isJsonObject(v) ? v : undefined;

@@ -26,8 +26,8 @@ import {
   statSync,
   unlinkSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -86,10 +86,6 @@ export const STORAGE_DIR = "storage";
 /** The biggest legacy JSON file read; larger ones are skipped as damaged. */
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === "" ? undefined : value;
-}
-
 /** OpenCode's data directory for an environment (and an explicit root). */
 export function openCodeRoot(options: StoreOptions = {}): string {
   const env = options.env ?? process.env;
@@ -98,7 +94,7 @@ export function openCodeRoot(options: StoreOptions = {}): string {
   if (explicit !== undefined) return resolve(explicit);
   const xdg = nonEmpty(env.XDG_DATA_HOME);
   if (xdg !== undefined) return resolve(xdg, "opencode");
-  const home = nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE) ?? homedir();
+  const home = homeDir(env);
   return resolve(home, ".local", "share", "opencode");
 }
 
