@@ -22,6 +22,7 @@ import {
   resolveRange,
   type SessionRef,
 } from "../range.js";
+import { sessionRecord as sessionJson } from "../sessionRecord.js";
 import { compareTimestamps } from "../time.js";
 import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
 import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../view.js";
@@ -122,23 +123,9 @@ async function answerNow<S extends z.ZodType>(
 }
 
 function record(s: Discovered): z.infer<typeof sessionRecord> {
-  return {
-    id: s.id,
-    harness: s.harness,
-    uri: sessionUri(s.harness, s.id),
-    created: s.meta.timestamp,
-    updated: s.updated,
-    message_count: s.message_count,
-    title: s.meta.title ?? null,
-    cwd: s.meta.cwd ?? null,
-    git_branch: s.meta.git_branch ?? null,
-    model: s.meta.model ?? null,
-    path: s.path,
-    lane: s.lane ?? null,
-    parent_id: s.parent_id ?? null,
-    forked_from: s.forked_from ?? null,
-    forked_from_harness: s.forked_from_harness ?? null,
-  };
+  // The CLI's record, with the session's resource address after its harness.
+  const { id, harness, ...rest } = sessionJson(s);
+  return { id, harness, uri: sessionUri(harness, id), ...rest };
 }
 
 function filterFrom(

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { ListRequest } from "../../index/index.js";
 import type { Listing } from "../../local.js";
+import { sessionRecord } from "../../sessionRecord.js";
 import { timestampMillis } from "../../time.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
 import { indexFor, refreshed, reportSkipped } from "../cache.js";
@@ -49,26 +50,6 @@ export function tildify(path: string): string {
 }
 
 /** The `--json` record of one session (schema version 1, docs/cli.md). */
-export function sessionJson(s: Discovered): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    id: s.id,
-    harness: s.harness,
-    created: s.meta.timestamp,
-    updated: s.updated,
-    message_count: s.message_count,
-    title: s.meta.title ?? null,
-    cwd: s.meta.cwd ?? null,
-    git_branch: s.meta.git_branch ?? null,
-    model: s.meta.model ?? null,
-    path: s.path,
-    lane: s.lane ?? null,
-    parent_id: s.parent_id ?? null,
-    forked_from: s.forked_from ?? null,
-    forked_from_harness: s.forked_from_harness ?? null,
-  };
-  return out;
-}
-
 function safeMillis(ts: string): number {
   try {
     return timestampMillis(ts);
@@ -186,7 +167,7 @@ export function register(program: Command): void {
       if (options.json) {
         const doc = {
           version: 1,
-          sessions: listing.sessions.map(sessionJson),
+          sessions: listing.sessions.map(sessionRecord),
           // A store that could not be read at all is listed by its root.
           skipped: [...listing.unreadable, ...listing.skipped].map((s) => ({
             harness: s.harness,

@@ -16,6 +16,7 @@ import {
   type Kind,
   type QueryRequest,
 } from "../../index/index.js";
+import { sessionRecord } from "../../sessionRecord.js";
 import { timestampMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
 import { indexFor, refreshed } from "../cache.js";
@@ -23,7 +24,6 @@ import { localDate, padEnd } from "../columns.js";
 import { UsageError } from "../errors.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, painter } from "../output.js";
-import { sessionJson } from "./list.js";
 
 interface QueryOptions {
   from?: HarnessId;
@@ -63,7 +63,7 @@ export function hitJson(hit: Hit): Record<string, unknown> {
     snippet: hit.snippet,
     highlights: hit.highlights,
     view: viewRef(hit),
-    session: sessionJson(hit.session),
+    session: sessionRecord(hit.session),
   };
 }
 
