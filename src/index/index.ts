@@ -29,6 +29,7 @@ export {
   KINDS,
   type Kind,
   MAX_CHUNK_CHARS,
+  type UsageCounts,
   type UsageRow,
   type UsageTotals,
   usageOf,

@@ -21,7 +21,7 @@ import { ftsExpression } from "./terms.js";
 import {
   chunksOf,
   type Kind,
-  type UsageRow,
+  type UsageCounts,
   type UsageTotals,
   usageOf,
   usageRowsOf,
@@ -90,7 +90,7 @@ export interface SessionUsage {
 }
 
 /** Tokens of one session, one model, one 15-minute span: what `usage` groups. */
-export interface UsageBucket {
+export interface UsageBucket extends UsageCounts {
   harness: HarnessId;
   id: string;
   cwd: string | undefined;
@@ -102,11 +102,6 @@ export interface UsageBucket {
    * never straddles a local day.
    */
   at: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_input_tokens: number;
-  cache_creation_input_tokens: number;
-  messages: number;
 }
 
 /** What `usage` narrows to: sessions by harness and cwd, messages by time. */
@@ -478,7 +473,7 @@ export class SessionIndex {
             for (const c of item.chunks ?? [])
               addChunk.run(item.row.rowid, c.ordinal, c.kind, c.at, c.body);
             dropUsage.run(item.row.rowid);
-            for (const r of (item.rows ?? []) as UsageRow[])
+            for (const r of "rows" in item ? item.rows : [])
               addUsage.run(
                 item.row.rowid,
                 r.at,
@@ -757,16 +752,8 @@ export class SessionIndex {
            WHERE ${sql}${when}
            GROUP BY u.entry, u.model, u.at / ${USAGE_BUCKET_MS}`,
         )
-        .all(...params) as {
-        entry: number;
-        model: string | null;
-        at: number;
-        input_tokens: number;
-        output_tokens: number;
-        cache_read_input_tokens: number;
-        cache_creation_input_tokens: number;
-        messages: number;
-      }[];
+        // The columns are named as the counts are: the row is a bucket's counts per entry.
+        .all(...params) as (UsageCounts & { entry: number; model: string | null; at: number })[];
       const out: UsageBucket[] = [];
       for (const r of rows) {
         const m = meta.get(r.entry);

@@ -164,17 +164,21 @@ export function usageOf(transcript: Transcript<Common>): UsageTotals {
   return totals;
 }
 
-/** One assistant message's tokens (or another message that carries usage), for `usage` by time and model. */
-export interface UsageRow {
-  /** Milliseconds since the epoch of the message. */
-  at: number;
-  model: string | undefined;
+/** Token counts and model responses: what a usage row and a usage bucket both carry. */
+export interface UsageCounts {
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
-  /** 1 for an assistant message (a model response), 0 for usage on another message. */
+  /** Model responses: 1 per assistant message, 0 for usage on another message. */
   messages: number;
+}
+
+/** One assistant message's tokens (or another message that carries usage), for `usage` by time and model. */
+export interface UsageRow extends UsageCounts {
+  /** Milliseconds since the epoch of the message. */
+  at: number;
+  model: string | undefined;
 }
 
 /**
