@@ -9,77 +9,21 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Message } from "../src/common.js";
 import { geminiCodec } from "../src/harness/gemini-cli/codec.js";
 import { GeminiCliStore } from "../src/harness/gemini-cli/store.js";
 import { geminiText } from "../src/harness/gemini-cli/text.js";
-import { stableUuid } from "../src/ids.js";
-import { timestampFromMillis } from "../src/time.js";
 import type { Common, Transcript } from "../src/transcript.js";
-import { mb, report, timeMedian } from "./util.js";
+import { codingSession, mb, report, timeMedian } from "./util.js";
 
 const SESSIONS = 300;
 const TURNS = 40;
 
 /** A session of `turns` prompts, each answered by a shell call, its output and a reply. */
 function session(n: number, turns: number, outputBytes: number): Transcript<Common> {
-  const t0 = Date.parse("2026-08-01T00:00:00Z") + n * 3_600_000;
-  let s = 0;
-  const at = () => timestampFromMillis(t0 + 1000 * s++);
-  const body: Message[] = [];
-  for (let i = 0; i < turns; i++) {
-    body.push({
-      role: "user",
-      timestamp: at(),
-      content: [
-        { type: "text", text: `Step ${i}: run the suite and fix what fails in module ${i}.` },
-      ],
-    });
-    body.push({
-      role: "assistant",
-      timestamp: at(),
-      model: "gemini-2.5-pro",
-      usage: {
-        input_tokens: 900 + i,
-        output_tokens: 120,
-        cache_read_input_tokens: 20_000 + i * 100,
-      },
-      content: [
-        { type: "thinking", text: `Plan ${i}: run the tests, read the failure, patch the module.` },
-        {
-          type: "tool_use",
-          id: `call_${n}_${i}`,
-          tool: { name: "Bash", command: `npm test -- module${i}`, workdir: "/home/dev/app" },
-        },
-      ],
-    });
-    body.push({
-      role: "user",
-      timestamp: at(),
-      content: [
-        {
-          type: "tool_result",
-          tool_use_id: `call_${n}_${i}`,
-          content: `${"ok ".repeat(outputBytes / 3)}\n`,
-        },
-      ],
-    });
-    body.push({
-      role: "assistant",
-      timestamp: at(),
-      model: "gemini-2.5-pro",
-      content: [{ type: "text", text: `Module ${i} passes now.` }],
-    });
-  }
-  return {
-    meta: {
-      id: stableUuid("bench", n),
-      timestamp: timestampFromMillis(t0),
-      cwd: `/home/dev/app${n % 10}`,
-      title: `Session ${n}`,
-    },
-    body,
-  };
+  return codingSession(n, turns, outputBytes, {
+    model: "gemini-2.5-pro",
+    cwd: `/home/dev/app${n % 10}`,
+  });
 }
 
 const home = mkdtempSync(join(tmpdir(), "txcript-gemini-bench-"));

@@ -27,7 +27,7 @@ import {
   writeCodexStore,
   writeSavedStore,
 } from "../test/support/usage-stores.js";
-import { median, report } from "./util.js";
+import { interleaved, report, runProcess } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist", "cli", "main.js");
@@ -68,36 +68,6 @@ function generate(n: number): { dir: string; env: Record<string, string> } {
   );
   writeFileSync(done, "");
   return { dir, env };
-}
-
-function runProcess(argv: string[], env: Record<string, string>): number {
-  const t0 = performance.now();
-  const r = spawnSync(argv[0]!, argv.slice(1), {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
-  return ms;
-}
-
-/** Interleaved whole-process medians; `before` runs ahead of each sample, untimed. */
-function interleaved(
-  variants: Record<string, { argv: string[]; env: Record<string, string>; before?: () => void }>,
-  runs: number,
-): Record<string, number> {
-  const samples: Record<string, number[]> = Object.fromEntries(
-    Object.keys(variants).map((k) => [k, []]),
-  );
-  for (let r = 0; r < runs + 1; r++) {
-    for (const [name, v] of Object.entries(variants)) {
-      v.before?.();
-      const ms = runProcess(v.argv, v.env);
-      if (r > 0) samples[name]!.push(ms); // the first round warms the page cache
-    }
-  }
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
 }
 
 const node = process.execPath;

@@ -3,7 +3,12 @@
  * Benchmarks generate their own data and print figures; nothing asserts time.
  */
 
+import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
+import type { Message } from "../src/common.js";
+import { stableUuid } from "../src/ids.js";
+import { timestampFromMillis } from "../src/time.js";
+import type { Common, Transcript } from "../src/transcript.js";
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -40,4 +45,101 @@ export function report(rows: Record<string, string | number>[]): void {
         .join("  |  ")}\n`,
     );
   }
+}
+
+/** Session `n` of a generated store: `turns` prompts, each answered by a shell call, its output and a reply. */
+export function codingSession(
+  n: number,
+  turns: number,
+  outputBytes: number,
+  shape: { model: string; cwd: string },
+): Transcript<Common> {
+  const t0 = Date.parse("2026-08-01T00:00:00Z") + n * 3_600_000;
+  let s = 0;
+  const at = () => timestampFromMillis(t0 + 1000 * s++);
+  const body: Message[] = [];
+  for (let i = 0; i < turns; i++) {
+    body.push({
+      role: "user",
+      timestamp: at(),
+      content: [
+        { type: "text", text: `Step ${i}: run the suite and fix what fails in module ${i}.` },
+      ],
+    });
+    body.push({
+      role: "assistant",
+      timestamp: at(),
+      model: shape.model,
+      usage: {
+        input_tokens: 900 + i,
+        output_tokens: 120,
+        cache_read_input_tokens: 20_000 + i * 100,
+      },
+      content: [
+        { type: "thinking", text: `Plan ${i}: run the tests, read the failure, patch the module.` },
+        {
+          type: "tool_use",
+          id: `call_${n}_${i}`,
+          tool: { name: "Bash", command: `npm test -- module${i}`, workdir: shape.cwd },
+        },
+      ],
+    });
+    body.push({
+      role: "user",
+      timestamp: at(),
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: `call_${n}_${i}`,
+          content: `${"ok ".repeat(outputBytes / 3)}\n`,
+        },
+      ],
+    });
+    body.push({
+      role: "assistant",
+      timestamp: at(),
+      model: shape.model,
+      content: [{ type: "text", text: `Module ${i} passes now.` }],
+    });
+  }
+  return {
+    meta: {
+      id: stableUuid("bench", n),
+      timestamp: timestampFromMillis(t0),
+      cwd: shape.cwd,
+      title: `Session ${n}`,
+    },
+    body,
+  };
+}
+
+/** A whole process's wall time in ms; throws with its stderr if it fails. */
+export function runProcess(argv: string[], env: Record<string, string>): number {
+  const t0 = performance.now();
+  const r = spawnSync(argv[0]!, argv.slice(1), {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
+  return ms;
+}
+
+/** Interleaved whole-process medians; `before` runs ahead of each sample, untimed. */
+export function interleaved(
+  variants: Record<string, { argv: string[]; env: Record<string, string>; before?: () => void }>,
+  runs: number,
+): Record<string, number> {
+  const samples: Record<string, number[]> = Object.fromEntries(
+    Object.keys(variants).map((k) => [k, []]),
+  );
+  for (let r = 0; r < runs + 1; r++) {
+    for (const [name, v] of Object.entries(variants)) {
+      v.before?.();
+      const ms = runProcess(v.argv, v.env);
+      if (r > 0) samples[name]!.push(ms); // the first round warms the page cache
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
 }
