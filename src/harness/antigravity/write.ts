@@ -1,0 +1,585 @@
+/**
+ * Common -> agy: fromCommon writes what agy itself writes for a CLI
+ * conversation (USER_INPUT and PLANNER_RESPONSE steps with full envelopes,
+ * typed steps for Bash/Read/Write/Edit, GENERIC for the rest),
+ * deterministically, and regenerates the brain mirror. No I/O.
+ */
+
+import { isDeepStrictEqual } from "node:util";
+import {
+  type Block,
+  type ImageBlock,
+  type Json,
+  type Message,
+  type Meta,
+  type Tool,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  toolToCanonical,
+  type Usage,
+} from "../../common.js";
+import { renderCommon } from "../../commonJson.js";
+import { stableUuid } from "../../ids.js";
+import { decode, encode, type ProtoWriter } from "../../protobuf.js";
+import { type EpochTime, type Timestamp, timestampToEpoch } from "../../time.js";
+import type { Common, Transcript } from "../../transcript.js";
+import type { AntigravityBody, StepRow } from "./body.js";
+import { isBlank, pathToUri } from "./decode.js";
+import { renderMirror } from "./mirror.js";
+import { stopToNative, toolResult } from "./read.js";
+import {
+  ActionResult,
+  ActionResultEdit,
+  ActionSpec,
+  ActionSpecCommand,
+  ActionSpecCreateFile,
+  CLI_WAIT_MS_BEFORE_ASYNC,
+  CommandOutput,
+  CortexStepCodeAction,
+  CortexStepGeneric,
+  CortexStepMetadata,
+  CortexStepPlannerResponse,
+  CortexStepRunCommand,
+  CortexStepUserInput,
+  CortexStepViewFile,
+  CortexTrajectoryMetadata,
+  DEFAULT_PROJECT,
+  GenericResult,
+  ImageData,
+  MAIN_BLOB_ID,
+  Media,
+  MODEL_PREFIX,
+  ModelUsageStats,
+  PathScope,
+  payloadField,
+  ReplacementChunk,
+  Step,
+  StepInfo,
+  StepSource,
+  StepStatus,
+  StepType,
+  TextItem,
+  TRAJECTORY_SOURCE_CLI,
+  TRAJECTORY_TYPE_CLI,
+  Workspace,
+} from "./schema.js";
+import { type NativeCall, nativeCall } from "./tools.js";
+
+// ---------------------------------------------------------------------------
+// fromCommon
+
+interface Context {
+  id: string;
+  trajectoryId: string;
+  steps: StepRow[];
+  /** 1-based user turn; 0 before the first user input. */
+  turn: number;
+  /** The execution id of `executionTurn` (one per turn; minted once). */
+  execution: string;
+  executionTurn: number;
+  /** Parsed message timestamps (a turn's steps share them). */
+  epochs: Map<Timestamp, EpochTime>;
+}
+
+function executionId(ctx: Context): string {
+  if (ctx.executionTurn !== ctx.turn) {
+    ctx.execution = stableUuid("antigravity", ctx.id, ctx.turn, "execution");
+    ctx.executionTurn = ctx.turn;
+  }
+  return ctx.execution;
+}
+
+function epochOf(ctx: Context, ts: Timestamp): EpochTime {
+  let t = ctx.epochs.get(ts);
+  if (t === undefined) {
+    t = timestampToEpoch(ts);
+    ctx.epochs.set(ts, t);
+  }
+  return t;
+}
+
+interface PendingResult {
+  block: ToolResultBlock;
+  timestamp: Timestamp;
+}
+
+export function fromCommon(transcript: Transcript<Common>): Transcript<AntigravityBody> {
+  const { meta: given, body: messages } = transcript;
+  // A session without an id gets one derived from its content, never a random one.
+  const id = given.id !== "" ? given.id : stableUuid("antigravity", renderCommon(transcript));
+  const ctx: Context = {
+    id,
+    trajectoryId: stableUuid("antigravity", id, "trajectory"),
+    steps: [],
+    turn: 0,
+    execution: "",
+    executionTurn: -1,
+    epochs: new Map(),
+  };
+
+  // Results pair with calls the assistant made; each call takes its first result.
+  const calls = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    for (const b of m.content) if (b.type === "tool_use") calls.add(b.id);
+  }
+  const results = new Map<string, PendingResult>();
+  for (const m of messages) {
+    for (const b of m.content) {
+      if (b.type === "tool_result" && calls.has(b.tool_use_id) && !results.has(b.tool_use_id)) {
+        results.set(b.tool_use_id, { block: b, timestamp: m.timestamp });
+      }
+    }
+  }
+  const carried = (b: ToolResultBlock) => results.get(b.tool_use_id)?.block === b;
+
+  for (const m of messages) {
+    if (m.role === "user") writeUser(ctx, m, carried);
+    else writeAssistant(ctx, m, carried, results);
+  }
+
+  const body: AntigravityBody = {
+    id,
+    trajectory_meta: [
+      {
+        trajectory_id: ctx.trajectoryId,
+        cascade_id: id,
+        trajectory_type: TRAJECTORY_TYPE_CLI,
+        source: TRAJECTORY_SOURCE_CLI,
+      },
+    ],
+    steps: ctx.steps,
+    gen_metadata: [],
+    executor_metadata: [],
+    parent_references: [],
+    battle_mode_infos: [],
+    trajectory_metadata_blob: [{ id: MAIN_BLOB_ID, data: mainBlobFor(given, id) }],
+    extra_tables: [],
+  };
+  const mirror = renderMirror(body.steps);
+  body.transcript = mirror.compact;
+  body.transcript_full = mirror.full;
+  return { meta: { ...given, id }, body };
+}
+
+/** `CortexTrajectoryMetadata` for the `main` row. */
+function mainBlobFor(meta: Meta, id: string): Uint8Array {
+  return encode((w) => {
+    const uri = meta.cwd === undefined ? undefined : pathToUri(meta.cwd);
+    if (uri !== undefined || meta.git_branch !== undefined) {
+      w.message(CortexTrajectoryMetadata.workspace, (ws) => {
+        if (uri !== undefined) ws.string(Workspace.uri, uri).string(Workspace.uri_2, uri);
+        if (meta.git_branch !== undefined) ws.string(Workspace.git_branch, meta.git_branch);
+      });
+    }
+    w.timestamp(CortexTrajectoryMetadata.created_at, timestampToEpoch(meta.timestamp));
+    w.string(CortexTrajectoryMetadata.conversation_id, id);
+    if (uri !== undefined) w.string(CortexTrajectoryMetadata.workspace_uri, uri);
+    w.string(CortexTrajectoryMetadata.project, DEFAULT_PROJECT);
+  });
+}
+
+function resultText(content: Json): string {
+  return typeof content === "string" ? content : JSON.stringify(content);
+}
+
+/** A result whose call is not in the transcript, as user-visible text. */
+function orphanText(b: ToolResultBlock): string {
+  return `Tool ${b.is_error ? "error" : "result"} for ${b.tool_use_id}:\n${resultText(b.content)}`;
+}
+
+/** A call made on the user's side (a slash command), as text: agy has no user tool calls. */
+function userCallText(b: ToolUseBlock): string {
+  if (b.tool.name === "Command") {
+    return b.tool.args === undefined ? b.tool.command : `${b.tool.command} ${b.tool.args}`;
+  }
+  const { name, input } = toolToCanonical(b.tool);
+  return `Tool call ${name} (${b.id}): ${JSON.stringify(input)}`;
+}
+
+function writeUser(ctx: Context, m: Message, carried: (b: ToolResultBlock) => boolean): void {
+  const texts: string[] = [];
+  const images: ImageBlock[] = [];
+  const media: Block[] = [];
+  for (const b of m.content) {
+    switch (b.type) {
+      case "text":
+        texts.push(b.text);
+        break;
+      case "thinking":
+        if (!isBlank(b.text)) texts.push(b.text);
+        break;
+      case "tool_result":
+        if (!carried(b)) texts.push(orphanText(b));
+        break;
+      case "tool_use":
+        texts.push(userCallText(b));
+        break;
+      case "image":
+        images.push(b);
+        break;
+      case "artifact":
+        media.push(b);
+        break;
+      default:
+        b satisfies never;
+    }
+  }
+  const text = texts.join("\n\n");
+  if (isBlank(text) && images.length === 0 && media.length === 0) return;
+  ctx.turn++;
+  const payload = encode((w) => {
+    if (text !== "") {
+      w.string(CortexStepUserInput.user_response, text);
+      w.message(CortexStepUserInput.items, (item) => item.string(TextItem.text, text));
+    }
+    for (const { source } of images) {
+      w.message(CortexStepUserInput.images, (img) => {
+        img.string(ImageData.base64_data, source.data);
+        img.string(ImageData.mime_type, source.media_type);
+      });
+    }
+    for (const b of media) {
+      if (b.type !== "artifact") continue;
+      const { source } = b.artifact;
+      w.message(CortexStepUserInput.media, (md) => {
+        md.string(Media.mime_type, source.media_type ?? "application/octet-stream");
+        if (source.type === "base64") md.bytes(Media.payload, Buffer.from(source.data, "base64"));
+        else if (source.type === "text") md.bytes(Media.payload, Buffer.from(source.text, "utf8"));
+        else md.string(Media.uri, pathToUri(source.path));
+      });
+    }
+  });
+  pushStep(ctx, StepType.USER_INPUT, StepStatus.DONE, payload, {
+    at: m.timestamp,
+    source: StepSource.USER_EXPLICIT,
+  });
+}
+
+function writeAssistant(
+  ctx: Context,
+  m: Message,
+  carried: (b: ToolResultBlock) => boolean,
+  results: ReadonlyMap<string, PendingResult>,
+): void {
+  const thinking: string[] = [];
+  let signature: string | undefined;
+  const texts: string[] = [];
+  const calls: ToolUseBlock[] = [];
+  for (const b of m.content) {
+    switch (b.type) {
+      case "thinking":
+        if (!isBlank(b.text)) {
+          thinking.push(b.text);
+          if (signature === undefined && b.signature) signature = b.signature;
+        }
+        break;
+      case "text":
+        texts.push(b.text);
+        break;
+      case "tool_use":
+        calls.push(b);
+        break;
+      case "image":
+        // No assistant-side image slot in agy: a placeholder keeps its place.
+        texts.push(`[image: ${b.source.media_type}]`);
+        break;
+      case "artifact":
+        texts.push(`[artifact: ${b.artifact.name}]`);
+        break;
+      case "tool_result":
+        if (!carried(b)) texts.push(orphanText(b));
+        break;
+      default:
+        b satisfies never;
+    }
+  }
+  const text = texts.join("\n\n");
+  if (thinking.length === 0 && isBlank(text) && calls.length === 0) return;
+
+  const model = numericModel(m.model);
+  const stop = m.stop_reason === undefined ? undefined : stopToNative(m.stop_reason);
+  const idx = ctx.steps.length;
+  const native = calls.map((c) => nativeCall(c));
+  const payload = encode((w) => {
+    if (text !== "") w.string(CortexStepPlannerResponse.response, text);
+    if (thinking.length > 0) {
+      w.string(CortexStepPlannerResponse.thinking, thinking.join("\n\n"));
+      // A signature signs its own block's text: over joined blocks it would be
+      // invalid wherever it is replayed (Claude rejects it), so it is kept only alone.
+      if (signature !== undefined && thinking.length === 1)
+        w.string(CortexStepPlannerResponse.thinking_signature, signature);
+    }
+    w.string(
+      CortexStepPlannerResponse.message_id,
+      `bot-${stableUuid("antigravity", ctx.id, idx, "message")}`,
+    );
+    for (const call of native) w.bytes(CortexStepPlannerResponse.tool_calls, call.bytes);
+    if (text !== "") w.string(CortexStepPlannerResponse.modified_response, text);
+    if (stop !== undefined) w.uint(CortexStepPlannerResponse.stop_reason, stop);
+  });
+  const envelope: Envelope = { at: m.timestamp, source: StepSource.MODEL };
+  if (model !== undefined) envelope.model = model;
+  if (m.usage !== undefined) envelope.usage = m.usage;
+  pushStep(ctx, StepType.PLANNER_RESPONSE, StepStatus.DONE, payload, envelope);
+
+  calls.forEach((call, i) => {
+    const plan = native[i];
+    if (plan) writeToolStep(ctx, call, plan, results.get(call.id), m.timestamp);
+  });
+}
+
+/** `model-<n>` back to its enum; a readable name has no number and is omitted. */
+function numericModel(model: string | undefined): number | undefined {
+  if (model === undefined || !model.startsWith(MODEL_PREFIX)) return undefined;
+  const digits = model.slice(MODEL_PREFIX.length);
+  return /^(0|[1-9]\d{0,14})$/.test(digits) ? Number(digits) : undefined;
+}
+
+interface StepPlan {
+  type: number;
+  status: number;
+  payload: Uint8Array;
+}
+
+/** The step executing one call: the typed kind agy writes when it carries the result exactly, else GENERIC. */
+function writeToolStep(
+  ctx: Context,
+  call: ToolUseBlock,
+  native: NativeCall,
+  result: PendingResult | undefined,
+  callTimestamp: Timestamp,
+): void {
+  const envelope: Envelope = {
+    at: result?.timestamp ?? callTimestamp,
+    source: StepSource.MODEL,
+    toolCall: native.bytes,
+  };
+  if (result !== undefined) envelope.completedAt = result.timestamp;
+  const typed = native.native ? typedStep(call.tool, result?.block) : undefined;
+  let plan = typed;
+  if (plan !== undefined && result !== undefined) {
+    // Keep the typed step only when reading it back gives this very result
+    // (read through toCommon's own path, with just the parts it looks at).
+    const field = payloadField(plan.type);
+    const { payload } = plan;
+    const back = toolResult({
+      row: { ...PROBE_ROW, step_type: plan.type, status: plan.status },
+      step: decode(encode((w) => w.bytes(field, payload))),
+      meta: decode(encode((w) => w.bytes(CortexStepMetadata.tool_call, native.bytes))),
+    });
+    if (!sameResult(back, result.block)) plan = undefined;
+  }
+  plan ??= genericStep(result?.block);
+  pushStep(ctx, plan.type, plan.status, plan.payload, envelope);
+}
+
+const PROBE_ROW: StepRow = {
+  idx: 0,
+  step_type: 0,
+  status: 0,
+  has_subtrajectory: false,
+  metadata: null,
+  error_details: null,
+  permissions: null,
+  task_details: null,
+  render_info: null,
+  step_payload: null,
+  step_format: 0,
+};
+
+function sameResult(a: ToolResultBlock | undefined, b: ToolResultBlock): boolean {
+  return (
+    a !== undefined &&
+    a.is_error === b.is_error &&
+    a.tool_use_id === b.tool_use_id &&
+    isDeepStrictEqual(a.content, b.content)
+  );
+}
+
+function genericStep(result: ToolResultBlock | undefined): StepPlan {
+  const payload = encode((w) => {
+    if (result !== undefined) {
+      w.message(CortexStepGeneric.result, (r) =>
+        r.string(GenericResult.result, resultText(result.content)),
+      );
+    }
+  });
+  const status =
+    result === undefined
+      ? StepStatus.PENDING
+      : result.is_error
+        ? StepStatus.ERROR
+        : StepStatus.DONE;
+  return { type: StepType.GENERIC, status, payload };
+}
+
+function typedStep(tool: Tool, result: ToolResultBlock | undefined): StepPlan | undefined {
+  const status = result === undefined ? StepStatus.PENDING : StepStatus.DONE;
+  switch (tool.name) {
+    case "Bash": {
+      if (result !== undefined && typeof result.content !== "string") return undefined;
+      const payload = encode((w) => {
+        if (tool.workdir !== undefined) w.string(CortexStepRunCommand.cwd, tool.workdir);
+        if (result !== undefined) w.int(CortexStepRunCommand.exit_code, result.is_error ? 1 : 0);
+        w.uint(CortexStepRunCommand.field_11, 1);
+        w.uint(CortexStepRunCommand.wait_ms_before_async, CLI_WAIT_MS_BEFORE_ASYNC);
+        if (result !== undefined) {
+          w.message(CortexStepRunCommand.combined_output, (o) =>
+            o.string(CommandOutput.full, result.content as string),
+          );
+        }
+        w.string(CortexStepRunCommand.command_line, tool.command);
+        w.string(CortexStepRunCommand.proposed_command_line, tool.command);
+      });
+      return { type: StepType.RUN_COMMAND, status, payload };
+    }
+    case "Read": {
+      if (result !== undefined && (typeof result.content !== "string" || result.is_error)) {
+        return undefined;
+      }
+      const payload = encode((w) => {
+        w.string(CortexStepViewFile.absolute_uri, pathToUri(tool.file_path));
+        if (tool.offset !== undefined) w.uint(CortexStepViewFile.start_line, tool.offset);
+        if (tool.limit !== undefined) {
+          const end = tool.offset === undefined ? tool.limit : tool.offset + tool.limit - 1;
+          if (end >= 0) w.uint(CortexStepViewFile.end_line, end);
+        }
+        if (result !== undefined) {
+          const text = result.content as string;
+          w.string(CortexStepViewFile.content, text);
+          w.uint(CortexStepViewFile.num_lines, text === "" ? 0 : text.split("\n").length);
+          w.uint(CortexStepViewFile.num_bytes, Buffer.byteLength(text, "utf8"));
+        }
+      });
+      return { type: StepType.VIEW_FILE, status, payload };
+    }
+    case "Write":
+    case "Edit": {
+      if (result?.is_error) return undefined;
+      const uri = pathToUri(tool.file_path);
+      const payload = encode((w) => {
+        w.message(CortexStepCodeAction.action_spec, (spec) => {
+          if (tool.name === "Write") {
+            spec.message(ActionSpec.create_file, (c) => {
+              c.string(ActionSpecCreateFile.content, tool.content);
+              c.message(ActionSpecCreateFile.path, (p) => p.string(PathScope.absolute_uri, uri));
+              c.uint(ActionSpecCreateFile.field_4, 1);
+            });
+          } else {
+            spec.message(ActionSpec.command, (c) => {
+              c.uint(ActionSpecCommand.field_2, 1);
+              c.message(ActionSpecCommand.file, (p) => p.string(PathScope.absolute_uri, uri));
+              c.uint(ActionSpecCommand.field_8, 1);
+              c.message(ActionSpecCommand.replacement_chunk, (chunk) => {
+                chunk.string(ReplacementChunk.target_content, tool.old_string);
+                chunk.string(ReplacementChunk.replacement_content, tool.new_string);
+                if (tool.replace_all) chunk.uint(ReplacementChunk.allow_multiple, 1);
+              });
+            });
+          }
+        });
+        if (result !== undefined) {
+          w.message(CortexStepCodeAction.action_result, (r) =>
+            r.message(ActionResult.edit, (e) => {
+              e.string(ActionResultEdit.absolute_uri, uri);
+              if (tool.name === "Write") e.uint(ActionResultEdit.created, 1);
+            }),
+          );
+        }
+        w.uint(CortexStepCodeAction.field_4, 1);
+      });
+      return { type: StepType.CODE_ACTION, status, payload };
+    }
+    case "MultiEdit":
+    case "Command":
+    case "Raw":
+      return undefined;
+    default:
+      return tool satisfies never;
+  }
+}
+
+interface Envelope {
+  at: Timestamp;
+  source: number;
+  toolCall?: Uint8Array;
+  completedAt?: Timestamp;
+  model?: number;
+  usage?: Usage;
+}
+
+function writeEnvelope(ctx: Context, idx: number, e: Envelope): Uint8Array {
+  return encode((w: ProtoWriter) => {
+    w.timestamp(CortexStepMetadata.created_at, epochOf(ctx, e.at));
+    w.uint(CortexStepMetadata.source, e.source);
+    if (e.toolCall !== undefined) w.bytes(CortexStepMetadata.tool_call, e.toolCall);
+    if (e.completedAt !== undefined) {
+      w.timestamp(CortexStepMetadata.completed_at, epochOf(ctx, e.completedAt));
+    }
+    if (e.usage !== undefined) {
+      const u = e.usage;
+      w.message(CortexStepMetadata.model_usage, (s) => {
+        if (e.model !== undefined) s.uint(ModelUsageStats.model, e.model);
+        s.uint(ModelUsageStats.input_tokens, u.input_tokens);
+        s.uint(ModelUsageStats.output_tokens, u.output_tokens);
+        if (u.cache_creation_input_tokens !== undefined) {
+          s.uint(ModelUsageStats.cache_write_tokens, u.cache_creation_input_tokens);
+        }
+        if (u.cache_read_input_tokens !== undefined) {
+          s.uint(ModelUsageStats.cache_read_tokens, u.cache_read_input_tokens);
+        }
+      });
+    }
+    if (e.model !== undefined) w.uint(CortexStepMetadata.generator_model, e.model);
+    w.string(CortexStepMetadata.execution_id, executionId(ctx));
+    w.message(CortexStepMetadata.step_info, (info) => {
+      info.string(StepInfo.trajectory_id, ctx.trajectoryId);
+      if (idx > 0) info.uint(StepInfo.step_index, idx);
+      if (ctx.turn > 1) info.uint(StepInfo.turn_index, ctx.turn - 1);
+      info.string(StepInfo.conversation_id, ctx.id);
+    });
+    w.uint(CortexStepMetadata.field_21, 1);
+  });
+}
+
+function stepRowFor(
+  ctx: Context,
+  type: number,
+  status: number,
+  payload: Uint8Array,
+  envelope: Envelope,
+  idx: number,
+): StepRow {
+  const metadata = writeEnvelope(ctx, idx, envelope);
+  const field = payloadField(type);
+  const stepPayloadBytes = encode((w) => {
+    w.uint(Step.step_type, type);
+    w.uint(Step.status, status);
+    w.bytes(Step.metadata, metadata);
+    w.bytes(field, payload);
+  });
+  return {
+    idx,
+    step_type: type,
+    status,
+    has_subtrajectory: false,
+    metadata,
+    error_details: null,
+    permissions: null,
+    task_details: null,
+    render_info: null,
+    step_payload: stepPayloadBytes,
+    step_format: 0,
+  };
+}
+
+function pushStep(
+  ctx: Context,
+  type: number,
+  status: number,
+  payload: Uint8Array,
+  envelope: Envelope,
+): void {
+  ctx.steps.push(stepRowFor(ctx, type, status, payload, envelope, ctx.steps.length));
+}
