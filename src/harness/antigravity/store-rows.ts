@@ -1,0 +1,344 @@
+import { describeCause, InvalidRequestError, ParseError, UnsupportedError } from "../../errors.js";
+import { createDatabase, type Db, quoteIdentifier, sqliteCode } from "../../sqlite.js";
+
+export {
+  ACP_ROOT_ENV,
+  type AntigravityStoreOptions,
+  antigravityLanes,
+  type LaneRoot,
+  ROOT_ENV,
+} from "./paths.js";
+
+import type {
+  AntigravityBody,
+  ExtraTable,
+  GenMetadataRow,
+  IdxBlobRow,
+  MetadataBlobRow,
+  SqlValue,
+  StepRow,
+  TrajectoryMetaRow,
+} from "./body.js";
+import { BOOKKEEPING_STEP_TYPES, IN_FLIGHT_STATUSES, StepType } from "./schema.js";
+
+export const HARNESS = "antigravity";
+
+/** The `PRAGMA user_version` agy 1.0.7 through at least 1.2.11 writes. */
+export const AGY_USER_VERSION = 1;
+
+/**
+ * The schema exactly as agy creates it (docs/formats/antigravity.md): the
+ * seven tables with their column types, defaults and primary keys, and the
+ * two indexes on `steps`.
+ */
+export const AGY_SCHEMA: readonly string[] = [
+  "CREATE TABLE trajectory_meta(trajectory_id text PRIMARY KEY, cascade_id text, trajectory_type integer, source integer)",
+  "CREATE TABLE steps(idx integer PRIMARY KEY, step_type integer NOT NULL DEFAULT 0, status integer NOT NULL DEFAULT 0, has_subtrajectory numeric NOT NULL DEFAULT false, metadata blob, error_details blob, permissions blob, task_details blob, render_info blob, step_payload blob, step_format integer NOT NULL DEFAULT 0)",
+  "CREATE INDEX idx_steps_status ON steps(status)",
+  "CREATE INDEX idx_steps_step_type ON steps(step_type)",
+  "CREATE TABLE gen_metadata(idx integer PRIMARY KEY, data blob, size integer NOT NULL DEFAULT 0)",
+  "CREATE TABLE executor_metadata(idx integer PRIMARY KEY, data blob)",
+  "CREATE TABLE parent_references(idx integer PRIMARY KEY, data blob)",
+  'CREATE TABLE trajectory_metadata_blob(id text DEFAULT "main" PRIMARY KEY, data blob)',
+  "CREATE TABLE battle_mode_infos(idx integer PRIMARY KEY, data blob)",
+];
+
+export const { USER_INPUT, PLANNER_RESPONSE, CHECKPOINT, TASK_BOUNDARY } = StepType;
+/** Steps that never become a message nor part of one (TASK_BOUNDARY carries no tool call). */
+export const SILENT: ReadonlySet<number> = new Set([...BOOKKEEPING_STEP_TYPES, TASK_BOUNDARY]);
+export const IN_FLIGHT = [...IN_FLIGHT_STATUSES];
+
+// ---------------------------------------------------------------------------
+// Rows: typed reading of what SQLite returns, tolerant of missing columns
+
+type Kind = "integer" | "integer?" | "text" | "text?" | "blob?" | "boolean";
+
+interface Column {
+  name: string;
+  kind: Kind;
+}
+
+const col = (name: string, kind: Kind): Column => ({ name, kind });
+
+const KNOWN = {
+  trajectory_meta: [
+    col("trajectory_id", "text"),
+    col("cascade_id", "text?"),
+    col("trajectory_type", "integer?"),
+    col("source", "integer?"),
+  ],
+  steps: [
+    col("idx", "integer"),
+    col("step_type", "integer"),
+    col("status", "integer"),
+    col("has_subtrajectory", "boolean"),
+    col("metadata", "blob?"),
+    col("error_details", "blob?"),
+    col("permissions", "blob?"),
+    col("task_details", "blob?"),
+    col("render_info", "blob?"),
+    col("step_payload", "blob?"),
+    col("step_format", "integer"),
+  ],
+  gen_metadata: [col("idx", "integer"), col("data", "blob?"), col("size", "integer")],
+  executor_metadata: [col("idx", "integer"), col("data", "blob?")],
+  parent_references: [col("idx", "integer"), col("data", "blob?")],
+  trajectory_metadata_blob: [col("id", "text"), col("data", "blob?")],
+  battle_mode_infos: [col("idx", "integer"), col("data", "blob?")],
+} as const satisfies Record<string, readonly Column[]>;
+
+export type KnownTable = keyof typeof KNOWN;
+export const KNOWN_TABLES = Object.keys(KNOWN) as KnownTable[];
+const isKnownTable = (name: string): name is KnownTable => Object.hasOwn(KNOWN, name);
+
+/** Rows are read in primary-key order; text keys in insertion (rowid) order. */
+const ORDER: Record<KnownTable, string> = {
+  trajectory_meta: "rowid",
+  steps: "idx",
+  gen_metadata: "idx",
+  executor_metadata: "idx",
+  parent_references: "idx",
+  trajectory_metadata_blob: "rowid",
+  battle_mode_infos: "idx",
+};
+
+function storageClass(value: unknown): string {
+  if (value === null) return "NULL";
+  if (typeof value === "number" || typeof value === "bigint") return "a number";
+  if (typeof value === "string") return "text";
+  return "a blob";
+}
+
+/**
+ * A function turning one raw row (as ordered by `columns`) into a typed row
+ * object. Missing columns read as their schema default (0, false or NULL);
+ * a value of the wrong storage class is a `ParseError` naming table, row and
+ * column; columns this version does not know are not carried.
+ */
+export function rowReader<T>(
+  table: KnownTable,
+  columns: readonly string[],
+  file: string,
+  offset = 0,
+): (raw: unknown[], n: number) => T {
+  const specs = KNOWN[table] as readonly Column[];
+  const positions = specs.map((s) => columns.indexOf(s.name));
+  return (raw, n) => {
+    const row: Record<string, unknown> = {};
+    for (const [i, spec] of specs.entries()) {
+      const p = positions[i] ?? -1;
+      const value = p === -1 ? null : raw[p + offset];
+      const bad = (expected: string): never => {
+        throw new ParseError(
+          HARNESS,
+          `${table} row ${n + 1}: ${spec.name} holds ${storageClass(value)}, expected ${expected}`,
+          { file },
+        );
+      };
+      switch (spec.kind) {
+        case "integer":
+          row[spec.name] = value === null ? 0 : typeof value === "number" ? value : bad("a number");
+          break;
+        case "integer?":
+          row[spec.name] = value === null || typeof value === "number" ? value : bad("a number");
+          break;
+        case "boolean":
+          row[spec.name] =
+            value === null ? false : typeof value === "number" ? value !== 0 : bad("a number");
+          break;
+        case "text":
+          row[spec.name] = typeof value === "string" ? value : bad("text");
+          break;
+        case "text?":
+          row[spec.name] = value === null || typeof value === "string" ? value : bad("text");
+          break;
+        case "blob?":
+          row[spec.name] = value === null || value instanceof Uint8Array ? value : bad("a blob");
+          break;
+        default:
+          spec.kind satisfies never;
+      }
+    }
+    return row as T;
+  };
+}
+
+/** Typed rows of a `SELECT *`-style statement, whatever columns the table has. */
+export function typedRows<T>(db: Db, table: KnownTable, sql: string, file: string): T[] {
+  const stmt = db.prepare(sql).raw();
+  const read = rowReader<T>(
+    table,
+    stmt.columns().map((c) => c.name),
+    file,
+  );
+  return (stmt.all() as unknown[][]).map(read);
+}
+
+/** Every row of a known table, typed, in primary-key order. */
+function readTable<T>(db: Db, table: KnownTable, file: string): T[] {
+  return typedRows<T>(db, table, `SELECT * FROM ${table} ORDER BY ${ORDER[table]}`, file);
+}
+
+/** Tables in sqlite_schema order, without SQLite's own (`sqlite_*`). */
+function tablesOf(db: Db): { name: string; sql: string | null }[] {
+  return db
+    .prepare(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
+    )
+    .all() as { name: string; sql: string | null }[];
+}
+
+function newerVersion(version: number, file: string): UnsupportedError {
+  return new UnsupportedError(
+    HARNESS,
+    `user_version ${version} is a newer agy format than this txcript reads (${AGY_USER_VERSION}); upgrade txcript`,
+    { file },
+  );
+}
+
+export function checkVersion(db: Db, file: string): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > AGY_USER_VERSION) throw newerVersion(version, file);
+}
+
+export function requireSteps(tables: ReadonlySet<string>, file: string): void {
+  if (!tables.has("steps"))
+    throw new ParseError(HARNESS, "not an agy conversation database (no steps table)", { file });
+}
+
+/** Read SQL statements that fail on a missing column mean a foreign layout. */
+export function foreignLayout(error: unknown, file: string): unknown {
+  if (sqliteCode(error) === "SQLITE_ERROR") {
+    const message = error instanceof Error ? error.message : String(error);
+    return new ParseError(HARNESS, `not an agy conversation database (${message})`, {
+      file,
+      cause: error,
+    });
+  }
+  return error;
+}
+
+/** Every row of every table: the Body's database part. */
+export function readDatabase(db: Db, file: string, id: string): AntigravityBody {
+  checkVersion(db, file);
+  const tables = tablesOf(db);
+  const names = new Set(tables.map((t) => t.name));
+  requireSteps(names, file);
+  const known = <T>(table: KnownTable): T[] =>
+    names.has(table) ? readTable<T>(db, table, file) : [];
+  try {
+    return {
+      id,
+      trajectory_meta: known<TrajectoryMetaRow>("trajectory_meta"),
+      steps: known<StepRow>("steps"),
+      gen_metadata: known<GenMetadataRow>("gen_metadata"),
+      executor_metadata: known<IdxBlobRow>("executor_metadata"),
+      parent_references: known<IdxBlobRow>("parent_references"),
+      battle_mode_infos: known<IdxBlobRow>("battle_mode_infos"),
+      trajectory_metadata_blob: known<MetadataBlobRow>("trajectory_metadata_blob"),
+      extra_tables: tables.flatMap((t) =>
+        !isKnownTable(t.name) && t.sql !== null && isPlainCreateTable(t.sql)
+          ? [readExtraTable(db, t.name, t.sql)]
+          : [],
+      ),
+    };
+  } catch (error) {
+    throw foreignLayout(error, file);
+  }
+}
+
+/** Virtual tables (and their shadow tables' owner) cannot be recreated from rows. */
+function isPlainCreateTable(sql: string | null): boolean {
+  return sql !== null && /^\s*CREATE\s+TABLE\s/i.test(sql);
+}
+
+function readExtraTable(db: Db, name: string, sql: string): ExtraTable {
+  // Exact integers: an unknown table's values must survive beyond 2^53.
+  const stmt = db
+    .prepare(`SELECT * FROM ${quoteIdentifier(name)}`)
+    .raw()
+    .safeIntegers(true);
+  return {
+    name,
+    sql,
+    columns: stmt.columns().map((c) => c.name),
+    rows: stmt.all() as SqlValue[][],
+  };
+}
+
+/** Write `body` as a new database at `path`, every row in one transaction. */
+export function writeDatabase(path: string, body: AntigravityBody): void {
+  const db = createDatabase(path);
+  try {
+    // A temporary file: the rename is the commit, and we fsync before it.
+    db.pragma("journal_mode = OFF");
+    db.pragma("synchronous = OFF");
+    db.transaction(() => {
+      for (const sql of AGY_SCHEMA) db.exec(sql);
+      insertRows(db, "trajectory_meta", body.trajectory_meta);
+      insertRows(db, "steps", body.steps);
+      insertRows(db, "gen_metadata", body.gen_metadata);
+      insertRows(db, "executor_metadata", body.executor_metadata);
+      insertRows(db, "parent_references", body.parent_references);
+      insertRows(db, "trajectory_metadata_blob", body.trajectory_metadata_blob);
+      insertRows(db, "battle_mode_infos", body.battle_mode_infos);
+      for (const table of body.extra_tables) createExtraTable(db, table);
+      db.pragma(`user_version = ${AGY_USER_VERSION}`);
+    })();
+    // agy's databases are WAL databases; closing leaves no -wal behind.
+    db.pragma("journal_mode = WAL");
+  } finally {
+    db.close();
+  }
+}
+
+function insertRows(db: Db, table: KnownTable, rows: readonly object[]): void {
+  if (rows.length === 0) return;
+  const columns = (KNOWN[table] as readonly Column[]).map((c) => c.name);
+  const insert = db.prepare(
+    `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+  );
+  for (const row of rows) {
+    const record = row as Record<string, unknown>;
+    insert.run(
+      columns.map((c) => {
+        const value = record[c];
+        return typeof value === "boolean" ? Number(value) : value;
+      }),
+    );
+  }
+}
+
+/**
+ * Recreate a table a later agy added, from its own `CREATE TABLE`. The SQL
+ * may come from a hand-edited document, so it must be exactly one CREATE
+ * TABLE statement creating that name (no ATTACH, no second statement).
+ */
+function createExtraTable(db: Db, table: ExtraTable): void {
+  const refuse = (why: string): never => {
+    throw new InvalidRequestError(HARNESS, `extra table ${JSON.stringify(table.name)}: ${why}`);
+  };
+  if (isKnownTable(table.name) || /^sqlite_/i.test(table.name))
+    refuse("the name belongs to agy's schema or to SQLite");
+  if (!isPlainCreateTable(table.sql)) refuse("its SQL is not a CREATE TABLE statement");
+  let create: { run(): unknown };
+  try {
+    create = db.prepare(table.sql); // one statement only: prepare refuses more
+  } catch (error) {
+    refuse(`its SQL does not prepare (${describeCause(error)})`);
+    return;
+  }
+  create.run();
+  const created = tablesOf(db).some((t) => t.name === table.name);
+  if (!created) refuse("its SQL creates a table of another name");
+  if (table.rows.length === 0) return;
+  const names = table.columns.map(quoteIdentifier);
+  const insert = db.prepare(
+    `INSERT INTO ${quoteIdentifier(table.name)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+  );
+  table.rows.forEach((row, n) => {
+    if (row.length !== table.columns.length)
+      refuse(`row ${n + 1} has ${row.length} values for ${table.columns.length} columns`);
+    insert.run(row);
+  });
+}
