@@ -99,10 +99,16 @@ export function systemErrorText(code: string | undefined): string | undefined {
   return code === undefined ? undefined : SYSTEM_ERRORS[code];
 }
 
+/** The `code` of a system error (`ENOENT`, `EACCES`, …), or undefined for anything else. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
+  return typeof error.code === "string" ? error.code : undefined;
+}
+
 /** A short, human-readable description of any thrown value. */
 export function describeCause(cause: unknown): string {
   if (cause instanceof Error) {
-    const code = (cause as NodeJS.ErrnoException).code;
+    const code = errnoCode(cause);
     const plain = systemErrorText(code);
     if (plain !== undefined && typeof (cause as NodeJS.ErrnoException).syscall === "string")
       return plain;

@@ -26,7 +26,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { describeCause, StoreError, UnsafePathError } from "./errors.js";
+import { describeCause, errnoCode, StoreError, UnsafePathError } from "./errors.js";
 import { TEMP_NAME } from "./tempName.js";
 import type { TextForm } from "./transcript.js";
 
@@ -56,7 +56,7 @@ export function processAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return errnoCode(error) === "EPERM";
   }
 }
 
@@ -112,7 +112,7 @@ export function publish(tmp: string, path: string, exclusive: boolean): void {
   try {
     linkSync(tmp, path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoCode(error);
     if (code === "EEXIST") throw new TargetExistsError(path);
     if (code === undefined || !NO_LINKS.has(code)) throw error;
     if (exists(path)) throw new TargetExistsError(path);
@@ -196,7 +196,7 @@ function lstatOrUndefined(path: string, harness: TextForm): Stats | undefined {
   try {
     return lstatSync(path);
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (errnoCode(cause) === "ENOENT") return undefined;
     throw folderError(harness, path, cause);
   }
 }
@@ -243,7 +243,7 @@ export function mkdirInside(root: string, dir: string, harness: TextForm): strin
       created.push(at);
     } catch (cause) {
       // Another writer made it first: check what it made.
-      if ((cause as NodeJS.ErrnoException).code !== "EEXIST") throw folderError(harness, at, cause);
+      if (errnoCode(cause) !== "EEXIST") throw folderError(harness, at, cause);
       checkComponent(harness, at, lstatOrUndefined(at, harness));
     }
   }

@@ -3,7 +3,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import { describeCause, TxcriptError } from "../errors.js";
+import { describeCause, errnoCode, TxcriptError } from "../errors.js";
 
 export interface Input {
   text: string;
@@ -18,7 +18,7 @@ export function readInput(path: string): Input {
     const bytes = readFileSync(path === "-" ? 0 : path);
     return { text: new TextDecoder("utf-8", { fatal: false }).decode(bytes), bytes, origin };
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
+    const code = errnoCode(cause);
     const why =
       code === "ENOENT"
         ? "no such file"

@@ -21,7 +21,7 @@ import {
 import { homedir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { describeCause } from "../errors.js";
+import { describeCause, errnoCode } from "../errors.js";
 import type { Db } from "../sqlite.js";
 import { sqliteCode } from "../sqlite.js";
 import { APPLICATION_ID, SCHEMA, SCHEMA_VERSION } from "./schema.js";
@@ -97,7 +97,7 @@ function looksLikeSqlite(path: string): boolean {
     readSync(fd, buf, 0, 16, 0);
     return buf.toString("latin1") === SQLITE_HEADER;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT";
+    return errnoCode(error) === "ENOENT";
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -221,7 +221,7 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return errnoCode(error) === "EPERM";
   }
 }
 
@@ -235,7 +235,7 @@ export function tryLock(dbPath: string): (() => void) | undefined {
       closeSync(fd);
       return () => rmSync(path, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return () => {};
+      if (errnoCode(error) !== "EEXIST") return () => {};
       let holder = Number.NaN;
       let age = 0;
       try {

@@ -3,12 +3,14 @@
  * deterministic UUIDv5 ids fromCommon relies on.
  */
 
+import { readFileSync } from "node:fs";
 import { v5 as uuidv5 } from "uuid";
 import { describe, expect, it } from "vitest";
 import {
   AmbiguousIdError,
   ConflictError,
   describeCause,
+  errnoCode,
   InvalidRequestError,
   NotFoundError,
   ParseError,
@@ -101,5 +103,21 @@ describe("stableUuid", () => {
       stableUuid(),
     ];
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe("errnoCode", () => {
+  it("reads a system error's code and nothing else", () => {
+    let thrown: unknown;
+    try {
+      readFileSync("/nonexistent/txcript/file");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(errnoCode(thrown)).toBe("ENOENT");
+    expect(errnoCode(new Error("plain"))).toBeUndefined();
+    expect(errnoCode({ code: 5 })).toBeUndefined();
+    expect(errnoCode(null)).toBeUndefined();
+    expect(errnoCode("ENOENT")).toBeUndefined();
   });
 });

@@ -121,7 +121,7 @@ export function rowReader<T>(
   file: string,
   offset = 0,
 ): (raw: unknown[], n: number) => T {
-  const specs = KNOWN[table] as readonly Column[];
+  const specs: readonly Column[] = KNOWN[table];
   const positions = specs.map((s) => columns.indexOf(s.name));
   return (raw, n) => {
     const row: Record<string, unknown> = {};
@@ -197,8 +197,8 @@ function newerVersion(version: number, file: string): UnsupportedError {
 }
 
 export function checkVersion(db: Db, file: string): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
-  if (version > AGY_USER_VERSION) throw newerVersion(version, file);
+  const version: unknown = db.pragma("user_version", { simple: true });
+  if (typeof version === "number" && version > AGY_USER_VERSION) throw newerVersion(version, file);
 }
 
 export function requireSteps(tables: ReadonlySet<string>, file: string): void {
@@ -294,7 +294,7 @@ export function writeDatabase(path: string, body: AntigravityBody): void {
 
 function insertRows(db: Db, table: KnownTable, rows: readonly object[]): void {
   if (rows.length === 0) return;
-  const columns = (KNOWN[table] as readonly Column[]).map((c) => c.name);
+  const columns = KNOWN[table].map((c: Column) => c.name);
   const insert = db.prepare(
     `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
   );

@@ -22,9 +22,11 @@ import {
 } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { isJsonObject } from "../../common.js";
 import {
   ConflictError,
   describeCause,
+  errnoCode,
   InvalidRequestError,
   NotFoundError,
   ParseError,
@@ -91,7 +93,8 @@ import { listingRows, summarize } from "./summary.js";
 function acpCwd(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   try {
-    const cwd = (JSON.parse(text) as { cwd?: unknown } | null)?.cwd;
+    const parsed: unknown = JSON.parse(text);
+    const cwd = isJsonObject(parsed) ? parsed.cwd : undefined;
     return typeof cwd === "string" && cwd !== "" ? cwd : undefined;
   } catch {
     return undefined; // a damaged sidecar only costs the listing its cwd
@@ -109,7 +112,7 @@ function statOrUndefined(path: string, follow = true): Stats | undefined {
       : lstatSync(path, { throwIfNoEntry: false });
   } catch (error) {
     // A path through a file (HOME a file, say) holds nothing.
-    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    if (errnoCode(error) === "ENOTDIR") return undefined;
     throw error;
   }
 }
@@ -118,7 +121,7 @@ function readTextIfPresent(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw new StoreError(HARNESS, describeCause(error), { file: path, cause: error });
   }
@@ -346,7 +349,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       try {
         names = readdirSync(dir);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = errnoCode(error);
         if (code !== "ENOENT" && code !== "ENOTDIR")
           skipped.push({ path: dir, reason: `unreadable (${describeCause(error)})` });
         continue;

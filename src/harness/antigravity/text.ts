@@ -37,6 +37,8 @@ import { CortexTrajectoryMetadata, MAIN_BLOB_ID } from "./schema.js";
 
 const OPTIONAL_BLOBS = ["error_details", "permissions", "task_details", "render_info"] as const;
 type OptionalBlob = (typeof OPTIONAL_BLOBS)[number];
+const isOptionalBlob = (key: unknown): key is OptionalBlob =>
+  OPTIONAL_BLOBS.some((name) => name === key);
 
 // ---------------------------------------------------------------------------
 // Render
@@ -234,10 +236,9 @@ export function parseAntigravity(text: string, origin?: string): Transcript<Anti
     const empties = c.optional(r, "x_empty", at, (v, p) => c.array(v, p)) ?? [];
     empties.forEach((key, i) => {
       const p = joinPath(joinPath(at, "x_empty"), i);
-      if (!(OPTIONAL_BLOBS as readonly unknown[]).includes(key)) {
-        c.expected(p, `one of ${OPTIONAL_BLOBS.join(", ")}`, key);
-      }
-      const column = key as OptionalBlob;
+      const column = isOptionalBlob(key)
+        ? key
+        : c.expected(p, `one of ${OPTIONAL_BLOBS.join(", ")}`, key);
       if (row[column] !== null) c.fail(p, `"${column}" is listed as empty but holds data`);
       row[column] = new Uint8Array(0);
     });

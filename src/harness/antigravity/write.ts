@@ -418,15 +418,16 @@ function typedStep(tool: Tool, result: ToolResultBlock | undefined): StepPlan | 
   const status = result === undefined ? StepStatus.PENDING : StepStatus.DONE;
   switch (tool.name) {
     case "Bash": {
-      if (result !== undefined && typeof result.content !== "string") return undefined;
+      const output = result?.content;
+      if (result !== undefined && typeof output !== "string") return undefined;
       const payload = encode((w) => {
         if (tool.workdir !== undefined) w.string(CortexStepRunCommand.cwd, tool.workdir);
         if (result !== undefined) w.int(CortexStepRunCommand.exit_code, result.is_error ? 1 : 0);
         w.uint(CortexStepRunCommand.field_11, 1);
         w.uint(CortexStepRunCommand.wait_ms_before_async, CLI_WAIT_MS_BEFORE_ASYNC);
-        if (result !== undefined) {
+        if (typeof output === "string") {
           w.message(CortexStepRunCommand.combined_output, (o) =>
-            o.string(CommandOutput.full, result.content as string),
+            o.string(CommandOutput.full, output),
           );
         }
         w.string(CortexStepRunCommand.command_line, tool.command);
@@ -445,8 +446,8 @@ function typedStep(tool: Tool, result: ToolResultBlock | undefined): StepPlan | 
           const end = tool.offset === undefined ? tool.limit : tool.offset + tool.limit - 1;
           if (end >= 0) w.uint(CortexStepViewFile.end_line, end);
         }
-        if (result !== undefined) {
-          const text = result.content as string;
+        const text = result?.content;
+        if (typeof text === "string") {
           w.string(CortexStepViewFile.content, text);
           w.uint(CortexStepViewFile.num_lines, text === "" ? 0 : text.split("\n").length);
           w.uint(CortexStepViewFile.num_bytes, Buffer.byteLength(text, "utf8"));

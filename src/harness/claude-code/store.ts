@@ -22,6 +22,7 @@ import { homeDir } from "../../env.js";
 import {
   ConflictError,
   describeCause,
+  errnoCode,
   InvalidRequestError,
   NotFoundError,
   StoreError,
@@ -238,7 +239,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     try {
       entries = readdirSync(this.root, { withFileTypes: true });
     } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return [];
+      if (errnoCode(cause) === "ENOENT") return [];
       throw new StoreError("claude_code", `cannot list the store: ${describeCause(cause)}`, {
         file: this.root,
         cause,
@@ -447,7 +448,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         if (!st.isSymbolicLink()) realPathInside(this.root, dir, "claude_code");
         side.push(dir);
       } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code !== "ENOENT") throw cause;
+        if (errnoCode(cause) !== "ENOENT") throw cause;
       }
     }
     const removed: string[] = [];

@@ -31,6 +31,7 @@ import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
+  errnoCode,
   InvalidRequestError,
   NotFoundError,
   ParseError,
@@ -275,7 +276,7 @@ export class CodexStore implements Store<CodexBody> {
       try {
         entries = readdirSync(dir, { withFileTypes: true });
       } catch (cause) {
-        const code = (cause as NodeJS.ErrnoException).code;
+        const code = errnoCode(cause);
         if (code !== "ENOENT" && code !== "ENOTDIR") {
           onUnreadable?.({ path: dir, reason: `cannot list: ${describeCause(cause)}` });
         }

@@ -42,6 +42,7 @@ import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
+  errnoCode,
   InvalidRequestError,
   NotFoundError,
   ParseError,
@@ -194,7 +195,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
     try {
       text = readFileSync(path, "utf8");
     } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { projects: {}, valid: true };
+      if (errnoCode(cause) === "ENOENT") return { projects: {}, valid: true };
       return { projects: {}, valid: false };
     }
     try {
@@ -276,7 +277,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
           a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
         );
       } catch (cause) {
-        const code = (cause as NodeJS.ErrnoException).code;
+        const code = errnoCode(cause);
         if (code !== "ENOENT" && code !== "ENOTDIR") {
           onUnreadable?.({ path: dir, reason: `cannot list: ${describeCause(cause)}` });
         }

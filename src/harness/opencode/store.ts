@@ -31,6 +31,7 @@ import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
+  errnoCode,
   InvalidRequestError,
   NotFoundError,
   StoreError,
@@ -441,7 +442,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
       try {
         return readdirSync(d, { withFileTypes: true }).sort((a, b) => compare(a.name, b.name));
       } catch (cause) {
-        const code = (cause as NodeJS.ErrnoException).code;
+        const code = errnoCode(cause);
         if (code !== "ENOENT" && code !== "ENOTDIR")
           onUnreadable?.({ path: d, reason: `cannot list: ${describeCause(cause)}` });
         return [];
