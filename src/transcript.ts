@@ -187,6 +187,14 @@ export interface Store<Body> {
    * every refresh.
    */
   scan?(): Fingerprint[];
+  /**
+   * Optional, for the index, for a store without `scan()` whose sessions
+   * share files (OpenCode's database): a summary of those files from stat
+   * alone that changes whenever anything discovery reads changes, or
+   * undefined when the store cannot tell. An unchanged stamp spares a
+   * whole re-discovery.
+   */
+  stamp?(): string | undefined;
 }
 
 /** A command line that reopens a saved session in its harness. */

@@ -8,7 +8,7 @@
 /** "txci" in ASCII: marks the file as a txcript index. */
 export const APPLICATION_ID = 0x74786369;
 /** Bump on any change below; an older index is rebuilt from the stores. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE stores (
@@ -18,6 +18,8 @@ CREATE TABLE stores (
   roots TEXT NOT NULL,
   -- JSON array of what the last discovery skipped outside any scanned file.
   skipped TEXT NOT NULL DEFAULT '[]',
+  -- The store's stamp() at its last whole discovery (stores without scan()).
+  stamp TEXT,
   UNIQUE (harness, roots)
 );
 

@@ -299,6 +299,7 @@ export class SessionIndex {
     const write = new Map<string, string>();
     let gone: EntryRow[];
     let discovery: Discovery | undefined;
+    let stamp: string | undefined;
     if (store.scan) {
       const scanned = new Map<string, string>();
       for (const fp of store.scan()) {
@@ -311,7 +312,13 @@ export class SessionIndex {
       if (write.size > 0)
         discovery = await store.discover({ ...progress, paths: new Set(write.keys()) });
     } else {
-      // No cheap scan: discovery is the scan.
+      // No cheap scan: discovery is the scan, unless the store's stamp says nothing changed.
+      // Taken before discovery, so that a change made while it runs shows at the next refresh.
+      stamp = store.stamp?.();
+      if (stamp !== undefined) {
+        const last = this.db.prepare("SELECT stamp FROM stores WHERE id = ?").pluck().get(storeId);
+        if (last === stamp) return;
+      }
       const found = await store.discover(progress);
       discovery = found;
       const seen = new Set<string>();
@@ -328,6 +335,7 @@ export class SessionIndex {
       }
       gone = [...known.values()].filter((r) => !seen.has(r.path));
     }
+    const setStamp = this.db.prepare("UPDATE stores SET stamp = ? WHERE id = ?");
     if (write.size === 0 && gone.length === 0 && !discovery) return;
     const sessions = new Map(
       (discovery?.sessions ?? []).map((d) => [store.scan ? d.path : sharedKey(d), d]),
@@ -385,6 +393,7 @@ export class SessionIndex {
           JSON.stringify(outside),
           storeId,
         );
+      setStamp.run(stamp ?? null, storeId);
     }).immediate();
   }
 

@@ -275,6 +275,25 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     return [...ids].sort();
   }
 
+  /**
+   * The database's and its -wal's size and times. Legacy session files can
+   * change without their folders' times changing, so a store that has any
+   * gives no stamp (and is discovered whole each time).
+   */
+  stamp(): string | undefined {
+    if (existsSync(join(this.root, STORAGE_DIR, "session"))) return undefined;
+    const state = (path: string) => {
+      try {
+        const st = statSync(path);
+        return [st.size, st.mtimeMs, st.ctimeMs, st.ino];
+      } catch (cause) {
+        if (errnoCode(cause) === "ENOENT") return null;
+        throw cause;
+      }
+    };
+    return JSON.stringify([this.database, state(this.database), state(`${this.database}-wal`)]);
+  }
+
   /** One read transaction over the database: nothing to spread over workers. */
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
     return this.discoverNow(options);
