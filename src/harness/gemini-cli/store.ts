@@ -21,6 +21,7 @@
  * files inside the root. Stores do no conversion.
  */
 
+import { createHash } from "node:crypto";
 import {
   closeSync,
   type Dirent,
@@ -352,6 +353,31 @@ export class GeminiCliStore implements Store<GeminiBody> {
     assignDefined(meta, "title", sessionTitle(conversation));
     assignDefined(meta, "model", firstModel(conversation));
     return meta;
+  }
+
+  /**
+   * Every file discovery reads, by stat alone: the project registry, each
+   * project's root marker and every session file. Several files may hold
+   * one id (the newest wins), so the index re-discovers the whole store
+   * when any of them changes rather than file by file.
+   */
+  stamp(): string | undefined {
+    const state = (path: string) => {
+      try {
+        const st = statSync(path);
+        return [path, st.size, st.mtimeMs, st.ctimeMs, st.ino];
+      } catch {
+        return [path, null];
+      }
+    };
+    const hash = createHash("sha256");
+    const add = (part: unknown) => hash.update(`${JSON.stringify(part)}\n`);
+    add(state(join(this.root, REGISTRY)));
+    for (const name of this.projectDirs()) add(state(join(this.root, TMP_DIR, name, MARKER)));
+    for (const file of this.sessionFiles((s) => add(["unreadable", s.path, s.reason]))) {
+      add(state(file.path));
+    }
+    return hash.digest("hex");
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
