@@ -8,9 +8,9 @@
  * command loads for help, completion and anything unrecognized).
  */
 
-import { createRequire } from "node:module";
 import type { Command } from "commander";
 import { installInterruptHandlers } from "./interrupt.js";
+import { packageVersion } from "./version.js";
 
 interface CommandModule {
   register(program: Command): void;
@@ -31,8 +31,7 @@ const COMMANDS: { names: string[]; load: () => Promise<CommandModule> }[] = [
   { names: ["completion", "complete"], load: () => import("./commands/completion.js") },
 ];
 
-const version = (): string =>
-  (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+const version = packageVersion;
 
 /** The commands to load for `argv` (user arguments): the one it names, else all. */
 function wanted(args: readonly string[]): typeof COMMANDS {

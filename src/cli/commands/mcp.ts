@@ -5,7 +5,6 @@
  * print in a dependency, a worker thread's output) is sent to stderr.
  */
 
-import { createRequire } from "node:module";
 import { Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
@@ -13,8 +12,7 @@ import { describeCause, errorLine } from "../../errors.js";
 import type { Env } from "../../local.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { rootsFrom } from "../context.js";
-
-const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
+import { packageVersion } from "../version.js";
 
 export function register(program: Command): void {
   program
@@ -54,7 +52,7 @@ export function register(program: Command): void {
         ...(process.env.TXCRIPT_MCP_SEARCH === "scan" ? { engine: "scan" as const } : {}),
         cwd: process.cwd(),
         allowWrite: options.allowWrite === true,
-        version: pkg.version,
+        version: packageVersion(),
         log,
       });
       const transport = new StdioServerTransport(process.stdin, frames);

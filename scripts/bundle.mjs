@@ -1,0 +1,36 @@
+// `npm run build`, second step: bundle the command line. tsc has compiled
+// src/ into dist/ (the library, module by module); this replaces
+// dist/cli/main.js with one esbuild bundle of it, split at each command's
+// dynamic import, so a command loads a few files instead of about a hundred.
+// Packages in node_modules stay outside the bundle, loaded as they are.
+// agy's discovery worker is bundled beside it, where the bundle looks for it.
+
+import { rmSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const cli = join(root, "dist", "cli");
+
+// Chunks of an earlier bundle would linger beside the new ones.
+for (const name of await readdir(cli)) if (/^chunk-.*\.js$/.test(name)) rmSync(join(cli, name));
+
+await build({
+  entryPoints: {
+    main: join(cli, "main.js"),
+    "discover-worker": join(root, "dist", "harness", "antigravity", "discover-worker.js"),
+  },
+  outdir: cli,
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  chunkNames: "chunk-[hash]",
+  sourcemap: true,
+  logLevel: "warning",
+});
