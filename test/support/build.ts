@@ -36,4 +36,9 @@ export default function setup(): void {
       stdio: "inherit",
     },
   );
+  // The second step of `npm run build`: the tests run the bundled command line users get.
+  execFileSync(process.execPath, [join(ROOT, "scripts", "bundle.mjs")], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
 }
