@@ -240,5 +240,6 @@ const EXT_LANG: Record<string, string> = {
 export function languageOf(path: string): string | undefined {
   const name = path.split(/[\\/]/).pop()?.toLowerCase() ?? "";
   const ext = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1) : name;
-  return EXT_LANG[ext];
+  // Own keys only: a file named `constructor` has no language.
+  return Object.hasOwn(EXT_LANG, ext) ? EXT_LANG[ext] : undefined;
 }

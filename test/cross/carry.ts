@@ -750,7 +750,9 @@ function openCodeTool(tool: Tool): Tool {
         ? clone(tool.input)
         : { input: clone(tool.input) };
       // [A Raw call named after one of OpenCode's own tools is read as that tool when its input fits]
-      const keys = OPENCODE_KEYS[tool.tool_name];
+      const keys = Object.hasOwn(OPENCODE_KEYS, tool.tool_name)
+        ? OPENCODE_KEYS[tool.tool_name]
+        : undefined;
       if (keys !== undefined && isJsonObject(input)) {
         const renamed: JsonObject = {};
         let fits = true;

@@ -79,7 +79,8 @@ function fits(args: Json, spec: Spec): args is JsonObject {
 
 /** A Gemini function call as a canonical tool. */
 export function callToTool(name: string, args: Json): Tool {
-  const spec = SPECS[name];
+  // Own keys only: a call named `toString` or `constructor` is not a known tool.
+  const spec = Object.hasOwn(SPECS, name) ? SPECS[name] : undefined;
   if (spec === undefined) return toolFromCanonical(name, args);
   if (!fits(args, spec)) return { name: "Raw", tool_name: name, input: args };
   switch (name) {
