@@ -20,6 +20,17 @@ describe("names shared with Object.prototype", () => {
     }
   });
 
+  it("a known Gemini CLI call with an argument by such a name keeps it (stays Raw)", () => {
+    for (const name of NAMES) {
+      const args = { command: "ls", [name]: "x" };
+      expect(callToTool("run_shell_command", args)).toEqual({
+        name: "Raw",
+        tool_name: "run_shell_command",
+        input: args,
+      });
+    }
+  });
+
   it("a file by such a name has no language, and known ones still do", () => {
     for (const name of NAMES) {
       expect(languageOf(`/w/src/${name}`)).toBeUndefined();

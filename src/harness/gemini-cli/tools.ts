@@ -59,7 +59,7 @@ const SPECS: Record<string, Spec> = {
 
 function fits(args: Json, spec: Spec): args is JsonObject {
   if (!isJsonObject(args)) return false;
-  for (const key of Object.keys(args)) if (!(key in spec)) return false;
+  for (const key of Object.keys(args)) if (!Object.hasOwn(spec, key)) return false;
   for (const [key, [kind, required]] of Object.entries(spec)) {
     const v = args[key];
     if (v === undefined) {
