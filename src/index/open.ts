@@ -23,7 +23,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describeCause, errnoCode } from "../errors.js";
 import type { Db } from "../sqlite.js";
-import { sqliteCode } from "../sqlite.js";
+import { sleepSync, sqliteCode } from "../sqlite.js";
 import { APPLICATION_ID, SCHEMA, SCHEMA_VERSION } from "./schema.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -62,10 +62,6 @@ const BUSY_TIMEOUT_MS = 5000;
  * another process's first build going longer than that.
  */
 const BUSY_RETRY_MS = 20_000;
-
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 function configure(db: Db): void {
   db.pragma("foreign_keys = ON");
@@ -191,7 +187,7 @@ export function openIndexDb(dir: string | null, warn: (line: string) => void): O
         // Another process is creating or migrating the index; some of those
         // steps answer BUSY without SQLite's busy handler. Wait for it.
         if (Date.now() < busyUntil) {
-          sleep(50 + Math.floor(Math.random() * 50));
+          sleepSync(50 + Math.floor(Math.random() * 50));
           continue;
         }
         return bypass(`the index ${path} is locked by another process`);
