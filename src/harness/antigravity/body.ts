@@ -81,6 +81,8 @@ export interface AntigravityBody {
   lane?: AntigravityLane;
   /** The ACP lane's `<id>.meta` JSON sidecar, verbatim. */
   acp_meta?: string;
+  /** `annotations/<id>.pbtxt`, verbatim: agy's picker title for the conversation. */
+  annotation?: string;
 }
 
 export function emptyBody(id: string): AntigravityBody {

@@ -76,6 +76,8 @@ export function lanePaths(lane: LaneRoot, id: string) {
     shm: `${db}-shm`,
     pb: join(conversations, `${id}.pb`),
     meta: join(conversations, `${id}.meta`),
+    annotations: join(lane.root, "annotations"),
+    annotation: join(lane.root, "annotations", `${id}.pbtxt`),
     brain,
     logs,
     logFiles: LOG_FILES.map(([key, name]) => [key, join(logs, name)] as const),

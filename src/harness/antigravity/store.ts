@@ -117,6 +117,19 @@ function statOrUndefined(path: string, follow = true): Stats | undefined {
   }
 }
 
+/**
+ * `annotations/<id>.pbtxt` when it is a readable file. Anything else (a
+ * folder, a dangling link, an unreadable file) costs only the title.
+ */
+function readAnnotation(path: string): string | undefined {
+  if (!statOrUndefined(path)?.isFile()) return undefined;
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 function readTextIfPresent(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
@@ -153,7 +166,8 @@ function checkFile(path: string): boolean {
 
 /** The database, its -wal, the brain logs and the ACP sidecar: whichever exist. */
 function fingerprintOf(lane: LaneRoot, paths: Paths): Fingerprint {
-  const candidates = [paths.db, paths.wal, ...paths.logFiles.map(([, f]) => f)];
+  // The annotation holds the title: a rename in agy changes only that file.
+  const candidates = [paths.db, paths.wal, ...paths.logFiles.map(([, f]) => f), paths.annotation];
   if (lane.lane === "acp") candidates.push(paths.meta);
   const files: Fingerprint["files"] = [];
   for (const path of candidates) {
@@ -204,6 +218,8 @@ function discoverOne(lane: LaneRoot, id: string, path: string, busyTimeoutMs: nu
     busyTimeoutMs,
     wal,
   });
+  const annotation = readAnnotation(lanePaths(lane, id).annotation);
+  if (annotation !== undefined) rows.annotation = annotation;
   const listing = summarize(rows);
   const files = lanePaths(lane, id);
   const fingerprint = fingerprintOf(lane, files);
@@ -431,6 +447,8 @@ export class AntigravityStore implements Store<AntigravityBody> {
       const sidecar = readTextIfPresent(paths.meta);
       if (sidecar !== undefined) body.acp_meta = sidecar;
     }
+    const annotation = readAnnotation(paths.annotation);
+    if (annotation !== undefined) body.annotation = annotation;
     const { meta } = summarize(listingRows(body));
     if (lane.lane === "acp" && meta.cwd === undefined) {
       const cwd = acpCwd(body.acp_meta);
@@ -455,6 +473,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
     const paths = lanePaths(lane, id);
     // Folders through symlinks are refused before anything is created.
     checkInside(lane.root, paths.logs, HARNESS);
+    checkInside(lane.root, paths.annotations, HARNESS);
     mkdirInside(lane.root, paths.conversations, HARNESS);
     // One save of a conversation at a time: the loser of a race hears so,
     // rather than both writing brain/<id> and one database silently winning.
@@ -505,6 +524,16 @@ export class AntigravityStore implements Store<AntigravityBody> {
         } else rmSync(file, { force: true }); // a stale mirror of a replaced conversation
       }
       fsyncPath(paths.logs, "r");
+      // The title, where agy's picker reads it; never inside the steps the model sees.
+      if (body.annotation !== undefined) {
+        mkdirInside(lane.root, paths.annotations, HARNESS);
+        sweepTemps(paths.annotations);
+        writeFileAtomic(paths.annotation, body.annotation);
+        fsyncPath(paths.annotations, "r");
+        files.push(paths.annotation);
+      } else if (statOrUndefined(paths.annotation, false)?.isFile()) {
+        rmSync(paths.annotation, { force: true }); // the title of a replaced conversation
+      }
       this.retire(paths.db, existing);
       // The commit point; exclusive unless overwriting, so that a database
       // that appeared meanwhile (agy itself) is never replaced.
@@ -602,6 +631,15 @@ export class AntigravityStore implements Store<AntigravityBody> {
         // A symlinked brain/<id> loses the link only, never what it points to.
         rmSync(paths.brain, { recursive: !brain.isSymbolicLink(), force: true });
         removed.push(paths.brain);
+      }
+      // The title file, or a link by its name (never what the link points to).
+      const note = statOrUndefined(paths.annotation, false);
+      if (note && (note.isFile() || note.isSymbolicLink())) {
+        const dir = realpathOrUndefined(paths.annotations);
+        if (dir !== undefined && isInside(realRoot, dir)) {
+          unlinkSync(join(dir, basename(paths.annotation)));
+          removed.push(paths.annotation);
+        }
       }
     } catch (error) {
       throw new StoreError(HARNESS, `delete stopped part-way (${describeCause(error)})`, {

@@ -9,6 +9,7 @@
 import type { Meta } from "../../common.js";
 import { decode, type ProtoMessage } from "../../protobuf.js";
 import { EPOCH, formatTimestamp, type Timestamp } from "../../time.js";
+import { annotationTitle } from "./annotation.js";
 import type {
   AntigravityBody,
   GenMetadataRow,
@@ -57,6 +58,8 @@ export interface ListingRows {
   first_step?: StepRow;
   /** The step with the highest idx, for last activity. */
   last_step?: StepRow;
+  /** `annotations/<id>.pbtxt`, verbatim, when the conversation has one: its title. */
+  annotation?: string;
 }
 
 export interface Listing {
@@ -77,8 +80,9 @@ export interface Listing {
  * - id: `trajectory_meta.cascade_id`, else the main blob's conversation id, else the db stem;
  * - timestamp: the main blob's created_at, else the first step's, else the epoch;
  * - cwd: the workspace URI (1.1, else 7) as a path; git_branch: workspace 1.4;
- * - title: the latest checkpoint's title (else its user intent), else the
- *   first user prompt, whitespace collapsed, cut to 80 code points;
+ * - title: the annotation's title (agy's picker title, set at creation and by
+ *   a rename), else the latest checkpoint's title (else its user intent),
+ *   else the first user prompt, whitespace collapsed, cut to 80 code points;
  * - model: the latest gen_metadata row's model name, else `model-<n>` of the latest planner step;
  * - parent_id: the main blob's parent conversation (a subagent), else a SUBAGENT_FORK reference;
  * - forked_from: the conversation a FORK reference names.
@@ -107,7 +111,8 @@ export function summarize(rows: ListingRows): Listing {
   const branch = nonBlank(workspace?.string(Workspace.git_branch));
   if (branch !== undefined) meta.git_branch = branch;
 
-  const title = rowTitle(rows.latest_checkpoint, rows.first_user_input);
+  const title =
+    annotationTitle(rows.annotation) ?? rowTitle(rows.latest_checkpoint, rows.first_user_input);
   if (title !== undefined) meta.title = title;
 
   const model = genMetadataModel(rows.latest_gen_metadata) ?? plannerModel(rows.latest_planner);
@@ -144,6 +149,7 @@ export function listingRows(body: AntigravityBody): ListingRows {
     trajectory_metadata_blob: body.trajectory_metadata_blob,
     parent_references: body.parent_references,
   };
+  if (body.annotation !== undefined) rows.annotation = body.annotation;
   let first: StepRow | undefined;
   let last: StepRow | undefined;
   for (const step of body.steps) {

@@ -9,6 +9,7 @@
  * - `x_empty` (per step row): optional blob columns holding an empty, not
  *   NULL, blob (txcript omits empty optional blobs; an omitted one reads as NULL);
  * - `x_lane`, `x_acp_meta`: the writer lane and the ACP `<id>.meta` sidecar;
+ * - `x_annotation`: `annotations/<id>.pbtxt`, agy's picker title;
  * - `x_extra_tables`: tables a later agy added, rows verbatim
  *   (cells: null, number, string, `{"blob": hex}`, `{"int": "<decimal>"}`).
  *
@@ -112,6 +113,7 @@ export function renderAntigravity(transcript: Transcript<AntigravityBody>): stri
   if (b.id !== rowsId(b)) doc.x_id = b.id;
   if (b.lane !== undefined) doc.x_lane = b.lane;
   if (b.acp_meta !== undefined) doc.x_acp_meta = b.acp_meta;
+  if (b.annotation !== undefined) doc.x_annotation = b.annotation;
   if (b.extra_tables.length > 0) {
     doc.x_extra_tables = b.extra_tables.map((t) => ({
       name: t.name,
@@ -322,6 +324,8 @@ export function parseAntigravity(text: string, origin?: string): Transcript<Anti
   if (lane !== undefined) body.lane = lane;
   const acpMeta = c.optional(doc, "x_acp_meta", "", str);
   if (acpMeta !== undefined) body.acp_meta = acpMeta;
+  const annotation = c.optional(doc, "x_annotation", "", str);
+  if (annotation !== undefined) body.annotation = annotation;
 
   const explicitId = c.optional(doc, "x_id", "", str);
   if (explicitId === "") c.fail("x_id", "a conversation id cannot be empty");

@@ -23,6 +23,7 @@ import { stableUuid } from "../../ids.js";
 import { decode, encode, type ProtoWriter } from "../../protobuf.js";
 import { type EpochTime, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
+import { renderAnnotation } from "./annotation.js";
 import type { AntigravityBody, StepRow } from "./body.js";
 import { isBlank, pathToUri } from "./decode.js";
 import { renderMirror } from "./mirror.js";
@@ -156,6 +157,8 @@ export function fromCommon(transcript: Transcript<Common>): Transcript<Antigravi
     trajectory_metadata_blob: [{ id: MAIN_BLOB_ID, data: mainBlobFor(given, id) }],
     extra_tables: [],
   };
+  // The title goes where agy's picker reads it, not into a step the model would see.
+  if (given.title?.trim()) body.annotation = renderAnnotation(given.title);
   const mirror = renderMirror(body.steps);
   body.transcript = mirror.compact;
   body.transcript_full = mirror.full;
