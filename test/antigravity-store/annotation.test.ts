@@ -69,6 +69,18 @@ describe("annotations", () => {
     expect(statSync(note(OTHER)).mtimeMs).toBe(mtime);
   });
 
+  it("an overwrite keeps what agy stored beside the title (the last view time)", () => {
+    const { save, note } = setup();
+    save(ID, TITLE);
+    writeFileSync(note(ID), 'title: "Renamed"\nlast_user_view_time { seconds: 7 }\n');
+    save(ID, "Newer title", true);
+    expect(readFileSync(note(ID), "utf8")).toBe(
+      'title: "Newer title"\nlast_user_view_time { seconds: 7 }\n',
+    );
+    save(ID, undefined, true);
+    expect(readFileSync(note(ID), "utf8")).toBe("last_user_view_time { seconds: 7 }\n");
+  });
+
   it("a title renamed in the annotation shows, and a folder in its place falls back", async () => {
     const { store, save, note } = setup();
     save(ID, TITLE);

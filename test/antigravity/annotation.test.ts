@@ -7,7 +7,11 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { annotationTitle, renderAnnotation } from "../../src/harness/antigravity/annotation.js";
+import {
+  annotationTitle,
+  mergeAnnotation,
+  renderAnnotation,
+} from "../../src/harness/antigravity/annotation.js";
 
 describe("annotationTitle", () => {
   it("reads the title in the forms the text format allows", () => {
@@ -30,6 +34,12 @@ describe("annotationTitle", () => {
     expect(annotationTitle("title { x: 1 }\n")).toBeUndefined();
   });
 
+  it("keeps a leading byte-order mark and reads a huge title whole", () => {
+    expect(annotationTitle(renderAnnotation("\ufeffBOM"))).toBe("\ufeffBOM");
+    const huge = "x".repeat(2_000_000);
+    expect(annotationTitle(renderAnnotation(huge))).toBe(huge);
+  });
+
   it("never throws on any text", () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (text) => {
@@ -46,6 +56,39 @@ describe("annotationTitle", () => {
         fc.string({ minLength: 1, maxLength: 120, unit: "binary" }).filter((t) => t.trim() !== ""),
         (title) => {
           expect(annotationTitle(renderAnnotation(title))).toBe(title);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("mergeAnnotation", () => {
+  const viewed = 'title: "old"\nlast_user_view_time {\n  seconds: 1764000000\n  nanos: 5\n}\n';
+
+  it("keeps the fields agy stores beside the title, and the new title wins", () => {
+    const merged = mergeAnnotation(viewed, renderAnnotation("new"));
+    expect(annotationTitle(merged)).toBe("new");
+    expect(merged).toBe(
+      'title: "new"\nlast_user_view_time {\n  seconds: 1764000000\n  nanos: 5\n}\n',
+    );
+  });
+
+  it("drops only the title when nothing new is written, and is empty when nothing is left", () => {
+    expect(mergeAnnotation(viewed, undefined)).toBe(
+      "last_user_view_time {\n  seconds: 1764000000\n  nanos: 5\n}\n",
+    );
+    expect(mergeAnnotation('title: "only"\n', undefined)).toBe("");
+    expect(mergeAnnotation(undefined, 'title: "t"\n')).toBe('title: "t"\n');
+  });
+
+  it("never throws, and the written title always wins, over any existing text", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 200 }),
+        fc.string({ minLength: 1, maxLength: 40 }).filter((t) => t.trim() !== ""),
+        (existing, title) => {
+          expect(annotationTitle(mergeAnnotation(existing, renderAnnotation(title)))).toBe(title);
         },
       ),
       { numRuns: 1000 },

@@ -560,7 +560,8 @@ describe("the reference Common document through agy", () => {
       timestamp: full.meta.timestamp,
       cwd: full.meta.cwd,
       git_branch: full.meta.git_branch,
-      title: "The login test is flaky",
+      // The title is kept in annotations/<id>.pbtxt, not taken from the first prompt.
+      title: "Fix the flaky test",
     });
     expect(back.body.some((m) => m.model !== undefined)).toBe(false);
   });

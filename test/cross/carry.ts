@@ -668,12 +668,18 @@ export const carryAntigravity: Carry = (t) => {
       body.push({ role: "user", content: answered, timestamp: when });
     }
   }
-  // Meta: id, start, cwd, branch; the title from the first prompt; "model =
-  // … `model-<n>` of the latest planner step"; [`cli_version`] is not stored.
+  // Meta: id, start, cwd, branch; [the title, kept in annotations/<id>.pbtxt]
+  // unless blank, else the first prompt's; "model = … `model-<n>` of the
+  // latest planner step"; [`cli_version`] is not stored.
   const meta: Meta = { id: session.id, timestamp: session.timestamp };
   if (session.cwd !== undefined) meta.cwd = session.cwd;
   if (session.git_branch !== undefined) meta.git_branch = session.git_branch;
-  const title = firstPrompt === undefined ? undefined : promptTitle(firstPrompt);
+  const title =
+    session.title !== undefined && session.title.trim() !== ""
+      ? session.title
+      : firstPrompt === undefined
+        ? undefined
+        : promptTitle(firstPrompt);
   if (title !== undefined) meta.title = title;
   if (lastModel !== undefined) meta.model = lastModel;
   return { meta, body };

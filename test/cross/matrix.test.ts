@@ -440,15 +440,20 @@ describe("losses no other test pins", () => {
     ]);
   });
 
-  it("agy: cli_version is not stored and the title becomes the first prompt's", () => {
-    const back = through(
+  it("agy: cli_version is not stored; the title is kept, and a blank one becomes the first prompt's", () => {
+    const titled = through(
       "antigravity",
       transcript([prompt("  Fix   the\nflaky test  ")], {
         title: "Flaky test",
         cli_version: "2.1.200",
       }),
     );
-    expect(back.meta).toEqual({
+    expect(titled.meta).toEqual({ id: SESSION_ID, timestamp: T0, cwd: CWD, title: "Flaky test" });
+    const blank = through(
+      "antigravity",
+      transcript([prompt("  Fix   the\nflaky test  ")], { title: "  \n " }),
+    );
+    expect(blank.meta).toEqual({
       id: SESSION_ID,
       timestamp: T0,
       cwd: CWD,

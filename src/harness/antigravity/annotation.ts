@@ -28,7 +28,8 @@ export function annotationTitle(text: string | undefined): string | undefined {
         const more = lexer.next();
         if (more?.kind === "string") parts.push(more.bytes);
       }
-      const title = new TextDecoder().decode(concat(parts));
+      // ignoreBOM: a title that starts with U+FEFF keeps it.
+      const title = new TextDecoder("utf-8", { ignoreBOM: true }).decode(concat(parts));
       return title.trim() === "" ? undefined : title;
     }
   }
@@ -54,6 +55,61 @@ export function renderAnnotation(title: string): string {
   return `${out}"\n`;
 }
 
+/**
+ * The annotation a save writes over `existing`: `written`'s fields, then
+ * every top-level field of `existing` other than the title whose name
+ * `written` does not have
+ * (agy keeps `last_user_view_time` and the like there; a continue that
+ * replaces the conversation must not drop them). Empty when neither has a
+ * field. Text that does not parse as fields is kept as it is.
+ */
+export function mergeAnnotation(existing: string | undefined, written: string | undefined): string {
+  const mine = written ?? "";
+  if (existing === undefined || existing.trim() === "") return mine;
+  // The title is the writer's: an untitled save removes the old one.
+  const names = new Set(["title", ...topLevelFields(mine).map((f) => f.name)]);
+  const kept = topLevelFields(existing)
+    .filter((f) => !names.has(f.name))
+    .map((f) => existing.slice(f.start, f.end));
+  if (kept.length === 0) return mine;
+  const head = mine === "" || mine.endsWith("\n") ? mine : `${mine}\n`;
+  return `${head}${kept.join("\n")}\n`;
+}
+
+interface FieldSpan {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/** Each top-level `name: value` or `name { … }`, with its span in the text. */
+function topLevelFields(text: string): FieldSpan[] {
+  const lexer = new Lexer(text);
+  const out: FieldSpan[] = [];
+  for (;;) {
+    const token = lexer.next();
+    if (token === undefined) return out;
+    if (token.kind !== "ident") continue;
+    const start = lexer.start;
+    let value = lexer.next();
+    if (value?.kind === "colon") value = lexer.next();
+    if (value === undefined) return out;
+    if (value.kind === "open") {
+      // A message value: to its matching close (or the end of the text).
+      let depth = 1;
+      while (depth > 0) {
+        const t = lexer.next();
+        if (t === undefined) break;
+        if (t.kind === "open") depth++;
+        else if (t.kind === "close") depth--;
+      }
+    } else if (value.kind === "string") {
+      while (lexer.peekKind() === "string") lexer.next();
+    }
+    out.push({ name: token.text, start, end: lexer.at });
+  }
+}
+
 type Token =
   | { kind: "ident"; text: string }
   | { kind: "string"; bytes: Uint8Array }
@@ -76,13 +132,22 @@ const SIMPLE_ESCAPES: Record<string, number> = {
 /** A tolerant protobuf text-format tokenizer: anything it does not know is `other`. */
 class Lexer {
   private i = 0;
+  /** Where the last token returned by `next` began. */
+  start = 0;
   private readonly encoder = new TextEncoder();
   constructor(private readonly text: string) {}
 
+  /** Where the next token's search begins: just past the last one. */
+  get at(): number {
+    return this.i;
+  }
+
   peekKind(): Token["kind"] | undefined {
     const at = this.i;
+    const start = this.start;
     const token = this.next();
     this.i = at;
+    this.start = start;
     return token?.kind;
   }
 
@@ -96,6 +161,7 @@ class Lexer {
       }
       break;
     }
+    this.start = this.i;
     if (this.i >= s.length) return undefined;
     const ch = s.charAt(this.i);
     if (ch === ":") {

@@ -86,6 +86,7 @@ export {
   ROOT_ENV,
 } from "./paths.js";
 
+import { mergeAnnotation } from "./annotation.js";
 import type { AntigravityBody } from "./body.js";
 import { listingRows, summarize } from "./summary.js";
 
@@ -525,10 +526,13 @@ export class AntigravityStore implements Store<AntigravityBody> {
       }
       fsyncPath(paths.logs, "r");
       // The title, where agy's picker reads it; never inside the steps the model sees.
-      if (body.annotation !== undefined) {
+      // Fields agy keeps there besides the title (the last view time) outlive an overwrite.
+      const existingNote = existing ? readAnnotation(paths.annotation) : undefined;
+      const note = mergeAnnotation(existingNote, body.annotation);
+      if (note.trim() !== "") {
         mkdirInside(lane.root, paths.annotations, HARNESS);
         sweepTemps(paths.annotations);
-        writeFileAtomic(paths.annotation, body.annotation);
+        writeFileAtomic(paths.annotation, note);
         fsyncPath(paths.annotations, "r");
         files.push(paths.annotation);
       } else if (statOrUndefined(paths.annotation, false)?.isFile()) {
