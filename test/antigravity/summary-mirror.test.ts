@@ -44,11 +44,11 @@ function pickRows(body: AntigravityBody): ListingRows {
   const firstUser = byIdx.find((s) => s.step_type === 14);
   const checkpoint = last(byIdx.filter((s) => s.step_type === 23));
   const planner = last(byIdx.filter((s) => s.step_type === 15));
-  const gen = last([...body.gen_metadata].sort((a, b) => a.idx - b.idx));
+  const gen = [...body.gen_metadata].sort((a, b) => b.idx - a.idx).slice(0, 8);
   if (firstUser) rows.first_user_input = firstUser;
   if (checkpoint) rows.latest_checkpoint = checkpoint;
   if (planner) rows.latest_planner = planner;
-  if (gen) rows.latest_gen_metadata = gen;
+  if (gen.length > 0) rows.recent_gen_metadata = gen;
   if (byIdx[0]) rows.first_step = byIdx[0];
   if (last(byIdx)) rows.last_step = last(byIdx)!;
   return rows;

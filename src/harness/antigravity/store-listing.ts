@@ -29,7 +29,7 @@ export {
 } from "./paths.js";
 
 import type { GenMetadataRow, StepRow } from "./body.js";
-import type { ListingRows } from "./summary.js";
+import { type ListingRows, RECENT_GEN_METADATA } from "./summary.js";
 
 // ---------------------------------------------------------------------------
 // Listing: the few rows discovery reads
@@ -164,11 +164,11 @@ function readListingAs(db: Db, file: string, id: string, shape: Shape): ListingR
     ),
     parent_references: table("parent_references", "SELECT * FROM parent_references ORDER BY idx"),
   };
-  const [gen] = table<GenMetadataRow>(
+  const recent = table<GenMetadataRow>(
     "gen_metadata",
-    "SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT 1",
+    `SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT ${RECENT_GEN_METADATA}`,
   );
-  if (gen) rows.latest_gen_metadata = gen;
+  if (recent.length > 0) rows.recent_gen_metadata = recent;
   const typed = db.prepare(TYPED_PICKS_SQL).raw();
   const columns = typed.columns().map((c) => c.name);
   const read = rowReader<StepRow>("steps", columns, file);

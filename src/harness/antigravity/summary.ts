@@ -52,8 +52,12 @@ export interface ListingRows {
   latest_checkpoint?: StepRow;
   /** The latest PLANNER_RESPONSE step (highest idx), if any: the session model. */
   latest_planner?: StepRow;
-  /** The latest gen_metadata row, if any: the readable model name. */
-  latest_gen_metadata?: GenMetadataRow;
+  /**
+   * The latest gen_metadata rows, newest first, at most RECENT_GEN_METADATA:
+   * the readable model name is the newest that names one (a conversation's
+   * last row may be an aggregate that names none).
+   */
+  recent_gen_metadata?: GenMetadataRow[];
   /** The step with the lowest idx, for the created-at fallback. */
   first_step?: StepRow;
   /** The step with the highest idx, for last activity. */
@@ -83,7 +87,8 @@ export interface Listing {
  * - title: the annotation's title (agy's picker title, set at creation and by
  *   a rename), else the latest checkpoint's title (else its user intent),
  *   else the first user prompt, whitespace collapsed, cut to 80 code points;
- * - model: the latest gen_metadata row's model name, else `model-<n>` of the latest planner step;
+ * - model: the model name of the newest of the last 8 gen_metadata rows that names one,
+ *   else `model-<n>` of the latest planner step;
  * - parent_id: the main blob's parent conversation (a subagent), else a SUBAGENT_FORK reference;
  * - forked_from: the conversation a FORK reference names.
  */
@@ -115,7 +120,7 @@ export function summarize(rows: ListingRows): Listing {
     annotationTitle(rows.annotation) ?? rowTitle(rows.latest_checkpoint, rows.first_user_input);
   if (title !== undefined) meta.title = title;
 
-  const model = genMetadataModel(rows.latest_gen_metadata) ?? plannerModel(rows.latest_planner);
+  const model = recentModel(rows.recent_gen_metadata) ?? plannerModel(rows.latest_planner);
   if (model !== undefined) meta.model = model;
 
   const listing: Listing = { meta };
@@ -175,12 +180,20 @@ export function listingRows(body: AntigravityBody): ListingRows {
   }
   if (first !== undefined) rows.first_step = first;
   if (last !== undefined) rows.last_step = last;
-  for (const row of body.gen_metadata) {
-    if (rows.latest_gen_metadata === undefined || row.idx > rows.latest_gen_metadata.idx) {
-      rows.latest_gen_metadata = row;
-    }
-  }
+  const recent = [...body.gen_metadata].sort((a, b) => b.idx - a.idx).slice(0, RECENT_GEN_METADATA);
+  if (recent.length > 0) rows.recent_gen_metadata = recent;
   return rows;
+}
+
+/** How many of the latest gen_metadata rows are searched for a model name. */
+export const RECENT_GEN_METADATA = 8;
+
+function recentModel(rows: readonly GenMetadataRow[] | undefined): string | undefined {
+  for (const row of rows ?? []) {
+    const name = genMetadataModel(row);
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
 /** The `main` row of `trajectory_metadata_blob`, decoded (empty when absent). */
