@@ -123,12 +123,8 @@ function statOrUndefined(path: string, follow = true): Stats | undefined {
  * folder, a dangling link, an unreadable file) costs only the title.
  */
 function readAnnotation(path: string): string | undefined {
-  if (!statOrUndefined(path)?.isFile()) return undefined;
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  // The stat first: a FIFO by that name would block a read.
+  return statOrUndefined(path)?.isFile() ? readTextIfPresent(path) : undefined;
 }
 
 function readTextIfPresent(path: string): string | undefined {
@@ -219,10 +215,10 @@ function discoverOne(lane: LaneRoot, id: string, path: string, busyTimeoutMs: nu
     busyTimeoutMs,
     wal,
   });
-  const annotation = readAnnotation(lanePaths(lane, id).annotation);
+  const files = lanePaths(lane, id);
+  const annotation = readAnnotation(files.annotation);
   if (annotation !== undefined) rows.annotation = annotation;
   const listing = summarize(rows);
-  const files = lanePaths(lane, id);
   const fingerprint = fingerprintOf(lane, files);
   const meta = { ...listing.meta };
   if (lane.lane === "acp" && meta.cwd === undefined) {
