@@ -123,8 +123,14 @@ function statOrUndefined(path: string, follow = true): Stats | undefined {
  * folder, a dangling link, an unreadable file) costs only the title.
  */
 function readAnnotation(path: string): string | undefined {
-  // The stat first: a FIFO by that name would block a read.
-  return statOrUndefined(path)?.isFile() ? readTextIfPresent(path) : undefined;
+  // The stat first: a FIFO by that name would block a read. Unlike
+  // readTextIfPresent, no error here fails the conversation.
+  if (!statOrUndefined(path)?.isFile()) return undefined;
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 function readTextIfPresent(path: string): string | undefined {
