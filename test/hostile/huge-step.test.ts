@@ -42,6 +42,8 @@ describe("a session with a 8 MiB prompt", () => {
     const doc = commonDoc(SID);
     const prompt = `  Please\n\n review ${"word ".repeat((8 * 1024 * 1024) / 5)}`;
     doc.body[0]!.content = [{ type: "text", text: prompt }];
+    // Untitled, so the listing builds its title from the huge prompt (a title is kept as is).
+    delete doc.meta.title;
     saveAs(doc, "antigravity", { env: { HOME: home } });
     const env = { HOME: home, NODE_OPTIONS: "--max-old-space-size=48" };
     const list = txcript(["list", "--json"], { env });
