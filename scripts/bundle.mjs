@@ -29,7 +29,10 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  packages: "external",
+  external: ["better-sqlite3"],
+  mainFields: ["module", "main"],
+  // Bundled CommonJS packages (commander) require Node's built-ins.
+  banner: { js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);' },
   chunkNames: "chunk-[hash]",
   sourcemap: true,
   logLevel: "warning",
