@@ -6,16 +6,20 @@
 
 import stringWidth from "string-width";
 
+// Printable ASCII is one cell a character: most of a table, and far cheaper
+// to measure than string-width's grapheme segmentation.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 export function width(text: string): number {
-  return stringWidth(text);
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
 }
 
 export function padEnd(text: string, cells: number): string {
-  return text + " ".repeat(Math.max(0, cells - stringWidth(text)));
+  return text + " ".repeat(Math.max(0, cells - width(text)));
 }
 
 export function padStart(text: string, cells: number): string {
-  return " ".repeat(Math.max(0, cells - stringWidth(text))) + text;
+  return " ".repeat(Math.max(0, cells - width(text))) + text;
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -23,7 +27,7 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 /** `text` cut to at most `cells` cells, ending in "…" when cut. */
 export function fitWidth(text: string, cells: number): string {
   if (cells <= 0) return "";
-  if (stringWidth(text) <= cells) return text;
+  if (width(text) <= cells) return text;
   let out = "";
   let used = 0;
   for (const { segment } of segmenter.segment(text)) {

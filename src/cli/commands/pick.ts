@@ -19,8 +19,8 @@ import { indexFor, refreshed } from "../cache.js";
 import { fitWidth } from "../columns.js";
 import { rootFlag, rootsFrom } from "../context.js";
 import { UsageError } from "../errors.js";
+import { tildify } from "../list-table.js";
 import { parseHarness } from "../options.js";
-import { tildify } from "./list.js";
 
 interface Target {
   id: string;

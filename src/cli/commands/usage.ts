@@ -27,10 +27,10 @@ import {
 } from "../../usage/report.js";
 import { indexFor, refreshed, reportSkipped } from "../cache.js";
 import { fitWidth } from "../columns.js";
+import { tildify } from "../list-table.js";
 import { parseHarness, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, painter, tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
-import { tildify } from "./list.js";
 
 interface UsageOptions {
   from?: HarnessId;
