@@ -2,7 +2,9 @@
 // src/ into dist/ (the library, module by module); this replaces
 // dist/cli/main.js with one esbuild bundle of it, split at each command's
 // dynamic import, so a command loads a few files instead of about a hundred.
-// Packages in node_modules stay outside the bundle, loaded as they are.
+// Pure-JS packages go into the bundle too: resolving and reading each of
+// their files was a fifth of `list`'s start. better-sqlite3 stays outside
+// (a native addon), and the library in dist/ still imports every package.
 // agy's discovery worker is bundled beside it, where the bundle looks for it.
 
 import { rmSync } from "node:fs";
@@ -30,9 +32,13 @@ await build({
   platform: "node",
   target: "node20",
   external: ["better-sqlite3"],
+  // ES builds first: jsonc-parser's CommonJS build requires its files by
+  // computed names, which a bundle cannot follow.
   mainFields: ["module", "main"],
   // Bundled CommonJS packages (commander) require Node's built-ins.
-  banner: { js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);',
+  },
   chunkNames: "chunk-[hash]",
   sourcemap: true,
   logLevel: "warning",
