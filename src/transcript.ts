@@ -18,6 +18,30 @@ export const HARNESS_IDS = [
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
+/** What people call each harness. The registry's entries take their labels from here. */
+export const HARNESS_LABELS = {
+  antigravity: "Antigravity CLI (agy)",
+  simple: "Simple document",
+  claude_code: "Claude Code",
+  codex: "Codex",
+  gemini_cli: "Gemini CLI",
+  opencode: "OpenCode",
+} as const satisfies Readonly<Record<HarnessId, string>>;
+
+/**
+ * The harnesses with an on-disk store, in `HARNESS_IDS` order: those the
+ * registry gives a `store` (a test holds the two to each other). Here so
+ * that a command can name them without loading any harness.
+ */
+export const STORED_HARNESS_IDS = [
+  "antigravity",
+  "claude_code",
+  "codex",
+  "gemini_cli",
+  "opencode",
+] as const satisfies readonly HarnessId[];
+export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
+
 /**
  * The short names people type for a harness (`--from agy`). One line per
  * alias; `satisfies` keeps every target a real harness id.
@@ -160,26 +184,15 @@ export interface Saved {
   files: string[];
 }
 
-/** Where a session lives on disk, and how to find, read, write and remove it. */
-export interface Store<Body> {
-  readonly harness: HarnessId;
+/**
+ * The part of a store the index checks before every command: its roots,
+ * and `scan()` or `stamp()`, from directory listings and stat alone. Each
+ * harness has it in its own `probe.ts`, which loads no parser or codec, so
+ * a warm `list` loads none either.
+ */
+export interface StoreProbe {
   /** The store root directories this instance reads. */
   readonly roots: readonly string[];
-  /** Asynchronous: a store may spread the scan over worker threads. */
-  discover(options?: DiscoverOptions): Promise<Discovery>;
-  /**
-   * The ids of the sessions this store holds, from file names alone (no
-   * session file is opened), sorted and without duplicates; cheap enough to
-   * run on every id lookup. A listed id may still fail to load.
-   */
-  ids(): string[];
-  /** Load by exact id. Never modifies the source. */
-  load(id: string): Transcript<Body>;
-  /** Write atomically; resumable by the harness. */
-  save(transcript: Transcript<Body>, options?: SaveOptions): Saved;
-  /** Remove the session's files inside the root; returns what was removed. */
-  delete(id: string): string[];
-  fingerprint(id: string): Fingerprint | undefined;
   /**
    * Optional, for the index: the fingerprint of every file discovery would
    * read, main file first, from directory listings and stat alone (no
@@ -195,6 +208,26 @@ export interface Store<Body> {
    * whole re-discovery.
    */
   stamp?(): string | undefined;
+}
+
+/** Where a session lives on disk, and how to find, read, write and remove it. */
+export interface Store<Body> extends StoreProbe {
+  readonly harness: HarnessId;
+  /** Asynchronous: a store may spread the scan over worker threads. */
+  discover(options?: DiscoverOptions): Promise<Discovery>;
+  /**
+   * The ids of the sessions this store holds, from file names alone (no
+   * session file is opened), sorted and without duplicates; cheap enough to
+   * run on every id lookup. A listed id may still fail to load.
+   */
+  ids(): string[];
+  /** Load by exact id. Never modifies the source. */
+  load(id: string): Transcript<Body>;
+  /** Write atomically; resumable by the harness. */
+  save(transcript: Transcript<Body>, options?: SaveOptions): Saved;
+  /** Remove the session's files inside the root; returns what was removed. */
+  delete(id: string): string[];
+  fingerprint(id: string): Fingerprint | undefined;
 }
 
 /** A command line that reopens a saved session in its harness. */

@@ -5,12 +5,11 @@
  */
 
 import type { Command } from "commander";
-import { harness } from "../harness/index.js";
 import { type Refreshed, type RefreshOptions, SessionIndex } from "../index/index.js";
 import type { Env } from "../local.js";
-import type { HarnessId } from "../transcript.js";
-import { rootsFrom } from "./context.js";
+import { HARNESS_LABELS, type HarnessId } from "../transcript.js";
 import { Progress, tell } from "./output.js";
+import { rootsFrom } from "./roots.js";
 
 export function addCacheOptions(program: Command): void {
   program
@@ -58,7 +57,7 @@ export async function refreshed(
 /** Stores that could not be read, then "3 files skipped; --verbose shows why" (or each reason). */
 export function reportSkipped(refreshed: Refreshed, verbose: boolean | undefined): void {
   for (const u of refreshed.unreadable) {
-    tell(`txcript: warning: skipped the ${harness(u.harness).label} store: ${u.reason}\n`);
+    tell(`txcript: warning: skipped the ${HARNESS_LABELS[u.harness]} store: ${u.reason}\n`);
   }
   const n = refreshed.skipped.length;
   if (n === 0) return;

@@ -1,41 +1,21 @@
 /**
- * What every command shares: the environment, store root overrides from
- * the global `--<harness>-root` flags, and how a session reference (an id,
- * a prefix, a file or `-`) becomes a Common transcript.
+ * What the commands that read sessions share: the stores as the command
+ * line configures them (roots from the `--<harness>-root` flags, see
+ * roots.ts), and how a session reference (an id, a prefix, a file or `-`)
+ * becomes a Common transcript.
  */
 
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Origin } from "../copies.js";
 import { NotFoundError, TxcriptError } from "../errors.js";
-import { harness, storedHarnesses } from "../harness/index.js";
+import { harness } from "../harness/index.js";
 import { type Env, Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
 import { readDocument } from "./documents.js";
 import { UsageError } from "./errors.js";
-
-export function rootFlag(id: HarnessId): string {
-  return `${id.replace(/_/g, "-")}-root`;
-}
-
-/** Global `--<harness>-root <dir>` flags, one per harness with a store. */
-export function addRootOptions(program: Command): void {
-  for (const h of storedHarnesses()) {
-    program.option(`--${rootFlag(h.id)} <dir>`, `read and write ${h.label} sessions under <dir>`);
-  }
-}
-
-export function rootsFrom(command: Command): Partial<Record<HarnessId, string>> {
-  const opts = command.optsWithGlobals() as Record<string, unknown>;
-  const roots: Partial<Record<HarnessId, string>> = {};
-  for (const h of storedHarnesses()) {
-    const key = rootFlag(h.id).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    const value = opts[key];
-    if (typeof value === "string") roots[h.id] = value;
-  }
-  return roots;
-}
+import { rootsFrom } from "./roots.js";
 
 export function localFor(command: Command, from?: HarnessId): Local {
   const options: ConstructorParameters<typeof Local>[0] = {

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { storedHarnesses } from "../harness/index.js";
 import type { Local } from "../local.js";
 import type { HarnessId, StoreOptions } from "../transcript.js";
-import { rootFlag } from "./context.js";
+import { rootFlag } from "./roots.js";
 
 /** Subfolders of a root tried as the real one: enough for `~/.gemini`, `~/.claude`, not a whole disk. */
 const MAX_CHILDREN = 64;

@@ -54,7 +54,7 @@ function wanted(args: readonly string[]): typeof COMMANDS {
 export async function buildProgram(args: readonly string[] = []): Promise<Command> {
   const { Command } = await import("commander");
   const { addCacheOptions } = await import("./cache.js");
-  const { addRootOptions } = await import("./context.js");
+  const { addRootOptions } = await import("./roots.js");
   const program = new Command("txcript")
     .description("Read, convert and continue coding-agent sessions: agy (Antigravity CLI) first")
     .version(version(), "-V, --version")

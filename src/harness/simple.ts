@@ -31,14 +31,15 @@ import { stableUuid } from "../ids.js";
 import { assignDefined, Checker, joinPath, parseJson, sortKeys } from "../json.js";
 import { firstKey, hasManyRecords } from "../sniff.js";
 import { compareTimestamps, EPOCH, type Timestamp } from "../time.js";
-import type {
-  Codec,
-  Common,
-  Harness,
-  Recognized,
-  Sample,
-  TextCodec,
-  Transcript,
+import {
+  type Codec,
+  type Common,
+  HARNESS_LABELS,
+  type Harness,
+  type Recognized,
+  type Sample,
+  type TextCodec,
+  type Transcript,
 } from "../transcript.js";
 
 export type SimpleBody = Common;
@@ -245,7 +246,7 @@ export const simpleText: TextCodec<SimpleBody> = {
 /** The Simple registry entry: a text form only, with no store and no resume. */
 export const simple: Harness<"simple", SimpleBody> = {
   id: "simple",
-  label: "Simple document",
+  label: HARNESS_LABELS.simple,
   codec: simpleCodec,
   text: simpleText,
 };

@@ -11,11 +11,20 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { CopyLedger } from "../copies.js";
 import { describeCause, TxcriptError } from "../errors.js";
-import { storedHarnesses } from "../harness/index.js";
-import { type Env, type Listing, Local, type SkippedIn } from "../local.js";
+import { probeStore } from "../harness/probes.js";
+import type { Env, Listing, Local, SkippedIn } from "../local.js";
 import type { Db } from "../sqlite.js";
 import { timestampFromMillis, timestampMillis } from "../time.js";
-import type { Discovered, Discovery, HarnessId, Skipped } from "../transcript.js";
+import {
+  type Discovered,
+  type Discovery,
+  type HarnessId,
+  STORED_HARNESS_IDS,
+  type Skipped,
+  type StoredHarnessId,
+  type StoreOptions,
+  type StoreProbe,
+} from "../transcript.js";
 import { cacheDir, isCorrupt, type Opened, openIndexDb, removeIndex, tryLock } from "./open.js";
 import { ftsExpression } from "./terms.js";
 import {
@@ -154,7 +163,9 @@ interface EntryRow {
 /** The index. Open with `SessionIndex.open`; close when done. */
 export class SessionIndex {
   private opened: Opened;
-  private readonly local: Local;
+  /** The full stores, loaded only when a session must be read (see `stores()`). */
+  private local: Local | undefined;
+  private readonly probes = new Map<HarnessId, StoreProbe>();
   private readonly warn: (line: string) => void;
   private readonly dir: string | null;
   private storeIdCache = new Map<HarnessId, number>();
@@ -165,10 +176,6 @@ export class SessionIndex {
   ) {
     this.warn = options.warn ?? (() => {});
     this.dir = dir;
-    this.local = new Local({
-      env: options.env,
-      ...(options.roots ? { roots: options.roots } : {}),
-    });
     this.opened = openIndexDb(dir, this.warn);
   }
 
@@ -216,17 +223,44 @@ export class SessionIndex {
     }
   }
 
-  private harnessIds(from?: HarnessId): HarnessId[] {
-    return storedHarnesses()
-      .map((h) => h.id)
-      .filter((id) => from === undefined || id === from);
+  private harnessIds(from?: HarnessId): StoredHarnessId[] {
+    return STORED_HARNESS_IDS.filter((id) => from === undefined || id === from);
+  }
+
+  /** The store's probe: what a refresh checks before reading anything. */
+  private probe(harness: StoredHarnessId): StoreProbe {
+    let probe = this.probes.get(harness);
+    if (!probe) {
+      const options: StoreOptions = { env: this.options.env };
+      const root = this.options.roots?.[harness];
+      if (root !== undefined) options.root = root;
+      probe = probeStore(harness, options);
+      this.probes.set(harness, probe);
+    }
+    return probe;
+  }
+
+  /**
+   * The full stores, to discover or load sessions. Imported on first use:
+   * the harnesses' parsers and codecs are most of what txcript loads, and a
+   * refresh that finds nothing changed needs none of them.
+   */
+  private async stores(): Promise<Local> {
+    if (!this.local) {
+      const { Local } = await import("../local.js");
+      this.local = new Local({
+        env: this.options.env,
+        ...(this.options.roots ? { roots: this.options.roots } : {}),
+      });
+    }
+    return this.local;
   }
 
   /** The stores row of a harness as this index is configured (its roots), made on first use. */
-  private storeId(harness: HarnessId): number {
+  private storeId(harness: StoredHarnessId): number {
     const cached = this.storeIdCache.get(harness);
     if (cached !== undefined) return cached;
-    const roots = JSON.stringify(this.local.store(harness).roots);
+    const roots = JSON.stringify(this.probe(harness).roots);
     const find = () =>
       this.db
         .prepare("SELECT id FROM stores WHERE harness = ? AND roots = ?")
@@ -265,7 +299,7 @@ export class SessionIndex {
           if (isCorrupt(cause)) throw cause;
           // One broken store (HOME a file, an unreadable root) costs only its own sessions.
           const reason = cause instanceof Error ? cause.message : String(cause);
-          unreadable.push({ harness: h, path: this.local.store(h).roots[0] ?? h, reason });
+          unreadable.push({ harness: h, path: this.probe(h).roots[0] ?? h, reason });
         }
       }
       if (options.text) await this.refreshText(options);
@@ -279,8 +313,9 @@ export class SessionIndex {
     }
   }
 
-  private async refreshRows(harness: HarnessId, options: RefreshOptions): Promise<void> {
-    const store = this.local.store(harness);
+  private async refreshRows(harness: StoredHarnessId, options: RefreshOptions): Promise<void> {
+    const probe = this.probe(harness);
+    const store = async () => (await this.stores()).store(harness);
     const storeId = this.storeId(harness);
     const known = new Map(
       (
@@ -300,9 +335,9 @@ export class SessionIndex {
     let gone: EntryRow[];
     let discovery: Discovery | undefined;
     let stamp: string | undefined;
-    if (store.scan) {
+    if (probe.scan) {
       const scanned = new Map<string, string>();
-      for (const fp of store.scan()) {
+      for (const fp of probe.scan()) {
         const main = fp.files[0];
         if (main) scanned.set(main.path, fingerprintKey(fp.files));
       }
@@ -310,16 +345,16 @@ export class SessionIndex {
         if (known.get(path)?.fingerprint !== key) write.set(path, key);
       gone = [...known.values()].filter((r) => !scanned.has(r.path));
       if (write.size > 0)
-        discovery = await store.discover({ ...progress, paths: new Set(write.keys()) });
+        discovery = await (await store()).discover({ ...progress, paths: new Set(write.keys()) });
     } else {
       // No cheap scan: discovery is the scan, unless the store's stamp says nothing changed.
       // Taken before discovery, so that a change made while it runs shows at the next refresh.
-      stamp = store.stamp?.();
+      stamp = probe.stamp?.();
       if (stamp !== undefined) {
         const last = this.db.prepare("SELECT stamp FROM stores WHERE id = ?").pluck().get(storeId);
         if (last === stamp) return;
       }
-      const found = await store.discover(progress);
+      const found = await (await store()).discover(progress);
       discovery = found;
       const seen = new Set<string>();
       for (const d of found.sessions) {
@@ -338,7 +373,7 @@ export class SessionIndex {
     const setStamp = this.db.prepare("UPDATE stores SET stamp = ? WHERE id = ?");
     if (write.size === 0 && gone.length === 0 && !discovery) return;
     const sessions = new Map(
-      (discovery?.sessions ?? []).map((d) => [store.scan ? d.path : sharedKey(d), d]),
+      (discovery?.sessions ?? []).map((d) => [probe.scan ? d.path : sharedKey(d), d]),
     );
     const skipped = new Map((discovery?.skipped ?? []).map((s) => [s.path, s]));
     const outside: Skipped[] = (discovery?.skipped ?? []).filter((s) => !write.has(s.path));
@@ -430,6 +465,7 @@ export class SessionIndex {
       todo = pending(); // the other process may have done them
     }
     try {
+      const local = await this.stores();
       const db = this.db;
       const dropChunks = db.prepare("DELETE FROM chunks WHERE entry = ?");
       const addChunk = db.prepare(
@@ -451,7 +487,7 @@ export class SessionIndex {
         const batch = todo.slice(start, start + TEXT_BATCH).map((row) => {
           options.onProgress?.("indexing text", start, todo.length);
           try {
-            const loaded = this.local.load({ harness: row.harness, id: row.id });
+            const loaded = local.load({ harness: row.harness, id: row.id });
             return {
               row,
               chunks: chunksOf(loaded.transcript, row.updated_ms),

@@ -22,9 +22,9 @@ import {
   UnsafePathError,
 } from "../../src/errors.js";
 import { claudeCodeCodec } from "../../src/harness/claude-code/codec.js";
+import { claudeCodeRoot } from "../../src/harness/claude-code/probe.js";
 import {
   ClaudeCodeStore,
-  claudeCodeRoot,
   cwdHash,
   encodeCwd,
   projectDirName,

@@ -23,12 +23,8 @@ import {
   UnsafePathError,
 } from "../../src/errors.js";
 import { codexCodec } from "../../src/harness/codex/codec.js";
-import {
-  CodexStore,
-  decompressCapped,
-  estimateMessages,
-  parseRolloutName,
-} from "../../src/harness/codex/store.js";
+import { parseRolloutName } from "../../src/harness/codex/probe.js";
+import { CodexStore, decompressCapped, estimateMessages } from "../../src/harness/codex/store.js";
 import { codexText } from "../../src/harness/codex/text.js";
 import { harness } from "../../src/harness/index.js";
 import { ROOT } from "../support/cli.js";

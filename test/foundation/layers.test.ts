@@ -1,6 +1,7 @@
 /**
  * The layer rules in biome.json fail lint where they should: a codec that
- * does I/O, a store that converts, console output outside src/cli. Each
+ * does I/O, a store that converts, a probe that parses, console output
+ * outside src/cli. Each
  * case is linted in a scratch copy of the project's Biome configuration, so
  * the repository is never written to.
  */
@@ -48,6 +49,12 @@ describe("layer rules", () => {
       'import { openStore } from "../../sqlite.js";\nexport const x = openStore;\n',
     "src/harness/demo/store.ts":
       'import { toCommon } from "./codec.js";\nexport const x = toCommon;\n',
+    "src/harness/demo/probe.ts":
+      'import { readFileSync } from "node:fs";\nimport { parseDemo } from "./text.js";\nexport const x = [readFileSync, parseDemo];\n',
+    "src/harness/other/probe.ts":
+      'import { statSync } from "node:fs";\nimport { readSnapshot } from "../../sqlite.js";\nexport const x = [statSync, readSnapshot];\n',
+    "src/harness/fine/probe.ts":
+      'import { statSync } from "node:fs";\nimport { demoRoot } from "./paths.js";\nexport const x = [statSync, demoRoot];\n',
     "src/local2.ts": "export function f() {\n  console.log(1);\n}\n",
     "src/cli/commands/x.ts": "export function f() {\n  console.log(1);\n}\n",
     "src/model.ts": "export const f = (a?: string) => a!.length;\n",
@@ -61,6 +68,14 @@ describe("layer rules", () => {
 
   it("a store importing its codec fails", () => {
     expect(fired["src/harness/demo/store.ts"]).toContain("lint/style/noRestrictedImports");
+  });
+
+  it("a probe may stat files but fails when it imports a parser or SQLite", () => {
+    expect(fired["src/harness/demo/probe.ts"]).toContain("lint/style/noRestrictedImports");
+    expect(fired["src/harness/other/probe.ts"]).toContain("lint/style/noRestrictedImports");
+    expect(fired["src/harness/fine/probe.ts"] ?? []).not.toContain(
+      "lint/style/noRestrictedImports",
+    );
   });
 
   it("console output fails outside src/cli and passes inside it", () => {

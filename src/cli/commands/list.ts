@@ -11,9 +11,7 @@ import type { Listing } from "../../local.js";
 import { sessionRecord } from "../../sessionRecord.js";
 import type { HarnessId } from "../../transcript.js";
 import { indexFor, refreshed, reportSkipped } from "../cache.js";
-import { localFor } from "../context.js";
 import { takeInterrupts } from "../interrupt.js";
-import { explainEmpty } from "../looked.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, tell } from "../output.js";
 
@@ -92,7 +90,14 @@ export function register(program: Command): void {
           options.until !== undefined
         )
           tell("no sessions found\n");
-        else tell(`${explainEmpty(localFor(command, options.from), process.env).join("\n")}\n`);
+        else {
+          // Only an empty machine needs the stores themselves, to say where it looked.
+          const [{ localFor }, { explainEmpty }] = await Promise.all([
+            import("../context.js"),
+            import("../looked.js"),
+          ]);
+          tell(`${explainEmpty(localFor(command, options.from), process.env).join("\n")}\n`);
+        }
       }
       reportSkipped(listing, options.verbose);
     });

@@ -11,7 +11,7 @@ import type { Command } from "commander";
 import { describeCause, errorLine } from "../../errors.js";
 import type { Env } from "../../local.js";
 import { createMcpServer } from "../../mcp/server.js";
-import { rootsFrom } from "../context.js";
+import { rootsFrom } from "../roots.js";
 import { packageVersion } from "../version.js";
 
 export function register(program: Command): void {

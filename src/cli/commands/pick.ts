@@ -17,10 +17,10 @@ import type { SessionIndex } from "../../index/index.js";
 import type { Discovered, HarnessId } from "../../transcript.js";
 import { indexFor, refreshed } from "../cache.js";
 import { fitWidth } from "../columns.js";
-import { rootFlag, rootsFrom } from "../context.js";
 import { UsageError } from "../errors.js";
 import { tildify } from "../list-table.js";
 import { parseHarness } from "../options.js";
+import { rootFlag, rootsFrom } from "../roots.js";
 
 interface Target {
   id: string;

@@ -4,7 +4,7 @@
  * conversation's workspace.
  */
 
-import type { Harness } from "../../transcript.js";
+import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import type { AntigravityBody } from "./body.js";
 import { antigravityCodec } from "./codec.js";
 import { AntigravityStore } from "./store.js";
@@ -28,7 +28,7 @@ export { antigravityText, parseAntigravity, renderAntigravity } from "./text.js"
 
 export const antigravity: Harness<"antigravity", AntigravityBody> = {
   id: "antigravity",
-  label: "Antigravity CLI (agy)",
+  label: HARNESS_LABELS.antigravity,
   codec: antigravityCodec,
   text: antigravityText,
   store: (options) => new AntigravityStore(options),

@@ -11,7 +11,6 @@
  */
 
 import {
-  lstatSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -21,7 +20,7 @@ import {
   unlinkSync,
 } from "node:fs";
 import { availableParallelism } from "node:os";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { isJsonObject } from "../../common.js";
 import {
   ConflictError,
@@ -73,8 +72,8 @@ import {
   antigravityLanes,
   type LaneRoot,
   lanePaths,
-  type Paths,
 } from "./paths.js";
+import { AntigravityProbe, fingerprintOf, statOrUndefined } from "./probe.js";
 import { readListing } from "./store-listing.js";
 import { HARNESS, readDatabase, writeDatabase } from "./store-rows.js";
 
@@ -104,19 +103,6 @@ function acpCwd(text: string | undefined): string | undefined {
 
 // ---------------------------------------------------------------------------
 // Files
-
-/** Stats, or undefined when nothing is there (without the cost of a thrown ENOENT). */
-function statOrUndefined(path: string, follow = true): Stats | undefined {
-  try {
-    return follow
-      ? statSync(path, { throwIfNoEntry: false })
-      : lstatSync(path, { throwIfNoEntry: false });
-  } catch (error) {
-    // A path through a file (HOME a file, say) holds nothing.
-    if (errnoCode(error) === "ENOTDIR") return undefined;
-    throw error;
-  }
-}
 
 /**
  * `annotations/<id>.pbtxt` when it is a readable file. Anything else (a
@@ -168,83 +154,6 @@ function checkFile(path: string): boolean {
 }
 
 /** The database, its -wal, the brain logs and the ACP sidecar: whichever exist. */
-/**
- * What `scan()` listed of a lane: the names in `conversations/`, and in
- * `brain/` and `annotations/` where those could be read (undefined: not
- * known, so every candidate there is statted). A name not listed is not
- * statted: most conversations have no `-wal` at rest and no annotation,
- * and a failed stat costs as much as a good one.
- */
-interface Listed {
-  conversations: ReadonlySet<string>;
-  brain: ReadonlySet<string> | undefined;
-  annotations: ReadonlySet<string> | undefined;
-}
-
-/**
- * `lanePaths` for the fingerprint by string concatenation: `path.join` on
- * every name of a large store costs more than the stats. Only for a plain
- * name (undefined otherwise: "", "." and ".." are what `join` would
- * normalize, and a readdir name holds no separator).
- */
-function lanePrefixes(lane: LaneRoot): { paths(id: string): FingerprintPaths | undefined } {
-  const p = lanePaths(lane, "x");
-  const conversations = p.conversations + sep;
-  const annotations = p.annotations + sep;
-  const brain = dirname(p.brain) + sep;
-  const logs = sep + relative(p.brain, p.logs) + sep;
-  const logNames = p.logFiles.map(([key, file]) => [key, basename(file)] as const);
-  return {
-    paths(id) {
-      if (id === "" || id === "." || id === "..") return undefined;
-      const db = `${conversations}${id}.db`;
-      const inLogs = `${brain}${id}${logs}`;
-      return {
-        db,
-        wal: `${db}-wal`,
-        meta: `${conversations}${id}.meta`,
-        annotation: `${annotations}${id}.pbtxt`,
-        logFiles: logNames.map(([key, name]) => [key, inLogs + name] as const),
-      };
-    },
-  };
-}
-
-/** A folder's names; empty when it does not exist, undefined when it cannot be read. */
-function namesIn(dir: string): ReadonlySet<string> | undefined {
-  try {
-    return new Set(readdirSync(dir));
-  } catch (error) {
-    return errnoCode(error) === "ENOENT" ? new Set() : undefined;
-  }
-}
-
-/** The files a fingerprint covers, as `lanePaths` names them. */
-type FingerprintPaths = Pick<Paths, "db" | "wal" | "logFiles" | "annotation" | "meta">;
-
-function fingerprintOf(
-  lane: LaneRoot,
-  paths: FingerprintPaths,
-  id: string,
-  listed?: Listed,
-): Fingerprint {
-  const candidates = [paths.db];
-  if (!listed || listed.conversations.has(`${id}.db-wal`)) candidates.push(paths.wal);
-  if (!listed?.brain || listed.brain.has(id))
-    for (const [, file] of paths.logFiles) candidates.push(file);
-  // The annotation holds the title: a rename in agy changes only that file.
-  if (!listed?.annotations || listed.annotations.has(`${id}.pbtxt`))
-    candidates.push(paths.annotation);
-  if (lane.lane === "acp" && (!listed || listed.conversations.has(`${id}.meta`)))
-    candidates.push(paths.meta);
-  const files: Fingerprint["files"] = [];
-  for (const path of candidates) {
-    const st = statOrUndefined(path);
-    if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
-  }
-  return { files };
-}
-
 /** Candidate `i` of a batch (indexes come from the batch itself: an invariant). */
 function candidateAt(candidates: readonly Candidate[], i: number): Candidate {
   const c = candidates[i];
@@ -724,32 +633,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
   // -- fingerprint ---------------------------------------------------------
 
   scan(): Fingerprint[] {
-    const out: Fingerprint[] = [];
-    for (const lane of this.lanes) {
-      let names: string[];
-      try {
-        names = readdirSync(join(lane.root, "conversations"));
-      } catch {
-        continue; // discover() reports unreadable directories
-      }
-      const listed: Listed = {
-        conversations: new Set(names),
-        brain: namesIn(join(lane.root, "brain")),
-        annotations: namesIn(join(lane.root, "annotations")),
-      };
-      const prefix = lanePrefixes(lane);
-      for (const name of names.sort()) {
-        if (!name.endsWith(".db")) continue;
-        const id = name.slice(0, -3);
-        const paths = prefix.paths(id) ?? lanePaths(lane, id);
-        const found = fingerprintOf(lane, paths, id, listed);
-        // A dangling or unreadable .db still goes to discovery, which says why it is skipped.
-        if (found.files[0]?.path !== paths.db)
-          found.files.unshift({ path: paths.db, mtime_ms: 0, size: -1 });
-        out.push(found);
-      }
-    }
-    return out;
+    return new AntigravityProbe({ lanes: this.lanes }).scan();
   }
 
   fingerprint(id: string): Fingerprint | undefined {

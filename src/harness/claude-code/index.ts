@@ -4,7 +4,7 @@
  * Claude Code looks sessions up by the directory it starts in.
  */
 
-import type { Harness } from "../../transcript.js";
+import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import type { ClaudeCodeBody } from "./body.js";
 import { claudeCodeCodec } from "./codec.js";
 import { ClaudeCodeStore } from "./store.js";
@@ -12,12 +12,13 @@ import { claudeCodeText } from "./text.js";
 
 export type { ClaudeCodeBody, ClaudeLine } from "./body.js";
 export { claudeCodeCodec } from "./codec.js";
-export { ClaudeCodeStore, claudeCodeRoot, encodeCwd, projectDirName } from "./store.js";
+export { claudeCodeRoot } from "./probe.js";
+export { ClaudeCodeStore, encodeCwd, projectDirName } from "./store.js";
 export { claudeCodeText } from "./text.js";
 
 export const claudeCode: Harness<"claude_code", ClaudeCodeBody> = {
   id: "claude_code",
-  label: "Claude Code",
+  label: HARNESS_LABELS.claude_code,
   codec: claudeCodeCodec,
   text: claudeCodeText,
   store: (options) => new ClaudeCodeStore(options),

@@ -18,7 +18,6 @@ import {
 } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Meta } from "../../common.js";
-import { homeDir } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -51,18 +50,8 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import { type ClaudeCodeBody, joinLines, parseRecord, str } from "./body.js";
+import { ClaudeCodeProbe, claudeCodeRoot, projectDirs, SESSION_SUFFIX } from "./probe.js";
 import { parseClaudeCode, SYNTHETIC_MODEL } from "./text.js";
-
-/** Where the store lives: explicit root, TXCRIPT_CLAUDE_CODE_ROOT, $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects. */
-export function claudeCodeRoot(options: StoreOptions = {}): string {
-  if (options.root !== undefined) return resolve(options.root);
-  const env = options.env ?? process.env;
-  const own = env.TXCRIPT_CLAUDE_CODE_ROOT;
-  if (own !== undefined && own !== "") return resolve(own);
-  const config = env.CLAUDE_CONFIG_DIR;
-  if (config !== undefined && config !== "") return resolve(config, "projects");
-  return resolve(homeDir(env), ".claude", "projects");
-}
 
 /** Claude Code keeps names up to this long; longer ones are cut and get a hash suffix. */
 const MAX_DIR_NAME = 200;
@@ -85,8 +74,6 @@ export function projectDirName(cwd: string): string {
   if (encoded.length <= MAX_DIR_NAME) return encoded;
   return `${encoded.slice(0, MAX_DIR_NAME)}-${cwdHash(cwd)}`;
 }
-
-const SESSION_SUFFIX = ".jsonl";
 
 /** What a shallow scan of one session file learns. */
 interface Scan {
@@ -233,22 +220,8 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     this.roots = [this.root];
   }
 
-  /** Project folders: real directories directly under the root (symlinked ones are not followed). */
   private projectDirs(): string[] {
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = readdirSync(this.root, { withFileTypes: true });
-    } catch (cause) {
-      if (errnoCode(cause) === "ENOENT") return [];
-      throw new StoreError("claude_code", `cannot list the store: ${describeCause(cause)}`, {
-        file: this.root,
-        cause,
-      });
-    }
-    return entries
-      .filter((e) => e.isDirectory())
-      .map((e) => join(this.root, e.name))
-      .sort();
+    return projectDirs(this.root);
   }
 
   /** Every file holding session `id`, most recently modified first. */
@@ -471,26 +444,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
   }
 
   scan(): Fingerprint[] {
-    const out: Fingerprint[] = [];
-    for (const dir of this.projectDirs()) {
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        continue; // discover() reports unreadable folders
-      }
-      for (const name of names.sort()) {
-        if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
-        const path = join(dir, name);
-        try {
-          const st = statSync(path);
-          out.push({ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] });
-        } catch {
-          out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
-        }
-      }
-    }
-    return out;
+    return new ClaudeCodeProbe({ root: this.root }).scan();
   }
 
   fingerprint(id: string): Fingerprint | undefined {

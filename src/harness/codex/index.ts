@@ -3,7 +3,7 @@
  * store and resume command (`codex resume <id>`, run in the session's cwd).
  */
 
-import type { Harness } from "../../transcript.js";
+import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import type { CodexBody } from "./body.js";
 import { codexCodec } from "./codec.js";
 import { CodexStore } from "./store.js";
@@ -16,7 +16,7 @@ export { codexText } from "./text.js";
 
 export const codex: Harness<"codex", CodexBody> = {
   id: "codex",
-  label: "Codex",
+  label: HARNESS_LABELS.codex,
   codec: codexCodec,
   text: codexText,
   store: (options) => new CodexStore(options),

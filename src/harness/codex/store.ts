@@ -15,10 +15,8 @@
 import {
   appendFileSync,
   closeSync,
-  type Dirent,
   lstatSync,
   openSync,
-  readdirSync,
   readFileSync,
   readSync,
   statSync,
@@ -27,11 +25,9 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { Decompress } from "fzstd";
 import type { Meta } from "../../common.js";
-import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
-  errnoCode,
   InvalidRequestError,
   NotFoundError,
   ParseError,
@@ -63,29 +59,13 @@ import {
   SCAFFOLDING_PREFIXES,
   splitLines,
 } from "./body.js";
+import { CodexProbe, codexHome, type RolloutFile, rolloutFiles, SESSIONS_DIR } from "./probe.js";
 import { findSessionMeta, firstModel, firstPrompt, lastEventTime, metaFromBody } from "./text.js";
 
-export const SESSIONS_DIR = "sessions";
-export const ARCHIVED_DIR = "archived_sessions";
 export const SESSION_INDEX = "session_index.jsonl";
 
 /** V8 cannot hold a string much longer than 512 MiB; bigger rollouts are refused, not crashed on. */
 export const MAX_ROLLOUT_BYTES = 512 * 1024 * 1024;
-
-const NAME = /^rollout-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})-([0-9a-fA-F-]{36})\.jsonl(\.zst)?$/;
-
-/** A rollout file name's parts, or undefined when the name is not a rollout's. */
-export function parseRolloutName(
-  name: string,
-): { stamp: string; id: string; compressed: boolean } | undefined {
-  const m = NAME.exec(name);
-  if (!m || !isUuid(m[2] as string)) return undefined;
-  return {
-    stamp: m[1] as string,
-    id: (m[2] as string).toLowerCase(),
-    compressed: m[3] !== undefined,
-  };
-}
 
 /** `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl` for a session start (UTC). */
 export function rolloutRelativePath(id: string, started: string): string {
@@ -244,12 +224,6 @@ export function estimateMessages(lines: readonly CodexLine[]): number {
   return count;
 }
 
-interface RolloutFile {
-  path: string;
-  id: string;
-  archived: boolean;
-}
-
 export class CodexStore implements Store<CodexBody> {
   readonly harness = "codex" as const;
   readonly roots: readonly string[];
@@ -257,57 +231,12 @@ export class CodexStore implements Store<CodexBody> {
   readonly home: string;
 
   constructor(options: StoreOptions = {}) {
-    const env = options.env ?? process.env;
-    const home = homeDir(env);
-    this.home = resolve(
-      options.root ??
-        nonEmpty(env.TXCRIPT_CODEX_ROOT) ??
-        nonEmpty(env.CODEX_HOME) ??
-        join(home, ".codex"),
-    );
+    this.home = codexHome(options);
     this.roots = [this.home];
   }
 
-  /** Every rollout file, sessions/ first then archived_sessions/; plain files hide zstd siblings. */
   private rolloutFiles(onUnreadable?: (s: Skipped) => void): RolloutFile[] {
-    const files: RolloutFile[] = [];
-    const walk = (dir: string, archived: boolean, depth: number): void => {
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch (cause) {
-        const code = errnoCode(cause);
-        if (code !== "ENOENT" && code !== "ENOTDIR") {
-          onUnreadable?.({ path: dir, reason: `cannot list: ${describeCause(cause)}` });
-        }
-        return;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const names = new Set(entries.map((e) => e.name));
-      for (const e of entries) {
-        const path = join(dir, e.name);
-        // Symlinked directories are not followed: no cycles, no escaping the home.
-        if (e.isDirectory()) {
-          if (depth < 4) walk(path, archived, depth + 1);
-          continue;
-        }
-        const parsed = parseRolloutName(e.name);
-        if (!parsed) continue;
-        if (parsed.compressed && names.has(e.name.slice(0, -4))) continue;
-        if (e.isSymbolicLink()) {
-          try {
-            if (!statSync(path).isFile()) continue;
-          } catch {
-            onUnreadable?.({ path, reason: "dangling symbolic link" });
-            continue;
-          }
-        } else if (!e.isFile()) continue;
-        files.push({ path, id: parsed.id, archived });
-      }
-    };
-    walk(join(this.home, SESSIONS_DIR), false, 0);
-    walk(join(this.home, ARCHIVED_DIR), true, 0);
-    return files;
+    return rolloutFiles(this.home, onUnreadable);
   }
 
   ids(): string[] {
@@ -557,14 +486,7 @@ export class CodexStore implements Store<CodexBody> {
   }
 
   scan(): Fingerprint[] {
-    return this.rolloutFiles().map((file) => {
-      try {
-        const st = statSync(file.path);
-        return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
-      } catch {
-        return { files: [{ path: file.path, mtime_ms: 0, size: -1 }] };
-      }
-    });
+    return new CodexProbe({ root: this.home }).scan();
   }
 
   fingerprint(id: string): Fingerprint | undefined {

@@ -4,7 +4,7 @@
  * project directory because the CLI lists only the current project's sessions).
  */
 
-import type { Harness } from "../../transcript.js";
+import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import type { GeminiBody } from "./body.js";
 import { geminiCodec } from "./codec.js";
 import { GeminiCliStore } from "./store.js";
@@ -13,14 +13,15 @@ import { geminiText } from "./text.js";
 export type { Conversation, GeminiBody, MessageRecord } from "./body.js";
 export { replay } from "./body.js";
 export { geminiCodec, geminiSessionId } from "./codec.js";
+export { geminiCliRoot } from "./probe.js";
 export { countMessages, projectHash } from "./records.js";
-export { GeminiCliStore, geminiCliRoot, sessionFileName, slugify } from "./store.js";
+export { GeminiCliStore, sessionFileName, slugify } from "./store.js";
 export { geminiText } from "./text.js";
 export { callToTool, toolToCall } from "./tools.js";
 
 export const geminiCli: Harness<"gemini_cli", GeminiBody> = {
   id: "gemini_cli",
-  label: "Gemini CLI",
+  label: HARNESS_LABELS.gemini_cli,
   codec: geminiCodec,
   text: geminiText,
   store: (options) => new GeminiCliStore(options),

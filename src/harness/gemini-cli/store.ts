@@ -1,35 +1,9 @@
-/**
- * The Gemini CLI store: `<gemini>/tmp/<project>/chats/` under the CLI's
- * `~/.gemini` (`$GEMINI_CLI_HOME/.gemini` when set, as the CLI resolves it;
- * else `$GEMINI_HOME`, txcript's relocation of `~/.gemini` for agy too; an
- * explicit root or `$TXCRIPT_GEMINI_CLI_ROOT` names the `.gemini` directory).
- *
- * - `<project>` is a slug registered in `projects.json` (`{"projects":
- *   {"/abs/root": "slug"}}`) and owned through a `.project_root` marker, or
- *   the sha256 of the root for versions before 0.29; the cwd of a session is
- *   the root its folder belongs to;
- * - main sessions are `chats/session-<YYYY-MM-DDTHH-MM>-<id8>.json[l]`,
- *   subagent sessions `chats/<parentSessionId>/<sessionId>.jsonl`.
- *
- * File names hold only 8 characters of an id, so `ids()` reads the first
- * 4 KiB of each file (a damaged one goes by those 8 characters). Sessions the CLI would not list (no user prompt or
- * model turn) are skipped, and of files holding the same id the one updated
- * last wins, as in the CLI. `save` writes the file atomically into the
- * project's folder, registering the project (never rewriting another entry)
- * and its marker when missing, and stamping `lastUpdated` with the save time
- * (the CLI deletes sessions not updated for 30 days); `delete` removes only
- * files inside the root. Stores do no conversion.
- */
-
-import { createHash } from "node:crypto";
 import {
   closeSync,
-  type Dirent,
   existsSync,
   lstatSync,
   mkdirSync,
   openSync,
-  readdirSync,
   readFileSync,
   readSync,
   rmSync,
@@ -39,7 +13,6 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Meta } from "../../common.js";
-import { homeDir, nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -69,37 +42,28 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
+import {
+  CHATS_DIR,
+  GeminiCliProbe,
+  geminiCliRoot,
+  HISTORY_DIR,
+  MARKER,
+  projectDirs,
+  REGISTRY,
+  type SessionFile,
+  SUB_NAME,
+  sessionFiles,
+  TMP_DIR,
+} from "./probe.js";
 import { contextCwd, conversationStart, countMessages, isoMillis, projectHash } from "./records.js";
 import { firstModel, parseSession, sessionTitle } from "./text.js";
-
-export const TMP_DIR = "tmp";
-export const HISTORY_DIR = "history";
-export const CHATS_DIR = "chats";
-export const REGISTRY = "projects.json";
-export const MARKER = ".project_root";
-/** The CLI's own global folder under tmp/, not a project. */
-const RESERVED = new Set(["bin"]);
 
 /** V8 cannot hold a string much longer than 512 MiB; bigger files are refused, not crashed on. */
 export const MAX_SESSION_BYTES = 512 * 1024 * 1024;
 
-const MAIN_NAME = /^session-.*\.jsonl?$/;
-const SUB_NAME = /^(.+)\.jsonl$/;
 const HASH_DIR = /^[0-9a-f]{64}$/;
 /** The CLI's own pattern for the short id a main session's file name ends with. */
 const SHORT_ID = /-([a-zA-Z0-9]{8})\.jsonl?$/;
-
-/** The `.gemini` directory a store reads (see the module header for the order). */
-export function geminiCliRoot(options: StoreOptions = {}): string {
-  const env = options.env ?? process.env;
-  const explicit = nonEmpty(options.root) ?? nonEmpty(env.TXCRIPT_GEMINI_CLI_ROOT);
-  if (explicit !== undefined) return resolve(explicit);
-  const cliHome = nonEmpty(env.GEMINI_CLI_HOME);
-  if (cliHome !== undefined) return resolve(cliHome, ".gemini");
-  const relocated = nonEmpty(env.GEMINI_HOME);
-  if (relocated !== undefined) return resolve(relocated);
-  return resolve(homeDir(env), ".gemini");
-}
 
 /** The CLI's slug for a new project: basename, lowercased, runs of other characters as `-`. */
 export function slugify(root: string): string {
@@ -154,14 +118,6 @@ function headId(path: string): string | undefined {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-}
-
-interface SessionFile {
-  path: string;
-  /** The project folder's name under tmp/. */
-  project: string;
-  /** The parent session of a subagent (its folder under chats/). */
-  parent?: string;
 }
 
 interface Registry {
@@ -257,61 +213,14 @@ export class GeminiCliStore implements Store<GeminiBody> {
   }
 
   private projectDirs(): string[] {
-    try {
-      return readdirSync(join(this.root, TMP_DIR), { withFileTypes: true })
-        .filter((e) => e.isDirectory() && !RESERVED.has(e.name))
-        .map((e) => e.name)
-        .sort();
-    } catch {
-      return [];
-    }
+    return projectDirs(this.root);
   }
 
   // -------------------------------------------------------------------------
   // Files
 
   private sessionFiles(onUnreadable?: (s: Skipped) => void): SessionFile[] {
-    const files: SessionFile[] = [];
-    const list = (dir: string): Dirent[] => {
-      try {
-        return readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-        );
-      } catch (cause) {
-        const code = errnoCode(cause);
-        if (code !== "ENOENT" && code !== "ENOTDIR") {
-          onUnreadable?.({ path: dir, reason: `cannot list: ${describeCause(cause)}` });
-        }
-        return [];
-      }
-    };
-    const isFile = (dir: string, e: Dirent): boolean => {
-      if (e.isFile()) return true;
-      if (!e.isSymbolicLink()) return false;
-      try {
-        return statSync(join(dir, e.name)).isFile();
-      } catch {
-        onUnreadable?.({ path: join(dir, e.name), reason: "dangling symbolic link" });
-        return false;
-      }
-    };
-    for (const project of this.projectDirs()) {
-      const chats = join(this.root, TMP_DIR, project, CHATS_DIR);
-      for (const e of list(chats)) {
-        // Symlinked directories are not followed: no cycles, no escaping the root.
-        if (e.isDirectory()) {
-          const sub = join(chats, e.name);
-          for (const s of list(sub)) {
-            if (SUB_NAME.test(s.name) && isFile(sub, s)) {
-              files.push({ path: join(sub, s.name), project, parent: e.name });
-            }
-          }
-        } else if (MAIN_NAME.test(e.name) && isFile(chats, e)) {
-          files.push({ path: join(chats, e.name), project });
-        }
-      }
-    }
-    return files;
+    return sessionFiles(this.root, this.projectDirs(), onUnreadable);
   }
 
   /**
@@ -355,29 +264,8 @@ export class GeminiCliStore implements Store<GeminiBody> {
     return meta;
   }
 
-  /**
-   * Every file discovery reads, by stat alone: the project registry, each
-   * project's root marker and every session file. Several files may hold
-   * one id (the newest wins), so the index re-discovers the whole store
-   * when any of them changes rather than file by file.
-   */
   stamp(): string | undefined {
-    const state = (path: string) => {
-      try {
-        const st = statSync(path);
-        return [path, st.size, st.mtimeMs, st.ctimeMs, st.ino];
-      } catch {
-        return [path, null];
-      }
-    };
-    const hash = createHash("sha256");
-    const add = (part: unknown) => hash.update(`${JSON.stringify(part)}\n`);
-    add(state(join(this.root, REGISTRY)));
-    for (const name of this.projectDirs()) add(state(join(this.root, TMP_DIR, name, MARKER)));
-    for (const file of this.sessionFiles((s) => add(["unreadable", s.path, s.reason]))) {
-      add(state(file.path));
-    }
-    return hash.digest("hex");
+    return new GeminiCliProbe({ root: this.root }).stamp();
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {

@@ -5,7 +5,7 @@
  * because OpenCode opens the project it is started in.
  */
 
-import type { Harness } from "../../transcript.js";
+import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import type { OpenCodeBody } from "./body.js";
 import { openCodeCodec } from "./codec.js";
 import { OpenCodeStore } from "./store.js";
@@ -13,12 +13,13 @@ import { openCodeText } from "./text.js";
 
 export type { OpenCodeBody, OpenCodeMessage, Row } from "./body.js";
 export { openCodeCodec } from "./codec.js";
-export { OpenCodeStore, openCodeRoot } from "./store.js";
+export { openCodeRoot } from "./probe.js";
+export { OpenCodeStore } from "./store.js";
 export { openCodeText } from "./text.js";
 
 export const openCode: Harness<"opencode", OpenCodeBody> = {
   id: "opencode",
-  label: "OpenCode",
+  label: HARNESS_LABELS.opencode,
   codec: openCodeCodec,
   text: openCodeText,
   store: (options) => new OpenCodeStore(options),

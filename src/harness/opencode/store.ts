@@ -27,7 +27,7 @@ import {
   unlinkSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { homeDir, nonEmpty } from "../../env.js";
+import { nonEmpty } from "../../env.js";
 import {
   ConflictError,
   describeCause,
@@ -79,25 +79,11 @@ import {
   text,
 } from "./body.js";
 import { sessionKeys, tail } from "./ids.js";
+import { DATABASE, OpenCodeProbe, openCodeRoot, STORAGE_DIR } from "./probe.js";
 import { compare, firstModel, metaFromSession, sessionRow } from "./text.js";
-
-export const DATABASE = "opencode.db";
-export const STORAGE_DIR = "storage";
 
 /** The biggest legacy JSON file read; larger ones are skipped as damaged. */
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
-
-/** OpenCode's data directory for an environment (and an explicit root). */
-export function openCodeRoot(options: StoreOptions = {}): string {
-  const env = options.env ?? process.env;
-  if (options.root !== undefined) return resolve(options.root);
-  const explicit = nonEmpty(env.TXCRIPT_OPENCODE_ROOT);
-  if (explicit !== undefined) return resolve(explicit);
-  const xdg = nonEmpty(env.XDG_DATA_HOME);
-  if (xdg !== undefined) return resolve(xdg, "opencode");
-  const home = homeDir(env);
-  return resolve(home, ".local", "share", "opencode");
-}
 
 interface Listed {
   session: Row;
@@ -275,23 +261,8 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     return [...ids].sort();
   }
 
-  /**
-   * The database's and its -wal's size and times. Legacy session files can
-   * change without their folders' times changing, so a store that has any
-   * gives no stamp (and is discovered whole each time).
-   */
   stamp(): string | undefined {
-    if (existsSync(join(this.root, STORAGE_DIR, "session"))) return undefined;
-    const state = (path: string) => {
-      try {
-        const st = statSync(path);
-        return [st.size, st.mtimeMs, st.ctimeMs, st.ino];
-      } catch (cause) {
-        if (errnoCode(cause) === "ENOENT") return null;
-        throw cause;
-      }
-    };
-    return JSON.stringify([this.database, state(this.database), state(`${this.database}-wal`)]);
+    return new OpenCodeProbe({ root: this.root }).stamp();
   }
 
   /** One read transaction over the database: nothing to spread over workers. */

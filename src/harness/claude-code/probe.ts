@@ -1,0 +1,75 @@
+/**
+ * What the index checks of Claude Code's store before every command: where
+ * the store is, its project folders, and a stat of each session file. No
+ * JSONL parsing here, so a warm `list` loads no parser.
+ */
+
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { homeDir } from "../../env.js";
+import { describeCause, errnoCode, StoreError } from "../../errors.js";
+import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+
+/** Where the store lives: explicit root, TXCRIPT_CLAUDE_CODE_ROOT, $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects. */
+export function claudeCodeRoot(options: StoreOptions = {}): string {
+  if (options.root !== undefined) return resolve(options.root);
+  const env = options.env ?? process.env;
+  const own = env.TXCRIPT_CLAUDE_CODE_ROOT;
+  if (own !== undefined && own !== "") return resolve(own);
+  const config = env.CLAUDE_CONFIG_DIR;
+  if (config !== undefined && config !== "") return resolve(config, "projects");
+  return resolve(homeDir(env), ".claude", "projects");
+}
+
+export const SESSION_SUFFIX = ".jsonl";
+
+/** Project folders: real directories directly under the root (symlinked ones are not followed). */
+export function projectDirs(root: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch (cause) {
+    if (errnoCode(cause) === "ENOENT") return [];
+    throw new StoreError("claude_code", `cannot list the store: ${describeCause(cause)}`, {
+      file: root,
+      cause,
+    });
+  }
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => join(root, e.name))
+    .sort();
+}
+
+export class ClaudeCodeProbe implements StoreProbe {
+  readonly roots: readonly string[];
+  private readonly root: string;
+
+  constructor(options: StoreOptions = {}) {
+    this.root = claudeCodeRoot(options);
+    this.roots = [this.root];
+  }
+
+  scan(): Fingerprint[] {
+    const out: Fingerprint[] = [];
+    for (const dir of projectDirs(this.root)) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue; // discover() reports unreadable folders
+      }
+      for (const name of names.sort()) {
+        if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
+        const path = join(dir, name);
+        try {
+          const st = statSync(path);
+          out.push({ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] });
+        } catch {
+          out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * What the index checks of OpenCode's store before every command: where
+ * its data folder is, and a stamp over the database's and its -wal's
+ * stats. The database is not opened here, so a warm `list` loads no
+ * SQLite reader of it.
+ */
+
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { homeDir, nonEmpty } from "../../env.js";
+import { errnoCode } from "../../errors.js";
+import type { StoreOptions, StoreProbe } from "../../transcript.js";
+
+export const DATABASE = "opencode.db";
+export const STORAGE_DIR = "storage";
+
+/** OpenCode's data directory for an environment (and an explicit root). */
+export function openCodeRoot(options: StoreOptions = {}): string {
+  const env = options.env ?? process.env;
+  if (options.root !== undefined) return resolve(options.root);
+  const explicit = nonEmpty(env.TXCRIPT_OPENCODE_ROOT);
+  if (explicit !== undefined) return resolve(explicit);
+  const xdg = nonEmpty(env.XDG_DATA_HOME);
+  if (xdg !== undefined) return resolve(xdg, "opencode");
+  const home = homeDir(env);
+  return resolve(home, ".local", "share", "opencode");
+}
+
+export class OpenCodeProbe implements StoreProbe {
+  readonly roots: readonly string[];
+  private readonly root: string;
+  private readonly database: string;
+
+  constructor(options: StoreOptions = {}) {
+    this.root = openCodeRoot(options);
+    this.roots = [this.root];
+    this.database = join(this.root, DATABASE);
+  }
+
+  /**
+   * The database's and its -wal's size and times. Legacy session files can
+   * change without their folders' times changing, so a store that has any
+   * gives no stamp (and is discovered whole each time).
+   */
+  stamp(): string | undefined {
+    if (existsSync(join(this.root, STORAGE_DIR, "session"))) return undefined;
+    const state = (path: string) => {
+      try {
+        const st = statSync(path);
+        return [st.size, st.mtimeMs, st.ctimeMs, st.ino];
+      } catch (cause) {
+        if (errnoCode(cause) === "ENOENT") return null;
+        throw cause;
+      }
+    };
+    return JSON.stringify([this.database, state(this.database), state(`${this.database}-wal`)]);
+  }
+}

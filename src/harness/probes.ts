@@ -1,0 +1,27 @@
+/**
+ * The probe registry: for each harness with a store, the light half of it
+ * the index checks before every command (`StoreProbe`: roots, and `scan()`
+ * or `stamp()`). It loads no codec, parser or database, so a `list` over
+ * an unchanged machine loads no harness; the full registry
+ * (`harness/index.ts`) is loaded only when something must be read.
+ */
+
+import type { StoredHarnessId, StoreOptions, StoreProbe } from "../transcript.js";
+import { AntigravityProbe } from "./antigravity/probe.js";
+import { ClaudeCodeProbe } from "./claude-code/probe.js";
+import { CodexProbe } from "./codex/probe.js";
+import { GeminiCliProbe } from "./gemini-cli/probe.js";
+import { OpenCodeProbe } from "./opencode/probe.js";
+
+const PROBES = {
+  antigravity: (options) => new AntigravityProbe(options),
+  claude_code: (options) => new ClaudeCodeProbe(options),
+  codex: (options) => new CodexProbe(options),
+  gemini_cli: (options) => new GeminiCliProbe(options),
+  opencode: (options) => new OpenCodeProbe(options),
+} as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
+
+/** The probe of a harness's store, for the same options its store would take. */
+export function probeStore(id: StoredHarnessId, options: StoreOptions = {}): StoreProbe {
+  return PROBES[id](options);
+}
