@@ -4,7 +4,8 @@
  * agy leaves them) plus Claude Code and Codex sessions beside them.
  * Variants run interleaved, medians of several runs:
  * - warm `list --json` beside a process that opens every agy database and
- *   reads one row (the store benchmark's baseline);
+ *   reads one row (the store benchmark's baseline), and beside `node -e 0`
+ *   (what any Node process pays before its first line);
  * - cold `list --json` (empty index) beside `--no-cache list --json`
  *   (every store read directly, as list did before the index);
  * - `--version` beside `node -e 0`;
@@ -144,6 +145,7 @@ function main(): void {
       warm: { argv: [node, BIN, "list", "--json"], env: withCache },
       baseline: { argv: [node, "--input-type=module", "-e", baselineCode], env },
       warmLimit: { argv: [node, BIN, "list", "--json", "--limit", "10"], env: withCache },
+      bare: { argv: [node, "-e", "0"], env },
     },
     7,
   );
@@ -153,6 +155,9 @@ function main(): void {
       "baseline (open every agy database, read one row)": fmt(list.baseline!),
       ratio: `${(list.warm! / list.baseline!).toFixed(2)}x the baseline`,
       "warm list --json --limit 10": fmt(list.warmLimit!),
+      // The floor any Node process pays: the 0.25x target sits near or below it.
+      "node -e 0 (process start alone)": `${fmt(list.bare!)}, ${(list.bare! / list.baseline!).toFixed(2)}x the baseline`,
+      "warm list above process start": fmt(list.warm! - list.bare!),
     },
   ]);
 

@@ -31,7 +31,8 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: ["better-sqlite3"],
+  // tinypool starts its workers from files beside its own module.
+  external: ["better-sqlite3", "tinypool"],
   // ES builds first: jsonc-parser's CommonJS build requires its files by
   // computed names, which a bundle cannot follow.
   mainFields: ["module", "main"],

@@ -8,7 +8,7 @@
 
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { expect, it } from "vitest";
 import {
   AntigravityStore,
@@ -22,6 +22,7 @@ import { sleepSync } from "../../src/sqlite.js";
 import type { Discovery } from "../../src/transcript.js";
 import { runShared } from "../../src/workers.js";
 import { buildConversation } from "../support/agy-fixtures.js";
+import { BIN } from "../support/cli.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 import { addBadFiles, handBody, startChild, writeAgyDatabase } from "./support.js";
 
@@ -172,4 +173,29 @@ it("discovers on workers in a host started with --input-type=module (flags worke
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe(String(good.length));
   }
+});
+
+it("the built CLI discovers a store big enough for workers, with and without the index", () => {
+  // The bundle must still find the worker pool's own files (a bundled
+  // tinypool looked for them beside the bundle and failed).
+  const root = tempDir();
+  const good = fillStore(root, PARALLEL_DISCOVERY_FROM + 6, 4).map((p) => basename(p, ".db"));
+  const before = hashTree(root);
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: root,
+    TXCRIPT_ANTIGRAVITY_ROOT: root,
+    TXCRIPT_CACHE: join(tempDir(), "cache"),
+  };
+  for (const args of [
+    ["--no-cache", "list", "--json"],
+    ["list", "--json"],
+  ]) {
+    const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: "utf8" });
+    expect(r.stderr, args.join(" ")).toBe("");
+    expect(r.status).toBe(0);
+    const ids = (JSON.parse(r.stdout) as { sessions: { id: string }[] }).sessions.map((s) => s.id);
+    expect(ids.sort()).toEqual([...good].sort());
+  }
+  expect(hashTree(root)).toEqual(before);
 });
