@@ -154,10 +154,50 @@ function fingerprintKey(files: Discovered["fingerprint"]["files"]): string {
   return JSON.stringify(files);
 }
 
+/*
+ * Row types. The index's tables are txcript's own, made by this module and
+ * checked by schema version at open (open.ts), so each statement names the
+ * row it returns (`prepare<Params, Row>`) rather than checking every column.
+ */
+
 interface EntryRow {
   rowid: number;
   path: string;
   fingerprint: string;
+}
+
+interface HitRow {
+  discovered: string;
+  ordinal: number;
+  kind: Kind;
+  at: number;
+  score: number;
+  snip: string;
+}
+
+interface UsageEntryRow {
+  discovered: string;
+  text_fp: string | null;
+  text_error: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cache_read_input_tokens: number | null;
+  cache_creation_input_tokens: number | null;
+  model: string | null;
+  models: string | null;
+}
+
+/**
+ * JSON this index wrote itself (`JSON.stringify` of the type named). The one
+ * cast of stored JSON: re-validating it on every `list` would cost the time
+ * the index exists to save, and a damaged file fails SQLite's checks first.
+ */
+function ownJson<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+function discovered(text: string): Discovered {
+  return ownJson<Discovered>(text);
 }
 
 /** The index. Open with `SessionIndex.open`; close when done. */
@@ -263,9 +303,9 @@ export class SessionIndex {
     const roots = JSON.stringify(this.probe(harness).roots);
     const find = () =>
       this.db
-        .prepare("SELECT id FROM stores WHERE harness = ? AND roots = ?")
+        .prepare<[string, string], number>("SELECT id FROM stores WHERE harness = ? AND roots = ?")
         .pluck()
-        .get(harness, roots) as number | undefined;
+        .get(harness, roots);
     let id = find();
     if (id === undefined) {
       this.db
@@ -318,11 +358,10 @@ export class SessionIndex {
     const store = async () => (await this.stores()).store(harness);
     const storeId = this.storeId(harness);
     const known = new Map(
-      (
-        this.db
-          .prepare("SELECT rowid, path, fingerprint FROM entries WHERE store = ?")
-          .all(storeId) as EntryRow[]
-      ).map((r) => [r.path, r]),
+      this.db
+        .prepare<[number], EntryRow>("SELECT rowid, path, fingerprint FROM entries WHERE store = ?")
+        .all(storeId)
+        .map((r) => [r.path, r]),
     );
     const progress = options.onProgress
       ? {
@@ -381,7 +420,9 @@ export class SessionIndex {
     const dropChunks = db.prepare("DELETE FROM chunks WHERE entry = ?");
     const dropUsage = db.prepare("DELETE FROM usage WHERE entry = ?");
     const dropEntry = db.prepare("DELETE FROM entries WHERE rowid = ? AND fingerprint = ?");
-    const existing = db.prepare("SELECT rowid FROM entries WHERE store = ? AND path = ?").pluck();
+    const existing = db
+      .prepare<[number, string], number>("SELECT rowid FROM entries WHERE store = ? AND path = ?")
+      .pluck();
     const insert = db.prepare(
       `INSERT INTO entries (store, path, fingerprint, state, reason, harness, id, created_ms, updated_ms, cwd, discovered)
        VALUES (@store, @path, @fingerprint, @state, @reason, @harness, @id, @created_ms, @updated_ms, @cwd, @discovered)`,
@@ -415,7 +456,7 @@ export class SessionIndex {
           cwd: d?.meta.cwd ?? null,
           discovered: d ? JSON.stringify(d) : null,
         };
-        const rowid = existing.get(storeId, path) as number | undefined;
+        const rowid = existing.get(storeId, path);
         if (rowid === undefined) insert.run(row);
         else {
           dropChunks.run(rowid);
@@ -438,13 +479,12 @@ export class SessionIndex {
       WHERE state = 'session' AND store IN (SELECT value FROM json_each(?))
         AND (text_fp IS NULL OR text_fp <> fingerprint)`;
     const pending = () =>
-      this.db.prepare(pendingSql).all(ids) as {
-        rowid: number;
-        harness: HarnessId;
-        id: string;
-        fingerprint: string;
-        updated_ms: number;
-      }[];
+      this.db
+        .prepare<
+          [string],
+          { rowid: number; harness: HarnessId; id: string; fingerprint: string; updated_ms: number }
+        >(pendingSql)
+        .all(ids);
     let todo = pending();
     if (todo.length === 0) return;
     let release: (() => void) | undefined = () => {};
@@ -545,21 +585,23 @@ export class SessionIndex {
     return this.guard(() => {
       const ids = this.storeIds(from);
       const files = this.db
-        .prepare(
+        .prepare<[string], { path: string; reason: string; harness: HarnessId }>(
           `SELECT e.path, e.reason, s.harness FROM entries e JOIN stores s ON s.id = e.store
            WHERE e.state = 'skipped' AND e.store IN (SELECT value FROM json_each(?)) ORDER BY s.harness, e.path`,
         )
-        .all(ids) as { path: string; reason: string; harness: HarnessId }[];
+        .all(ids);
       const out: SkippedIn[] = files.map((f) => ({
         harness: f.harness,
         path: f.path,
         reason: f.reason,
       }));
       const stores = this.db
-        .prepare("SELECT harness, skipped FROM stores WHERE id IN (SELECT value FROM json_each(?))")
-        .all(ids) as { harness: HarnessId; skipped: string }[];
+        .prepare<[string], { harness: HarnessId; skipped: string }>(
+          "SELECT harness, skipped FROM stores WHERE id IN (SELECT value FROM json_each(?))",
+        )
+        .all(ids);
       for (const s of stores) {
-        for (const k of JSON.parse(s.skipped) as Skipped[]) out.push({ ...k, harness: s.harness });
+        for (const k of ownJson<Skipped[]>(s.skipped)) out.push({ ...k, harness: s.harness });
       }
       return out;
     });
@@ -594,12 +636,12 @@ export class SessionIndex {
       const limit =
         request.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(request.limit))}` : "";
       const rows = this.db
-        .prepare(
+        .prepare<unknown[], string>(
           `SELECT e.discovered FROM entries e WHERE ${sql} ORDER BY e.updated_ms DESC, e.id${limit}`,
         )
         .pluck()
-        .all(...params) as string[];
-      const sessions = rows.map((r) => JSON.parse(r) as Discovered);
+        .all(...params);
+      const sessions = rows.map(discovered);
       // Lineage lives in txcript's ledger, not in the harness's files the index fingerprints.
       new CopyLedger(this.options.env).annotate(sessions);
       return {
@@ -635,13 +677,15 @@ export class SessionIndex {
     return this.guard(() => {
       const { sql, params } = this.hitWhere(request);
       try {
-        return this.db
-          .prepare(
-            `SELECT count(*) FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
+        return (
+          this.db
+            .prepare<unknown[], number>(
+              `SELECT count(*) FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
              WHERE text MATCH ? AND ${sql}`,
-          )
-          .pluck()
-          .get(expr, ...params) as number;
+            )
+            .pluck()
+            .get(expr, ...params) ?? 0
+        );
       } catch (error) {
         if (isCorrupt(error)) throw error;
         throw new TxcriptError(
@@ -656,10 +700,14 @@ export class SessionIndex {
   unreadableText(filter: Filter = {}): number {
     return this.guard(() => {
       const { sql, params } = this.where(filter);
-      return this.db
-        .prepare(`SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`)
-        .pluck()
-        .get(...params) as number;
+      return (
+        this.db
+          .prepare<unknown[], number>(
+            `SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`,
+          )
+          .pluck()
+          .get(...params) ?? 0
+      );
     });
   }
 
@@ -670,24 +718,17 @@ export class SessionIndex {
       const { sql, params } = this.hitWhere(request);
       const limit = Math.max(1, Math.floor(request.limit ?? 20));
       const offset = Math.max(0, Math.floor(request.offset ?? 0));
-      let rows: {
-        discovered: string;
-        ordinal: number;
-        kind: Kind;
-        at: number;
-        score: number;
-        snip: string;
-      }[];
+      let rows: HitRow[];
       try {
         rows = this.db
-          .prepare(
+          .prepare<unknown[], HitRow>(
             `SELECT e.discovered, c.ordinal, c.kind, c.at, bm25(text) AS score,
                snippet(text, 0, '${MARK_START}', '${MARK_END}', '…', 24) AS snip
              FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
              WHERE text MATCH ? AND ${sql}
              ORDER BY score, c.rowid LIMIT ? OFFSET ?`,
           )
-          .all(expr, ...params, limit, offset) as typeof rows;
+          .all(expr, ...params, limit, offset);
       } catch (error) {
         if (isCorrupt(error)) throw error;
         // The expression is built from quoted terms only; say so rather than leak FTS5's text.
@@ -699,7 +740,7 @@ export class SessionIndex {
       return rows.map((r) => {
         const { text, highlights } = unmark(r.snip);
         return {
-          session: JSON.parse(r.discovered) as Discovered,
+          session: discovered(r.discovered),
           ordinal: r.ordinal,
           kind: r.kind,
           timestamp: timestampFromMillis(r.at),
@@ -716,24 +757,14 @@ export class SessionIndex {
     return this.guard(() => {
       const { sql, params } = this.where(filter);
       const rows = this.db
-        .prepare(
+        .prepare<unknown[], UsageEntryRow>(
           `SELECT e.discovered, e.text_fp, e.text_error, e.input_tokens, e.output_tokens,
              e.cache_read_input_tokens, e.cache_creation_input_tokens, e.model, e.models
            FROM entries e WHERE ${sql} ORDER BY e.updated_ms DESC, e.id`,
         )
-        .all(...params) as {
-        discovered: string;
-        text_fp: string | null;
-        text_error: string | null;
-        input_tokens: number | null;
-        output_tokens: number | null;
-        cache_read_input_tokens: number | null;
-        cache_creation_input_tokens: number | null;
-        model: string | null;
-        models: string | null;
-      }[];
+        .all(...params);
       return rows.map((r) => ({
-        session: JSON.parse(r.discovered) as Discovered,
+        session: discovered(r.discovered),
         usage:
           r.text_fp === null || r.text_error !== null || r.input_tokens === null
             ? undefined
@@ -743,7 +774,7 @@ export class SessionIndex {
                 cache_read_input_tokens: r.cache_read_input_tokens ?? 0,
                 cache_creation_input_tokens: r.cache_creation_input_tokens ?? 0,
                 model: r.model ?? undefined,
-                models: r.models ? (JSON.parse(r.models) as Record<string, number>) : {},
+                models: r.models ? ownJson<Record<string, number>>(r.models) : {},
               },
       }));
     });
@@ -762,20 +793,16 @@ export class SessionIndex {
       const { sql, params } = this.where(sessions);
       // The sessions once each (their title sits in the listing's JSON), then their buckets.
       const meta = new Map(
-        (
-          this.db
-            .prepare(
-              `SELECT e.rowid, e.harness, e.id, e.cwd, json_extract(e.discovered, '$.meta.title') AS title
+        this.db
+          .prepare<
+            unknown[],
+            { rowid: number; harness: HarnessId; id: string; cwd: string | null; title: unknown }
+          >(
+            `SELECT e.rowid, e.harness, e.id, e.cwd, json_extract(e.discovered, '$.meta.title') AS title
                FROM entries e WHERE ${sql}`,
-            )
-            .all(...params) as {
-            rowid: number;
-            harness: HarnessId;
-            id: string;
-            cwd: string | null;
-            title: unknown;
-          }[]
-        ).map((r) => [r.rowid, r]),
+          )
+          .all(...params)
+          .map((r) => [r.rowid, r]),
       );
       let when = "";
       if (filter.since !== undefined) {
@@ -788,7 +815,8 @@ export class SessionIndex {
       }
       // total(), not sum(): hostile counts would overflow sum()'s 64-bit integers and fail the query.
       const rows = this.db
-        .prepare(
+        // The columns are named as the counts are: the row is a bucket's counts per entry.
+        .prepare<unknown[], UsageCounts & { entry: number; model: string | null; at: number }>(
           `SELECT u.entry, u.model, (u.at / ${USAGE_BUCKET_MS}) * ${USAGE_BUCKET_MS} AS at,
              total(u.input) AS input_tokens, total(u.output) AS output_tokens,
              total(u.cache_read) AS cache_read_input_tokens,
@@ -797,8 +825,7 @@ export class SessionIndex {
            WHERE ${sql}${when}
            GROUP BY u.entry, u.model, u.at / ${USAGE_BUCKET_MS}`,
         )
-        // The columns are named as the counts are: the row is a bucket's counts per entry.
-        .all(...params) as (UsageCounts & { entry: number; model: string | null; at: number })[];
+        .all(...params);
       const out: UsageBucket[] = [];
       for (const r of rows) {
         const m = meta.get(r.entry);
@@ -828,10 +855,14 @@ export class SessionIndex {
       if (filter.from !== undefined) sessions.from = filter.from;
       if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
       const { sql, params } = this.where(sessions);
-      return this.db
-        .prepare(`SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`)
-        .pluck()
-        .get(...params) as number;
+      return (
+        this.db
+          .prepare<unknown[], number>(
+            `SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`,
+          )
+          .pluck()
+          .get(...params) ?? 0
+      );
     });
   }
 
