@@ -115,6 +115,10 @@ export const GLOBAL_PROJECT = "global";
 /** What a part contributes: a block, a tool call with its result, or nothing. */
 export type PartKind = "block" | "tool" | "skip";
 
+export function isPartKind(value: unknown): value is PartKind {
+  return value === "block" || value === "tool" || value === "skip";
+}
+
 export function partKind(data: JsonObject | undefined): PartKind {
   switch (data?.type) {
     case "text":

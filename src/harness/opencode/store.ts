@@ -27,6 +27,7 @@ import {
   unlinkSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { isJsonObject, type JsonObject } from "../../common.js";
 import { nonEmpty } from "../../env.js";
 import {
   ConflictError,
@@ -64,6 +65,7 @@ import type {
 } from "../../transcript.js";
 import {
   GLOBAL_PROJECT,
+  isPartKind,
   MESSAGE_TABLE,
   type OpenCodeBody,
   type OpenCodeMessage,
@@ -108,27 +110,34 @@ export interface OpenCodeStoreOptions extends StoreOptions {
 
 /** A session's rows in one SELECT each, OpenCode's order (messages by time then id, parts by id). */
 function selectSession(db: Db, id: string): OpenCodeBody | undefined {
-  const session = db.prepare(`SELECT * FROM ${SESSION_TABLE} WHERE id = ?`).get(id) as
-    | Row
-    | undefined;
+  // A row of SQL values is what better-sqlite3 returns for any SELECT *.
+  const session = db.prepare<[string], Row>(`SELECT * FROM ${SESSION_TABLE} WHERE id = ?`).get(id);
   if (session === undefined) return undefined;
   const messages = db
-    .prepare(`SELECT * FROM ${MESSAGE_TABLE} WHERE session_id = ? ORDER BY time_created, id`)
-    .all(id) as Row[];
+    .prepare<[string], Row>(
+      `SELECT * FROM ${MESSAGE_TABLE} WHERE session_id = ? ORDER BY time_created, id`,
+    )
+    .all(id);
   // One indexed query per message (part_message_id_id_idx): no sort of the whole session's parts.
-  const partsOf = db.prepare(`SELECT * FROM ${PART_TABLE} WHERE message_id = ? ORDER BY id`);
+  const partsOf = db.prepare<[string], Row>(
+    `SELECT * FROM ${PART_TABLE} WHERE message_id = ? ORDER BY id`,
+  );
   const body: OpenCodeBody = {
     session,
-    messages: messages.map((row) => ({ row, parts: partsOf.all(text(row, "id") ?? "") as Row[] })),
+    messages: messages.map((row) => ({ row, parts: partsOf.all(text(row, "id") ?? "") })),
   };
   const projectId = text(session, "project_id");
   if (projectId !== undefined && hasTable(db, PROJECT_TABLE)) {
-    const project = db.prepare(`SELECT * FROM ${PROJECT_TABLE} WHERE id = ?`).get(projectId) as
-      | Row
-      | undefined;
+    const project = db
+      .prepare<[string], Row>(`SELECT * FROM ${PROJECT_TABLE} WHERE id = ?`)
+      .get(projectId);
     if (project !== undefined) body.project = project;
   }
   return body;
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
 }
 
 function hasTable(db: Db, name: string): boolean {
@@ -161,8 +170,8 @@ const KIND_SQL = `CASE WHEN json_valid(data) THEN CASE json_extract(data, '$.typ
 function listDatabase(db: Db, file: string): Listed[] {
   checkTables(db, file);
   const sessions = db
-    .prepare(`SELECT * FROM ${SESSION_TABLE} ORDER BY time_updated DESC, id`)
-    .all() as Row[];
+    .prepare<[], Row>(`SELECT * FROM ${SESSION_TABLE} ORDER BY time_updated DESC, id`)
+    .all();
   const listed = new Map<string, Listed>();
   for (const s of sessions) {
     const id = text(s, "id");
@@ -175,7 +184,7 @@ function listDatabase(db: Db, file: string): Listed[] {
     });
   }
   const messages = db
-    .prepare(
+    .prepare<[], SqlValue[]>(
       `SELECT session_id, id, time_updated,
          CASE WHEN json_valid(data) THEN json_extract(data, '$.role') END AS role,
          length(data) AS bytes,
@@ -183,9 +192,10 @@ function listDatabase(db: Db, file: string): Listed[] {
        FROM ${MESSAGE_TABLE} ORDER BY session_id, time_created, id`,
     )
     .raw()
-    .all() as [string, string, SqlValue, SqlValue, SqlValue, SqlValue][];
+    .all();
   const index = new Map<string, { role: string | undefined; kinds: PartKind[] }>();
   for (const [sid, mid, updated, role, bytes, model] of messages) {
+    if (typeof sid !== "string" || typeof mid !== "string") continue;
     const l = listed.get(sid);
     if (l === undefined) continue;
     if (l.model === undefined && role === "assistant" && typeof model === "string" && model !== "")
@@ -197,13 +207,14 @@ function listDatabase(db: Db, file: string): Listed[] {
     if (typeof bytes === "number") l.bytes += bytes;
   }
   const parts = db
-    .prepare(
+    .prepare<[], SqlValue[]>(
       `SELECT message_id, ${KIND_SQL} AS kind, length(data) AS bytes, time_updated, session_id
        FROM ${PART_TABLE} ORDER BY message_id, id`,
     )
     .raw()
-    .all() as [string, PartKind, SqlValue, SqlValue, string][];
+    .all();
   for (const [mid, kind, bytes, updated, sid] of parts) {
+    if (typeof mid !== "string" || typeof sid !== "string" || !isPartKind(kind)) continue;
     const entry = index.get(mid);
     if (entry === undefined) continue;
     entry.kinds.push(kind);
@@ -250,7 +261,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
       try {
         const rows = this.read((db) => {
           checkTables(db, this.database);
-          return db.prepare(`SELECT id FROM ${SESSION_TABLE}`).pluck().all() as unknown[];
+          return db.prepare<[], SqlValue>(`SELECT id FROM ${SESSION_TABLE}`).pluck().all();
         });
         for (const id of rows) if (typeof id === "string") ids.add(id);
       } catch {
@@ -299,10 +310,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
         const l: Listed = {
           session: body.session,
           messages: body.messages.map((m) => ({
-            role:
-              typeof readData(m.row)?.role === "string"
-                ? (readData(m.row)?.role as string)
-                : undefined,
+            role: stringOr(readData(m.row)?.role),
             kinds: m.parts.map((p) => partKind(readData(p))),
           })),
           model: firstModel(body),
@@ -378,12 +386,16 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
           // A non-OpenCode id: the session txcript would derive from it (its id ends the same).
           const sid = id.startsWith("ses_")
             ? id
-            : ((db
-                .prepare(`SELECT id FROM ${SESSION_TABLE} WHERE substr(id, -14) = ?`)
-                .pluck()
-                .get(tail(sessionKeys(id))) as string | undefined) ?? id);
+            : (stringOr(
+                db
+                  .prepare<[string], SqlValue>(
+                    `SELECT id FROM ${SESSION_TABLE} WHERE substr(id, -14) = ?`,
+                  )
+                  .pluck()
+                  .get(tail(sessionKeys(id))),
+              ) ?? id);
           const s = db
-            .prepare(
+            .prepare<[string], SqlValue[]>(
               `SELECT s.time_updated,
                  (SELECT coalesce(sum(length(data)), 0) FROM ${MESSAGE_TABLE} WHERE session_id = s.id) +
                  (SELECT coalesce(sum(length(data)), 0) FROM ${PART_TABLE} WHERE session_id = s.id),
@@ -392,7 +404,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
                FROM ${SESSION_TABLE} s WHERE s.id = ?`,
             )
             .raw()
-            .get(sid) as SqlValue[] | undefined;
+            .get(sid);
           return s;
         });
         if (found !== undefined) {
@@ -450,13 +462,11 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     return files;
   }
 
-  private readJson(path: string): Record<string, unknown> | undefined {
+  private readJson(path: string): JsonObject | undefined {
     try {
       if (statSync(path).size > MAX_JSON_BYTES) return undefined;
       const value: unknown = JSON.parse(readFileSync(path, "utf8"));
-      return typeof value === "object" && value !== null && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : undefined;
+      return isJsonObject(value) ? value : undefined;
     } catch {
       return undefined;
     }
@@ -472,7 +482,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     const info = this.readJson(file.path);
     if (info === undefined)
       throw new StoreError("opencode", "not a readable OpenCode session file", { file: file.path });
-    const session = sessionRow(info as never, file.id);
+    const session = sessionRow(info, file.id);
     session.project_id = file.project;
     const storage = join(this.root, STORAGE_DIR);
     const names = (d: string) => {
@@ -494,7 +504,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
       const mid = name.slice(0, -5);
       const data = this.readJson(join(storage, "message", file.id, name));
       if (data === undefined) continue;
-      const time = (data.time ?? {}) as Record<string, unknown>;
+      const time = isJsonObject(data.time) ? data.time : {};
       const created = typeof time.created === "number" ? time.created : 0;
       const row: Row = {
         id: mid,
@@ -507,7 +517,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
       for (const pname of names(join(storage, "part", mid))) {
         const pdata = this.readJson(join(storage, "part", mid, pname));
         if (pdata === undefined) continue;
-        const ptime = (pdata.time ?? {}) as Record<string, unknown>;
+        const ptime = isJsonObject(pdata.time) ? pdata.time : {};
         parts.push({
           id: pname.slice(0, -5),
           message_id: mid,
@@ -521,8 +531,8 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     }
     messages.sort(
       (a, b) =>
-        (a.row.time_created as number) - (b.row.time_created as number) ||
-        compare(a.row.id as string, b.row.id as string),
+        Number(a.row.time_created) - Number(b.row.time_created) ||
+        compare(String(a.row.id), String(b.row.id)),
     );
     return { session, messages };
   }
@@ -795,7 +805,7 @@ function planInsert(
   rows: readonly Row[],
   file: string,
 ): { sql: string; columns: string[] } {
-  const columns = db.prepare(`PRAGMA table_info(${quoteIdentifier(table)})`).all() as Column[];
+  const columns = db.prepare<[], Column>(`PRAGMA table_info(${quoteIdentifier(table)})`).all();
   if (columns.length === 0) {
     throw new UnsupportedError("opencode", `the database has no ${table} table`, { file });
   }
@@ -862,16 +872,21 @@ interface ForeignKey {
  */
 function deleteRows(db: Db, id: string): void {
   const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .prepare<[], string>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
     .pluck()
-    .all() as string[];
+    .all();
   const q = quoteIdentifier;
   const columnsOf = (t: string) =>
-    (db.prepare(`PRAGMA table_info(${q(t)})`).all() as Column[]).map((c) => c.name);
+    db
+      .prepare<[], Column>(`PRAGMA table_info(${q(t)})`)
+      .all()
+      .map((c) => c.name);
   // Rows referencing the session's messages first (parts), then the session's own.
   for (const t of tables) {
     if (t === MESSAGE_TABLE || t === SESSION_TABLE) continue;
-    const fks = db.prepare(`PRAGMA foreign_key_list(${q(t)})`).all() as ForeignKey[];
+    const fks = db.prepare<[], ForeignKey>(`PRAGMA foreign_key_list(${q(t)})`).all();
     for (const fk of fks) {
       if (fk.table === MESSAGE_TABLE && (fk.to === null || fk.to === "id")) {
         db.prepare(
@@ -884,7 +899,7 @@ function deleteRows(db: Db, id: string): void {
     db.prepare(`DELETE FROM ${PART_TABLE} WHERE session_id = ?`).run(id);
   for (const t of tables) {
     if (t === SESSION_TABLE) continue;
-    const fks = db.prepare(`PRAGMA foreign_key_list(${q(t)})`).all() as ForeignKey[];
+    const fks = db.prepare<[], ForeignKey>(`PRAGMA foreign_key_list(${q(t)})`).all();
     for (const fk of fks) {
       if (fk.table === SESSION_TABLE && (fk.to === null || fk.to === "id")) {
         db.prepare(`DELETE FROM ${q(t)} WHERE ${q(fk.from)} = ?`).run(id);
