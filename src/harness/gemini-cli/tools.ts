@@ -31,6 +31,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 
 export const SHELL = "run_shell_command";
 export const READ = "read_file";
@@ -77,6 +78,24 @@ function fits(args: Json, spec: Spec): args is JsonObject {
   return true;
 }
 
+// Readers of arguments `fits` has checked: a key is absent or of its kind.
+const str = (args: JsonObject, key: string): string => {
+  const v = args[key];
+  return typeof v === "string" ? v : "";
+};
+const optStr = (args: JsonObject, key: string): string | undefined => {
+  const v = args[key];
+  return typeof v === "string" ? v : undefined;
+};
+const optNum = (args: JsonObject, key: string): number | undefined => {
+  const v = args[key];
+  return typeof v === "number" ? v : undefined;
+};
+const optBool = (args: JsonObject, key: string): boolean | undefined => {
+  const v = args[key];
+  return typeof v === "boolean" ? v : undefined;
+};
+
 /** A Gemini function call as a canonical tool. */
 export function callToTool(name: string, args: Json): Tool {
   // Own keys only: a call named `toString` or `constructor` is not a known tool.
@@ -85,19 +104,19 @@ export function callToTool(name: string, args: Json): Tool {
   if (!fits(args, spec)) return { name: "Raw", tool_name: name, input: args };
   switch (name) {
     case SHELL: {
-      const t: BashTool = { name: "Bash", command: args.command as string };
-      if (args.dir_path !== undefined) t.workdir = args.dir_path as string;
-      if (args.description !== undefined) t.description = args.description as string;
-      if (args.is_background !== undefined) t.run_in_background = args.is_background as boolean;
+      const t: BashTool = { name: "Bash", command: str(args, "command") };
+      assignDefined(t, "workdir", optStr(args, "dir_path"));
+      assignDefined(t, "description", optStr(args, "description"));
+      assignDefined(t, "run_in_background", optBool(args, "is_background"));
       return t;
     }
     case READ: {
-      const start = args.start_line as number | undefined;
-      const end = args.end_line as number | undefined;
+      const start = optNum(args, "start_line");
+      const end = optNum(args, "end_line");
       if (start !== undefined && end !== undefined && end < start) {
         return { name: "Raw", tool_name: name, input: args };
       }
-      const t: ReadTool = { name: "Read", file_path: args.file_path as string };
+      const t: ReadTool = { name: "Read", file_path: str(args, "file_path") };
       if (start !== undefined) t.offset = start;
       if (end !== undefined) t.limit = end - (start ?? 1) + 1;
       return t;
@@ -105,17 +124,17 @@ export function callToTool(name: string, args: Json): Tool {
     case WRITE:
       return {
         name: "Write",
-        file_path: args.file_path as string,
-        content: args.content as string,
+        file_path: str(args, "file_path"),
+        content: str(args, "content"),
       };
     default: {
       const t: EditTool = {
         name: "Edit",
-        file_path: args.file_path as string,
-        old_string: args.old_string as string,
-        new_string: args.new_string as string,
+        file_path: str(args, "file_path"),
+        old_string: str(args, "old_string"),
+        new_string: str(args, "new_string"),
       };
-      if (args.allow_multiple !== undefined) t.replace_all = args.allow_multiple as boolean;
+      assignDefined(t, "replace_all", optBool(args, "allow_multiple"));
       return t;
     }
   }
