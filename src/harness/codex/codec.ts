@@ -473,11 +473,11 @@ export function codexSessionId(id: string): string {
 /** A tool result as text: strings as they are, text blocks joined, anything else as JSON. */
 export function resultText(content: Json): string {
   if (typeof content === "string") return content;
-  if (
-    Array.isArray(content) &&
-    content.every((b) => isJsonObject(b) && b.type === "text" && typeof b.text === "string")
-  ) {
-    return content.map((b) => (b as JsonObject).text as string).join("\n");
+  if (Array.isArray(content)) {
+    const texts = content.flatMap((b) =>
+      isJsonObject(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : [],
+    );
+    if (texts.length === content.length) return texts.join("\n");
   }
   return JSON.stringify(content);
 }
@@ -525,7 +525,15 @@ function artifactText(block: Block & { type: "artifact" }): string {
   }
 }
 
-function tokenUsage(usage: Usage): JsonObject {
+type TokenUsage = {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+  total_tokens: number;
+};
+
+function tokenUsage(usage: Usage): TokenUsage {
   const cached = usage.cache_read_input_tokens ?? 0;
   const input = usage.input_tokens + cached + (usage.cache_creation_input_tokens ?? 0);
   return {
@@ -582,21 +590,23 @@ class RolloutWriter {
     this.emit(ts, "event_msg", payload);
   }
 
-  private startTurn(ts: Timestamp): void {
+  private startTurn(ts: Timestamp): string {
     this.endTurn();
     this.turn++;
-    this.turnId = stableUuid("codex-turn", this.id, this.turn);
+    const turnId = stableUuid("codex-turn", this.id, this.turn);
+    this.turnId = turnId;
     this.turnTs = ts;
     this.turnContextWritten = false;
     this.tokenCountWritten = false;
     this.lastAgentMessage = null;
-    this.event(ts, { type: "task_started", turn_id: this.turnId, model_context_window: null });
+    this.event(ts, { type: "task_started", turn_id: turnId, model_context_window: null });
+    return turnId;
   }
 
   private ensureTurn(ts: Timestamp): string {
-    if (this.turnId === undefined) this.startTurn(ts);
+    const turnId = this.turnId ?? this.startTurn(ts);
     this.turnTs = ts;
-    return this.turnId as string;
+    return turnId;
   }
 
   endTurn(): void {
@@ -735,11 +745,12 @@ class RolloutWriter {
     const event: JsonObject = {
       type: "user_message",
       message: prompt
-        .filter((p) => p.type === "input_text")
-        .map((p) => p.text as string)
+        .flatMap((p) => (p.type === "input_text" && typeof p.text === "string" ? [p.text] : []))
         .join("\n"),
     };
-    const images = prompt.filter((p) => p.type === "input_image").map((p) => p.image_url as string);
+    const images = prompt.flatMap((p) =>
+      p.type === "input_image" && typeof p.image_url === "string" ? [p.image_url] : [],
+    );
     if (images.length > 0) event.images = images;
     this.event(ts, event);
   }
@@ -763,7 +774,7 @@ class RolloutWriter {
         content: run.map((text) => ({ type: "output_text", text })),
       });
       for (const text of run) this.event(ts, { type: "agent_message", message: text });
-      this.lastAgentMessage = run[run.length - 1] as string;
+      this.lastAgentMessage = run.at(-1) ?? null;
       run = [];
     };
     const results: ToolResultBlock[] = [];
@@ -816,10 +827,10 @@ class RolloutWriter {
     if (usage) {
       const last = tokenUsage(usage);
       const t = this.totals;
-      t.input += last.input_tokens as number;
-      t.cached += last.cached_input_tokens as number;
-      t.output += last.output_tokens as number;
-      t.total += last.total_tokens as number;
+      t.input += last.input_tokens;
+      t.cached += last.cached_input_tokens;
+      t.output += last.output_tokens;
+      t.total += last.total_tokens;
       this.event(ts, {
         type: "token_count",
         info: {
