@@ -105,13 +105,19 @@ function removeIndex(path: string): void {
 
 class Bypass extends Error {}
 
+/** An integer pragma (`user_version`, `application_id`); 0 if SQLite answers otherwise. */
+function pragmaNumber(db: Db, name: string): number {
+  const value: unknown = db.pragma(name, { simple: true });
+  return typeof value === "number" ? value : 0;
+}
+
 function openFile(path: string): Db {
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     configure(db);
-    const appId = db.pragma("application_id", { simple: true }) as number;
-    const version = db.pragma("user_version", { simple: true }) as number;
-    const tables = db.prepare("SELECT count(*) FROM sqlite_schema").pluck().get() as number;
+    const appId = pragmaNumber(db, "application_id");
+    const version = pragmaNumber(db, "user_version");
+    const tables = db.prepare<[], number>("SELECT count(*) FROM sqlite_schema").pluck().get() ?? 0;
     if (appId !== APPLICATION_ID && (appId !== 0 || tables > 0))
       throw new Bypass(`${path} is not a txcript index (another program's database)`);
     if (version > SCHEMA_VERSION)
@@ -122,13 +128,13 @@ function openFile(path: string): Db {
     if (version !== SCHEMA_VERSION || appId !== APPLICATION_ID) {
       // Created, or made by an older txcript: one process builds it, the others wait.
       db.transaction(() => {
-        const again = db.pragma("user_version", { simple: true }) as number;
+        const again = pragmaNumber(db, "user_version");
         if (again === SCHEMA_VERSION) return;
         const old = db
-          .prepare(
+          .prepare<[], { type: string; name: string }>(
             "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' AND type IN ('table', 'view', 'trigger')",
           )
-          .all() as { type: string; name: string }[];
+          .all();
         db.pragma("foreign_keys = OFF");
         for (const { type, name } of old) {
           if (type === "table" && name.startsWith("text_")) continue; // FTS5 shadow tables go with theirs

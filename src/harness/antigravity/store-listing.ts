@@ -50,9 +50,11 @@ function readShape(db: Db): Shape {
   const tables = new Set<string>();
   const indexes = new Set<string>();
   const rows = db
-    .prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index')")
+    .prepare<[], [string, string]>(
+      "SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index')",
+    )
     .raw()
-    .all() as [string, string][];
+    .all();
   for (const [type, name] of rows) (type === "table" ? tables : indexes).add(name);
   return { tables, indexes };
 }
@@ -100,13 +102,13 @@ function messageCount(db: Db, shape: Shape): number {
   const byType = shape.indexes.has("idx_steps_step_type") ? "INDEXED BY idx_steps_step_type" : "";
   const byStatus = shape.indexes.has("idx_steps_status") ? "INDEXED BY idx_steps_status" : "";
   const groups = db
-    .prepare(
+    .prepare<[], [number | null, string | null]>(
       // Silent kinds are skipped below: a NOT IN here costs more than their strings.
       `SELECT step_type, group_concat(idx) FROM steps ${byType} GROUP BY step_type
        UNION ALL SELECT NULL, group_concat(idx) FROM steps ${byStatus} WHERE status IN (${IN_FLIGHT})`,
     )
     .raw()
-    .all() as [number | null, string | null][];
+    .all();
   const inFlight = new Set(groups.at(-1)?.[1]?.split(",").map(Number));
   // Each step as idx * 2 + (1 for user input and planner steps), sorted by idx.
   const keys: number[] = [];
@@ -169,10 +171,10 @@ function readListingAs(db: Db, file: string, id: string, shape: Shape): ListingR
     `SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT ${RECENT_GEN_METADATA}`,
   );
   if (recent.length > 0) rows.recent_gen_metadata = recent;
-  const typed = db.prepare(TYPED_PICKS_SQL).raw();
+  const typed = db.prepare<[], unknown[]>(TYPED_PICKS_SQL).raw();
   const columns = typed.columns().map((c) => c.name);
   const read = rowReader<StepRow>("steps", columns, file);
-  for (const step of (typed.all() as unknown[][]).map(read)) {
+  for (const step of typed.all().map(read)) {
     if (step.step_type === USER_INPUT) rows.first_user_input = step;
     else if (step.step_type === CHECKPOINT) rows.latest_checkpoint = step;
     else rows.latest_planner = step;

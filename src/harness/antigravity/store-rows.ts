@@ -159,19 +159,21 @@ export function rowReader<T>(
           spec.kind satisfies never;
       }
     }
+    // Every column of the table's spec was checked against its kind above;
+    // T is that spec's row type (the one cast of an agy row).
     return row as T;
   };
 }
 
 /** Typed rows of a `SELECT *`-style statement, whatever columns the table has. */
 export function typedRows<T>(db: Db, table: KnownTable, sql: string, file: string): T[] {
-  const stmt = db.prepare(sql).raw();
+  const stmt = db.prepare<[], unknown[]>(sql).raw();
   const read = rowReader<T>(
     table,
     stmt.columns().map((c) => c.name),
     file,
   );
-  return (stmt.all() as unknown[][]).map(read);
+  return stmt.all().map(read);
 }
 
 /** Every row of a known table, typed, in primary-key order. */
@@ -182,10 +184,10 @@ function readTable<T>(db: Db, table: KnownTable, file: string): T[] {
 /** Tables in sqlite_schema order, without SQLite's own (`sqlite_*`). */
 function tablesOf(db: Db): { name: string; sql: string | null }[] {
   return db
-    .prepare(
+    .prepare<[], { name: string; sql: string | null }>(
       "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
     )
-    .all() as { name: string; sql: string | null }[];
+    .all();
 }
 
 function newerVersion(version: number, file: string): UnsupportedError {
@@ -255,14 +257,14 @@ function isPlainCreateTable(sql: string | null): boolean {
 function readExtraTable(db: Db, name: string, sql: string): ExtraTable {
   // Exact integers: an unknown table's values must survive beyond 2^53.
   const stmt = db
-    .prepare(`SELECT * FROM ${quoteIdentifier(name)}`)
+    .prepare<[], SqlValue[]>(`SELECT * FROM ${quoteIdentifier(name)}`)
     .raw()
     .safeIntegers(true);
   return {
     name,
     sql,
     columns: stmt.columns().map((c) => c.name),
-    rows: stmt.all() as SqlValue[][],
+    rows: stmt.all(),
   };
 }
 

@@ -100,7 +100,8 @@ function headField(head: string, key: string): string | undefined {
   const m = new RegExp(`[{,]"${key}":("(?:[^"\\\\]|\\\\.)*")`).exec(head);
   if (!m) return undefined;
   try {
-    return JSON.parse(m[1] as string) as string;
+    const value: unknown = JSON.parse(m[1] ?? "");
+    return typeof value === "string" ? value : undefined;
   } catch {
     return undefined;
   }

@@ -24,7 +24,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Decompress } from "fzstd";
-import type { Meta } from "../../common.js";
+import { isJsonObject, type Meta } from "../../common.js";
 import {
   ConflictError,
   describeCause,
@@ -148,7 +148,8 @@ export function readSessionIndex(home: string): Map<string, string> {
     const t = line.trim();
     if (!t.startsWith("{")) continue;
     try {
-      const entry = JSON.parse(t) as { id?: unknown; thread_name?: unknown };
+      const entry: unknown = JSON.parse(t);
+      if (!isJsonObject(entry)) continue;
       if (typeof entry.id !== "string" || typeof entry.thread_name !== "string") continue;
       const name = entry.thread_name.trim();
       if (name !== "") titles.set(entry.id.toLowerCase(), name);
@@ -446,8 +447,10 @@ export class CodexStore implements Store<CodexBody> {
     const wanted = id.toLowerCase();
     const mentions = (line: string) => {
       try {
-        const entry = JSON.parse(line) as { id?: unknown };
-        return typeof entry.id === "string" && entry.id.toLowerCase() === wanted;
+        const entry: unknown = JSON.parse(line);
+        return (
+          isJsonObject(entry) && typeof entry.id === "string" && entry.id.toLowerCase() === wanted
+        );
       } catch {
         return false;
       }

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import type { Meta } from "../../common.js";
+import { isJsonObject, type Meta } from "../../common.js";
 import {
   ConflictError,
   describeCause,
@@ -156,9 +156,9 @@ export class GeminiCliStore implements Store<GeminiBody> {
       return { projects: {}, valid: false };
     }
     try {
-      const data = JSON.parse(text) as unknown;
-      const projects = (data as { projects?: unknown } | null)?.projects;
-      if (typeof projects !== "object" || projects === null || Array.isArray(projects)) {
+      const data: unknown = JSON.parse(text);
+      const projects = isJsonObject(data) ? data.projects : undefined;
+      if (!isJsonObject(projects)) {
         return { projects: {}, valid: false };
       }
       const out: Record<string, string> = {};
@@ -485,11 +485,9 @@ export class GeminiCliStore implements Store<GeminiBody> {
     let data: { projects: Record<string, unknown>; [k: string]: unknown } = { projects: {} };
     if (existsSync(path)) {
       try {
-        const parsed = JSON.parse(readFileSync(path, "utf8")) as unknown;
-        const projects = (parsed as { projects?: unknown } | null)?.projects;
-        if (typeof projects !== "object" || projects === null || Array.isArray(projects))
-          return undefined;
-        data = parsed as typeof data;
+        const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+        if (!isJsonObject(parsed) || !isJsonObject(parsed.projects)) return undefined;
+        data = { ...parsed, projects: parsed.projects };
       } catch {
         return undefined;
       }
