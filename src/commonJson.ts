@@ -11,6 +11,7 @@ import {
   type ArtifactSource,
   type Block,
   type ImageSource,
+  isJsonObject,
   type Json,
   type JsonObject,
   type Message,
@@ -197,10 +198,9 @@ export function* renderCommonChunks(transcript: Transcript<Common>): Generator<s
 
 export function readRole(c: Checker, value: unknown, at: string): Role {
   const text = c.string(value, at).toLowerCase();
-  if (!(ROLES as readonly string[]).includes(text)) {
-    return c.expected(at, `a role ("user" or "assistant")`, value);
-  }
-  return text as Role;
+  const role = ROLES.find((r) => r === text);
+  if (role === undefined) return c.expected(at, `a role ("user" or "assistant")`, value);
+  return role;
 }
 
 export function readUsage(c: Checker, value: unknown, at: string): Usage {
@@ -224,13 +224,9 @@ export function readUsage(c: Checker, value: unknown, at: string): Usage {
 }
 
 export function readStopReason(c: Checker, value: unknown, at: string): StopReason {
-  if (typeof value === "string" && (STOP_REASONS as readonly string[]).includes(value)) {
-    return value as StopReason;
-  }
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    const other = (value as Record<string, unknown>).other;
-    if (typeof other === "string") return { other };
-  }
+  const known = STOP_REASONS.find((r) => r === value);
+  if (known !== undefined) return known;
+  if (isJsonObject(value) && typeof value.other === "string") return { other: value.other };
   return c.expected(at, `a stop reason (${STOP_REASONS.join(", ")} or {"other": "..."})`, value);
 }
 

@@ -40,7 +40,7 @@ const EOF_MARK = "*** End of File";
 export function parsePatch(text: string): PatchOp[] | undefined {
   const lines = text.split("\n");
   // A trailing newline (or trailing blank lines) after the end marker is usual.
-  while (lines.length > 0 && (lines[lines.length - 1] as string).trim() === "") lines.pop();
+  while (lines.length > 0 && (lines.at(-1) ?? "").trim() === "") lines.pop();
   if (lines.length < 2 || lines[0]?.trim() !== BEGIN || lines[lines.length - 1]?.trim() !== END) {
     return undefined;
   }
@@ -52,14 +52,14 @@ export function parsePatch(text: string): PatchOp[] | undefined {
     return p === "" ? undefined : p;
   };
   while (i < body.length) {
-    const line = body[i] as string;
+    const line = body[i] ?? "";
     if (line.startsWith(ADD)) {
       const p = path(line, ADD);
       if (p === undefined) return undefined;
       i++;
       const added: string[] = [];
-      while (i < body.length && !(body[i] as string).startsWith("*** ")) {
-        const l = body[i] as string;
+      while (i < body.length && !(body[i] ?? "").startsWith("*** ")) {
+        const l = body[i] ?? "";
         if (!l.startsWith("+")) return undefined;
         added.push(l.slice(1));
         i++;
@@ -75,15 +75,15 @@ export function parsePatch(text: string): PatchOp[] | undefined {
       if (p === undefined) return undefined;
       i++;
       let moveTo: string | undefined;
-      if (i < body.length && (body[i] as string).startsWith(MOVE)) {
-        moveTo = path(body[i] as string, MOVE);
+      if (i < body.length && (body[i] ?? "").startsWith(MOVE)) {
+        moveTo = path(body[i] ?? "", MOVE);
         if (moveTo === undefined) return undefined;
         i++;
       }
       const hunks: Hunk[] = [];
       let hunk: Hunk | undefined;
       while (i < body.length) {
-        const l = body[i] as string;
+        const l = body[i] ?? "";
         if (l.startsWith("@@")) {
           hunk = { anchor: l.slice(2).trim(), lines: [], endOfFile: false };
           hunks.push(hunk);

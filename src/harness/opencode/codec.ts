@@ -78,14 +78,16 @@ function at(ms: number | undefined, fallback: Timestamp): Timestamp {
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),/;
 
 function fileBlock(part: JsonObject, partId: string): Block {
-  const url = part.url as string;
+  // partKind has checked that a file part's url is a string.
+  const url = str(part, "url") ?? "";
   const mime = str(part, "mime") ?? "";
   const m = DATA_URL.exec(url);
   const base64 = m !== null && (m[2] ?? "").split(";").includes("base64");
+  const payload = m === null ? url : url.slice(m[0].length);
   const media = mime || m?.[1] || "application/octet-stream";
   if (media.startsWith("image/")) {
     const source: ImageSource = base64
-      ? { type: "base64", media_type: media, data: url.slice((m as RegExpExecArray)[0].length) }
+      ? { type: "base64", media_type: media, data: payload }
       : { type: "url", media_type: media, data: url };
     return { type: "image", source };
   }
@@ -97,7 +99,7 @@ function fileBlock(part: JsonObject, partId: string): Block {
       name,
       source: {
         type: "base64",
-        data: url.slice((m as RegExpExecArray)[0].length),
+        data: payload,
         media_type: media,
       },
     };
@@ -118,9 +120,9 @@ function fileBlock(part: JsonObject, partId: string): Block {
 function blockOf(part: JsonObject, partId: string): Block | undefined {
   switch (part.type) {
     case "text":
-      return { type: "text", text: part.text as string };
+      return { type: "text", text: str(part, "text") ?? "" };
     case "reasoning": {
-      const b: Block = { type: "thinking", text: part.text as string };
+      const b: Block = { type: "thinking", text: str(part, "text") ?? "" };
       // Anthropic's signature, as the AI SDK keeps it in the provider metadata.
       const signature = str(obj(obj(part.metadata)?.anthropic), "signature");
       if (signature !== undefined && signature !== "") b.signature = signature;
@@ -232,8 +234,8 @@ function readMessage(message: OpenCodeMessage, sessionStart: Timestamp, out: Mes
   if (role === "user") {
     const content: Block[] = [];
     for (const p of parts) {
-      if (partKind(p.data) !== "block") continue;
-      const b = blockOf(p.data as JsonObject, p.id);
+      if (p.data === undefined || partKind(p.data) !== "block") continue;
+      const b = blockOf(p.data, p.id);
       if (b !== undefined) content.push(b);
     }
     if (content.length > 0) out.push({ role: "user", content, timestamp: created });
@@ -256,9 +258,9 @@ function readMessage(message: OpenCodeMessage, sessionStart: Timestamp, out: Mes
     results = [];
   };
   for (const p of parts) {
-    const kind = partKind(p.data);
-    if (kind === "skip") continue;
-    const data = p.data as JsonObject;
+    const data = p.data;
+    const kind = partKind(data);
+    if (kind === "skip" || data === undefined) continue;
     if (kind === "block" && results.length > 0) {
       flush();
       curAt = at(startOf(data), resultsAt);
