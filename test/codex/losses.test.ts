@@ -1,8 +1,11 @@
 /**
  * Every loss listed in docs/formats/codex.md ("What conversion loses"), one
- * test each, named as in the document. Common -> Codex losses are observed
- * by writing a rollout and reading it back with our reader; Codex -> Common
- * losses on hand-built lines.
+ * case each, named as in the document. The cases are tables: Common -> Codex
+ * losses are a body written as a rollout, read back with our reader, and
+ * what the read-back shows instead (every rollout written must also pass
+ * Codex's resume checks); Codex -> Common losses are hand-built rollout
+ * lines and what the reader keeps of them. The few that check something
+ * else (ids, shell quoting, a render) follow the tables.
  */
 
 import { parse } from "shell-quote";
@@ -57,50 +60,67 @@ const read = (lines: object[]) =>
     ),
   );
 
-describe("Common -> Codex loses", () => {
-  it("the title, in the text form (the store keeps it in session_index.jsonl)", () => {
-    const { text, back } = through(
-      [user({ type: "text", text: "hi" })],
-      meta({ title: "My title" }),
-    );
-    expect(text).not.toContain("My title");
-    expect(back.meta.title).toBeUndefined();
-  });
+const contents = (t: Transcript<Common>) => t.body.map((m) => m.content);
+const nth = (n: number) => (t: Transcript<Common>) => t.body[n]?.content;
+const unmodelled = (m: Message): Message => {
+  const { model: _dropped, ...rest } = m;
+  return rest;
+};
 
-  it("slash commands: a /command call and its output become plain user text", () => {
-    const { back } = through([
+/** A Common -> Codex loss: what is written, and what reading it back shows. */
+interface WriteLoss {
+  loss: string;
+  body: Common;
+  meta?: Meta;
+  see: (back: Transcript<Common>) => unknown;
+  want: unknown;
+  /** Text the rollout must not contain. */
+  absent?: RegExp;
+}
+
+const WRITE_LOSSES: WriteLoss[] = [
+  {
+    loss: "the title, in the text form (the store keeps it in session_index.jsonl)",
+    body: [user({ type: "text", text: "hi" })],
+    meta: meta({ title: "My title" }),
+    see: (t) => t.meta.title,
+    want: undefined,
+    absent: /My title/,
+  },
+  {
+    loss: "slash commands: a /command call and its output become plain user text",
+    body: [
       user({
         type: "tool_use",
         id: "k1",
         tool: { name: "Command", command: "/review", args: "--fast" },
       }),
       user({ type: "tool_result", tool_use_id: "k1", content: "review started" }),
-    ]);
-    expect(back.body.map((m) => m.content)).toEqual([
-      [{ type: "text", text: "/review --fast" }],
-      [{ type: "text", text: "review started" }],
-    ]);
-  });
-
-  it("thinking signatures and encrypted reasoning; encrypted-only thinking disappears", () => {
-    const { text, back } = through([
+    ],
+    see: contents,
+    want: [[{ type: "text", text: "/review --fast" }], [{ type: "text", text: "review started" }]],
+  },
+  {
+    loss: "thinking signatures and encrypted reasoning; encrypted-only thinking disappears",
+    body: [
       assistant([
         { type: "thinking", text: "plan", signature: "sig-anthropic" },
         { type: "thinking", text: "", encrypted: "gAAAA-opaque" },
         { type: "thinking", text: "more", encrypted: "gAAAA-second" },
         { type: "text", text: "done" },
       ]),
-    ]);
-    expect(text).not.toMatch(/sig-anthropic|gAAAA/);
-    expect(back.body[0]?.content).toEqual([
+    ],
+    see: nth(0),
+    want: [
       { type: "thinking", text: "plan" },
       { type: "thinking", text: "more" },
       { type: "text", text: "done" },
-    ]);
-  });
-
-  it("Bash description and run_in_background", () => {
-    const { back } = through([
+    ],
+    absent: /sig-anthropic|gAAAA/,
+  },
+  {
+    loss: "Bash description and run_in_background",
+    body: [
       assistant([
         {
           type: "tool_use",
@@ -116,28 +136,29 @@ describe("Common -> Codex loses", () => {
         },
       ]),
       user({ type: "tool_result", tool_use_id: "b1", content: "ok" }),
-    ]);
-    expect(back.body[0]?.content[0]).toEqual({
+    ],
+    see: (t) => t.body[0]?.content[0],
+    want: {
       type: "tool_use",
       id: "b1",
       tool: { name: "Bash", command: "npm test", workdir: "/w", timeout_ms: 1000 },
-    });
-  });
-
-  it("stop reasons", () => {
-    const { back } = through([
+    },
+  },
+  {
+    loss: "stop reasons",
+    body: [
       assistant([{ type: "text", text: "a" }], { stop_reason: "max_tokens" }),
       assistant([{ type: "text", text: "b" }], { stop_reason: { other: "refusal" } }),
-    ]);
-    expect(back.body.map((m) => m.stop_reason)).toEqual([undefined, undefined]);
-    expect(back.body.map((m) => m.content)).toEqual([
-      [{ type: "text", text: "a" }],
-      [{ type: "text", text: "b" }],
-    ]);
-  });
-
-  it("cache-creation tokens fold into input tokens; a missing cache-read count comes back as 0", () => {
-    const { back } = through([
+    ],
+    see: (t) => t.body.map((m) => [m.stop_reason, m.content]),
+    want: [
+      [undefined, [{ type: "text", text: "a" }]],
+      [undefined, [{ type: "text", text: "b" }]],
+    ],
+  },
+  {
+    loss: "cache-creation tokens fold into input tokens; a missing cache-read count comes back as 0",
+    body: [
       assistant([{ type: "text", text: "a" }], {
         usage: {
           input_tokens: 100,
@@ -147,15 +168,16 @@ describe("Common -> Codex loses", () => {
         },
       }),
       assistant([{ type: "text", text: "b" }], { usage: { input_tokens: 7, output_tokens: 3 } }),
-    ]);
-    expect(back.body.map((m) => m.usage)).toEqual([
+    ],
+    see: (t) => t.body.map((m) => m.usage),
+    want: [
       { input_tokens: 150, output_tokens: 20, cache_read_input_tokens: 900 },
       { input_tokens: 7, output_tokens: 3, cache_read_input_tokens: 0 },
-    ]);
-  });
-
-  it("structured results become JSON text; non-shell error flags; non-text shell results become text", () => {
-    const { back } = through([
+    ],
+  },
+  {
+    loss: "structured results become JSON text; non-shell error flags; non-text shell results become text",
+    body: [
       assistant([
         { type: "tool_use", id: "r1", tool: { name: "Read", file_path: "/a" } },
         { type: "tool_use", id: "r2", tool: { name: "Raw", tool_name: "mcp__x__y", input: {} } },
@@ -182,8 +204,9 @@ describe("Common -> Codex loses", () => {
           is_error: true,
         },
       ),
-    ]);
-    expect(back.body[1]?.content).toEqual([
+    ],
+    see: nth(1),
+    want: [
       { type: "tool_result", tool_use_id: "r1", content: '{"lines":3}' },
       {
         type: "tool_result",
@@ -194,21 +217,22 @@ describe("Common -> Codex loses", () => {
         ],
       },
       { type: "tool_result", tool_use_id: "r3", content: "x\ny", is_error: true },
-    ]);
-  });
-
-  it("images in assistant messages", () => {
-    const { back } = through([
+    ],
+  },
+  {
+    loss: "images in assistant messages",
+    body: [
       assistant([
         { type: "text", text: "look" },
         { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
       ]),
-    ]);
-    expect(back.body[0]?.content).toEqual([{ type: "text", text: "look" }]);
-  });
-
-  it("artifacts become text", () => {
-    const { back } = through([
+    ],
+    see: nth(0),
+    want: [{ type: "text", text: "look" }],
+  },
+  {
+    loss: "artifacts become text",
+    body: [
       user({
         type: "artifact",
         artifact: { id: "a1", name: "plan.md", source: { type: "text", text: "# Plan" } },
@@ -219,27 +243,87 @@ describe("Common -> Codex loses", () => {
           artifact: { id: "a2", name: "out.bin", source: { type: "path", path: "/tmp/out.bin" } },
         },
       ]),
-    ]);
-    expect(back.body.map((m) => m.content)).toEqual([
+    ],
+    see: contents,
+    want: [
       [{ type: "text", text: "[artifact plan.md]\n# Plan" }],
       [{ type: "text", text: "[artifact out.bin: /tmp/out.bin]" }],
-    ]);
-  });
+    ],
+  },
+  {
+    loss: "per-message models: a message without one inherits the model in effect; meta.model becomes the first turn's",
+    body: [
+      assistant([{ type: "text", text: "a" }], { model: "model-a" }),
+      unmodelled(assistant([{ type: "text", text: "b" }])),
+    ],
+    meta: meta({ model: "session-model" }),
+    see: (t) => [t.body.map((m) => m.model), t.meta.model],
+    want: [["model-a", "model-a"], "model-a"],
+  },
+  {
+    loss: "tool names outside [A-Za-z0-9_-] are rewritten for OpenAI",
+    body: [
+      assistant([
+        {
+          type: "tool_use",
+          id: "n1",
+          tool: { name: "Raw", tool_name: "server.tool/search", input: { q: 1 } },
+        },
+      ]),
+      user({ type: "tool_result", tool_use_id: "n1", content: "ok" }),
+    ],
+    see: (t) => t.body[0]?.content[0],
+    want: {
+      type: "tool_use",
+      id: "n1",
+      tool: { name: "Raw", tool_name: "server_tool_search", input: { q: 1 } },
+    },
+  },
+  {
+    loss: "results that answer no call, empty messages and thinking in user messages",
+    body: [
+      user({ type: "tool_result", tool_use_id: "ghost", content: "orphan" }),
+      assistant([]),
+      assistant([{ type: "tool_use", id: "twice", tool: { name: "Read", file_path: "/a" } }]),
+      user(
+        { type: "tool_result", tool_use_id: "twice", content: "first" },
+        { type: "tool_result", tool_use_id: "twice", content: "second" },
+      ),
+      user({ type: "thinking", text: "users do not think here" }, { type: "text", text: "hello" }),
+    ],
+    see: contents,
+    want: [
+      [{ type: "tool_use", id: "twice", tool: { name: "Read", file_path: "/a" } }],
+      [{ type: "tool_result", tool_use_id: "twice", content: "first" }],
+      [{ type: "text", text: "hello" }],
+    ],
+  },
+  {
+    loss: "order inside a user message: its tool results are written before its text",
+    body: [
+      assistant([{ type: "tool_use", id: "o1", tool: { name: "Read", file_path: "/a" } }]),
+      user(
+        { type: "text", text: "also look at b" },
+        { type: "tool_result", tool_use_id: "o1", content: "A" },
+      ),
+    ],
+    see: (t) => contents(t).slice(1),
+    want: [
+      [{ type: "tool_result", tool_use_id: "o1", content: "A" }],
+      [{ type: "text", text: "also look at b" }],
+    ],
+  },
+];
 
-  it("per-message models: a message without one inherits the model in effect; meta.model becomes the first turn's", () => {
-    const { back } = through(
-      [
-        assistant([{ type: "text", text: "a" }], { model: "model-a" }),
-        assistant([{ type: "text", text: "b" }], { model: undefined as unknown as string }),
-      ].map((m) => {
-        if (m.model === undefined) delete m.model;
-        return m;
-      }),
-      meta({ model: "session-model" }),
-    );
-    expect(back.body.map((m) => m.model)).toEqual(["model-a", "model-a"]);
-    expect(back.meta.model).toBe("model-a");
-  });
+describe("Common -> Codex loses", () => {
+  for (const c of WRITE_LOSSES) {
+    it(c.loss, () => {
+      const { text, back } = through(c.body, c.meta);
+      expect(c.see(back)).toEqual(c.want);
+      if (c.absent) expect(text).not.toMatch(c.absent);
+      expect(resumeProblems(text)).toEqual([]);
+    });
+  }
 
   it("session ids that are not UUIDs are replaced by a stable UUID; UUIDs are lowercased", () => {
     const a = codexCodec.fromCommon({ meta: meta({ id: "my-session" }), body: [] });
@@ -250,73 +334,40 @@ describe("Common -> Codex loses", () => {
     const b = codexCodec.fromCommon({ meta: meta({ id: ID.toUpperCase() }), body: [] });
     expect(b.meta.id).toBe(ID);
   });
-
-  it("tool names outside [A-Za-z0-9_-] are rewritten for OpenAI", () => {
-    const { text, back } = through([
-      assistant([
-        {
-          type: "tool_use",
-          id: "n1",
-          tool: { name: "Raw", tool_name: "server.tool/search", input: { q: 1 } },
-        },
-      ]),
-      user({ type: "tool_result", tool_use_id: "n1", content: "ok" }),
-    ]);
-    expect(resumeProblems(text)).toEqual([]);
-    expect(back.body[0]?.content[0]).toEqual({
-      type: "tool_use",
-      id: "n1",
-      tool: { name: "Raw", tool_name: "server_tool_search", input: { q: 1 } },
-    });
-  });
-
-  it("results that answer no call, empty messages and thinking in user messages", () => {
-    const { back } = through([
-      user({ type: "tool_result", tool_use_id: "ghost", content: "orphan" }),
-      assistant([]),
-      assistant([{ type: "tool_use", id: "twice", tool: { name: "Read", file_path: "/a" } }]),
-      user(
-        { type: "tool_result", tool_use_id: "twice", content: "first" },
-        { type: "tool_result", tool_use_id: "twice", content: "second" },
-      ),
-      user({ type: "thinking", text: "users do not think here" }, { type: "text", text: "hello" }),
-    ]);
-    expect(back.body.map((m) => m.content)).toEqual([
-      [{ type: "tool_use", id: "twice", tool: { name: "Read", file_path: "/a" } }],
-      [{ type: "tool_result", tool_use_id: "twice", content: "first" }],
-      [{ type: "text", text: "hello" }],
-    ]);
-  });
-
-  it("order inside a user message: its tool results are written before its text", () => {
-    const { back } = through([
-      assistant([{ type: "tool_use", id: "o1", tool: { name: "Read", file_path: "/a" } }]),
-      user(
-        { type: "text", text: "also look at b" },
-        { type: "tool_result", tool_use_id: "o1", content: "A" },
-      ),
-    ]);
-    expect(back.body.slice(1).map((m) => m.content)).toEqual([
-      [{ type: "tool_result", tool_use_id: "o1", content: "A" }],
-      [{ type: "text", text: "also look at b" }],
-    ]);
-  });
 });
 
-describe("Codex -> Common loses", () => {
-  it("session_meta's originator, source, provider, base instructions and git commit/URL", () => {
-    const t = read([]);
-    expect(t.meta).toEqual({
-      id: ID,
-      timestamp: TS,
-      cwd: "/w",
-      git_branch: "main",
-      cli_version: "0.60.0",
-    });
-  });
+/** A Codex -> Common loss: rollout lines after a full session_meta, and what the reader keeps. */
+interface ReadLoss {
+  loss: string;
+  lines: object[];
+  see: (t: Transcript<Common>) => unknown;
+  want: unknown;
+}
 
-  it("turn_context policies and reasoning effort (only the model is kept)", () => {
-    const t = read([
+const call = (name: string, call_id: string, args: object | string) => ({
+  type: "response_item",
+  payload: {
+    type: "function_call",
+    name,
+    call_id,
+    arguments: typeof args === "string" ? args : JSON.stringify(args),
+  },
+});
+const said = (text: string) => ({
+  type: "response_item",
+  payload: { type: "message", role: "assistant", content: [{ type: "output_text", text }] },
+});
+
+const READ_LOSSES: ReadLoss[] = [
+  {
+    loss: "session_meta's originator, source, provider, base instructions and git commit/URL",
+    lines: [],
+    see: (t) => t.meta,
+    want: { id: ID, timestamp: TS, cwd: "/w", git_branch: "main", cli_version: "0.60.0" },
+  },
+  {
+    loss: "turn_context policies and reasoning effort (only the model is kept)",
+    lines: [
       {
         type: "turn_context",
         payload: {
@@ -329,58 +380,33 @@ describe("Codex -> Common loses", () => {
           summary: "detailed",
         },
       },
-      {
-        type: "response_item",
-        payload: {
-          type: "message",
-          role: "assistant",
-          content: [{ type: "output_text", text: "x" }],
-        },
-      },
-    ]);
-    expect(t.body).toEqual([assistant([{ type: "text", text: "x" }])]);
-  });
-
-  it("shell execution hints (yield time, output caps, tty, login, sandbox escalation)", () => {
-    const t = read([
-      {
-        type: "response_item",
-        payload: {
-          type: "function_call",
-          name: "exec_command",
-          call_id: "e1",
-          arguments: JSON.stringify({
-            cmd: "make",
-            workdir: "/w",
-            yield_time_ms: 1000,
-            max_output_tokens: 100,
-            tty: true,
-            login: false,
-            shell: "/bin/zsh",
-            sandbox_permissions: "require_escalated",
-            justification: "why",
-          }),
-        },
-      },
-    ]);
-    expect(t.body[0]?.content[0]).toEqual({
-      type: "tool_use",
-      id: "e1",
-      tool: { name: "Bash", command: "make", workdir: "/w" },
-    });
-  });
-
-  it("the model-facing shell output header and duration (exec_command_end's output and exit code are kept)", () => {
-    const t = read([
-      {
-        type: "response_item",
-        payload: {
-          type: "function_call",
-          name: "shell_command",
-          call_id: "s1",
-          arguments: '{"command":"false"}',
-        },
-      },
+      said("x"),
+    ],
+    see: (t) => t.body,
+    want: [assistant([{ type: "text", text: "x" }])],
+  },
+  {
+    loss: "shell execution hints (yield time, output caps, tty, login, sandbox escalation)",
+    lines: [
+      call("exec_command", "e1", {
+        cmd: "make",
+        workdir: "/w",
+        yield_time_ms: 1000,
+        max_output_tokens: 100,
+        tty: true,
+        login: false,
+        shell: "/bin/zsh",
+        sandbox_permissions: "require_escalated",
+        justification: "why",
+      }),
+    ],
+    see: (t) => t.body[0]?.content[0],
+    want: { type: "tool_use", id: "e1", tool: { name: "Bash", command: "make", workdir: "/w" } },
+  },
+  {
+    loss: "the model-facing shell output header and duration (exec_command_end's output and exit code are kept)",
+    lines: [
+      call("shell_command", "s1", '{"command":"false"}'),
       {
         type: "event_msg",
         payload: {
@@ -399,56 +425,14 @@ describe("Codex -> Common loses", () => {
           output: "Exit code: 2\nWall time: 3 seconds\nOutput:\nboom\n",
         },
       },
-    ]);
-    expect(t.body[1]?.content).toEqual([
-      { type: "tool_result", tool_use_id: "s1", content: "boom\n", is_error: true },
-    ]);
-  });
-
-  it("an argv that is not a shell script becomes one shell-quoted command line", () => {
-    const argv = ["git", "commit", "-m", "it's done", "$HOME"];
-    const t = read([
-      {
-        type: "response_item",
-        payload: {
-          type: "function_call",
-          name: "shell",
-          call_id: "a1",
-          arguments: JSON.stringify({ command: argv }),
-        },
-      },
-    ]);
-    const tool = (t.body[0]!.content[0] as { tool: { name: string; command: string } }).tool;
-    expect(tool.name).toBe("Bash");
-    // A shell splits the line back into the same words, unexpanded.
-    expect(parse(tool.command, (name) => `$${name}`)).toEqual(argv);
-  });
-
-  it("encrypted reasoning is kept in Common but never written to any harness", () => {
-    const t = read([
-      {
-        type: "response_item",
-        payload: {
-          type: "reasoning",
-          summary: [{ type: "summary_text", text: "s" }],
-          encrypted_content: "gAAAA",
-        },
-      },
-    ]);
-    expect(t.body[0]?.content).toEqual([{ type: "thinking", text: "s", encrypted: "gAAAA" }]);
-    expect(codexText.render(codexCodec.fromCommon(t))).not.toContain("gAAAA");
-  });
-
-  it("reasoning token counts, running totals and rate limits (per-response usage is kept)", () => {
-    const t = read([
-      {
-        type: "response_item",
-        payload: {
-          type: "message",
-          role: "assistant",
-          content: [{ type: "output_text", text: "x" }],
-        },
-      },
+    ],
+    see: nth(1),
+    want: [{ type: "tool_result", tool_use_id: "s1", content: "boom\n", is_error: true }],
+  },
+  {
+    loss: "reasoning token counts, running totals and rate limits (per-response usage is kept)",
+    lines: [
+      said("x"),
       {
         type: "event_msg",
         payload: {
@@ -472,16 +456,13 @@ describe("Codex -> Common loses", () => {
           rate_limits: { primary: { used_percent: 50 } },
         },
       },
-    ]);
-    expect(t.body[0]?.usage).toEqual({
-      input_tokens: 6,
-      output_tokens: 5,
-      cache_read_input_tokens: 4,
-    });
-  });
-
-  it("display-only events, compaction summaries, ghost snapshots and user `!` shell commands", () => {
-    const t = read([
+    ],
+    see: (t) => t.body[0]?.usage,
+    want: { input_tokens: 6, output_tokens: 5, cache_read_input_tokens: 4 },
+  },
+  {
+    loss: "display-only events, compaction summaries, ghost snapshots and user `!` shell commands",
+    lines: [
       {
         type: "event_msg",
         payload: {
@@ -497,12 +478,13 @@ describe("Codex -> Common loses", () => {
       { type: "compacted", payload: { message: "summary so far", replacement_history: [] } },
       { type: "response_item", payload: { type: "ghost_snapshot", ghost_commit: { id: "c" } } },
       { type: "response_item", payload: { type: "compaction", encrypted_content: "x" } },
-    ]);
-    expect(t.body).toEqual([]);
-  });
-
-  it("web search results: only the query is kept", () => {
-    const t = read([
+    ],
+    see: (t) => t.body,
+    want: [],
+  },
+  {
+    loss: "web search results: only the query is kept",
+    lines: [
       {
         type: "response_item",
         payload: {
@@ -512,25 +494,53 @@ describe("Codex -> Common loses", () => {
         },
       },
       { type: "event_msg", payload: { type: "web_search_end", call_id: "ws9", query: "q" } },
-    ]);
-    expect(t.body[1]?.content).toEqual([{ type: "tool_result", tool_use_id: "ws9", content: "q" }]);
-  });
-
-  it("stop reasons are not recorded by Codex, so none are read", () => {
-    const t = read([
-      {
-        type: "response_item",
-        payload: {
-          type: "message",
-          role: "assistant",
-          content: [{ type: "output_text", text: "x" }],
-        },
-      },
+    ],
+    see: nth(1),
+    want: [{ type: "tool_result", tool_use_id: "ws9", content: "q" }],
+  },
+  {
+    loss: "stop reasons are not recorded by Codex, so none are read",
+    lines: [
+      said("x"),
       {
         type: "event_msg",
         payload: { type: "task_complete", turn_id: "t", last_agent_message: "x" },
       },
+    ],
+    see: (t) => [t.body.length, t.body[0]?.stop_reason],
+    want: [1, undefined],
+  },
+];
+
+describe("Codex -> Common loses", () => {
+  for (const c of READ_LOSSES) {
+    it(c.loss, () => {
+      expect(c.see(read(c.lines))).toEqual(c.want);
+    });
+  }
+
+  it("an argv that is not a shell script becomes one shell-quoted command line", () => {
+    const argv = ["git", "commit", "-m", "it's done", "$HOME"];
+    const block = read([call("shell", "a1", { command: argv })]).body[0]?.content[0];
+    expect(block?.type === "tool_use" && block.tool.name).toBe("Bash");
+    const command =
+      block?.type === "tool_use" && block.tool.name === "Bash" ? block.tool.command : "";
+    // A shell splits the line back into the same words, unexpanded.
+    expect(parse(command, (name) => `$${name}`)).toEqual(argv);
+  });
+
+  it("encrypted reasoning is kept in Common but never written to any harness", () => {
+    const t = read([
+      {
+        type: "response_item",
+        payload: {
+          type: "reasoning",
+          summary: [{ type: "summary_text", text: "s" }],
+          encrypted_content: "gAAAA",
+        },
+      },
     ]);
-    expect(t.body[0]?.stop_reason).toBeUndefined();
+    expect(t.body[0]?.content).toEqual([{ type: "thinking", text: "s", encrypted: "gAAAA" }]);
+    expect(codexText.render(codexCodec.fromCommon(t))).not.toContain("gAAAA");
   });
 });
