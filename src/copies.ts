@@ -11,10 +11,12 @@ import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { isJsonObject } from "./common.js";
+import type { Env } from "./env.js";
 import type { Timestamp } from "./time.js";
 import type { Discovered, HarnessId, TextForm } from "./transcript.js";
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 /** Where a copy came from: a stored session, or a document (`simple`, `common`, …). */
 export interface Origin {
@@ -48,8 +50,8 @@ export function stateDir(env: Env, platform: NodeJS.Platform = process.platform)
   if (own !== undefined) return resolve(own);
   const xdg = setting(env.XDG_STATE_HOME);
   if (xdg !== undefined) return resolve(xdg, "txcript");
-  if (platform === "win32" && setting(env.LOCALAPPDATA) !== undefined)
-    return resolve(env.LOCALAPPDATA as string, "txcript");
+  const local = platform === "win32" ? setting(env.LOCALAPPDATA) : undefined;
+  if (local !== undefined) return resolve(local, "txcript");
   const home = setting(env.HOME) ?? setting(env.USERPROFILE) ?? homedir();
   return resolve(home, ".local", "state", "txcript");
 }
@@ -64,16 +66,14 @@ export function fileSha256(path: string): string | undefined {
 }
 
 function isRecord(value: unknown): value is CopyRecord {
-  if (value === null || typeof value !== "object") return false;
-  const r = value as Record<string, unknown>;
-  const from = r.from as Record<string, unknown> | null | undefined;
+  if (!isJsonObject(value)) return false;
+  const from = value.from;
   return (
-    typeof r.harness === "string" &&
-    typeof r.id === "string" &&
-    typeof r.sha256 === "string" &&
-    typeof r.path === "string" &&
-    typeof from === "object" &&
-    from !== null &&
+    typeof value.harness === "string" &&
+    typeof value.id === "string" &&
+    typeof value.sha256 === "string" &&
+    typeof value.path === "string" &&
+    isJsonObject(from) &&
     typeof from.harness === "string" &&
     typeof from.id === "string"
   );

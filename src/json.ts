@@ -48,7 +48,7 @@ export function parseJson(text: string, form: TextForm, origin?: string): Json {
       ? printParseErrorCode(first.error)
           .replace(/([a-z])([A-Z])/g, "$1 $2")
           .toLowerCase()
-      : (cause as Error).message;
+      : String(cause instanceof Error ? cause.message : cause);
     throw new ParseError(form, `invalid JSON (${what})`, {
       file: origin,
       at: `line ${line}, column ${column}`,

@@ -6,7 +6,6 @@
 
 import type { Command } from "commander";
 import { type Refreshed, type RefreshOptions, SessionIndex } from "../index/index.js";
-import type { Env } from "../local.js";
 import { HARNESS_LABELS, type HarnessId } from "../transcript.js";
 import { Progress, tell } from "./output.js";
 import { rootsFrom } from "./roots.js";
@@ -30,7 +29,7 @@ export function indexFor(command: Command): SessionIndex {
   const cache =
     opts.cache === false ? null : typeof opts.cache === "string" ? opts.cache : undefined;
   return SessionIndex.open({
-    env: process.env as Env,
+    env: process.env,
     roots: rootsFrom(command),
     ...(cache !== undefined ? { cache } : {}),
     warn,

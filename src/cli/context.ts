@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import type { Origin } from "../copies.js";
 import { NotFoundError, TxcriptError } from "../errors.js";
 import { harness } from "../harness/index.js";
-import { type Env, Local, type Located } from "../local.js";
+import { Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
 import { readDocument } from "./documents.js";
@@ -19,7 +19,7 @@ import { rootsFrom } from "./roots.js";
 
 export function localFor(command: Command, from?: HarnessId): Local {
   const options: ConstructorParameters<typeof Local>[0] = {
-    env: process.env as Env,
+    env: process.env,
     roots: rootsFrom(command),
   };
   if (from !== undefined) options.from = from;

@@ -114,8 +114,8 @@ export function uniquePrefixWidth(ids: readonly string[]): number {
   const distinct = [...new Set(ids)].sort();
   let width = 8;
   for (let i = 1; i < distinct.length; i++) {
-    const a = distinct[i - 1] as string;
-    const b = distinct[i] as string;
+    const a = distinct[i - 1] ?? "";
+    const b = distinct[i] ?? "";
     let common = 0;
     while (common < a.length && common < b.length && a[common] === b[common]) common++;
     width = Math.max(width, Math.min(common + 1, Math.max(a.length, b.length)));

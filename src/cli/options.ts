@@ -3,7 +3,7 @@
  */
 
 import { InvalidArgumentError } from "commander";
-import type { TxcriptError } from "../errors.js";
+import { TxcriptError } from "../errors.js";
 import { parseWhen } from "../index/when.js";
 import {
   HARNESS_ALIASES,
@@ -60,7 +60,9 @@ function when(value: string, end: boolean): number {
     return parseWhen(value, Date.now(), end);
   } catch (error) {
     throw new InvalidArgumentError(
-      error instanceof Error ? (error as TxcriptError).detail : String(error),
+      error instanceof TxcriptError
+        ? error.detail
+        : String(error instanceof Error ? error.message : error),
     );
   }
 }

@@ -56,7 +56,7 @@ export function rerunnableBash(script: string): string {
 /** Call last: the completions are generated from the commands registered so far. */
 export function register(program: Command): void {
   const root = tab(program, { completionCommandName: "completion" });
-  const env = process.env as Env;
+  const env = process.env;
   const stored = () => storedHarnesses().map((h) => h.id);
   const values: Record<string, () => readonly string[]> = {
     from: stored,

@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import which from "which";
 import type { Origin } from "../../copies.js";
 import { harness } from "../../harness/index.js";
-import { continueInto, type Env } from "../../local.js";
+import { continueInto } from "../../local.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
@@ -96,7 +96,7 @@ export function register(program: Command): void {
       }
       const h = harness(target);
       if (!h.store) throw new UsageError(`cannot continue in ${target}: it has no session store`);
-      const env = process.env as Env;
+      const env = process.env;
       const origin: Origin = source.found
         ? { harness: source.found.harness, id: source.found.id }
         : { harness: source.form ?? "simple", id: source.transcript.meta.id };

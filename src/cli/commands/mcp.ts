@@ -9,7 +9,6 @@ import { Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { describeCause, errorLine } from "../../errors.js";
-import type { Env } from "../../local.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { rootsFrom } from "../roots.js";
 import { packageVersion } from "../version.js";
@@ -45,7 +44,7 @@ export function register(program: Command): void {
       const cache =
         cacheFlag === false ? null : typeof cacheFlag === "string" ? cacheFlag : undefined;
       const { server, drain, close } = createMcpServer({
-        env: process.env as Env,
+        env: process.env,
         roots: rootsFrom(command),
         ...(cache !== undefined ? { cache } : {}),
         // A diagnostic and the benchmark's baseline: answer list and search by scanning the stores.

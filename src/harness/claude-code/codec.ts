@@ -635,8 +635,10 @@ class Writer {
       content.length === 1 && only?.type === "text" && typeof only.text === "string"
         ? only.text
         : undefined;
-    const typed = content.filter((b) => b.type === "text" && typeof b.text === "string");
-    if (typed.length > 0) this.lastPrompt = typed.map((b) => b.text as string).join("\n");
+    const typed = content.flatMap((b) =>
+      b.type === "text" && typeof b.text === "string" ? [b.text] : [],
+    );
+    if (typed.length > 0) this.lastPrompt = typed.join("\n");
     this.emit("user", ts, { message: { role: "user", content: text ?? content } });
   }
 

@@ -86,7 +86,7 @@ function readCommandFields(t: string): Partial<Record<CommandTag, string>> | und
 
 function skipSpace(t: string, pos: number): number {
   let i = pos;
-  while (i < t.length && /\s/.test(t[i] as string)) i++;
+  while (i < t.length && /\s/.test(t.charAt(i))) i++;
   return i;
 }
 

@@ -32,13 +32,9 @@ const NAME = /^rollout-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})-([0-9a-fA-F-]{36})\
 export function parseRolloutName(
   name: string,
 ): { stamp: string; id: string; compressed: boolean } | undefined {
-  const m = NAME.exec(name);
-  if (!m || !isUuid(m[2] as string)) return undefined;
-  return {
-    stamp: m[1] as string,
-    id: (m[2] as string).toLowerCase(),
-    compressed: m[3] !== undefined,
-  };
+  const [, stamp, id, compressed] = NAME.exec(name) ?? [];
+  if (stamp === undefined || id === undefined || !isUuid(id)) return undefined;
+  return { stamp, id: id.toLowerCase(), compressed: compressed !== undefined };
 }
 
 export interface RolloutFile {

@@ -172,10 +172,10 @@ export function customCallToTool(name: string, input: string): Tool {
 }
 
 /** A `local_shell_call` action as a canonical tool. */
-export function localShellToTool(action: unknown): Tool {
-  const raw: Tool = { name: "Raw", tool_name: "local_shell", input: (action ?? null) as Json };
-  if (!isJsonObject(action as Json)) return raw;
-  const a = action as JsonObject;
+export function localShellToTool(action: Json | undefined): Tool {
+  const raw: Tool = { name: "Raw", tool_name: "local_shell", input: action ?? null };
+  if (!isJsonObject(action)) return raw;
+  const a = action;
   const known = ["type", "command", "timeout_ms", "working_directory", "env", "user"];
   if (a.type !== "exec" || Object.keys(a).some((k) => !known.includes(k))) return raw;
   // A command run with its own environment or as another user is more than Bash says.

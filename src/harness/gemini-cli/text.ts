@@ -132,8 +132,8 @@ export const geminiText: TextCodec<GeminiBody> = {
 /** True when a parsed JSON value looks like a Gemini CLI session document (format detection). */
 export function looksLikeGemini(value: unknown): boolean {
   return (
-    isJsonObject(value as never) &&
-    typeof (value as Record<string, unknown>).sessionId === "string" &&
-    ("projectHash" in (value as object) || "messages" in (value as object))
+    isJsonObject(value) &&
+    typeof value.sessionId === "string" &&
+    ("projectHash" in value || "messages" in value)
   );
 }

@@ -32,7 +32,7 @@ export function isOpenCodeId(id: string, prefix?: "ses" | "msg" | "prt"): boolea
 export function tail(keys: readonly (string | number)[]): string {
   const digest = createHash("sha256").update(JSON.stringify(keys)).digest();
   let out = "";
-  for (let i = 0; i < RANDOM_LENGTH; i++) out += BASE62[(digest[i] as number) % 62];
+  for (let i = 0; i < RANDOM_LENGTH; i++) out += BASE62[(digest[i] ?? 0) % 62];
   return out;
 }
 

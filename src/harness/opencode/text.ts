@@ -172,8 +172,8 @@ class Reader {
     throw new ParseError("opencode", detail, { file: this.origin, at });
   }
   object(v: unknown, at: string): JsonObject {
-    if (!isJsonObject(v as Json)) this.fail("expected an object", at);
-    return v as JsonObject;
+    if (!isJsonObject(v)) return this.fail("expected an object", at);
+    return v;
   }
   array(v: unknown, at: string): Json[] {
     if (!Array.isArray(v)) this.fail("expected an array", at);
