@@ -16,8 +16,6 @@ import type { Env } from "./env.js";
 import type { Timestamp } from "./time.js";
 import type { Discovered, HarnessId, TextForm } from "./transcript.js";
 
-export type { Env };
-
 /** Where a copy came from: a stored session, or a document (`simple`, `common`, …). */
 export interface Origin {
   harness: TextForm;

@@ -10,7 +10,7 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import type { Json, JsonObject } from "./common.js";
-import { ParseError } from "./errors.js";
+import { describeCause, ParseError } from "./errors.js";
 import { normalizeTimestamp, type Timestamp } from "./time.js";
 import type { TextForm } from "./transcript.js";
 
@@ -48,7 +48,7 @@ export function parseJson(text: string, form: TextForm, origin?: string): Json {
       ? printParseErrorCode(first.error)
           .replace(/([a-z])([A-Z])/g, "$1 $2")
           .toLowerCase()
-      : String(cause instanceof Error ? cause.message : cause);
+      : describeCause(cause);
     throw new ParseError(form, `invalid JSON (${what})`, {
       file: origin,
       at: `line ${line}, column ${column}`,

@@ -32,8 +32,6 @@ import type {
   Transcript,
 } from "./transcript.js";
 
-export type { Env };
-
 export interface LocalOptions {
   env: Env;
   /** Root overrides per harness (command-line flags). */

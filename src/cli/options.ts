@@ -3,7 +3,7 @@
  */
 
 import { InvalidArgumentError } from "commander";
-import { TxcriptError } from "../errors.js";
+import { describeCause, TxcriptError } from "../errors.js";
 import { parseWhen } from "../index/when.js";
 import {
   HARNESS_ALIASES,
@@ -60,9 +60,7 @@ function when(value: string, end: boolean): number {
     return parseWhen(value, Date.now(), end);
   } catch (error) {
     throw new InvalidArgumentError(
-      error instanceof TxcriptError
-        ? error.detail
-        : String(error instanceof Error ? error.message : error),
+      error instanceof TxcriptError ? error.detail : describeCause(error),
     );
   }
 }

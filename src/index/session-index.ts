@@ -10,9 +10,10 @@
 
 import { setTimeout as delay } from "node:timers/promises";
 import { CopyLedger } from "../copies.js";
+import type { Env } from "../env.js";
 import { describeCause, TxcriptError } from "../errors.js";
 import { probeStore } from "../harness/probes.js";
-import type { Env, Listing, Local, SkippedIn } from "../local.js";
+import type { Listing, Local, SkippedIn } from "../local.js";
 import type { Db } from "../sqlite.js";
 import { timestampFromMillis, timestampMillis } from "../time.js";
 import {

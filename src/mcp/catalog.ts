@@ -6,8 +6,9 @@
  * A session that changes on disk is simply read again.
  */
 
+import type { Env } from "../env.js";
 import { harness as harnessOf, storedHarnesses } from "../harness/index.js";
-import { type Env, type Loaded, Local, type Located, type SkippedIn } from "../local.js";
+import { type Loaded, Local, type Located, type SkippedIn } from "../local.js";
 import { compareTimestamps } from "../time.js";
 import type { Discovered, Fingerprint, HarnessId } from "../transcript.js";
 

@@ -10,6 +10,7 @@
  * search.ts) instead: slower, never wrong, never silent.
  */
 
+import type { Env } from "../env.js";
 import { InvalidRequestError } from "../errors.js";
 import {
   type Filter,
@@ -18,7 +19,7 @@ import {
   type Refreshed,
   SessionIndex,
 } from "../index/index.js";
-import type { Env, SkippedIn } from "../local.js";
+import type { SkippedIn } from "../local.js";
 import { compareTimestamps, timestampMillis } from "../time.js";
 import type { Discovered, HarnessId } from "../transcript.js";
 import type { Catalog } from "./catalog.js";

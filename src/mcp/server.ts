@@ -5,7 +5,7 @@
  */
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Env } from "../local.js";
+import type { Env } from "../env.js";
 import type { HarnessId } from "../transcript.js";
 import { Catalog } from "./catalog.js";
 import { IndexedSessions, ScanSessions, type SessionSource } from "./indexed.js";

@@ -12,9 +12,10 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { quote } from "shell-quote";
 import type { z } from "zod";
+import type { Env } from "../env.js";
 import { errorLine, InvalidRequestError } from "../errors.js";
 import { parseSimple, renderSimple } from "../harness/simple.js";
-import { continueInto, type Env, type Located } from "../local.js";
+import { continueInto, type Located } from "../local.js";
 import {
   type MessageRange,
   parseSessionRef,

@@ -10,9 +10,9 @@
 import { script } from "@bomb.sh/tab";
 import tab from "@bomb.sh/tab/commander";
 import type { Command } from "commander";
+import type { Env } from "../../env.js";
 import { storedHarnesses } from "../../harness/index.js";
 import { SessionIndex } from "../../index/index.js";
-import type { Env } from "../../local.js";
 import { TEXT_FORMS } from "../../transcript.js";
 
 type Complete = (value: string, description: string) => void;

@@ -71,13 +71,7 @@ export const MAX_ROLLOUT_BYTES = 512 * 1024 * 1024;
 export function rolloutRelativePath(id: string, started: string): string {
   const iso = new Date(timestampToEpoch(started).seconds * 1000).toISOString();
   const [date, time] = [iso.slice(0, 10), iso.slice(11, 19).replaceAll(":", "-")];
-  return join(
-    SESSIONS_DIR,
-    date.slice(0, 4),
-    date.slice(5, 7),
-    date.slice(8, 10),
-    `rollout-${date}T${time}-${id}.jsonl`,
-  );
+  return join(SESSIONS_DIR, ...date.split("-"), `rollout-${date}T${time}-${id}.jsonl`);
 }
 
 /**

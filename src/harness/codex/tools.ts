@@ -175,19 +175,18 @@ export function customCallToTool(name: string, input: string): Tool {
 export function localShellToTool(action: Json | undefined): Tool {
   const raw: Tool = { name: "Raw", tool_name: "local_shell", input: action ?? null };
   if (!isJsonObject(action)) return raw;
-  const a = action;
   const known = ["type", "command", "timeout_ms", "working_directory", "env", "user"];
-  if (a.type !== "exec" || Object.keys(a).some((k) => !known.includes(k))) return raw;
+  if (action.type !== "exec" || Object.keys(action).some((k) => !known.includes(k))) return raw;
   // A command run with its own environment or as another user is more than Bash says.
-  if ((a.env ?? null) !== null || (a.user ?? null) !== null) return raw;
-  if (!isStringArray(a.command)) return raw;
-  const bash: BashTool = { name: "Bash", command: argvToCommand(a.command) };
-  const dir = a.working_directory ?? null;
+  if ((action.env ?? null) !== null || (action.user ?? null) !== null) return raw;
+  if (!isStringArray(action.command)) return raw;
+  const bash: BashTool = { name: "Bash", command: argvToCommand(action.command) };
+  const dir = action.working_directory ?? null;
   if (dir !== null) {
     if (typeof dir !== "string") return raw;
     bash.workdir = dir;
   }
-  const t = a.timeout_ms ?? null;
+  const t = action.timeout_ms ?? null;
   if (t !== null) {
     if (typeof t !== "number" || !Number.isSafeInteger(t) || t < 0) return raw;
     bash.timeout_ms = t;

@@ -176,8 +176,8 @@ class Reader {
     return v;
   }
   array(v: unknown, at: string): Json[] {
-    if (!Array.isArray(v)) this.fail("expected an array", at);
-    return v as Json[];
+    if (!Array.isArray(v)) return this.fail("expected an array", at);
+    return v;
   }
   id(o: JsonObject, at: string): string {
     const v = o.id;
