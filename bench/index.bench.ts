@@ -18,6 +18,7 @@
  */
 
 import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,7 @@ import { buildConversation, type ConversationSpec } from "../test/support/agy-fi
 import { interleaved, mb, median, report, runProcess } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const require = createRequire(import.meta.url);
 const BIN = join(ROOT, "dist", "cli", "main.js");
 const DATA = join(ROOT, ".bench-data", "index");
 const RARE = "zanzibarquux";
@@ -138,6 +140,22 @@ function main(): void {
     for (const n of readdirSync(dir)) if (n.endsWith(".db"))
       readSnapshot(dir + "/" + n, (db) => db.prepare("SELECT idx FROM steps LIMIT 1").get(), { harness: "antigravity" });`;
 
+  // The least a warm list that is never stale can do: load SQLite, stat every
+  // file a fingerprint covers (each agy database and its -wal, each Claude
+  // Code and Codex file), read every entry row and print them.
+  const floorCode = `const { default: Database } = await import(${JSON.stringify(pathToFileURL(require.resolve("better-sqlite3")).href)});
+    const { readdirSync, statSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const agy = ${JSON.stringify(agyDir)};
+    for (const n of readdirSync(agy)) if (n.endsWith(".db")) {
+      statSync(join(agy, n)); statSync(join(agy, n + "-wal"), { throwIfNoEntry: false });
+    }
+    for (const root of ${JSON.stringify([env.TXCRIPT_CLAUDE_CODE_ROOT, env.TXCRIPT_CODEX_ROOT])})
+      for (const n of readdirSync(root, { recursive: true, encoding: "utf8" })) statSync(join(root, n));
+    const db = new Database(${JSON.stringify(join(cache, "index.db"))}, { readonly: true });
+    const rows = db.prepare("SELECT discovered FROM entries ORDER BY updated_ms DESC").pluck().all();
+    process.stdout.write(JSON.stringify(rows.map((r) => JSON.parse(r))));`;
+
   // Warm the index once (rows only), then warm list vs the baseline.
   runProcess([node, BIN, "list", "--json"], withCache);
   const list = interleaved(
@@ -145,6 +163,7 @@ function main(): void {
       warm: { argv: [node, BIN, "list", "--json"], env: withCache },
       baseline: { argv: [node, "--input-type=module", "-e", baselineCode], env },
       warmLimit: { argv: [node, BIN, "list", "--json", "--limit", "10"], env: withCache },
+      floor: { argv: [node, "--input-type=module", "-e", floorCode], env },
       bare: { argv: [node, "-e", "0"], env },
     },
     7,
@@ -158,6 +177,7 @@ function main(): void {
       // The floor any Node process pays: the 0.25x target sits near or below it.
       "node -e 0 (process start alone)": `${fmt(list.bare!)}, ${(list.bare! / list.baseline!).toFixed(2)}x the baseline`,
       "warm list above process start": fmt(list.warm! - list.bare!),
+      "floor (load SQLite, stat every fingerprinted file, read and print every row)": `${fmt(list.floor!)}, ${(list.floor! / list.baseline!).toFixed(2)}x the baseline`,
     },
   ]);
 

@@ -278,17 +278,22 @@ function fits(input: Json, spec: FieldSpec): input is JsonObject {
   return true;
 }
 
-/** Copy the spec's fields out of `source` in spec order, skipping absent ones. */
+/**
+ * Copy the spec's fields out of `source` in spec order, skipping absent ones.
+ * `source` is a typed tool or edit, or an input `fits` has checked against
+ * `spec`: the table, not the type system, says which keys it has and what
+ * they hold, hence the three casts.
+ */
 function pick(source: object, spec: FieldSpec): JsonObject {
   const out: JsonObject = {};
-  const record = source as Record<string, unknown>;
+  const record = source as Readonly<Record<string, unknown>>; // cast: read by the table's keys
   for (const [key, kind] of spec) {
     const value = record[key];
     if (value === undefined) continue;
     out[key] =
       kind === "edits"
-        ? (value as EditOp[]).map((op) => pick(op, EDIT_OP_FIELDS))
-        : (value as Json);
+        ? (value as readonly EditOp[]).map((op) => pick(op, EDIT_OP_FIELDS)) // cast: an "edits" field
+        : (value as Json); // cast: a string, uint or bool field
   }
   return out;
 }
@@ -303,9 +308,10 @@ export function toolFromCanonical(name: string, input: Json): Tool {
   if (name.startsWith("/")) {
     const args = typed(COMMAND_FIELDS);
     if (args) {
-      return args.args === undefined
-        ? { name: "Command", command: name }
-        : { name: "Command", command: name, args: args.args as string };
+      const text = args.args;
+      return typeof text === "string"
+        ? { name: "Command", command: name, args: text }
+        : { name: "Command", command: name };
     }
     return { name: "Raw", tool_name: name, input };
   }
@@ -316,6 +322,7 @@ export function toolFromCanonical(name: string, input: Json): Tool {
     case "Edit":
     case "MultiEdit": {
       const args = typed(TOOL_FIELDS[name]);
+      // cast: `fits` checked every field against this tool's table.
       if (args) return { name, ...pick(args, TOOL_FIELDS[name]) } as Tool;
       return { name: "Raw", tool_name: name, input };
     }

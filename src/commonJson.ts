@@ -23,6 +23,8 @@ import {
   type StopReason,
   TOOL_FIELDS,
   type Tool,
+  toolFromCanonical,
+  toolToCanonical,
   type Usage,
 } from "./common.js";
 import { assignDefined, type Checker, joinPath, sortKeys } from "./json.js";
@@ -66,25 +68,9 @@ export function toolToJson(tool: Tool): JsonObject {
     case "Write":
     case "Edit":
     case "MultiEdit": {
-      const out: JsonObject = { name: tool.name };
-      const record = tool as unknown as Record<string, Json | undefined>;
-      for (const [key] of TOOL_FIELDS[tool.name]) {
-        const value = record[key];
-        if (value === undefined) continue;
-        out[key] =
-          key === "edits"
-            ? (value as JsonObject[]).map((op) => {
-                // Validated MultiEdit edits always hold both strings.
-                const edit: JsonObject = {
-                  old_string: op.old_string ?? "",
-                  new_string: op.new_string ?? "",
-                };
-                assignDefined(edit, "replace_all", op.replace_all);
-                return edit;
-              })
-            : value;
-      }
-      return out;
+      // The canonical input holds the tool's fields in TOOL_FIELDS order.
+      const { input } = toolToCanonical(tool);
+      return isJsonObject(input) ? { name: tool.name, ...input } : { name: tool.name };
     }
     default:
       return tool satisfies never;
@@ -287,12 +273,13 @@ export function readMetaFields(
   return meta;
 }
 
-function readJsonValue(value: unknown): Json {
-  return value as Json;
+/** A value inside a document JSON.parse read (see Checker.jsonObject). */
+function readJsonValue(value: Json): Json {
+  return value;
 }
 
 function readTool(c: Checker, value: unknown, at: string): Tool {
-  const obj = c.object(value, at);
+  const obj = c.jsonObject(value, at);
   const str = (v: unknown, p: string) => c.string(v, p);
   const name = c.required(obj, "name", at, "tool", str);
   const allowed = (keys: readonly string[]) => {
@@ -327,9 +314,9 @@ function readTool(c: Checker, value: unknown, at: string): Tool {
     case "MultiEdit": {
       const spec = TOOL_FIELDS[name];
       allowed(spec.map(([key]) => key));
-      const out: Record<string, unknown> = { name };
+      const out: JsonObject = {};
       for (const [key, kind, required] of spec) {
-        const read = (v: unknown, p: string): unknown => {
+        const read = (v: unknown, p: string): Json => {
           switch (kind) {
             case "string":
               return c.string(v, p);
@@ -348,7 +335,8 @@ function readTool(c: Checker, value: unknown, at: string): Tool {
           : c.optional(obj, key, at, read);
         if (v !== undefined) out[key] = v;
       }
-      return out as unknown as Tool;
+      // Every field is checked above; this builds the typed tool from them.
+      return toolFromCanonical(name, out);
     }
     default:
       return c.expected(
@@ -380,7 +368,7 @@ function readEditOp(c: Checker, value: unknown, at: string): JsonObject {
 }
 
 function readCommonBlock(c: Checker, value: unknown, at: string): Block {
-  const obj = c.object(value, at);
+  const obj = c.jsonObject(value, at);
   const str = (v: unknown, p: string) => c.string(v, p);
   const type = c.required(obj, "type", at, "block", str);
   switch (type) {

@@ -110,7 +110,7 @@ export function describeCause(cause: unknown): string {
   if (cause instanceof Error) {
     const code = errnoCode(cause);
     const plain = systemErrorText(code);
-    if (plain !== undefined && typeof (cause as NodeJS.ErrnoException).syscall === "string")
+    if (plain !== undefined && "syscall" in cause && typeof cause.syscall === "string")
       return plain;
     return code && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message;
   }

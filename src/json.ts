@@ -9,7 +9,7 @@ import {
   parse as jsoncParse,
   printParseErrorCode,
 } from "jsonc-parser";
-import type { Json, JsonObject } from "./common.js";
+import { isJsonObject, type Json, type JsonObject } from "./common.js";
 import { describeCause, ParseError } from "./errors.js";
 import { normalizeTimestamp, type Timestamp } from "./time.js";
 import type { TextForm } from "./transcript.js";
@@ -26,6 +26,14 @@ export function lineColumn(text: string, offset: number): { line: number; column
 }
 
 /**
+ * JSON.parse as a Json value; throws what JSON.parse throws. The one cast
+ * of parsed text: without a reviver, JSON.parse returns JSON by construction.
+ */
+export function jsonFromText(text: string): Json {
+  return JSON.parse(text) as Json; // cast: no reviver, so only JSON comes back
+}
+
+/**
  * JSON.parse, with errors that say where. V8's messages give a position for
  * some errors and not others, so on failure jsonc-parser (strict settings)
  * locates the first error.
@@ -33,8 +41,7 @@ export function lineColumn(text: string, offset: number): { line: number; column
 export function parseJson(text: string, form: TextForm, origin?: string): Json {
   let value: Json;
   try {
-    // What JSON.parse returns is JSON by construction (no reviver).
-    value = JSON.parse(text) as Json;
+    value = jsonFromText(text);
   } catch (cause) {
     if (text.trim() === "") {
       throw new ParseError(form, "invalid JSON: the input is empty", { file: origin, cause });
@@ -68,13 +75,14 @@ export function parseJson(text: string, form: TextForm, origin?: string): Json {
 export const MAX_JSON_DEPTH = 512;
 
 /** One open container of a depth-first walk: its children's keys (undefined for an array) and the next one to visit. */
-interface Frame {
-  value: object;
-  keys: string[] | undefined;
+type Frame = (
+  | { value: readonly unknown[]; keys: undefined }
+  | { value: Readonly<Record<string, unknown>>; keys: string[] }
+) & {
   next: number;
   /** The key this container sits at in its parent. */
   at: string | number;
-}
+};
 
 /**
  * The path to the first value (in document order) nested deeper than
@@ -83,27 +91,39 @@ interface Frame {
  * with the width (a document two million entries wide costs nothing extra).
  */
 export function tooDeep(root: unknown, max = MAX_JSON_DEPTH): (string | number)[] | undefined {
-  if (typeof root !== "object" || root === null) return undefined;
-  const open = (value: object, at: string | number): Frame => ({
-    value,
-    keys: Array.isArray(value) ? undefined : Object.keys(value),
-    next: 0,
-    at,
-  });
-  const stack: Frame[] = [open(root, "")];
+  const open = (value: unknown, at: string | number): Frame | undefined =>
+    Array.isArray(value)
+      ? { value, keys: undefined, next: 0, at }
+      : isJsonObject(value)
+        ? { value, keys: Object.keys(value), next: 0, at }
+        : undefined;
+  const first = open(root, "");
+  if (first === undefined) return undefined;
+  const stack: Frame[] = [first];
   while (stack.length > 0) {
     if (stack.length > max) return stack.slice(1).map((f) => f.at);
     const top = stack.at(-1);
     if (top === undefined) break;
-    const size = top.keys === undefined ? (top.value as unknown[]).length : top.keys.length;
-    if (top.next >= size) {
-      stack.pop();
-      continue;
+    let key: string | number;
+    let child: unknown;
+    if (top.keys === undefined) {
+      if (top.next >= top.value.length) {
+        stack.pop();
+        continue;
+      }
+      key = top.next++;
+      child = top.value[key];
+    } else {
+      const k = top.keys[top.next++];
+      if (k === undefined) {
+        stack.pop();
+        continue;
+      }
+      key = k;
+      child = top.value[k];
     }
-    const i = top.next++;
-    const key = top.keys === undefined ? i : (top.keys[i] ?? "");
-    const child = (top.value as Record<string | number, unknown>)[key];
-    if (typeof child === "object" && child !== null) stack.push(open(child, key));
+    const frame = open(child, key);
+    if (frame !== undefined) stack.push(frame);
   }
   return undefined;
 }
@@ -130,7 +150,7 @@ function checkDepth(root: unknown, form: TextForm, origin: string | undefined): 
 export function parseBounded(text: string): { value: Json } | undefined {
   let value: Json;
   try {
-    value = JSON.parse(text) as Json;
+    value = jsonFromText(text);
   } catch {
     return undefined;
   }
@@ -147,7 +167,9 @@ export function sortKeys(value: Json): Json {
   if (value !== null && typeof value === "object") {
     const out: JsonObject = {};
     for (const key of Object.keys(value).sort()) {
-      const sorted = sortKeys(value[key] as Json);
+      const child = value[key];
+      if (child === undefined) continue;
+      const sorted = sortKeys(child);
       // Assigning "__proto__" would set the prototype and silently drop the key.
       if (key === "__proto__") {
         Object.defineProperty(out, key, {
@@ -201,10 +223,12 @@ export class Checker {
   }
 
   object(value: unknown, at: string): Record<string, unknown> {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      return this.expected(at, "an object", value);
-    }
-    return value as Record<string, unknown>;
+    return isJsonObject(value) ? value : this.expected(at, "an object", value);
+  }
+
+  /** An object of a document JSON.parse read, so its values are JSON. */
+  jsonObject(value: unknown, at: string): JsonObject {
+    return isJsonObject(value) ? value : this.expected(at, "an object", value);
   }
 
   array(value: unknown, at: string): unknown[] {
@@ -236,12 +260,12 @@ export class Checker {
   }
 
   /** A required key of `obj` (the object at `at`), read by `read`. */
-  required<T>(
-    obj: Record<string, unknown>,
+  required<V, T>(
+    obj: Readonly<Record<string, V>>,
     key: string,
     at: string,
     what: string,
-    read: (value: unknown, at: string) => T,
+    read: (value: V, at: string) => T,
   ): T {
     const value = obj[key];
     if (value === undefined) return this.fail(at, `${what} needs "${key}"`);
@@ -249,11 +273,11 @@ export class Checker {
   }
 
   /** An optional key: absent or null reads as undefined. */
-  optional<T>(
-    obj: Record<string, unknown>,
+  optional<V, T>(
+    obj: Readonly<Record<string, V>>,
     key: string,
     at: string,
-    read: (value: unknown, at: string) => T,
+    read: (value: V, at: string) => T,
   ): T | undefined {
     const value = obj[key];
     if (value === undefined || value === null) return undefined;

@@ -310,8 +310,8 @@ export function continueInto(
       }
     }
     const saved: Saved =
-      status === "unchanged"
-        ? { harness: target, id, path: existing as string, files: [] }
+      status === "unchanged" && existing !== undefined
+        ? { harness: target, id, path: existing, files: [] }
         : store.save(copy, status === "updated" ? { overwrite: true } : {});
     const after = fileSha256(saved.path);
     // Rewriting an untouched copy with what it already held changes nothing.

@@ -71,7 +71,8 @@ export interface ReadOptions {
 
 /** The extended result code of a SQLite error (`SQLITE_BUSY_RECOVERY`), if it is one. */
 export function sqliteCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code =
+    typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
   return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
 }
 

@@ -31,14 +31,10 @@ const MAX_SECONDS = 253402300799;
 export function parseTimestamp(text: string): EpochTime | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  // The pattern's six date and time groups always match; the defaults are never used.
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map(Number);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   let offset = 0;

@@ -56,20 +56,20 @@ export const HARNESS_ALIASES = {
 export function harnessIdFor(name: string): HarnessId | undefined {
   const v = name.trim().toLowerCase().replace(/-/g, "_");
   if (isHarnessId(v)) return v;
-  return Object.hasOwn(HARNESS_ALIASES, v)
-    ? HARNESS_ALIASES[v as keyof typeof HARNESS_ALIASES]
-    : undefined;
+  return ALIAS_IDS.get(v);
 }
+
+const ALIAS_IDS: ReadonlyMap<string, HarnessId> = new Map(Object.entries(HARNESS_ALIASES));
 
 /** What `convert --from/--to` accept: every harness's text form, plus Common JSON. */
 export const TEXT_FORMS = [...HARNESS_IDS, "common"] as const;
 export type TextForm = (typeof TEXT_FORMS)[number];
 
 export function isHarnessId(value: string): value is HarnessId {
-  return (HARNESS_IDS as readonly string[]).includes(value);
+  return HARNESS_IDS.some((id) => id === value);
 }
 export function isTextForm(value: string): value is TextForm {
-  return (TEXT_FORMS as readonly string[]).includes(value);
+  return TEXT_FORMS.some((form) => form === value);
 }
 
 /** The canonical body: the conversation as messages. */

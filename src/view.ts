@@ -114,13 +114,13 @@ export function describeTool(tool: Tool): { head: string; body: string[] } {
       const input = toolToCanonical(tool).input;
       // Shell tools of every harness (agy run_command, Codex exec_command, …)
       // read best as the command line, whatever else rides along.
-      const key = isJsonObject(input)
-        ? ["CommandLine", "command", "cmd"].find((k) => typeof input[k] === "string")
-        : undefined;
-      if (key !== undefined && isJsonObject(input)) {
-        const { [key]: command, ...rest } = input;
-        const extra = Object.keys(rest).length > 0 ? [`# ${JSON.stringify(rest)}`] : [];
-        return { head: tool.tool_name, body: [`$ ${command as string}`, ...extra] };
+      if (isJsonObject(input)) {
+        for (const key of ["CommandLine", "command", "cmd"]) {
+          const { [key]: command, ...rest } = input;
+          if (typeof command !== "string") continue;
+          const extra = Object.keys(rest).length > 0 ? [`# ${JSON.stringify(rest)}`] : [];
+          return { head: tool.tool_name, body: [`$ ${command}`, ...extra] };
+        }
       }
       const compact = JSON.stringify(input);
       return compact.length <= 100

@@ -64,8 +64,9 @@ export async function runShared<D, R>(batch: SharedBatch<D, R>): Promise<R[]> {
     return indexes;
   };
   const finish = (indexes: number[], values: readonly R[]) => {
-    indexes.forEach((index, k) => {
-      results[index] = values[k] as R;
+    values.forEach((value, k) => {
+      const index = indexes[k];
+      if (index !== undefined) results[index] = value;
     });
     done += indexes.length;
     batch.onProgress?.(done, count);

@@ -23,11 +23,15 @@ export function warn(line: string): void {
   tell(`txcript: warning: ${line}\n`);
 }
 
+/** `--cache DIR` (a folder), `--no-cache` (null), or neither (undefined). */
+export function cacheFlag(command: Command): string | null | undefined {
+  const value: unknown = command.optsWithGlobals().cache;
+  return value === false ? null : typeof value === "string" ? value : undefined;
+}
+
 /** The index for this command line: `--cache`, `--no-cache`, the root flags. */
 export function indexFor(command: Command): SessionIndex {
-  const opts = command.optsWithGlobals() as { cache?: string | false };
-  const cache =
-    opts.cache === false ? null : typeof opts.cache === "string" ? opts.cache : undefined;
+  const cache = cacheFlag(command);
   return SessionIndex.open({
     env: process.env,
     roots: rootsFrom(command),

@@ -70,9 +70,7 @@ export function writePaged(text: string, env: Env, usePager: boolean): void {
   const rows = out.rows || 24;
   const lines = text.length > 0 ? text.split("\n").length - 1 : 0;
   if (usePager && out.isTTY && lines > rows - 1) {
-    const argv = (shellParse(env.PAGER ?? "less") as unknown[]).filter(
-      (t): t is string => typeof t === "string",
-    );
+    const argv = shellParse(env.PAGER ?? "less").filter((t): t is string => typeof t === "string");
     const [program, ...args] = argv.length ? argv : ["less"];
     const r = spawnSync(program!, args, {
       input: text,

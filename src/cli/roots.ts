@@ -22,7 +22,7 @@ export function addRootOptions(program: Command): void {
 }
 
 export function rootsFrom(command: Command): Partial<Record<HarnessId, string>> {
-  const opts = command.optsWithGlobals() as Record<string, unknown>;
+  const opts: Record<string, unknown> = command.optsWithGlobals();
   const roots: Partial<Record<HarnessId, string>> = {};
   for (const id of STORED_HARNESS_IDS) {
     const key = rootFlag(id).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

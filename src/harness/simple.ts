@@ -7,7 +7,7 @@
 
 import {
   type Block,
-  type Json,
+  isJsonObject,
   type JsonObject,
   type Message,
   type Meta,
@@ -67,13 +67,11 @@ export function parseSimple(
 
   const explicitIds = new Set<string>();
   for (const m of rawMessages) {
-    const content = (m as { content?: unknown } | null)?.content;
+    const content = isJsonObject(m) ? m.content : undefined;
     if (!Array.isArray(content)) continue;
-    for (const b of content) {
-      const id = (b as { type?: unknown; id?: unknown } | null)?.id;
-      if ((b as { type?: unknown })?.type === "tool_use" && typeof id === "string")
-        explicitIds.add(id);
-    }
+    for (const b of content)
+      if (isJsonObject(b) && b.type === "tool_use" && typeof b.id === "string")
+        explicitIds.add(b.id);
   }
   const usedIds = new Set<string>();
   const freshId = (m: number, b: number): string => {
@@ -85,7 +83,8 @@ export function parseSimple(
   const unpaired: string[] = [];
 
   const readBlock = (value: unknown, at: string, m: number, b: number): Block => {
-    const obj = c.object(value, at);
+    // The document came from JSON.parse: its objects hold JSON values.
+    const obj = c.jsonObject(value, at);
     const type = c.required(obj, "type", at, "block", str);
     switch (type) {
       case "tool_use": {
@@ -97,7 +96,7 @@ export function parseSimple(
         usedIds.add(id);
         unpaired.push(id);
         // Every harness expects an object of arguments: a missing input is `{}`.
-        const input = obj.input === undefined ? {} : (obj.input as Json);
+        const input = obj.input === undefined ? {} : obj.input;
         return { type, id, tool: toolFromCanonical(name, input) };
       }
       case "tool_result": {
@@ -115,7 +114,7 @@ export function parseSimple(
         const block: ToolResultBlock = {
           type,
           tool_use_id: toolUseId,
-          content: obj.content as Json,
+          content: obj.content,
         };
         if (c.optional(obj, "is_error", at, (v, p) => c.boolean(v, p))) block.is_error = true;
         return block;
@@ -176,7 +175,7 @@ export function parseSimple(
   const body: Message[] = drafts.map((d) => {
     const timestamp = d.timestamp ?? previous;
     previous = timestamp;
-    return { ...d, timestamp } as Message;
+    return { ...d, timestamp };
   });
 
   const id =

@@ -194,7 +194,7 @@ interface UsageEntryRow {
  * the index exists to save, and a damaged file fails SQLite's checks first.
  */
 function ownJson<T>(text: string): T {
-  return JSON.parse(text) as T;
+  return JSON.parse(text) as T; // cast: see above
 }
 
 function discovered(text: string): Discovered {

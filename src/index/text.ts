@@ -5,7 +5,7 @@
  * session's usage totals. Pure: a Common transcript in, rows out.
  */
 
-import type { Block, Json, Message, Tool } from "../common.js";
+import { type Block, type Json, type Message, type Tool, toolToCanonical } from "../common.js";
 import { timestampMillis } from "../time.js";
 import type { Common, Transcript } from "../transcript.js";
 
@@ -22,7 +22,7 @@ export const KINDS = [
 export type Kind = (typeof KINDS)[number];
 
 export function isKind(value: string): value is Kind {
-  return (KINDS as readonly string[]).includes(value);
+  return KINDS.some((kind) => kind === value);
 }
 
 /** One searchable piece: a message's text of one kind, or a session field (ordinal 0). */
@@ -71,11 +71,9 @@ function jsonWords(value: Json | undefined, out: string[]): void {
 }
 
 function toolText(tool: Tool): string {
-  const out: string[] = [];
-  for (const [key, value] of Object.entries(tool)) {
-    if (key === "name") out.unshift(String(value));
-    else jsonWords(value as Json, out);
-  }
+  const { name, input } = toolToCanonical(tool);
+  const out = [name];
+  jsonWords(input, out);
   return out.join(" ");
 }
 

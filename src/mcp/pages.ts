@@ -96,13 +96,14 @@ export function decodeCursor<K extends AnyCursor["kind"]>(
     value = undefined;
   }
   const parsed = anyCursor.safeParse(value);
-  if (!parsed.success || parsed.data.kind !== kind) {
+  const ofKind = (c: AnyCursor): c is Extract<AnyCursor, { kind: K }> => c.kind === kind;
+  if (!parsed.success || !ofKind(parsed.data)) {
     throw new InvalidRequestError(
       undefined,
       `cursor ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)} is not a ${kind} cursor this server issued`,
     );
   }
-  return parsed.data as Extract<AnyCursor, { kind: K }>;
+  return parsed.data;
 }
 
 /** A range for a cursor, without undefined members. */

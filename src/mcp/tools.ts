@@ -92,10 +92,13 @@ export function sessionUri(harness: HarnessId, id: string): string {
   return `txcript://${harness}/${encodeURIComponent(id)}`;
 }
 
-type Result<S extends z.ZodType> = { structured: z.infer<S>; text: string };
+type Result<S extends z.ZodType<Record<string, unknown>>> = {
+  structured: z.infer<S>;
+  text: string;
+};
 
 /** Run a tool body; any throw becomes a tool error with the one-line message. */
-function answer<S extends z.ZodType>(
+function answer<S extends z.ZodType<Record<string, unknown>>>(
   ctx: ToolContext,
   tool: string,
   body: () => Result<S> | Promise<Result<S>>,
@@ -103,7 +106,7 @@ function answer<S extends z.ZodType>(
   return tracked(ctx, () => answerNow(ctx, tool, body));
 }
 
-async function answerNow<S extends z.ZodType>(
+async function answerNow<S extends z.ZodType<Record<string, unknown>>>(
   ctx: ToolContext,
   tool: string,
   body: () => Result<S> | Promise<Result<S>>,
@@ -111,7 +114,7 @@ async function answerNow<S extends z.ZodType>(
   try {
     const { structured, text } = await body();
     return {
-      structuredContent: structured as Record<string, unknown>,
+      structuredContent: structured,
       content: [{ type: "text", text }],
     };
   } catch (error) {

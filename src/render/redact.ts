@@ -10,7 +10,7 @@
  * scan rather than thousands.
  */
 
-import type { Json } from "../common.js";
+import { isJsonObject } from "../common.js";
 import { TxcriptError } from "../errors.js";
 import type { Common, Transcript } from "../transcript.js";
 
@@ -51,40 +51,80 @@ interface Slot {
 /** Every redactable string of the transcript, as get/set slots on `t` (a private copy). */
 function slots(t: Transcript<Common>): Slot[] {
   const out: Slot[] = [];
-  const field = <O extends object, K extends keyof O>(o: O, k: K) => {
-    if (typeof o[k] === "string")
-      out.push({ get: () => o[k] as string, set: (v) => ((o as Record<K, unknown>)[k] = v) });
+  // Each slot keeps its current value and writes every change back to its
+  // holder through `put`, so no property is reached by a computed type.
+  const text = (value: unknown, put: (v: string) => void) => {
+    if (typeof value !== "string") return;
+    let current = value;
+    out.push({
+      get: () => current,
+      set: (v) => {
+        current = v;
+        put(v);
+      },
+    });
   };
-  const json = (holder: Record<string | number, Json>, key: string | number) => {
-    const value = holder[key];
-    if (typeof value === "string")
-      out.push({ get: () => holder[key] as string, set: (v) => (holder[key] = v) });
-    else if (Array.isArray(value))
-      for (let i = 0; i < value.length; i++) json(value as unknown as Record<number, Json>, i);
-    else if (value !== null && typeof value === "object")
-      for (const k of Object.keys(value)) json(value, k);
+  // Tool inputs and results are JSON-shaped: every string at any depth.
+  const inside = (holder: unknown) => {
+    if (Array.isArray(holder))
+      holder.forEach((item, i) => {
+        text(item, (v) => {
+          holder[i] = v;
+        });
+        inside(item);
+      });
+    else if (isJsonObject(holder))
+      for (const [k, item] of Object.entries(holder)) {
+        text(item, (v) => {
+          holder[k] = v;
+        });
+        inside(item);
+      }
   };
-  for (const k of ["cwd", "title", "git_branch"] as const) field(t.meta, k);
+  const meta = t.meta;
+  text(meta.cwd, (v) => {
+    meta.cwd = v;
+  });
+  text(meta.title, (v) => {
+    meta.title = v;
+  });
+  text(meta.git_branch, (v) => {
+    meta.git_branch = v;
+  });
   for (const m of t.body) {
     for (const b of m.content) {
       switch (b.type) {
         case "text":
         case "thinking":
-          field(b, "text");
+          text(b.text, (v) => {
+            b.text = v;
+          });
           break;
         case "tool_use":
-          json(b as unknown as Record<string, Json>, "tool");
+          inside(b.tool);
           break;
         case "tool_result":
-          json(b as unknown as Record<string, Json>, "content");
+          text(b.content, (v) => {
+            b.content = v;
+          });
+          inside(b.content);
           break;
         case "image":
           break;
         case "artifact": {
-          field(b.artifact, "name");
-          const src = b.artifact.source;
-          if (src.type === "text") field(src, "text");
-          if (src.type === "path") field(src, "path");
+          const artifact = b.artifact;
+          text(artifact.name, (v) => {
+            artifact.name = v;
+          });
+          const src = artifact.source;
+          if (src.type === "text")
+            text(src.text, (v) => {
+              src.text = v;
+            });
+          if (src.type === "path")
+            text(src.path, (v) => {
+              src.path = v;
+            });
           break;
         }
         default:

@@ -47,8 +47,8 @@ function lineRange(first?: number, last?: number): string | undefined {
 /** A shell argv ([bash, -lc, X] reads as X) or a command string. */
 function commandOf(value: Json | undefined): string | undefined {
   if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
-    const argv = value as string[];
+  if (Array.isArray(value) && value.every((v): v is string => typeof v === "string")) {
+    const argv = value;
     const [shell, flag, script] = argv;
     if (argv.length === 3 && /^(ba|z)?sh$/.test(shell ?? "") && /^-l?c$/.test(flag ?? ""))
       return script;
@@ -78,10 +78,9 @@ function rawView(name: string, input: Json): CallView {
     const cwd = str(o, "Cwd", "workdir", "cwd", "working_directory", "dir_path");
     return { kind: "shell", tool: name, command, ...(cwd !== undefined ? { cwd } : {}), ...note };
   }
-  if (typeof o.patch === "string" || typeof o.input === "string") {
-    const patch = (o.patch ?? o.input) as string;
-    if (/\*\*\* Begin Patch/.test(patch)) return { kind: "patch", tool: name, patch };
-  }
+  const patch = typeof o.patch === "string" ? o.patch : o.input;
+  if (typeof patch === "string" && /\*\*\* Begin Patch/.test(patch))
+    return { kind: "patch", tool: name, patch };
   const file = str(
     o,
     "AbsolutePath",

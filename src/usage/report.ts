@@ -14,7 +14,7 @@ export const GROUPINGS = ["day", "week", "month", "model", "harness", "session",
 export type Grouping = (typeof GROUPINGS)[number];
 
 export function isGrouping(value: string): value is Grouping {
-  return (GROUPINGS as readonly string[]).includes(value);
+  return GROUPINGS.some((g) => g === value);
 }
 
 export interface Counts {

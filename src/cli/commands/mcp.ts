@@ -10,6 +10,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Command } from "commander";
 import { describeCause, errorLine } from "../../errors.js";
 import { createMcpServer } from "../../mcp/server.js";
+import { cacheFlag } from "../cache.js";
 import { rootsFrom } from "../roots.js";
 import { packageVersion } from "../version.js";
 
@@ -40,9 +41,7 @@ export function register(program: Command): void {
       process.on("uncaughtException", (error) => log(errorLine(error)));
       process.on("unhandledRejection", (error) => log(errorLine(error)));
       // --cache DIR / --no-cache as every command takes them; TXCRIPT_CACHE is read by the index.
-      const cacheFlag = (command.optsWithGlobals() as { cache?: string | false }).cache;
-      const cache =
-        cacheFlag === false ? null : typeof cacheFlag === "string" ? cacheFlag : undefined;
+      const cache = cacheFlag(command);
       const { server, drain, close } = createMcpServer({
         env: process.env,
         roots: rootsFrom(command),

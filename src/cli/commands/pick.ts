@@ -14,8 +14,8 @@ import type { Command } from "commander";
 import fuzzysort from "fuzzysort";
 import { storedHarnesses } from "../../harness/index.js";
 import type { SessionIndex } from "../../index/index.js";
-import type { Discovered, HarnessId } from "../../transcript.js";
-import { indexFor, refreshed } from "../cache.js";
+import { type Discovered, type HarnessId, STORED_HARNESS_IDS } from "../../transcript.js";
+import { cacheFlag, indexFor, refreshed } from "../cache.js";
 import { fitWidth } from "../columns.js";
 import { UsageError } from "../errors.js";
 import { tildify } from "../list-table.js";
@@ -73,10 +73,13 @@ export function choices(
 /** The global flags a child txcript needs to see the same stores and index. */
 function globalArgs(command: Command): string[] {
   const args: string[] = [];
-  for (const [id, dir] of Object.entries(rootsFrom(command)))
-    args.push(`--${rootFlag(id as HarnessId)}`, dir);
-  const { cache } = command.optsWithGlobals() as { cache?: string | false };
-  if (cache === false) args.push("--no-cache");
+  const roots = rootsFrom(command);
+  for (const id of STORED_HARNESS_IDS) {
+    const dir = roots[id];
+    if (dir !== undefined) args.push(`--${rootFlag(id)}`, dir);
+  }
+  const cache = cacheFlag(command);
+  if (cache === null) args.push("--no-cache");
   else if (typeof cache === "string") args.push("--cache", cache);
   return args;
 }
@@ -113,13 +116,13 @@ export async function pick(command: Command, from?: HarnessId): Promise<void> {
   const ref = target.ordinal ? `${target.id}#${target.ordinal}` : target.id;
   let action: string;
   try {
-    action = await select({
+    action = await select<string>({
       message: `${ref} (${target.harness})`,
       choices: [
         { name: "view", value: "view" },
         ...storedHarnesses().map((h) => ({
           name: `continue in ${h.label}`,
-          value: h.id as string,
+          value: h.id,
         })),
         { name: "cancel", value: "cancel" },
       ],

@@ -204,7 +204,7 @@ export function register(program: Command): void {
       "--by <grouping>",
       `group by: ${GROUPINGS.join(", ")}`,
       parseGrouping,
-      "day" as Grouping,
+      "day" satisfies Grouping,
     )
     .option("--from <harness>", "only this harness", parseHarness)
     .option("--cwd <dir>", "only sessions in this directory or below")

@@ -88,8 +88,8 @@ const KNOWN = {
 } as const satisfies Record<string, readonly Column[]>;
 
 export type KnownTable = keyof typeof KNOWN;
-export const KNOWN_TABLES = Object.keys(KNOWN) as KnownTable[];
 const isKnownTable = (name: string): name is KnownTable => Object.hasOwn(KNOWN, name);
+export const KNOWN_TABLES: readonly KnownTable[] = Object.keys(KNOWN).filter(isKnownTable);
 
 /** Rows are read in primary-key order; text keys in insertion (rowid) order. */
 const ORDER: Record<KnownTable, string> = {
@@ -301,7 +301,8 @@ function insertRows(db: Db, table: KnownTable, rows: readonly object[]): void {
     `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
   );
   for (const row of rows) {
-    const record = row as Record<string, unknown>;
+    // cast: rows are this table's row objects, read by its column names.
+    const record = row as Readonly<Record<string, unknown>>;
     insert.run(
       columns.map((c) => {
         const value = record[c];

@@ -547,9 +547,9 @@ export class AntigravityStore implements Store<AntigravityBody> {
       let db: Db | undefined;
       try {
         db = openForWriting(path, this.busyTimeoutMs);
-        const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
-        if (result?.busy)
-          throw Object.assign(new Error("checkpoint blocked"), { code: "SQLITE_BUSY" });
+        // `simple`: the first column of the row, which is `busy` (1 when blocked).
+        const busy: unknown = db.pragma("wal_checkpoint(TRUNCATE)", { simple: true });
+        if (busy) throw Object.assign(new Error("checkpoint blocked"), { code: "SQLITE_BUSY" });
       } catch (error) {
         if (isBusy(error)) {
           throw new StoreError(

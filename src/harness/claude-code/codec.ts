@@ -192,11 +192,9 @@ export function toolFromClaude(name: string, input: Json): Tool {
   return toolFromCanonical(name, input);
 }
 
-const ANTHROPIC_STOP_REASONS = new Set<string>(STOP_REASONS);
-
 function readStopReason(value: Json | undefined): StopReason | undefined {
   if (typeof value !== "string" || value === "") return undefined;
-  return ANTHROPIC_STOP_REASONS.has(value) ? (value as StopReason) : { other: value };
+  return STOP_REASONS.find((r) => r === value) ?? { other: value };
 }
 
 function count(value: Json | undefined): number | undefined {

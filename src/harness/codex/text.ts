@@ -57,19 +57,16 @@ export function readSessionMeta(text: string, line: number): SessionMetaInfo | u
   const id = nonEmptyString(p.id);
   if (id === undefined) return undefined;
   const git = p.git;
-  const branch =
-    typeof git === "object" && git !== null
-      ? nonEmptyString((git as Record<string, unknown>).branch)
-      : undefined;
+  const branch = isJsonObject(git) ? nonEmptyString(git.branch) : undefined;
   // Newer builds record a subagent's source as {subagent: {...}} with its parent thread.
   let source: string | undefined;
   let parent: string | undefined = nonEmptyString(p.parent_thread_id);
   if (typeof p.source === "string") source = p.source;
-  else if (typeof p.source === "object" && p.source !== null && "subagent" in p.source) {
+  else if (isJsonObject(p.source) && "subagent" in p.source) {
     source = "subagent";
-    const spawn = (p.source as { subagent?: { thread_spawn?: { parent_thread_id?: unknown } } })
-      .subagent?.thread_spawn;
-    parent ??= nonEmptyString(spawn?.parent_thread_id);
+    const agent = p.source.subagent;
+    const spawn = isJsonObject(agent) ? agent.thread_spawn : undefined;
+    if (isJsonObject(spawn)) parent ??= nonEmptyString(spawn.parent_thread_id);
   }
   return {
     line,
@@ -86,8 +83,7 @@ export function readSessionMeta(text: string, line: number): SessionMetaInfo | u
 
 /** The first `session_meta` line of a Body (Codex takes the first as the session's own). */
 export function findSessionMeta(lines: readonly CodexLine[]): SessionMetaInfo | undefined {
-  for (let i = 0; i < lines.length; i++) {
-    const text = (lines[i] as CodexLine).text;
+  for (const [i, { text }] of lines.entries()) {
     // Cheap pre-check: parsing every line of a long rollout to find the head is wasteful.
     if (!text.includes('"session_meta"')) continue;
     const info = readSessionMeta(text, i);

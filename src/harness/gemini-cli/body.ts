@@ -24,6 +24,7 @@
  */
 
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
+import { jsonFromText } from "../../json.js";
 import { joinLines, splitLines, type VerbatimLine } from "../../lines.js";
 
 export { joinLines, splitLines } from "../../lines.js";
@@ -62,19 +63,20 @@ function parseLine(text: string): Json | undefined {
   const t = text.trim();
   if (t === "" || (t[0] !== "{" && t[0] !== "[")) return undefined;
   try {
-    return JSON.parse(t) as Json;
+    return jsonFromText(t);
   } catch {
     return undefined;
   }
 }
 
 interface Meta {
-  sessionId?: string;
-  projectHash?: string;
-  startTime?: string;
-  lastUpdated?: string;
-  summary?: string;
-  kind?: string;
+  // `| undefined`: a later line whose value is not a string clears the key.
+  sessionId?: string | undefined;
+  projectHash?: string | undefined;
+  startTime?: string | undefined;
+  lastUpdated?: string | undefined;
+  summary?: string | undefined;
+  kind?: string | undefined;
   directories?: string[];
 }
 
@@ -91,18 +93,20 @@ function restored(
   if (was !== undefined && (now === undefined || was < now)) out.timestamp = was;
   if (timeOnly) return out;
   for (const key of ["model", "tokens"]) {
-    if (out[key] === undefined && original[key] !== undefined) out[key] = original[key] as Json;
+    const kept = original[key];
+    if (out[key] === undefined && kept !== undefined) out[key] = kept;
   }
   return out;
 }
 
 /** Merge the metadata keys of `record` (a metadata line or a `$set`), later values winning. */
 function mergeMeta(meta: Meta, record: JsonObject, firstStart: { value?: string }): void {
-  for (const key of ["sessionId", "projectHash", "startTime", "lastUpdated", "summary", "kind"]) {
+  const keys = ["sessionId", "projectHash", "startTime", "lastUpdated", "summary", "kind"] as const;
+  for (const key of keys) {
     const v = record[key];
     if (v === undefined) continue;
     const s = str(v);
-    (meta as Record<string, string | undefined>)[key] = s;
+    meta[key] = s;
     if (key === "startTime" && s !== undefined) firstStart.value ??= s;
   }
   const dirs = record.directories;
@@ -143,9 +147,9 @@ export function replay(lines: readonly VerbatimLine[]): Conversation | undefined
       const at = ids.indexOf(record.$rewindTo);
       if (at === -1) messages.clear();
       else for (const id of ids.slice(at)) messages.delete(id);
-    } else if (typeof record.id === "string") {
-      messages.set(record.id, record as MessageRecord);
-      recorded.set(record.id, record as MessageRecord);
+    } else if (isMessage(record)) {
+      messages.set(record.id, record);
+      recorded.set(record.id, record);
     } else if (isJsonObject(record.$set)) {
       const set = record.$set;
       if (Array.isArray(set.messages)) setAll(set.messages);
@@ -180,7 +184,7 @@ export function replayLegacy(text: string): Conversation | undefined {
   if (!t.trimStart().startsWith("{")) return undefined;
   let doc: Json;
   try {
-    doc = JSON.parse(t) as Json;
+    doc = jsonFromText(t);
   } catch {
     return undefined;
   }
@@ -203,9 +207,7 @@ export function replayLegacy(text: string): Conversation | undefined {
       ? dirs.filter((d): d is string => typeof d === "string")
       : undefined,
     // Records without a string id cannot be replaced or rewound; the CLI still replays them.
-    messages: list
-      .filter(isJsonObject)
-      .map((m, i) => (typeof m.id === "string" ? m : { ...m, id: `#${i}` }) as MessageRecord),
+    messages: list.filter(isJsonObject).map((m, i) => (isMessage(m) ? m : { ...m, id: `#${i}` })),
   };
 }
 

@@ -35,6 +35,7 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
+import { blockToJson } from "../../commonJson.js";
 import { isUuid, stableUuid } from "../../ids.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -160,10 +161,10 @@ class Reader {
         last = block;
       } else if (last !== undefined) {
         // Media or text a tool returned beside its response (read_file of an image).
-        const extra = isJsonObject(p.inlineData)
+        const extra: Block | undefined = isJsonObject(p.inlineData)
           ? imageBlock(p.inlineData)
           : typeof p.text === "string"
-            ? ({ type: "text", text: p.text } as Block)
+            ? { type: "text", text: p.text }
             : placeholder(p);
         if (extra === undefined) continue;
         const prior: Json[] =
@@ -172,7 +173,7 @@ class Reader {
             : Array.isArray(last.content)
               ? last.content
               : [last.content];
-        last.content = [...prior, extra as unknown as Json];
+        last.content = [...prior, blockToJson(extra)];
       }
     }
     return out;
@@ -312,9 +313,12 @@ export function resultText(content: Json): string {
   if (typeof content === "string") return content;
   if (
     Array.isArray(content) &&
-    content.every((b) => isJsonObject(b) && b.type === "text" && typeof b.text === "string")
+    content.every(
+      (b): b is { type: "text"; text: string } =>
+        isJsonObject(b) && b.type === "text" && typeof b.text === "string",
+    )
   ) {
-    return content.map((b) => (b as JsonObject).text as string).join("\n");
+    return content.map((b) => b.text).join("\n");
   }
   return JSON.stringify(content);
 }

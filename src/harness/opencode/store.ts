@@ -200,7 +200,10 @@ function listDatabase(db: Db, file: string): Listed[] {
     if (l === undefined) continue;
     if (l.model === undefined && role === "assistant" && typeof model === "string" && model !== "")
       l.model = model;
-    const entry = { role: typeof role === "string" ? role : undefined, kinds: [] as PartKind[] };
+    const entry: { role: string | undefined; kinds: PartKind[] } = {
+      role: typeof role === "string" ? role : undefined,
+      kinds: [],
+    };
     l.messages.push(entry);
     index.set(mid, entry);
     if (typeof updated === "number" && updated > l.latest) l.latest = updated;

@@ -13,7 +13,7 @@
 import type { Meta } from "../../common.js";
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { ParseError } from "../../errors.js";
-import { assignDefined, parseJson } from "../../json.js";
+import { assignDefined, jsonFromText, parseJson } from "../../json.js";
 import { firstKey } from "../../sniff.js";
 import { nonEmpty } from "../../strings.js";
 import { EPOCH, type Timestamp, timestampFromMillis } from "../../time.js";
@@ -83,7 +83,7 @@ function jsonColumn(row: Row, column: string): Json | undefined {
   const v = text(row, column);
   if (v === undefined) return undefined;
   try {
-    return JSON.parse(v) as Json;
+    return jsonFromText(v);
   } catch {
     return undefined;
   }

@@ -61,6 +61,7 @@ const NATIVE = {
   write: ["Write", WRITE],
   edit: ["Edit", EDIT],
 } as const;
+const NATIVE_NAME = { Bash: "bash", Read: "read", Write: "write", Edit: "edit" } as const;
 
 /** Rename keys by `map`; undefined when a key is not in it. */
 function rename(input: JsonObject, map: KeyMap, toCanonical: boolean): JsonObject | undefined {
@@ -119,9 +120,10 @@ export function toolToNative(tool: Tool): { name: string; input: JsonObject } {
     case "Read":
     case "Write":
     case "Edit": {
-      const name = tool.name.toLowerCase() as keyof typeof NATIVE;
+      const name = NATIVE_NAME[tool.name];
+      const input = toolToCanonical(tool).input;
       // OpenCode's bash has no background mode: run_in_background is not written.
-      const { run_in_background: _, ...canonical } = toolToCanonical(tool).input as JsonObject;
+      const { run_in_background: _, ...canonical } = isJsonObject(input) ? input : {};
       return { name, input: rename(canonical, NATIVE[name][1], false) ?? {} };
     }
     case "MultiEdit": {
