@@ -13,6 +13,7 @@ import {
   KNOWN_TABLES,
   type KnownTable,
   PLANNER_RESPONSE,
+  type RowOf,
   requireSteps,
   rowReader,
   SILENT,
@@ -28,7 +29,6 @@ export {
   ROOT_ENV,
 } from "./paths.js";
 
-import type { GenMetadataRow, StepRow } from "./body.js";
 import { type ListingRows, RECENT_GEN_METADATA } from "./summary.js";
 
 // ---------------------------------------------------------------------------
@@ -155,8 +155,8 @@ export function readListing(db: Db, file: string, id: string): ListingRead {
 }
 
 function readListingAs(db: Db, file: string, id: string, shape: Shape): ListingRead {
-  const table = <T>(name: KnownTable, sql: string): T[] =>
-    shape.tables.has(name) ? typedRows<T>(db, name, sql, file) : [];
+  const table = <K extends KnownTable>(name: K, sql: string): RowOf<K>[] =>
+    shape.tables.has(name) ? typedRows(db, name, sql, file) : [];
   const rows: ListingRows = {
     id,
     trajectory_meta: table("trajectory_meta", "SELECT * FROM trajectory_meta ORDER BY rowid"),
@@ -166,20 +166,20 @@ function readListingAs(db: Db, file: string, id: string, shape: Shape): ListingR
     ),
     parent_references: table("parent_references", "SELECT * FROM parent_references ORDER BY idx"),
   };
-  const recent = table<GenMetadataRow>(
+  const recent = table(
     "gen_metadata",
     `SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT ${RECENT_GEN_METADATA}`,
   );
   if (recent.length > 0) rows.recent_gen_metadata = recent;
   const typed = db.prepare<[], unknown[]>(TYPED_PICKS_SQL).raw();
   const columns = typed.columns().map((c) => c.name);
-  const read = rowReader<StepRow>("steps", columns, file);
+  const read = rowReader("steps", columns, file);
   for (const step of typed.all().map(read)) {
     if (step.step_type === USER_INPUT) rows.first_user_input = step;
     else if (step.step_type === CHECKPOINT) rows.latest_checkpoint = step;
     else rows.latest_planner = step;
   }
-  const ends = typedRows<StepRow>(db, "steps", endsSql(columns), file);
+  const ends = typedRows(db, "steps", endsSql(columns), file);
   const [first] = ends;
   const last = ends.at(-1);
   if (first && last) {

@@ -58,7 +58,20 @@ interface Column {
   kind: Kind;
 }
 
-const col = (name: string, kind: Kind): Column => ({ name, kind });
+const col = <const N extends string, const K extends Kind>(name: N, kind: K) => ({ name, kind });
+
+/** What a reader makes of a column of each kind (nullable kinds keep NULL). */
+type ValueOf<K extends Kind> = K extends "integer"
+  ? number
+  : K extends "integer?"
+    ? number | null
+    : K extends "boolean"
+      ? boolean
+      : K extends "text"
+        ? string
+        : K extends "text?"
+          ? string | null
+          : Uint8Array | null;
 
 const KNOWN = {
   trajectory_meta: [
@@ -88,6 +101,25 @@ const KNOWN = {
 } as const satisfies Record<string, readonly Column[]>;
 
 export type KnownTable = keyof typeof KNOWN;
+
+/** A known table's row as `rowReader` returns it, derived from the table's columns. */
+export type RowOf<T extends KnownTable> = {
+  -readonly [C in (typeof KNOWN)[T][number] as C["name"]]: ValueOf<C["kind"]>;
+};
+
+// The Body's row interfaces are these rows exactly: a column added to one
+// and not the other fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const ROWS_MATCH: [
+  Same<RowOf<"trajectory_meta">, TrajectoryMetaRow>,
+  Same<RowOf<"steps">, StepRow>,
+  Same<RowOf<"gen_metadata">, GenMetadataRow>,
+  Same<RowOf<"executor_metadata">, IdxBlobRow>,
+  Same<RowOf<"parent_references">, IdxBlobRow>,
+  Same<RowOf<"battle_mode_infos">, IdxBlobRow>,
+  Same<RowOf<"trajectory_metadata_blob">, MetadataBlobRow>,
+] = [true, true, true, true, true, true, true];
+void ROWS_MATCH;
 const isKnownTable = (name: string): name is KnownTable => Object.hasOwn(KNOWN, name);
 export const KNOWN_TABLES: readonly KnownTable[] = Object.keys(KNOWN).filter(isKnownTable);
 
@@ -115,12 +147,12 @@ function storageClass(value: unknown): string {
  * a value of the wrong storage class is a `ParseError` naming table, row and
  * column; columns this version does not know are not carried.
  */
-export function rowReader<T>(
-  table: KnownTable,
+export function rowReader<K extends KnownTable>(
+  table: K,
   columns: readonly string[],
   file: string,
   offset = 0,
-): (raw: unknown[], n: number) => T {
+): (raw: unknown[], n: number) => RowOf<K> {
   const specs: readonly Column[] = KNOWN[table];
   const positions = specs.map((s) => columns.indexOf(s.name));
   return (raw, n) => {
@@ -159,16 +191,21 @@ export function rowReader<T>(
           spec.kind satisfies never;
       }
     }
-    // Every column of the table's spec was checked against its kind above;
-    // T is that spec's row type (the one cast of an agy row).
-    return row as T;
+    // cast: every column of the table's spec was checked against its kind
+    // above, and RowOf<K> is derived from that spec (the one cast of an agy row).
+    return row as RowOf<K>;
   };
 }
 
 /** Typed rows of a `SELECT *`-style statement, whatever columns the table has. */
-export function typedRows<T>(db: Db, table: KnownTable, sql: string, file: string): T[] {
+export function typedRows<K extends KnownTable>(
+  db: Db,
+  table: K,
+  sql: string,
+  file: string,
+): RowOf<K>[] {
   const stmt = db.prepare<[], unknown[]>(sql).raw();
-  const read = rowReader<T>(
+  const read = rowReader(
     table,
     stmt.columns().map((c) => c.name),
     file,
@@ -177,8 +214,8 @@ export function typedRows<T>(db: Db, table: KnownTable, sql: string, file: strin
 }
 
 /** Every row of a known table, typed, in primary-key order. */
-function readTable<T>(db: Db, table: KnownTable, file: string): T[] {
-  return typedRows<T>(db, table, `SELECT * FROM ${table} ORDER BY ${ORDER[table]}`, file);
+function readTable<K extends KnownTable>(db: Db, table: K, file: string): RowOf<K>[] {
+  return typedRows(db, table, `SELECT * FROM ${table} ORDER BY ${ORDER[table]}`, file);
 }
 
 /** Tables in sqlite_schema order, without SQLite's own (`sqlite_*`). */
@@ -226,18 +263,18 @@ export function readDatabase(db: Db, file: string, id: string): AntigravityBody 
   const tables = tablesOf(db);
   const names = new Set(tables.map((t) => t.name));
   requireSteps(names, file);
-  const known = <T>(table: KnownTable): T[] =>
-    names.has(table) ? readTable<T>(db, table, file) : [];
+  const known = <K extends KnownTable>(table: K): RowOf<K>[] =>
+    names.has(table) ? readTable(db, table, file) : [];
   try {
     return {
       id,
-      trajectory_meta: known<TrajectoryMetaRow>("trajectory_meta"),
-      steps: known<StepRow>("steps"),
-      gen_metadata: known<GenMetadataRow>("gen_metadata"),
-      executor_metadata: known<IdxBlobRow>("executor_metadata"),
-      parent_references: known<IdxBlobRow>("parent_references"),
-      battle_mode_infos: known<IdxBlobRow>("battle_mode_infos"),
-      trajectory_metadata_blob: known<MetadataBlobRow>("trajectory_metadata_blob"),
+      trajectory_meta: known("trajectory_meta"),
+      steps: known("steps"),
+      gen_metadata: known("gen_metadata"),
+      executor_metadata: known("executor_metadata"),
+      parent_references: known("parent_references"),
+      battle_mode_infos: known("battle_mode_infos"),
+      trajectory_metadata_blob: known("trajectory_metadata_blob"),
       extra_tables: tables.flatMap((t) =>
         !isKnownTable(t.name) && t.sql !== null && isPlainCreateTable(t.sql)
           ? [readExtraTable(db, t.name, t.sql)]
