@@ -133,10 +133,14 @@ export function stopReasonToJson(reason: StopReason): Json {
   return typeof reason === "string" ? reason : { other: reason.other };
 }
 
-export function messageToJson(message: Message): JsonObject {
+/** A message in Common JSON; Simple documents pass their own block form. */
+export function messageToJson(
+  message: Message,
+  block: (b: Block) => JsonObject = blockToJson,
+): JsonObject {
   const out: JsonObject = {
     role: message.role,
-    content: message.content.map(blockToJson),
+    content: message.content.map((b) => block(b)),
     timestamp: message.timestamp,
   };
   assignDefined(out, "model", message.model);
@@ -147,7 +151,10 @@ export function messageToJson(message: Message): JsonObject {
 
 /** The Common JSON document: `{meta, messages}`. */
 export function commonToJson(transcript: Transcript<Common>): JsonObject {
-  return { meta: metaToJson(transcript.meta), messages: transcript.body.map(messageToJson) };
+  return {
+    meta: metaToJson(transcript.meta),
+    messages: transcript.body.map((m) => messageToJson(m)),
+  };
 }
 
 /** Common JSON text, pretty-printed as txcript prints it, with a final newline. */

@@ -18,14 +18,13 @@ import {
 import {
   blockToJson,
   imageSourceToJson,
+  messageToJson,
   metaToJson,
   readContentBlock,
   readMetaFields,
   readRole,
   readStopReason,
   readUsage,
-  stopReasonToJson,
-  usageToJson,
 } from "../commonJson.js";
 import { stableUuid } from "../ids.js";
 import { assignDefined, Checker, joinPath, parseJson, sortKeys } from "../json.js";
@@ -209,17 +208,7 @@ function blockToSimple(block: Block): JsonObject {
 export function renderSimple(transcript: Transcript<Common>): string {
   const doc: JsonObject = {
     ...metaToJson(transcript.meta),
-    messages: transcript.body.map((m) => {
-      const out: JsonObject = {
-        role: m.role,
-        content: m.content.map(blockToSimple),
-        timestamp: m.timestamp,
-      };
-      assignDefined(out, "model", m.model);
-      if (m.stop_reason !== undefined) out.stop_reason = stopReasonToJson(m.stop_reason);
-      if (m.usage !== undefined) out.usage = usageToJson(m.usage);
-      return out;
-    }),
+    messages: transcript.body.map((m) => messageToJson(m, blockToSimple)),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

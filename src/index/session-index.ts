@@ -855,15 +855,7 @@ export class SessionIndex {
       const sessions: Filter = {};
       if (filter.from !== undefined) sessions.from = filter.from;
       if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
-      const { sql, params } = this.where(sessions);
-      return (
-        this.db
-          .prepare<unknown[], number>(
-            `SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`,
-          )
-          .pluck()
-          .get(...params) ?? 0
-      );
+      return this.unreadableText(sessions);
     });
   }
 

@@ -20,6 +20,7 @@ import {
   base64Size,
   buildModel,
   displayTime,
+  headFacts,
   isLong,
   type Model,
   onlyResults,
@@ -364,17 +365,7 @@ export function renderHtml(input: RenderInput): string {
   const rows: [string, string][] = [
     ["Session", `${escapeHtml(meta.id)}${input.harness ? ` · ${escapeHtml(input.harness)}` : ""}`],
   ];
-  rows.push(["Started", `${escapeHtml(displayTime(meta.timestamp))} UTC`]);
-  if (meta.cwd) rows.push(["Directory", escapeHtml(model.paths.cwd(meta.cwd))]);
-  if (meta.git_branch) rows.push(["Branch", escapeHtml(meta.git_branch)]);
-  if (meta.model) rows.push(["Model", escapeHtml(meta.model)]);
-  if (meta.cli_version) rows.push(["Version", escapeHtml(meta.cli_version)]);
-  if (input.path !== undefined && input.showPaths) rows.push(["File", escapeHtml(input.path)]);
-  const shown = model.turns.reduce((a, t) => a + t.indexes.length, 0);
-  rows.push([
-    "Messages",
-    shown === model.messages.length ? String(shown) : `${shown} of ${model.messages.length}`,
-  ]);
+  for (const [k, v] of headFacts(model, input)) rows.push([k, escapeHtml(v)]);
   rows.push(["Tool calls", String(model.numbers.size)]);
   const head = `<section class="head"><h1>${title}</h1><dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl></section>`;
   const turns = model.turns.map(

@@ -14,6 +14,7 @@ import {
   base64Size,
   buildModel,
   displayTime,
+  headFacts,
   isLong,
   type Model,
   onlyResults,
@@ -216,17 +217,7 @@ function pageLines(input: RenderInput): { head: string[]; messages: Map<number, 
   const rows: [string, string][] = [
     ["Session", `${code(meta.id)}${input.harness ? ` (${input.harness})` : ""}`],
   ];
-  rows.push(["Started", `${displayTime(meta.timestamp)} UTC`]);
-  if (meta.cwd) rows.push(["Directory", code(model.paths.cwd(meta.cwd))]);
-  if (meta.git_branch) rows.push(["Branch", code(meta.git_branch)]);
-  if (meta.model) rows.push(["Model", code(meta.model)]);
-  if (meta.cli_version) rows.push(["Version", code(meta.cli_version)]);
-  if (input.path !== undefined && input.showPaths) rows.push(["File", code(input.path)]);
-  const shown = model.turns.reduce((a, t) => a + t.indexes.length, 0);
-  rows.push([
-    "Messages",
-    shown === model.messages.length ? String(shown) : `${shown} of ${model.messages.length}`,
-  ]);
+  for (const [k, v, literal] of headFacts(model, input)) rows.push([k, literal ? code(v) : v]);
   for (const [k, v] of rows) head.push(`- **${k}:** ${v}`);
   const messages = new Map<number, string[]>();
   for (const turn of model.turns) {

@@ -131,6 +131,26 @@ export function buildModel(input: RenderInput): Model {
 }
 
 /** `2026-08-10 12:00:00` (UTC). */
+/**
+ * The session facts a page heads with, after its id: each value raw, with
+ * whether it is a literal (a path, a name: shown as code where the form can).
+ */
+export function headFacts(model: Model, input: RenderInput): [string, string, boolean][] {
+  const { meta } = model;
+  const facts: [string, string, boolean][] = [
+    ["Started", `${displayTime(meta.timestamp)} UTC`, false],
+  ];
+  if (meta.cwd) facts.push(["Directory", model.paths.cwd(meta.cwd), true]);
+  if (meta.git_branch) facts.push(["Branch", meta.git_branch, true]);
+  if (meta.model) facts.push(["Model", meta.model, true]);
+  if (meta.cli_version) facts.push(["Version", meta.cli_version, true]);
+  if (input.path !== undefined && input.showPaths) facts.push(["File", input.path, true]);
+  const shown = model.turns.reduce((a, t) => a + t.indexes.length, 0);
+  const all = model.messages.length;
+  facts.push(["Messages", shown === all ? String(shown) : `${shown} of ${all}`, false]);
+  return facts;
+}
+
 export function displayTime(ts: string): string {
   return ts.replace("T", " ").replace(/(\.\d+)?Z$/, "");
 }

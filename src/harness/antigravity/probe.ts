@@ -17,6 +17,15 @@ import {
   type Paths,
 } from "./paths.js";
 
+/** The names in a lane's conversations folder, or undefined when it cannot be read. */
+export function conversationNames(lane: LaneRoot): string[] | undefined {
+  try {
+    return readdirSync(join(lane.root, "conversations"));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Stats, or undefined when nothing is there (without the cost of a thrown ENOENT). */
 export function statOrUndefined(path: string, follow = true): Stats | undefined {
   try {
@@ -120,12 +129,8 @@ export class AntigravityProbe implements StoreProbe {
   scan(): Fingerprint[] {
     const out: Fingerprint[] = [];
     for (const lane of this.lanes) {
-      let names: string[];
-      try {
-        names = readdirSync(join(lane.root, "conversations"));
-      } catch {
-        continue; // discover() reports unreadable directories
-      }
+      const names = conversationNames(lane);
+      if (names === undefined) continue; // discover() reports unreadable directories
       const listed: Listed = {
         conversations: new Set(names),
         brain: namesIn(join(lane.root, "brain")),

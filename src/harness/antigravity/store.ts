@@ -73,7 +73,7 @@ import {
   type LaneRoot,
   lanePaths,
 } from "./paths.js";
-import { AntigravityProbe, fingerprintOf, statOrUndefined } from "./probe.js";
+import { AntigravityProbe, conversationNames, fingerprintOf, statOrUndefined } from "./probe.js";
 import { readListing } from "./store-listing.js";
 import { HARNESS, readDatabase, writeDatabase } from "./store-rows.js";
 
@@ -318,12 +318,8 @@ export class AntigravityStore implements Store<AntigravityBody> {
   ids(): string[] {
     const ids = new Set<string>();
     for (const lane of this.lanes) {
-      let names: string[];
-      try {
-        names = readdirSync(join(lane.root, "conversations"));
-      } catch {
-        continue; // discover() reports unreadable directories
-      }
+      const names = conversationNames(lane);
+      if (names === undefined) continue; // discover() reports unreadable directories
       for (const name of names) {
         if (!name.endsWith(".db")) continue;
         const id = name.slice(0, -3);
