@@ -512,6 +512,7 @@ export class SessionIndex {
       const addChunk = db.prepare(
         "INSERT INTO chunks (entry, ordinal, kind, at, body) VALUES (?, ?, ?, ?, ?)",
       );
+      const addText = db.prepare("INSERT INTO text (rowid, body) VALUES (?, ?)");
       const dropUsage = db.prepare("DELETE FROM usage WHERE entry = ?");
       const addUsage = db.prepare(
         `INSERT INTO usage (entry, at, model, input, output, cache_read, cache_write, messages)
@@ -556,8 +557,16 @@ export class SessionIndex {
             }).changes;
             if (changed === 0) continue; // changed meanwhile: the next refresh reads it again
             dropChunks.run(item.row.rowid);
-            for (const c of item.chunks ?? [])
-              addChunk.run(item.row.rowid, c.ordinal, c.kind, c.at, c.body);
+            for (const c of item.chunks ?? []) {
+              const { lastInsertRowid } = addChunk.run(
+                item.row.rowid,
+                c.ordinal,
+                c.kind,
+                c.at,
+                c.body,
+              );
+              addText.run(lastInsertRowid, c.body);
+            }
             dropUsage.run(item.row.rowid);
             for (const r of "rows" in item ? item.rows : [])
               addUsage.run(

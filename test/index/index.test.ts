@@ -23,7 +23,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../src/errors.js";
 import { storedHarnesses } from "../../src/harness/index.js";
-import { SessionIndex } from "../../src/index/index.js";
+import { SCHEMA_VERSION, SessionIndex } from "../../src/index/index.js";
 import type { HarnessId } from "../../src/transcript.js";
 import { hashTree } from "../support/tmp.js";
 import { type Machine, machine, put } from "./support.js";
@@ -151,6 +151,70 @@ describe("the index file", () => {
       cache_read_input_tokens: 5,
     });
     warm.close();
+  });
+
+  it("keeps the full-text index in step with the text through changes and deletes", async () => {
+    const m = populated();
+    const index = open(m);
+    await index.refresh({ text: true });
+    const a = put(m, "claude_code", {
+      id: IDS.a,
+      start: 300,
+      texts: ["the signup test is flaky", "a retry hides it"],
+    });
+    await index.refresh({ text: true });
+    expect(index.query("readiness")).toEqual([]);
+    expect(index.query("retry").map((h) => h.session.id)).toEqual([IDS.a]);
+    rmSync(a.path);
+    await index.refresh({ text: true });
+    expect(index.query("signup")).toEqual([]);
+    expect(index.query("rounding").map((h) => h.session.id)).toEqual([IDS.b]);
+    index.close();
+    const db = new Database(join(m.cache, "index.db"));
+    try {
+      // FTS5's own check against the chunks it indexes: it throws on any row missing or left over.
+      expect(() =>
+        db.exec("INSERT INTO text (text, rank) VALUES ('integrity-check', 1)"),
+      ).not.toThrow();
+      const count = (sql: string) => db.prepare<[], { n: number }>(sql).get()?.n;
+      expect(count("SELECT count(*) AS n FROM chunks")).toBeGreaterThan(0);
+      expect(count("SELECT count(*) AS n FROM text_docsize")).toBe(
+        count("SELECT count(*) AS n FROM chunks"),
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it("is rebuilt in silence when an older txcript made it (schema 3 indexed text by trigger)", async () => {
+    const m = populated();
+    const first = open(m);
+    await first.refresh({ text: true });
+    first.close();
+    const path = join(m.cache, "index.db");
+    const old = new Database(path);
+    old.exec(`CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+      INSERT INTO text (rowid, body) VALUES (new.rowid, new.body);
+    END; PRAGMA user_version = 3;`);
+    old.close();
+    const warnings: string[] = [];
+    const index = open(m, warnings);
+    await index.refresh({ text: true });
+    expect(index.query("readiness").map((h) => h.session.id)).toEqual([IDS.a]);
+    index.close();
+    expect(warnings).toEqual([]);
+    const db = new Database(path);
+    try {
+      expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+      expect(
+        db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'").pluck().all(),
+      ).toEqual(["chunks_ad"]);
+      expect(() =>
+        db.exec("INSERT INTO text (text, rank) VALUES ('integrity-check', 1)"),
+      ).not.toThrow();
+    } finally {
+      db.close();
+    }
   });
 
   it("is rebuilt with one warning when damaged", async () => {
