@@ -5,7 +5,8 @@
 // Pure-JS packages go into the bundle too: resolving and reading each of
 // their files was a fifth of `list`'s start. better-sqlite3 stays outside
 // (a native addon), and the library in dist/ still imports every package.
-// agy's discovery worker is bundled beside it, where the bundle looks for it.
+// agy's discovery worker and the index's text worker are bundled beside it,
+// where the bundle looks for them.
 
 import { rmSync } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -23,6 +24,7 @@ await build({
   entryPoints: {
     main: join(cli, "main.js"),
     "discover-worker": join(root, "dist", "harness", "antigravity", "discover-worker.js"),
+    "text-worker": join(root, "dist", "index", "text-worker.js"),
   },
   outdir: cli,
   allowOverwrite: true,

@@ -116,6 +116,73 @@ export async function runShared<D, R>(batch: SharedBatch<D, R>): Promise<R[]> {
   return results;
 }
 
+export interface ReadAhead<T, R> {
+  /** The batches, in order. */
+  batches: readonly T[];
+  /** A batch on the calling thread. Must not throw. */
+  here: (batch: T) => R;
+  /** A module whose default export maps a batch's `job` to its result. */
+  module: URL;
+  /** The structured-cloneable job the worker receives for a batch. */
+  job: (batch: T) => unknown;
+  /** Whether a worker's answer is a batch's result; anything else counts as a failure. */
+  accept: (value: unknown, batch: T) => value is R;
+  /** False: every batch on the calling thread. */
+  worker: boolean;
+  /** A batch the worker has held this long without answering is given up (also how an exit is seen). */
+  stallMs: number;
+  /** Told once, in one line, when the worker fails; the calling thread then does the rest. */
+  onFailure?: (why: string) => void;
+}
+
+/**
+ * Each batch with its result, in order, each read on one worker thread
+ * while the caller handles the one before: the next batch is posted to the
+ * worker before a result is yielded, so whatever the caller does with it
+ * (synchronously) runs beside the worker. A failed or stalled worker, or a
+ * worker module that is not there, leaves the rest to the calling thread.
+ */
+export async function* readAhead<T, R>(
+  ahead: ReadAhead<T, R>,
+): AsyncGenerator<{ batch: T; result: R }> {
+  const { batches } = ahead;
+  let pool =
+    ahead.worker && batches.length > 0 && existsSync(fileURLToPath(ahead.module))
+      ? await poolFor(ahead.module, 1)
+      : undefined;
+  const there = async (batch: T): Promise<R> => {
+    if (pool) {
+      let why = "it answered with something else";
+      try {
+        // Posted now, before the first await: the caller's next work overlaps it.
+        const value: unknown = await pool.run(ahead.job(batch), {
+          signal: AbortSignal.timeout(ahead.stallMs),
+        });
+        if (ahead.accept(value, batch)) return value;
+      } catch (error) {
+        why = error instanceof Error ? error.message : String(error);
+      }
+      pool = undefined;
+      ahead.onFailure?.(why.split("\n")[0] ?? why);
+    }
+    return ahead.here(batch);
+  };
+  const first = batches[0];
+  let next = pool && first !== undefined ? there(first) : undefined;
+  for (const [k, batch] of batches.entries()) {
+    if (next) {
+      const result = await next;
+      const following = batches[k + 1];
+      next = following === undefined ? undefined : there(following);
+      yield { batch, result };
+    } else {
+      // Let other work in (an MCP server's requests) between batches.
+      if (k > 0) await new Promise<void>((resume) => setImmediate(resume));
+      yield { batch, result: ahead.here(batch) };
+    }
+  }
+}
+
 /**
  * The file a worker thread imports. Built code names its `.js` module
  * directly; run from source (tests, tsx) the module is TypeScript, which a

@@ -254,6 +254,31 @@ describe("query", () => {
   });
 });
 
+describe("the bundled text worker", () => {
+  it("indexes a store big enough for it: every session found, nothing on stderr, the stores untouched", () => {
+    // The bundle looks for its text worker beside itself (scripts/bundle.mjs).
+    expect(existsSync(join(ROOT, "dist", "cli", "text-worker.js"))).toBe(true);
+    const m = machine();
+    const harnesses = ["claude_code", "codex", "antigravity"] as const;
+    const ids = Array.from({ length: 70 }, (_, i) => {
+      const id = `4d4d4d4d-0000-4000-8000-${String(i).padStart(12, "0")}`;
+      put(m, harnesses[i % 3] ?? "codex", {
+        id,
+        start: i * 60,
+        texts: [`where is parcel number ${i}`, `parcel ${i} is on its way`],
+      });
+      return id;
+    });
+    const stores = hashTree(join(m.home, "stores"));
+    const r = run(m, ["query", "parcel", "--json", "--limit", "500"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const hits = (JSON.parse(r.stdout) as { hits: { id: string }[] }).hits;
+    expect([...new Set(hits.map((h) => h.id))].sort()).toEqual(ids);
+    expect(hashTree(join(m.home, "stores"))).toEqual(stores);
+  });
+});
+
 describe("completion", () => {
   it("completes session ids from the index and harness names", () => {
     const m = sample();

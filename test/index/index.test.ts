@@ -186,6 +186,56 @@ describe("the index file", () => {
     }
   });
 
+  it("reads text on a worker thread into the same index as on this thread", async () => {
+    const m = machine();
+    const ids: string[] = [];
+    // 72 sessions: three batches, so the worker reads ahead of the writes.
+    for (let i = 0; i < 72; i++) {
+      const id = `0d0d0d0d-0000-4000-8000-${String(i).padStart(12, "0")}`;
+      ids.push(id);
+      put(m, HARNESSES[i % HARNESSES.length] ?? "claude_code", {
+        id,
+        start: i * 60,
+        texts: [`question ${i} about parcel${i}`, `answer ${i}, with tokens`],
+      });
+    }
+    const built = async (textWorker: boolean) => {
+      const cache = join(m.home, `cache-${textWorker}`);
+      const warnings: string[] = [];
+      const index = SessionIndex.open({
+        env: {},
+        roots: m.roots,
+        cache,
+        textWorker,
+        warn: (w) => warnings.push(w),
+      });
+      await index.refresh({ text: true });
+      const hits = index.query("parcel41").map((h) => [h.session.id, h.ordinal]);
+      const usage = index
+        .usage()
+        .map((u) => `${u.session.id} ${u.usage?.input_tokens} ${u.usage?.output_tokens}`)
+        .sort();
+      index.close();
+      const db = new Database(join(cache, "index.db"), { readonly: true });
+      const chunks = db
+        .prepare(
+          `SELECT e.id, c.ordinal, c.kind, c.body FROM chunks c JOIN entries e ON e.rowid = c.entry
+           ORDER BY e.id, c.ordinal, c.kind, c.body`,
+        )
+        .raw()
+        .all();
+      db.close();
+      return { warnings, hits, usage, chunks };
+    };
+    const there = await built(true);
+    const here = await built(false);
+    expect(there.warnings).toEqual([]);
+    expect(there.hits).toEqual([[ids[41], 1]]);
+    expect(there.usage).toHaveLength(72);
+    expect(there.chunks.length).toBeGreaterThanOrEqual(72 * 2);
+    expect(there).toEqual(here);
+  });
+
   it("is rebuilt in silence when an older txcript made it (schema 3 indexed text by trigger)", async () => {
     const m = populated();
     const first = open(m);

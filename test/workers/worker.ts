@@ -1,5 +1,5 @@
 /**
- * A worker module for the runShared tests: doubles item numbers, or
+ * A worker module for the runShared and readAhead tests: doubles item numbers, or
  * misbehaves as the batch's data asks (exits, throws, hangs) on the first
  * chunk it takes. It raises `started` so that the calling thread can wait
  * until a worker has taken a chunk.
@@ -9,7 +9,7 @@ import type { WorkerChunk } from "../../src/workers.js";
 
 export interface TestJob {
   mode: "ok" | "exit" | "throw" | "hang";
-  /** Word 0: set to 1 once a worker has taken a chunk. */
+  /** Word 0: set to 1 once a worker has taken a chunk; word 1, if there, counts the chunks taken. */
   started: SharedArrayBuffer;
 }
 
@@ -23,6 +23,10 @@ export default function double({ indexes, data }: WorkerChunk<TestJob>): Doubled
   const started = new Int32Array(data.started);
   Atomics.store(started, 0, 1);
   Atomics.notify(started, 0);
+  if (started.length > 1) {
+    Atomics.add(started, 1, 1);
+    Atomics.notify(started, 1);
+  }
   switch (data.mode) {
     case "exit":
       process.exit(3);

@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { runShared } from "../../src/workers.js";
+import { readAhead, runShared } from "../../src/workers.js";
 import type { Doubled, TestJob } from "./worker.js";
 
 const MODULE = new URL("./worker.ts", import.meta.url);
@@ -106,5 +106,95 @@ describe("runShared", () => {
       stallMs: 60_000,
     });
     expect(results).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+});
+
+describe("readAhead", () => {
+  /** Batches of 4 item numbers each. */
+  const BATCHES = Array.from({ length: 6 }, (_, b) => [4 * b, 4 * b + 1, 4 * b + 2, 4 * b + 3]);
+
+  function reading(
+    mode: TestJob["mode"],
+    options: { stallMs?: number; worker?: boolean; module?: URL } = {},
+  ) {
+    const started = new SharedArrayBuffer(8);
+    const failures: string[] = [];
+    const here: number[][] = [];
+    const ahead = readAhead<number[], Doubled[]>({
+      batches: BATCHES,
+      here: (batch) => {
+        here.push(batch);
+        return batch.map((index) => ({ index, doubled: index * 2, worker: false }));
+      },
+      module: options.module ?? MODULE,
+      job: (batch) => ({ indexes: batch, data: { mode, started } }),
+      accept: (value, batch): value is Doubled[] =>
+        Array.isArray(value) && value.length === batch.length,
+      worker: options.worker ?? true,
+      stallMs: options.stallMs ?? 60_000,
+      onFailure: (why) => failures.push(why),
+    });
+    return { ahead, failures, here, taken: new Int32Array(started) };
+  }
+
+  async function all(ahead: AsyncGenerator<{ batch: number[]; result: Doubled[] }>) {
+    const out: { batch: number[]; result: Doubled[] }[] = [];
+    for await (const item of ahead) out.push(item);
+    return out;
+  }
+
+  const correct = (out: { batch: number[]; result: Doubled[] }[]) =>
+    out.every(({ batch, result }) =>
+      result.every((r, i) => r.index === batch[i] && r.doubled === 2 * (batch[i] ?? -1)),
+    ) && out.map((o) => o.batch).join() === BATCHES.join();
+
+  it("yields every batch in order, each read on the worker", async () => {
+    const { ahead, failures, here } = reading("ok");
+    const out = await all(ahead);
+    expect(correct(out)).toBe(true);
+    expect(out.every((o) => o.result.every((r) => r.worker))).toBe(true);
+    expect(here).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it("has the worker on the next batch while the caller is busy with this one", async () => {
+    const { ahead, taken } = reading("ok");
+    let seen = 0;
+    for await (const { batch } of ahead) {
+      if (batch[0] === 0) {
+        // Still inside the first batch's turn, synchronously: the worker must have taken the second.
+        Atomics.wait(taken, 1, 1, 10_000);
+        seen = Atomics.load(taken, 1);
+      }
+    }
+    expect(seen).toBe(2);
+  });
+
+  for (const mode of ["throw", "exit", "hang"] as const) {
+    it(`reads the rest on the calling thread, told once, when the worker ${mode === "hang" ? "hangs" : `${mode}s`}`, async () => {
+      // tinypool does not fail the task of a thread that exits: the stall time catches it, and a hang.
+      const { ahead, failures, here } = reading(mode, {
+        stallMs: mode === "throw" ? 60_000 : 1500,
+      });
+      const out = await all(ahead);
+      expect(correct(out)).toBe(true);
+      expect(here).toEqual(BATCHES);
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatch(mode === "throw" ? /worker failure/ : /abort/i);
+      expect(failures[0]).not.toContain("\n");
+    });
+  }
+
+  it("reads every batch on the calling thread with no worker asked for, or none installed", async () => {
+    for (const options of [
+      { worker: false },
+      { module: new URL("./no-such-worker.js", import.meta.url) },
+    ]) {
+      const { ahead, failures, here } = reading("ok", options);
+      const out = await all(ahead);
+      expect(correct(out)).toBe(true);
+      expect(here).toEqual(BATCHES);
+      expect(failures).toEqual([]);
+    }
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * One session's searchable text and usage as the index stores them, read
+ * the same way on the calling thread and on the text worker
+ * (text-worker.ts), and the check that a worker's reply has that shape.
+ */
+
+import { describeCause, TxcriptError } from "../errors.js";
+import type { Local } from "../local.js";
+import type { HarnessId } from "../transcript.js";
+import {
+  type Chunk,
+  chunksOf,
+  type UsageRow,
+  type UsageTotals,
+  usageOf,
+  usageRowsOf,
+} from "./text.js";
+
+/** An entry whose text is not indexed at its current fingerprint. */
+export interface TextTodo {
+  rowid: number;
+  harness: HarnessId;
+  id: string;
+  fingerprint: string;
+  updated_ms: number;
+}
+
+/** What a session gives the index, or why it could not be read. */
+export type TextRead =
+  | { chunks: Chunk[]; usage: UsageTotals; rows: UsageRow[] }
+  | { error: string };
+
+export function readText(local: Local, todo: TextTodo): TextRead {
+  try {
+    const { transcript } = local.load({ harness: todo.harness, id: todo.id });
+    return {
+      chunks: chunksOf(transcript, todo.updated_ms),
+      usage: usageOf(transcript),
+      rows: usageRowsOf(transcript, todo.updated_ms),
+    };
+  } catch (error) {
+    return { error: error instanceof TxcriptError ? error.message : describeCause(error) };
+  }
+}
+
+/** A worker's reply for `count` sessions: one read each, every one with its chunks, usage and rows or an error. */
+export function isTextReads(value: unknown, count: number): value is TextRead[] {
+  return (
+    Array.isArray(value) &&
+    value.length === count &&
+    value.every(
+      (read: unknown) =>
+        typeof read === "object" &&
+        read !== null &&
+        (("error" in read && typeof read.error === "string") ||
+          ("chunks" in read &&
+            Array.isArray(read.chunks) &&
+            "rows" in read &&
+            Array.isArray(read.rows) &&
+            "usage" in read &&
+            typeof read.usage === "object")),
+    )
+  );
+}
