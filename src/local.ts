@@ -288,6 +288,7 @@ export function continueInto(
   const store = openStore(h, opts);
   if (!store)
     throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
+  resumeOverride(h, options.env); // a bad override fails before anything is written
   const source = options.source ?? { harness: "simple", id: transcript.meta.id };
   const ledger = new CopyLedger(options.env);
   const kept: string[] = [];
@@ -337,6 +338,29 @@ export function continueInto(
   }
 }
 
+/**
+ * `TXCRIPT_<HARNESS>_RESUME_CMD` as words (`{id}` not yet filled in), or
+ * undefined when unset; a value that is not a plain command fails here,
+ * before anything is written.
+ */
+function resumeOverride(h: Harness, env: Env): [string, ...string[]] | undefined {
+  const name = `TXCRIPT_${h.id.toUpperCase()}_RESUME_CMD`;
+  const override = env[name];
+  if (override === undefined || override.trim() === "") return undefined;
+  const words = shellParse(override).flatMap((t) => {
+    if (typeof t === "string") return [t];
+    if ("comment" in t) return []; // `# ...` to the end, as a shell reads it
+    throw new TxcriptError(
+      h.id,
+      `${name} may hold a command and its arguments only, not shell operators`,
+    );
+  });
+  const [program, ...args] = words;
+  // A value such as "# a note" parses to no words at all.
+  if (program === undefined) throw new TxcriptError(h.id, `${name} holds no command`);
+  return [program, ...args];
+}
+
 /** The harness's resume command, or `TXCRIPT_<HARNESS>_RESUME_CMD` with `{id}` filled in. */
 export function resumeCommand(
   h: Harness,
@@ -345,18 +369,14 @@ export function resumeCommand(
   env: Env,
 ): (ResumeCommand & { overridden: boolean }) | undefined {
   const base = h.resume?.(saved, meta);
-  const override = env[`TXCRIPT_${h.id.toUpperCase()}_RESUME_CMD`];
-  if (override !== undefined && override.trim() !== "") {
-    const argv = shellParse(override).map((t) => {
-      if (typeof t !== "string") {
-        throw new TxcriptError(
-          h.id,
-          `TXCRIPT_${h.id.toUpperCase()}_RESUME_CMD may hold a command and its arguments only, not shell operators`,
-        );
-      }
-      return t.replaceAll("{id}", saved.id);
-    });
-    const cmd: ResumeCommand & { overridden: boolean } = { argv, overridden: true };
+  const override = resumeOverride(h, env);
+  if (override) {
+    const fill = (word: string) => word.replaceAll("{id}", saved.id);
+    const [program, ...args] = override;
+    const cmd: ResumeCommand & { overridden: boolean } = {
+      argv: [fill(program), ...args.map(fill)],
+      overridden: true,
+    };
     if (base?.cwd !== undefined) cmd.cwd = base.cwd;
     return cmd;
   }

@@ -233,7 +233,7 @@ export interface Store<Body> extends StoreProbe {
 /** A command line that reopens a saved session in its harness. */
 export interface ResumeCommand {
   /** argv: the program, then its arguments. */
-  argv: string[];
+  argv: [program: string, ...args: string[]];
   /** Where to run it (some harnesses scope sessions by directory). */
   cwd?: string;
 }

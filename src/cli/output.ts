@@ -71,8 +71,8 @@ export function writePaged(text: string, env: Env, usePager: boolean): void {
   const lines = text.length > 0 ? text.split("\n").length - 1 : 0;
   if (usePager && out.isTTY && lines > rows - 1) {
     const argv = shellParse(env.PAGER ?? "less").filter((t): t is string => typeof t === "string");
-    const [program, ...args] = argv.length ? argv : ["less"];
-    const r = spawnSync(program!, args, {
+    const [program = "less", ...args] = argv;
+    const r = spawnSync(program, args, {
       input: text,
       stdio: ["pipe", "inherit", "inherit"],
       env: { ...env, LESS: env.LESS ?? "FRX" },

@@ -5,7 +5,14 @@
  * every command but delete.
  */
 
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { renderCommon } from "../../src/commonJson.js";
@@ -294,6 +301,27 @@ describe("continue", () => {
       run(["list", "--json", "--codex-root", out, "--from", "codex"]).stdout,
     );
     expect(listed.sessions.map((s: { id: string }) => s.id)).toEqual([id]);
+  });
+
+  it("refuses a resume-command override that is no plain command, before writing anything", () => {
+    const doc = JSON.stringify({ id: "run-8", messages: [{ role: "user", content: "hi" }] });
+    for (const [value, why] of [
+      [
+        "my-codex --open {id} | tee log",
+        "may hold a command and its arguments only, not shell operators",
+      ],
+      ["# only a note", "holds no command"],
+    ] as const) {
+      const out = tempDir();
+      const r = run(["continue", "-", "--with", "codex", "--out", out], {
+        input: doc,
+        env: { TXCRIPT_CODEX_RESUME_CMD: value },
+      });
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toBe(`txcript: TXCRIPT_CODEX_RESUME_CMD ${why}\n`);
+      expect(r.stdout).toBe("");
+      expect(readdirSync(out)).toEqual([]);
+    }
   });
 
   it("continues a #range only", () => {

@@ -150,11 +150,11 @@ export function register(program: Command): void {
         );
         return;
       }
-      const program = resume.argv[0]!;
+      const [program, ...args] = resume.argv;
       if (!resume.overridden && which.sync(program, { nothrow: true }) === null) {
         tell(`${program} is not installed (not on PATH); run the command above once it is\n`);
         return;
       }
-      process.exitCode = await launchHarness(program, resume.argv.slice(1), resume.cwd);
+      process.exitCode = await launchHarness(program, args, resume.cwd);
     });
 }

@@ -67,7 +67,7 @@ function storeRoots(command: Command): { label: string; root: string }[] {
     const flag = flags[h.id];
     if (flag !== undefined) configs.push({ env: process.env, root: flag });
     for (const options of configs) {
-      for (const root of h.store!(options).roots) {
+      for (const root of h.store?.(options).roots ?? []) {
         out.push({ label: h.label, root: resolve(root) });
         try {
           out.push({ label: h.label, root: realpathSync(root) });
@@ -165,12 +165,12 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
   const targets = [...plan.map((p) => p.file), ...(index ? [index] : [])];
   if (!options.force) {
     // Refuse before writing anything, so a refused run leaves the directory as it was.
-    const taken = targets.filter((f) => existsSync(join(dir, f)));
-    if (taken.length > 0) {
-      const more = taken.length > 1 ? ` and ${taken.length - 1} more` : "";
+    const [first, ...others] = targets.filter((f) => existsSync(join(dir, f)));
+    if (first !== undefined) {
+      const more = others.length > 0 ? ` and ${others.length} more` : "";
       throw new ConflictError(
         undefined,
-        `${join(dir, taken[0]!)}${more} already exist; --force replaces them`,
+        `${join(dir, first)}${more} already exist; --force replaces them`,
       );
     }
   }

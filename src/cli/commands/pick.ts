@@ -136,7 +136,11 @@ export async function pick(command: Command, from?: HarnessId): Promise<void> {
     action === "view"
       ? ["view", ref, "--from", target.harness]
       : ["continue", target.id, "--from", target.harness, "--with", action];
-  const r = spawnSync(process.execPath, [process.argv[1]!, ...globalArgs(command), ...argv], {
+  // This same txcript, started again as it was (node and its script).
+  const [, script] = process.argv;
+  if (script === undefined)
+    throw new UsageError("cannot start txcript again: its script is unknown");
+  const r = spawnSync(process.execPath, [script, ...globalArgs(command), ...argv], {
     stdio: "inherit",
   });
   if (typeof r.status === "number" && r.status !== 0) process.exitCode = r.status;

@@ -97,15 +97,14 @@ function millis(ts: string): number {
 
 export function renderHits(hits: readonly Hit[], color: boolean): string {
   const paint = painter(color);
-  const refs = hits.map((h) =>
-    h.ordinal > 0 ? `${h.session.id.slice(0, 8)}#${h.ordinal}` : h.session.id.slice(0, 8),
-  );
-  const refWidth = Math.max(0, ...refs.map((r) => r.length));
+  const refOf = (h: Hit) =>
+    h.ordinal > 0 ? `${h.session.id.slice(0, 8)}#${h.ordinal}` : h.session.id.slice(0, 8);
+  const refWidth = Math.max(0, ...hits.map((h) => refOf(h).length));
   const lines: string[] = [];
-  hits.forEach((hit, i) => {
+  hits.forEach((hit) => {
     const title = (hit.session.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim();
     lines.push(
-      `${paint.bold(padEnd(refs[i]!, refWidth))}  ${hit.session.harness}  ${paint.dim(localDate(millis(hit.timestamp)))}  ${paint.magenta(WHERE[hit.kind])}  ${paint.cyan(title)}`,
+      `${paint.bold(padEnd(refOf(hit), refWidth))}  ${hit.session.harness}  ${paint.dim(localDate(millis(hit.timestamp)))}  ${paint.magenta(WHERE[hit.kind])}  ${paint.cyan(title)}`,
     );
     lines.push(`    ${highlight(hit, (s) => paint.yellow(paint.bold(s)))}`);
   });
