@@ -43,7 +43,12 @@ export function readText(local: Local, todo: TextTodo): TextRead {
   }
 }
 
-/** A worker's reply for `count` sessions: one read each, every one with its chunks, usage and rows or an error. */
+/**
+ * A worker's reply for `count` sessions: one read each, with its chunks,
+ * usage and rows or an error. Shallow on purpose: the reply is our own
+ * worker's, through structured clone; this catches a wrong or partial
+ * answer, not a forged one.
+ */
 export function isTextReads(value: unknown, count: number): value is TextRead[] {
   return (
     Array.isArray(value) &&

@@ -566,10 +566,10 @@ export class SessionIndex {
         onFailure: (why) =>
           this.warn(`the text worker thread failed (${why}); indexing on the main thread`),
       });
-      let read = 0;
+      let indexed = 0;
       for await (const { batch: rows, result: reads } of reading) {
-        options.onProgress?.("indexing text", read, todo.length);
-        read += rows.length;
+        options.onProgress?.("indexing text", indexed, todo.length);
+        indexed += rows.length;
         const batch = rows.map((row, i) => ({ row, read: reads[i] ?? { error: "not read" } }));
         db.transaction(() => {
           for (const { row, read } of batch) {
