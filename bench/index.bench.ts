@@ -245,6 +245,50 @@ function main(): void {
     },
   ]);
 
+  // The text build in one process through the library, with and without the
+  // text worker: time and peak RSS (the worker thread's heap included).
+  const buildCode = (
+    textWorker: boolean,
+  ) => `const { SessionIndex } = await import(${distUrl("index/index.js")});
+    const index = SessionIndex.open({ env: process.env, textWorker: ${textWorker} });
+    await index.refresh();
+    const t0 = performance.now();
+    await index.refresh({ text: true });
+    const ms = performance.now() - t0;
+    index.close();
+    process.stdout.write(JSON.stringify({ ms, rss: process.resourceUsage().maxRSS * 1024 }));`;
+  const builds: Record<string, { ms: number[]; rss: number[] }> = {
+    worker: { ms: [], rss: [] },
+    alone: { ms: [], rss: [] },
+  };
+  const buildCache = join(dir, "cache-build");
+  for (let i = 0; i < 3; i++)
+    for (const [name, textWorker] of [
+      ["worker", true],
+      ["alone", false],
+    ] as const) {
+      rmSync(buildCache, { recursive: true, force: true });
+      const r = spawnSync(node, ["--input-type=module", "-e", buildCode(textWorker)], {
+        env: { PATH: process.env.PATH ?? "", ...env, TXCRIPT_CACHE: buildCache },
+        encoding: "utf8",
+      });
+      const out = JSON.parse(r.stdout) as { ms: number; rss: number };
+      builds[name]?.ms.push(out.ms);
+      builds[name]?.rss.push(out.rss);
+    }
+  rmSync(buildCache, { recursive: true, force: true });
+  const side = (name: string) => {
+    const b = builds[name] ?? { ms: [], rss: [] };
+    return `${fmt(median(b.ms))}, ${rate(median(b.ms))}, peak RSS ${mb(median(b.rss))}`;
+  };
+  report([
+    {
+      "text build, text read on a worker thread (library, one process)": side("worker"),
+      "text build on the calling thread alone": side("alone"),
+      ratio: `${(median(builds.worker?.ms ?? []) / median(builds.alone?.ms ?? [])).toFixed(2)}x`,
+    },
+  ]);
+
   const queryCode = `const { SessionIndex } = await import(${distUrl("index/index.js")});
     const t0 = performance.now();
     const index = SessionIndex.open({ env: process.env });
