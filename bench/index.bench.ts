@@ -12,7 +12,9 @@
  * - warm `query` of a rare word (whole process, and the open + refresh +
  *   query work inside one);
  * - the text build (first `query`) in MB/s of source beside load +
- *   toCommon of the same sessions, and the index's size beside the sources'.
+ *   toCommon of the same sessions, and the index's size beside the sources';
+ * - the text build through the library with the text worker and without
+ *   it (time and peak RSS).
  *
  *   npx tsx bench/index.bench.ts [conversations] [steps]
  */
