@@ -288,7 +288,7 @@ export function continueInto(
   const store = openStore(h, opts);
   if (!store)
     throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
-  resumeOverride(h, options.env); // a bad override fails before anything is written
+  const override = resumeOverride(h, options.env); // a bad one fails before anything is written
   const source = options.source ?? { harness: "simple", id: transcript.meta.id };
   const ledger = new CopyLedger(options.env);
   const kept: string[] = [];
@@ -332,7 +332,7 @@ export function continueInto(
         result.unrecorded = `${ledger.path}: ${describeCause(error)}`;
       }
     }
-    const resume = resumeCommand(h, saved, copy.meta, options.env);
+    const resume = resumeWith(h, saved, copy.meta, override);
     if (resume) result.resume = resume;
     return result;
   }
@@ -368,8 +368,17 @@ export function resumeCommand(
   meta: Meta,
   env: Env,
 ): (ResumeCommand & { overridden: boolean }) | undefined {
+  return resumeWith(h, saved, meta, resumeOverride(h, env));
+}
+
+/** The resume command, given the override's words (`resumeOverride`). */
+function resumeWith(
+  h: Harness,
+  saved: Saved,
+  meta: Meta,
+  override: [string, ...string[]] | undefined,
+): (ResumeCommand & { overridden: boolean }) | undefined {
   const base = h.resume?.(saved, meta);
-  const override = resumeOverride(h, env);
   if (override) {
     const fill = (word: string) => word.replaceAll("{id}", saved.id);
     const [program, ...args] = override;

@@ -19,8 +19,23 @@
  */
 
 import { existsSync } from "node:fs";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { Tinypool } from "tinypool";
+
+/**
+ * A worker module beside the module at `base` (its `import.meta.url`):
+ * `<name>.ts` when run from source, `<name>.js` when built or bundled.
+ */
+export function workerModule(name: string, base: string): URL {
+  return new URL(`./${name}.${base.endsWith(".ts") ? "ts" : "js"}`, base);
+}
+
+/** Why a worker failed, in one line. */
+function failure(error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return why.split("\n")[0] ?? why;
+}
 
 /** What a worker module's default export receives for one chunk. */
 export interface WorkerChunk<D> {
@@ -77,7 +92,7 @@ export async function runShared<D, R>(batch: SharedBatch<D, R>): Promise<R[]> {
       // Item by item, so that a serial run reports progress per item.
       for (const i of chunk) finish([i], [batch.run(i)]);
       // Let worker replies land between chunks.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   };
 
@@ -100,7 +115,7 @@ export async function runShared<D, R>(batch: SharedBatch<D, R>): Promise<R[]> {
           throw new Error("the worker answered with something else");
         finish(chunk, values);
       } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
+        const why = failure(error);
         finish(
           chunk,
           chunk.map((i) => batch.lost(i, `a worker thread failed (${why})`)),
@@ -160,10 +175,10 @@ export async function* readAhead<T, R>(
         });
         if (ahead.accept(value, batch)) return value;
       } catch (error) {
-        why = error instanceof Error ? error.message : String(error);
+        why = failure(error);
       }
       pool = undefined;
-      ahead.onFailure?.(why.split("\n")[0] ?? why);
+      ahead.onFailure?.(why);
     }
     return ahead.here(batch);
   };
@@ -177,7 +192,7 @@ export async function* readAhead<T, R>(
       yield { batch, result };
     } else {
       // Let other work in (an MCP server's requests) between batches.
-      if (k > 0) await new Promise<void>((resume) => setImmediate(resume));
+      if (k > 0) await nextTurn();
       yield { batch, result: ahead.here(batch) };
     }
   }

@@ -27,7 +27,7 @@ import {
   type StoreOptions,
   type StoreProbe,
 } from "../transcript.js";
-import { readAhead } from "../workers.js";
+import { readAhead, workerModule } from "../workers.js";
 import { cacheDir, isCorrupt, type Opened, openIndexDb, removeIndex, tryLock } from "./open.js";
 import { isTextReads, readText, type TextRead, type TextTodo } from "./read-text.js";
 import { ftsExpression } from "./terms.js";
@@ -158,10 +158,7 @@ const TEXT_WORKER_FROM = 2;
 /** A text worker silent this long on one batch is given up (the calling thread reads the rest). */
 const TEXT_STALL_MS = 120_000;
 /** The text worker module, beside this one (`.ts` when run from source). */
-const TEXT_WORKER = new URL(
-  `./text-worker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
-  import.meta.url,
-);
+const TEXT_WORKER = workerModule("text-worker", import.meta.url);
 /** How long a text refresh waits for another process's before going on without it. */
 const LOCK_WAIT_MS = 60_000;
 
@@ -571,9 +568,9 @@ export class SessionIndex {
       for await (const { batch: rows, result: reads } of reading) {
         options.onProgress?.("indexing text", indexed, todo.length);
         indexed += rows.length;
-        const batch = rows.map((row, i) => ({ row, read: reads[i] ?? { error: "not read" } }));
         db.transaction(() => {
-          for (const { row, read } of batch) {
+          for (const [i, row] of rows.entries()) {
+            const read = reads[i] ?? { error: "not read" };
             const u = "usage" in read ? read.usage : undefined;
             const changed = done.run({
               rowid: row.rowid,

@@ -34,6 +34,19 @@ const IDS = {
   c: "0c0c0c0c-0000-4000-8000-000000000003",
 };
 
+/** The index database at `path`, open for `look` and closed after. */
+function inIndexDb(path: string, look: (db: Database.Database) => void): void {
+  const db = new Database(path);
+  try {
+    look(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** FTS5's own check against the chunks it indexes: it throws on any row missing or left over. */
+const FTS5_INTEGRITY_CHECK = "INSERT INTO text (text, rank) VALUES ('integrity-check', 1)";
+
 function open(m: Machine, warnings: string[] = []): SessionIndex {
   return SessionIndex.open({
     env: {},
@@ -135,6 +148,15 @@ describe("the index file", () => {
     return m;
   }
 
+  /** A populated machine whose index holds its text, and the index file. */
+  async function indexedText(): Promise<{ m: Machine; path: string }> {
+    const m = populated();
+    const index = open(m);
+    await index.refresh({ text: true });
+    index.close();
+    return { m, path: join(m.cache, "index.db") };
+  }
+
   it("lives in the cache dir, is reused warm, and keeps usage totals", async () => {
     const m = populated();
     const index = open(m);
@@ -170,20 +192,14 @@ describe("the index file", () => {
     expect(index.query("signup")).toEqual([]);
     expect(index.query("rounding").map((h) => h.session.id)).toEqual([IDS.b]);
     index.close();
-    const db = new Database(join(m.cache, "index.db"));
-    try {
-      // FTS5's own check against the chunks it indexes: it throws on any row missing or left over.
-      expect(() =>
-        db.exec("INSERT INTO text (text, rank) VALUES ('integrity-check', 1)"),
-      ).not.toThrow();
+    inIndexDb(join(m.cache, "index.db"), (db) => {
+      expect(() => db.exec(FTS5_INTEGRITY_CHECK)).not.toThrow();
       const count = (sql: string) => db.prepare<[], { n: number }>(sql).get()?.n;
       expect(count("SELECT count(*) AS n FROM chunks")).toBeGreaterThan(0);
       expect(count("SELECT count(*) AS n FROM text_docsize")).toBe(
         count("SELECT count(*) AS n FROM chunks"),
       );
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it("reads text on a worker thread into the same index as on this thread", async () => {
@@ -237,11 +253,7 @@ describe("the index file", () => {
   });
 
   it("is rebuilt in silence when an older txcript made it (schema 3 indexed text by trigger)", async () => {
-    const m = populated();
-    const first = open(m);
-    await first.refresh({ text: true });
-    first.close();
-    const path = join(m.cache, "index.db");
+    const { m, path } = await indexedText();
     const old = new Database(path);
     old.exec(`CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
       INSERT INTO text (rowid, body) VALUES (new.rowid, new.body);
@@ -253,18 +265,13 @@ describe("the index file", () => {
     expect(index.query("readiness").map((h) => h.session.id)).toEqual([IDS.a]);
     index.close();
     expect(warnings).toEqual([]);
-    const db = new Database(path);
-    try {
+    inIndexDb(path, (db) => {
       expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
       expect(
         db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'").pluck().all(),
       ).toEqual(["chunks_ad"]);
-      expect(() =>
-        db.exec("INSERT INTO text (text, rank) VALUES ('integrity-check', 1)"),
-      ).not.toThrow();
-    } finally {
-      db.close();
-    }
+      expect(() => db.exec(FTS5_INTEGRITY_CHECK)).not.toThrow();
+    });
   });
 
   it("is rebuilt with one warning when damaged", async () => {
@@ -281,11 +288,7 @@ describe("the index file", () => {
   });
 
   it("is rebuilt when its pages are damaged after it opened fine", async () => {
-    const m = populated();
-    const first = open(m);
-    await first.refresh({ text: true });
-    first.close();
-    const path = join(m.cache, "index.db");
+    const { m, path } = await indexedText();
     const bytes = readFileSync(path);
     // Keep the header (so it opens), wreck every page after the first.
     for (let i = 4096; i < bytes.length; i++) bytes[i] = (i * 7) & 0xff;

@@ -66,7 +66,7 @@ import type {
   Store,
   Transcript,
 } from "../../transcript.js";
-import { runShared } from "../../workers.js";
+import { runShared, workerModule } from "../../workers.js";
 import {
   type AntigravityStoreOptions,
   antigravityLanes,
@@ -264,10 +264,7 @@ export const MAX_DISCOVERY_WORKERS = 3;
 const WORKER_STALL_MS = 30_000;
 
 /** The discovery worker module, beside this one (`.ts` when run from source). */
-const DISCOVER_WORKER = new URL(
-  `./discover-worker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
-  import.meta.url,
-);
+const DISCOVER_WORKER = workerModule("discover-worker", import.meta.url);
 
 /** What the discovery workers receive. */
 export interface DiscoverJob {
