@@ -9,10 +9,12 @@
 
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { isJsonObject } from "./common.js";
-import type { Env } from "./env.js";
+import { type Env, stateDir } from "./env.js";
+
+export { stateDir };
+
 import type { Timestamp } from "./time.js";
 import type { Discovered, HarnessId, TextForm } from "./transcript.js";
 
@@ -33,26 +35,6 @@ export interface CopyRecord {
 }
 
 export const COPIES_FILE = "copies.jsonl";
-
-function setting(value: string | undefined): string | undefined {
-  return value === undefined || value === "" ? undefined : value;
-}
-
-/**
- * txcript's state directory: `$TXCRIPT_STATE_DIR`, else
- * `$XDG_STATE_HOME/txcript`, else `~/.local/state/txcript`
- * (`%LOCALAPPDATA%\txcript` on Windows).
- */
-export function stateDir(env: Env, platform: NodeJS.Platform = process.platform): string {
-  const own = setting(env.TXCRIPT_STATE_DIR);
-  if (own !== undefined) return resolve(own);
-  const xdg = setting(env.XDG_STATE_HOME);
-  if (xdg !== undefined) return resolve(xdg, "txcript");
-  const local = platform === "win32" ? setting(env.LOCALAPPDATA) : undefined;
-  if (local !== undefined) return resolve(local, "txcript");
-  const home = setting(env.HOME) ?? setting(env.USERPROFILE) ?? homedir();
-  return resolve(home, ".local", "state", "txcript");
-}
 
 /** SHA-256 of a file, or undefined when it cannot be read. */
 export function fileSha256(path: string): string | undefined {

@@ -1,10 +1,11 @@
 /**
- * What stores read from the environment, read one way everywhere: a
- * variable set to the empty string counts as unset, and the home directory
+ * What txcript reads from the environment, read one way everywhere: the
+ * home directory, the index's cache directory and the state directory. A variable set to the empty string counts as unset, and the home directory
  * is `HOME` (`USERPROFILE` first on Windows), else the OS's own answer.
  */
 
 import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { nonEmpty } from "./strings.js";
 
 export { nonEmpty };
@@ -18,4 +19,35 @@ export function homeDir(env: Env, platform: NodeJS.Platform = process.platform):
       ? (nonEmpty(env.USERPROFILE) ?? nonEmpty(env.HOME))
       : (nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE));
   return home ?? homedir();
+}
+
+/** The directory index.db lives in: TXCRIPT_CACHE, else $XDG_CACHE_HOME/txcript, else the platform's cache folder. */
+export function cacheDir(env: Env, platform: NodeJS.Platform = process.platform): string {
+  const explicit = nonEmpty(env.TXCRIPT_CACHE);
+  if (explicit) return explicit;
+  const xdg = nonEmpty(env.XDG_CACHE_HOME);
+  if (xdg) return join(xdg, "txcript");
+  const home = homeDir(env, platform);
+  if (platform === "darwin") return join(home, "Library", "Caches", "txcript");
+  if (platform === "win32") {
+    const local = nonEmpty(env.LOCALAPPDATA) ?? join(home, "AppData", "Local");
+    return join(local, "txcript", "Cache");
+  }
+  return join(home, ".cache", "txcript");
+}
+
+/**
+ * txcript's state directory: `$TXCRIPT_STATE_DIR`, else
+ * `$XDG_STATE_HOME/txcript`, else `~/.local/state/txcript`
+ * (`%LOCALAPPDATA%\txcript` on Windows).
+ */
+export function stateDir(env: Env, platform: NodeJS.Platform = process.platform): string {
+  const own = nonEmpty(env.TXCRIPT_STATE_DIR);
+  if (own !== undefined) return resolve(own);
+  const xdg = nonEmpty(env.XDG_STATE_HOME);
+  if (xdg !== undefined) return resolve(xdg, "txcript");
+  const local = platform === "win32" ? nonEmpty(env.LOCALAPPDATA) : undefined;
+  if (local !== undefined) return resolve(local, "txcript");
+  const home = homeDir(env, platform);
+  return resolve(home, ".local", "state", "txcript");
 }

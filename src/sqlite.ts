@@ -33,6 +33,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { describeCause, ParseError, StoreError, TxcriptError } from "./errors.js";
+import { SQLITE_MAGIC } from "./sniff.js";
 import type { TextForm } from "./transcript.js";
 
 export type Db = Database.Database;
@@ -43,9 +44,11 @@ export type Db = Database.Database;
  * addon loads, which happens at the first open in the process. Read-only
  * opens that create nothing need URI parameters, so the variable is set for
  * the duration of the open and put back at once: importing or using txcript
- * leaves the environment as it found it. Should another module have opened a
- * database first (URIs off), URI opens fail cleanly (no file named "file:…"
- * can exist) and reads take the private-copy path (`openFallback`).
+ * leaves the environment as it found it. Every better-sqlite3 call in txcript
+ * goes through here (a lint rule forbids importing it elsewhere), so the
+ * addon always loads with URIs on; were it loaded first by someone else's
+ * code (URIs off), URI opens would fail cleanly (no file named "file:…" can
+ * exist) and reads would take the private-copy path (`openFallback`).
  */
 function construct(path: string, options: Database.Options): Db {
   const before = process.env.SQLITE_USE_URI;
@@ -267,7 +270,22 @@ export function openForWriting(path: string, timeout: number): Db {
   return construct(path, { fileMustExist: true, timeout });
 }
 
-const MAGIC = Buffer.from("SQLite format 3\0", "latin1");
+/** Open (or create) a database for reading and writing, waiting up to `timeout` ms for locks. */
+export function openOrCreate(path: string, timeout: number): Db {
+  return construct(path, { timeout });
+}
+
+/** A private database in memory. */
+export function openInMemory(): Db {
+  return construct(":memory:", {});
+}
+
+const MAGIC = Buffer.from(SQLITE_MAGIC);
+
+/** The first bytes of `header` are SQLite's magic string. */
+export function hasSqliteMagic(header: Uint8Array): boolean {
+  return header.length >= MAGIC.length && MAGIC.equals(header.subarray(0, MAGIC.length));
+}
 
 /** What the 100-byte header says about a database file. */
 export type DatabaseFile =
@@ -291,8 +309,7 @@ export function inspectDatabaseFile(path: string, size: number): DatabaseFile {
   } finally {
     closeSync(fd);
   }
-  if (read < MAGIC.length || !header.subarray(0, MAGIC.length).equals(MAGIC))
-    return fail("not a SQLite database");
+  if (!hasSqliteMagic(header.subarray(0, read))) return fail("not a SQLite database");
   if (read < 100) return fail(`truncated: ${size} bytes, shorter than the 100-byte SQLite header`);
   const rawPageSize = header.readUInt16BE(16);
   const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;

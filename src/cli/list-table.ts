@@ -5,7 +5,7 @@
  * when imported, which `list --json` should not pay for.
  */
 
-import { homedir } from "node:os";
+import { type Env, homeDir } from "../env.js";
 import { timestampMillis } from "../time.js";
 import type { Discovered } from "../transcript.js";
 import { fitWidth, localDate, padEnd, padStart, width } from "./columns.js";
@@ -23,8 +23,9 @@ export function age(ms: number): string {
   return `${Math.floor(s / (86400 * 365))}y`;
 }
 
-export function tildify(path: string): string {
-  const home = homedir();
+/** `path` with the home directory (as env.ts reads it) shown as `~`. */
+export function tildify(path: string, env: Env = process.env): string {
+  const home = homeDir(env);
   return home && (path === home || path.startsWith(`${home}/`))
     ? `~${path.slice(home.length)}`
     : path;

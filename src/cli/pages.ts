@@ -5,8 +5,9 @@
  * Markdown or HTML.
  */
 
-import { homedir, userInfo } from "node:os";
+import { userInfo } from "node:os";
 import { basename } from "node:path";
+import { homeDir } from "../env.js";
 import { renderSimple } from "../harness/simple.js";
 import { type RenderInput, redact, renderHtml, renderMarkdown } from "../render/index.js";
 import type { Common, Transcript } from "../transcript.js";
@@ -26,16 +27,14 @@ export interface Identity {
   user?: string;
 }
 
-/** $HOME (else the OS's idea of it) and $USER/$LOGNAME (else the OS's, else home's last component). */
+/** The home directory as env.ts reads it, and $USER/$LOGNAME (else the OS's, else home's last component). */
 export function identity(env: NodeJS.ProcessEnv = process.env): Identity {
   const out: Identity = {};
-  let home = env.HOME;
-  if (home === undefined || home === "") {
-    try {
-      home = homedir();
-    } catch {
-      home = undefined;
-    }
+  let home: string | undefined;
+  try {
+    home = homeDir(env);
+  } catch {
+    home = undefined;
   }
   if (home) out.home = home;
   let user = env.USER || env.LOGNAME;

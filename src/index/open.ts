@@ -8,46 +8,18 @@
  * line; never a failure. Also the text-refresh lock.
  */
 
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import Database from "better-sqlite3";
+import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { cacheDir, type Env } from "../env.js";
 import { describeCause, errnoCode } from "../errors.js";
+import { tryLock as tryFileLock } from "../fsx.js";
 import type { Db } from "../sqlite.js";
-import { sleepSync, sqliteCode } from "../sqlite.js";
-import { APPLICATION_ID, SCHEMA, SCHEMA_VERSION } from "./schema.js";
+import { hasSqliteMagic, openInMemory, openOrCreate, sleepSync, sqliteCode } from "../sqlite.js";
+import { APPLICATION_ID, SCHEMA, SCHEMA_OBJECTS, SCHEMA_VERSION } from "./schema.js";
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export { cacheDir, type Env };
 
 export const INDEX_FILE = "index.db";
-
-function nonEmpty(v: string | undefined): string | undefined {
-  return v !== undefined && v.trim() !== "" ? v : undefined;
-}
-
-/** The directory index.db lives in: TXCRIPT_CACHE, else $XDG_CACHE_HOME/txcript, else the platform's cache folder. */
-export function cacheDir(env: Env, platform: NodeJS.Platform = process.platform): string {
-  const explicit = nonEmpty(env.TXCRIPT_CACHE);
-  if (explicit) return explicit;
-  const xdg = nonEmpty(env.XDG_CACHE_HOME);
-  if (xdg) return join(xdg, "txcript");
-  const home = nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE) ?? homedir();
-  if (platform === "darwin") return join(home, "Library", "Caches", "txcript");
-  if (platform === "win32") {
-    const local = nonEmpty(env.LOCALAPPDATA) ?? join(home, "AppData", "Local");
-    return join(local, "txcript", "Cache");
-  }
-  return join(home, ".cache", "txcript");
-}
 
 export interface Opened {
   db: Db;
@@ -75,25 +47,34 @@ function create(db: Db): void {
 }
 
 export function openMemory(): Opened {
-  const db = new Database(":memory:");
+  const db = openInMemory();
   configure(db);
   create(db);
   return { db, path: undefined };
 }
 
-const SQLITE_HEADER = "SQLite format 3\u0000";
+/** Whose file is at `path`, judged from its header alone. */
+type Owner = "none" | "txcript" | "sqlite" | "foreign";
 
-/** Does the file start as a SQLite database does (or is it empty / absent)? */
-function looksLikeSqlite(path: string): boolean {
+/**
+ * "none" when absent or empty, "txcript" when its header carries the
+ * index's application id, "sqlite" for another SQLite database (or one
+ * whose header is cut short), "foreign" for a file that is no SQLite
+ * database at all: another program's, never txcript's, so never removed.
+ */
+function ownerOf(path: string): Owner {
   let fd: number | undefined;
   try {
-    if (statSync(path).size === 0) return true;
+    if (statSync(path).size === 0) return "none";
     fd = openSync(path, "r");
-    const buf = Buffer.alloc(16);
-    readSync(fd, buf, 0, 16, 0);
-    return buf.toString("latin1") === SQLITE_HEADER;
+    const header = Buffer.alloc(100);
+    const read = readSync(fd, header, 0, 100, 0);
+    if (!hasSqliteMagic(header.subarray(0, read))) return "foreign";
+    if (read < 72) return "sqlite";
+    return header.readUInt32BE(68) === APPLICATION_ID ? "txcript" : "sqlite";
   } catch (error) {
-    return errnoCode(error) === "ENOENT";
+    if (errnoCode(error) === "ENOENT") return "none";
+    throw error;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -111,8 +92,19 @@ function pragmaNumber(db: Db, name: string): number {
   return typeof value === "number" ? value : 0;
 }
 
-function openFile(path: string): Db {
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+/** The schema's tables, indexes and triggers that `db` lacks. */
+function missingObjects(db: Db): string[] {
+  const present = new Set(
+    db
+      .prepare<[], string>("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+      .pluck()
+      .all(),
+  );
+  return SCHEMA_OBJECTS.filter((name) => !present.has(name));
+}
+
+function openFile(path: string, warn: (line: string) => void): Db {
+  const db = openOrCreate(path, BUSY_TIMEOUT_MS);
   try {
     configure(db);
     const appId = pragmaNumber(db, "application_id");
@@ -125,11 +117,17 @@ function openFile(path: string): Db {
         `${path} was made by a newer txcript (index schema ${version}, this one reads ${SCHEMA_VERSION})`,
       );
     if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
-    if (version !== SCHEMA_VERSION || appId !== APPLICATION_ID) {
-      // Created, or made by an older txcript: one process builds it, the others wait.
+    // A current stamp over a schema with tables missing (a crash mid-build
+    // by an older txcript, a hand edit) is damage: rebuilt like any other.
+    const current = version === SCHEMA_VERSION && appId === APPLICATION_ID;
+    const missing = current ? missingObjects(db) : [];
+    if (missing.length > 0)
+      warn(`the index ${path} was damaged (no ${missing.join(", ")}); rebuilding it`);
+    if (!current || missing.length > 0) {
+      // Created, damaged, or made by an older txcript: one process builds it, the others wait.
       db.transaction(() => {
         const again = pragmaNumber(db, "user_version");
-        if (again === SCHEMA_VERSION) return;
+        if (again === SCHEMA_VERSION && missingObjects(db).length === 0) return;
         const old = db
           .prepare<[], { type: string; name: string }>(
             "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' AND type IN ('table', 'view', 'trigger')",
@@ -172,14 +170,18 @@ export function openIndexDb(dir: string | null, warn: (line: string) => void): O
   let rebuilt = false;
   for (;;) {
     try {
-      if (!looksLikeSqlite(path))
-        throw Object.assign(new Error("not a database"), { code: "SQLITE_NOTADB" });
-      const db = openFile(path);
+      const owner = ownerOf(path);
+      if (owner === "foreign")
+        return bypass(`${path} is not a txcript index (another program's file, left alone)`);
+      const db = openFile(path, warn);
       return { db, path };
     } catch (error) {
       if (error instanceof Bypass) return bypass(error.message);
       const code = sqliteCode(error) ?? "";
       if ((code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") && !rebuilt) {
+        // Only txcript's own file is removed: a damaged database that is not is left alone.
+        if (ownerOf(path) !== "txcript")
+          return bypass(`${path} is not a readable txcript index (left alone)`);
         rebuilt = true;
         warn(`the index ${path} was damaged (${describeCause(error)}); rebuilding it`);
         try {
@@ -215,41 +217,16 @@ export { removeIndex };
 // The text-refresh lock: one process reads sessions' text at a time, so two
 // `query`s (or a `query` and the MCP server) do not both read every session.
 
-/** A lock older than this is taken over whatever its holder. */
-const STALE_LOCK_MS = 10 * 60_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoCode(error) === "EPERM";
-  }
-}
-
-/** Take the lock beside `dbPath`; the release function, or undefined when another live process holds it. */
+/**
+ * Take the lock beside `dbPath` (fsx's `.index.db.lock`); the release
+ * function, or undefined when another live process holds it. Where no lock
+ * can be made (a read-only folder), the refresh goes ahead unlocked.
+ */
 export function tryLock(dbPath: string): (() => void) | undefined {
-  const path = `${dbPath}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, "wx", 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if (errnoCode(error) !== "EEXIST") return () => {};
-      let holder = Number.NaN;
-      let age = 0;
-      try {
-        holder = Number(readFileSync(path, "utf8"));
-        age = Date.now() - statSync(path).mtimeMs;
-      } catch {
-        continue; // released meanwhile
-      }
-      if (Number.isSafeInteger(holder) && holder > 0 && alive(holder) && age < STALE_LOCK_MS)
-        return undefined;
-      rmSync(path, { force: true });
-    }
+  try {
+    const lock = tryFileLock(dirname(dbPath), basename(dbPath));
+    return "release" in lock ? lock.release : undefined;
+  } catch {
+    return () => {};
   }
-  return undefined;
 }

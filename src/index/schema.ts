@@ -88,3 +88,8 @@ CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
   INSERT INTO text (text, rowid, body) VALUES ('delete', old.rowid, old.body);
 END;
 `;
+
+/** The names of the tables, indexes and triggers SCHEMA creates: an index lacking one is damaged. */
+export const SCHEMA_OBJECTS: readonly string[] = [
+  ...SCHEMA.matchAll(/CREATE (?:VIRTUAL )?(?:TABLE|INDEX|TRIGGER) (\w+)/g),
+].map((match) => match[1] ?? "");
