@@ -58,6 +58,13 @@ describe("layer rules", () => {
     "src/local2.ts": "export function f() {\n  console.log(1);\n}\n",
     "src/cli/commands/x.ts": "export function f() {\n  console.log(1);\n}\n",
     "src/model.ts": "export const f = (a?: string) => a!.length;\n",
+    "src/index/open.ts": 'import Database from "better-sqlite3";\nexport const x = Database;\n',
+    "src/sqlite.ts": 'import Database from "better-sqlite3";\nexport const x = Database;\n',
+  });
+
+  it("better-sqlite3 imported anywhere but src/sqlite.ts fails", () => {
+    expect(fired["src/index/open.ts"]).toContain("lint/style/noRestrictedImports");
+    expect(fired["src/sqlite.ts"] ?? []).not.toContain("lint/style/noRestrictedImports");
   });
 
   it("a codec or text codec importing the file system or SQLite fails", () => {
