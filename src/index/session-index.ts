@@ -50,19 +50,23 @@ export interface IndexOptions {
   textWorker?: boolean;
 }
 
-/** What `list`, `query` and `usage` can narrow to. Times are ms since the epoch. */
+/**
+ * The one filter: what `list`, `query` and `usage` (from every door) narrow
+ * to. Times are ms since the epoch, both bounds inclusive: a session's last
+ * activity for `list` and `query`, each message's own time for `usage`.
+ */
 export interface Filter {
-  from?: HarnessId;
+  from?: HarnessId | undefined;
   /** This directory or below it. */
-  cwd?: string;
-  /** Last activity at or after. */
-  since?: number;
-  /** Last activity at or before. */
-  until?: number;
+  cwd?: string | undefined;
+  /** At or after. */
+  since?: number | undefined;
+  /** At or before. */
+  until?: number | undefined;
 }
 
 export interface ListRequest extends Filter {
-  limit?: number;
+  limit?: number | undefined;
 }
 
 export interface RefreshOptions {
@@ -74,11 +78,11 @@ export interface RefreshOptions {
 
 export interface QueryRequest extends Filter {
   /** Only hits in these places. */
-  kinds?: readonly Kind[];
+  kinds?: readonly Kind[] | undefined;
   /** At most this many hits (default 20). */
-  limit?: number;
+  limit?: number | undefined;
   /** Hits to pass over first, for pagination (default 0). */
-  offset?: number;
+  offset?: number | undefined;
 }
 
 export interface Hit {
@@ -117,15 +121,8 @@ export interface UsageBucket extends UsageCounts {
   at: number;
 }
 
-/** What `usage` narrows to: sessions by harness and cwd, messages by time. */
-export interface UsageFilter {
-  from?: HarnessId;
-  cwd?: string;
-  /** Messages at or after (ms). */
-  since?: number;
-  /** Messages at or before (ms). */
-  until?: number;
-}
+/** What `usage` narrows to: the one filter, its times applied to each message's own time. */
+export type UsageFilter = Filter;
 
 /** The span `UsageBucket.at` rounds down to. */
 export const USAGE_BUCKET_MS = 15 * 60 * 1000;
@@ -669,7 +666,7 @@ export class SessionIndex {
         request.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(request.limit))}` : "";
       const rows = this.db
         .prepare<unknown[], string>(
-          `SELECT e.discovered FROM entries e WHERE ${sql} ORDER BY e.updated_ms DESC, e.id${limit}`,
+          `SELECT e.discovered FROM entries e WHERE ${sql} ORDER BY e.updated_ms DESC, e.id, e.harness${limit}`,
         )
         .pluck()
         .all(...params);
