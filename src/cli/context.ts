@@ -1,9 +1,8 @@
 /**
- * What the commands that read sessions share: the sessions service as the
- * command line configures it (roots from the `--<harness>-root` flags, see
- * roots.ts; the index from `--cache`/`--no-cache`, see cache.ts), a
- * progress line for its refreshes, and how a session reference (an id, a
- * prefix, a file or `-`) becomes a Common transcript.
+ * What the commands that read sessions share: the stores as the command
+ * line configures them (roots from the `--<harness>-root` flags, see
+ * roots.ts), and how a session reference (an id, a prefix, a file or `-`)
+ * becomes a Common transcript, through the sessions service.
  */
 
 import { existsSync, statSync } from "node:fs";
@@ -13,40 +12,11 @@ import { NotFoundError, TxcriptError } from "../errors.js";
 import { harness } from "../harness/index.js";
 import { Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
-import { type Progressed, Sessions } from "../sessions/sessions.js";
+import { Sessions } from "../sessions/sessions.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
-import { cacheFlag, warn } from "./cache.js";
 import { readDocument } from "./documents.js";
 import { UsageError } from "./errors.js";
-import { Progress } from "./output.js";
 import { rootsFrom } from "./roots.js";
-
-/** The sessions service for this command line: its roots and its index (`--cache`, `--no-cache`). */
-export function sessionsFor(command: Command): Sessions {
-  return new Sessions({
-    env: process.env,
-    roots: rootsFrom(command),
-    cache: cacheFlag(command),
-    warn,
-  });
-}
-
-/** Run `work` with a refresh's progress drawn on a terminal, and the service closed after. */
-export async function withSessions<T>(
-  command: Command,
-  work: (sessions: Sessions, progress: Progressed) => Promise<T>,
-): Promise<T> {
-  const sessions = sessionsFor(command);
-  const progress = new Progress();
-  try {
-    return await work(sessions, {
-      onProgress: (what, done, total) => progress.update(`${what}: ${done}/${total}`),
-    });
-  } finally {
-    progress.done();
-    sessions.close();
-  }
-}
 
 export function localFor(command: Command, from?: HarnessId): Local {
   const options: ConstructorParameters<typeof Local>[0] = {

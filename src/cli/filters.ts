@@ -9,8 +9,8 @@ import type { Command } from "commander";
 import type { Listing } from "../local.js";
 import type { ListRequest } from "../sessions/sessions.js";
 import type { HarnessId } from "../transcript.js";
-import { withSessions } from "./context.js";
 import { parseHarness, parsePositiveInt } from "./options.js";
+import { withSessions } from "./sessions.js";
 
 export interface FilterOptions {
   from?: HarnessId;

@@ -28,6 +28,7 @@ function cli(args: string[]): string {
 interface Row {
   harness: string;
   id: string;
+  updated: string;
   forked_from: string | null;
   forked_from_harness: string | null;
 }

@@ -12,12 +12,13 @@ import type { Origin } from "../../copies.js";
 import { harness } from "../../harness/index.js";
 import { resumeLine } from "../../sessions/resume.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
-import { isDocument, resolveSource, selected, sessionsFor } from "../context.js";
+import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
 import { childStarted, INTERRUPTED, uninterrupted } from "../interrupt.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
+import { sessionsFor } from "../sessions.js";
 
 interface ContinueOptions {
   with?: HarnessId;

@@ -6,12 +6,12 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import type { HarnessId } from "../../transcript.js";
-import { sessionsFor } from "../context.js";
 import { UsageError } from "../errors.js";
 import { INTERRUPTED } from "../interrupt.js";
 import { parseHarness } from "../options.js";
 import { tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
+import { sessionsFor } from "../sessions.js";
 
 export function register(program: Command): void {
   program

@@ -18,7 +18,7 @@ import { isInside } from "../../paths.js";
 import { type IndexEntry, renderIndexHtml } from "../../render/index.js";
 import { pathStyle } from "../../render/paths.js";
 import type { Discovered, StoreOptions, TextForm } from "../../transcript.js";
-import { resolveSource, type Source, sessionsFor } from "../context.js";
+import { resolveSource, type Source } from "../context.js";
 import { UsageError } from "../errors.js";
 import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
 import { parseTextForm } from "../options.js";
@@ -31,6 +31,7 @@ import {
   renderSource,
 } from "../pages.js";
 import { rootsFrom } from "../roots.js";
+import { sessionsFor } from "../sessions.js";
 
 /** `path` with its folder's symlinks resolved (and its own, when it is one), as far as they exist. */
 function realTarget(path: string): string[] {

@@ -11,10 +11,10 @@ import { sessionRecord } from "../../sessionRecord.js";
 import type { ListRequest } from "../../sessions/sessions.js";
 import type { HarnessId } from "../../transcript.js";
 import { reportSkipped } from "../cache.js";
-import { withSessions } from "../context.js";
 import { takeInterrupts } from "../interrupt.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, tell } from "../output.js";
+import { withSessions } from "../sessions.js";
 
 interface ListOptions {
   from?: HarnessId;

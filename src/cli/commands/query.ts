@@ -20,10 +20,10 @@ import { sessionRecord } from "../../sessionRecord.js";
 import { timestampMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
 import { localDate, padEnd } from "../columns.js";
-import { withSessions } from "../context.js";
 import { UsageError } from "../errors.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, painter } from "../output.js";
+import { withSessions } from "../sessions.js";
 
 interface QueryOptions {
   from?: HarnessId;

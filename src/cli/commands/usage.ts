@@ -27,11 +27,11 @@ import {
 } from "../../usage/report.js";
 import { reportSkipped } from "../cache.js";
 import { fitWidth } from "../columns.js";
-import { withSessions } from "../context.js";
 import { tildify } from "../list-table.js";
 import { parseHarness, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, painter, tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
+import { withSessions } from "../sessions.js";
 
 interface UsageOptions {
   from?: HarnessId;
