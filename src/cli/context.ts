@@ -2,7 +2,7 @@
  * What the commands that read sessions share: the stores as the command
  * line configures them (roots from the `--<harness>-root` flags, see
  * roots.ts), and how a session reference (an id, a prefix, a file or `-`)
- * becomes a Common transcript.
+ * becomes a Common transcript, through the sessions service.
  */
 
 import { existsSync, statSync } from "node:fs";
@@ -12,6 +12,7 @@ import { NotFoundError, TxcriptError } from "../errors.js";
 import { harness } from "../harness/index.js";
 import { Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
+import { Sessions } from "../sessions/sessions.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
 import { readDocument } from "./documents.js";
 import { UsageError } from "./errors.js";
@@ -62,11 +63,11 @@ export function looksLikePath(ref: string): boolean {
  * Resolve `<id|file|->[#range]`. A document is read in the text form named
  * by `--as`, else the one detected; anything else is a stored session id or prefix.
  */
-export function resolveSource(
+export async function resolveSource(
   command: Command,
   text: string,
   options: { from?: HarnessId; documentForm?: TextForm; allowDocuments: boolean },
-): Source {
+): Promise<Source> {
   // A file whose own name contains '#' wins over the range syntax.
   let parsed: SessionRef;
   try {
@@ -87,9 +88,10 @@ export function resolveSource(
     form = doc.form;
     transcript = doc.transcript;
   } else {
-    const local = localFor(command, options.from);
+    // Resolving and loading read the stores only: the index is never opened for them.
+    const sessions = new Sessions({ env: process.env, roots: rootsFrom(command) });
     try {
-      found = local.resolve(parsed.ref);
+      found = await sessions.resolve(parsed.ref, options.from);
     } catch (error) {
       // `view sesion.jsonl`: a mistyped file name is not an unknown session id.
       if (error instanceof NotFoundError && looksLikePath(parsed.ref)) {
@@ -104,8 +106,8 @@ export function resolveSource(
       }
       throw error;
     }
-    const loaded = local.load(found);
-    forkedFrom = local.lineage(found);
+    const loaded = await sessions.load(found);
+    forkedFrom = await sessions.lineage(found);
     transcript = loaded.transcript;
     path = loaded.path;
   }

@@ -1,16 +1,16 @@
 /**
  * The session filters `list` offers, shared by every command that selects
- * a set of sessions (`list`, `export --all`): the options and the listing
- * they select, with the scan's progress line.
+ * a set of sessions (`list`, `export --all`): the options, and the listing
+ * they select, taken from the sessions service as `list` takes it.
  */
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { Listing } from "../local.js";
+import type { ListRequest } from "../sessions/sessions.js";
 import type { HarnessId } from "../transcript.js";
-import { localFor } from "./context.js";
 import { parseHarness, parsePositiveInt } from "./options.js";
-import { Progress } from "./output.js";
+import { withSessions } from "./sessions.js";
 
 export interface FilterOptions {
   from?: HarnessId;
@@ -26,18 +26,11 @@ export function addListFilters(command: Command, what = "sessions"): Command {
     .option("--limit <n>", `at most n ${what}, newest first`, parsePositiveInt);
 }
 
-/** The sessions the filters select, newest activity first. */
+/** The sessions the filters select, newest activity first: `list`'s answer. */
 export async function listSessions(command: Command, options: FilterOptions): Promise<Listing> {
-  const local = localFor(command, options.from);
-  const progress = new Progress();
-  try {
-    const listOpts: Parameters<typeof local.list>[0] = {
-      onProgress: (h, done, total) => progress.update(`scanning ${h}: ${done}/${total}`),
-    };
-    if (options.cwd !== undefined) listOpts.cwd = resolve(options.cwd);
-    if (options.limit !== undefined) listOpts.limit = options.limit;
-    return await local.list(listOpts);
-  } finally {
-    progress.done();
-  }
+  const request: ListRequest = {};
+  if (options.from !== undefined) request.from = options.from;
+  if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
+  if (options.limit !== undefined) request.limit = options.limit;
+  return withSessions(command, (sessions, progress) => sessions.list(request, progress));
 }

@@ -60,13 +60,13 @@ export function takeInterrupts(): Promise<void> {
 }
 
 /**
- * Run a synchronous save with SIGINT, SIGTERM and SIGHUP held: one that
+ * Run a save (synchronous, or a promise of one) with SIGINT, SIGTERM and SIGHUP held: one that
  * arrives meanwhile is delivered once the save is whole (the store then
  * holds the session, its brain folder and nothing temporary) and returned,
  * instead of killing the process between the brain folder and the database.
  */
 export async function uninterrupted<T>(
-  work: () => T,
+  work: () => T | Promise<T>,
 ): Promise<{ result: T; interrupted: NodeJS.Signals | undefined }> {
   let interrupted: NodeJS.Signals | undefined;
   const hold = (signal: NodeJS.Signals) => {
@@ -75,7 +75,7 @@ export async function uninterrupted<T>(
   holding++;
   for (const s of HELD) process.on(s, hold);
   try {
-    const result = work();
+    const result = await work();
     // Let a signal that arrived during the save reach `hold`.
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));

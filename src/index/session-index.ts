@@ -10,13 +10,12 @@
 
 import { availableParallelism } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
-import { CopyLedger } from "../copies.js";
 import type { Env } from "../env.js";
 import { describeCause, TxcriptError } from "../errors.js";
 import { probeStore } from "../harness/probes.js";
 import type { Listing, Local, SkippedIn } from "../local.js";
 import type { Db } from "../sqlite.js";
-import { timestampFromMillis, timestampMillis } from "../time.js";
+import { timestampMillis } from "../time.js";
 import {
   type Discovered,
   type Discovery,
@@ -29,10 +28,32 @@ import {
 } from "../transcript.js";
 import { readAhead, workerModule } from "../workers.js";
 import { cacheDir, isCorrupt, type Opened, openIndexDb, removeIndex, tryLock } from "./open.js";
+import type {
+  Filter,
+  Hit,
+  IndexedId,
+  ListRequest,
+  QueryRequest,
+  Reader,
+  SessionUsage,
+  UsageBucket,
+  UsageFilter,
+} from "./read.js";
+import * as read from "./read.js";
 import { isTextReads, readText, type TextRead, type TextTodo } from "./read-text.js";
-import { ftsExpression } from "./terms.js";
-import type { Kind, UsageCounts, UsageTotals } from "./text.js";
 import type { TextJob } from "./text-worker.js";
+
+export {
+  type Filter,
+  type Hit,
+  type IndexedId,
+  type ListRequest,
+  type QueryRequest,
+  type SessionUsage,
+  USAGE_BUCKET_MS,
+  type UsageBucket,
+  type UsageFilter,
+} from "./read.js";
 
 export interface IndexOptions {
   env: Env;
@@ -50,85 +71,12 @@ export interface IndexOptions {
   textWorker?: boolean;
 }
 
-/** What `list`, `query` and `usage` can narrow to. Times are ms since the epoch. */
-export interface Filter {
-  from?: HarnessId;
-  /** This directory or below it. */
-  cwd?: string;
-  /** Last activity at or after. */
-  since?: number;
-  /** Last activity at or before. */
-  until?: number;
-}
-
-export interface ListRequest extends Filter {
-  limit?: number;
-}
-
 export interface RefreshOptions {
   from?: HarnessId;
   /** Also read the text (and usage) of sessions not indexed yet: what `query` and `usage` need. */
   text?: boolean;
   onProgress?: (what: string, done: number, total: number) => void;
 }
-
-export interface QueryRequest extends Filter {
-  /** Only hits in these places. */
-  kinds?: readonly Kind[];
-  /** At most this many hits (default 20). */
-  limit?: number;
-  /** Hits to pass over first, for pagination (default 0). */
-  offset?: number;
-}
-
-export interface Hit {
-  session: Discovered;
-  /** The message, numbered as `view` numbers it; 0 for the session's title or fields. */
-  ordinal: number;
-  kind: Kind;
-  /** When the message was written. */
-  timestamp: string;
-  /** bm25: lower is better. */
-  score: number;
-  /** The matching passage, whitespace collapsed. */
-  snippet: string;
-  /** [start, end) of each matched term in `snippet`, in UTF-16 code units. */
-  highlights: [number, number][];
-}
-
-export interface SessionUsage {
-  session: Discovered;
-  /** Undefined when the session's text could not be read. */
-  usage: UsageTotals | undefined;
-}
-
-/** Tokens of one session, one model, one 15-minute span: what `usage` groups. */
-export interface UsageBucket extends UsageCounts {
-  harness: HarnessId;
-  id: string;
-  cwd: string | undefined;
-  title: string | undefined;
-  model: string | undefined;
-  /**
-   * Start of the 15-minute span (ms since the epoch) the messages fall in.
-   * Every time zone's offset is a whole number of quarter hours, so a span
-   * never straddles a local day.
-   */
-  at: number;
-}
-
-/** What `usage` narrows to: sessions by harness and cwd, messages by time. */
-export interface UsageFilter {
-  from?: HarnessId;
-  cwd?: string;
-  /** Messages at or after (ms). */
-  since?: number;
-  /** Messages at or before (ms). */
-  until?: number;
-}
-
-/** The span `UsageBucket.at` rounds down to. */
-export const USAGE_BUCKET_MS = 15 * 60 * 1000;
 
 export interface Refreshed {
   /** Files discovery passed over, and why. */
@@ -137,14 +85,6 @@ export interface Refreshed {
   unreadable: SkippedIn[];
 }
 
-export interface IndexedId {
-  harness: HarnessId;
-  id: string;
-  title: string | undefined;
-}
-
-const MARK_START = "\u0002";
-const MARK_END = "\u0003";
 /** Sessions read per transaction while indexing text: progress survives an interrupt. */
 const TEXT_BATCH = 32;
 /**
@@ -162,10 +102,6 @@ const TEXT_WORKER = workerModule("text-worker", import.meta.url);
 /** How long a text refresh waits for another process's before going on without it. */
 const LOCK_WAIT_MS = 60_000;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 function fingerprintKey(files: Discovered["fingerprint"]["files"]): string {
   return JSON.stringify(files);
 }
@@ -180,40 +116,6 @@ interface EntryRow {
   rowid: number;
   path: string;
   fingerprint: string;
-}
-
-interface HitRow {
-  discovered: string;
-  ordinal: number;
-  kind: Kind;
-  at: number;
-  score: number;
-  snip: string;
-}
-
-interface UsageEntryRow {
-  discovered: string;
-  text_fp: string | null;
-  text_error: string | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cache_read_input_tokens: number | null;
-  cache_creation_input_tokens: number | null;
-  model: string | null;
-  models: string | null;
-}
-
-/**
- * JSON this index wrote itself (`JSON.stringify` of the type named). The one
- * cast of stored JSON: re-validating it on every `list` would cost the time
- * the index exists to save, and a damaged file fails SQLite's checks first.
- */
-function ownJson<T>(text: string): T {
-  return JSON.parse(text) as T; // cast: see above
-}
-
-function discovered(text: string): Discovered {
-  return ownJson<Discovered>(text);
 }
 
 /** The index. Open with `SessionIndex.open`; close when done. */
@@ -610,284 +512,60 @@ export class SessionIndex {
     }
   }
 
-  // -- reading ---------------------------------------------------------------
+  // -- reading (read.ts) -------------------------------------------------------
+
+  private reader(): Reader {
+    return {
+      db: () => this.db,
+      env: this.options.env,
+      storeIds: (from) => this.storeIds(from),
+      guard: (fn) => this.guard(fn),
+    };
+  }
 
   /** What discovery skipped, as of the last refresh. */
   skipped(from?: HarnessId): SkippedIn[] {
-    return this.guard(() => {
-      const ids = this.storeIds(from);
-      const files = this.db
-        .prepare<[string], { path: string; reason: string; harness: HarnessId }>(
-          `SELECT e.path, e.reason, s.harness FROM entries e JOIN stores s ON s.id = e.store
-           WHERE e.state = 'skipped' AND e.store IN (SELECT value FROM json_each(?)) ORDER BY s.harness, e.path`,
-        )
-        .all(ids);
-      const out: SkippedIn[] = files.map((f) => ({
-        harness: f.harness,
-        path: f.path,
-        reason: f.reason,
-      }));
-      const stores = this.db
-        .prepare<[string], { harness: HarnessId; skipped: string }>(
-          "SELECT harness, skipped FROM stores WHERE id IN (SELECT value FROM json_each(?))",
-        )
-        .all(ids);
-      for (const s of stores) {
-        for (const k of ownJson<Skipped[]>(s.skipped)) out.push({ ...k, harness: s.harness });
-      }
-      return out;
-    });
+    return read.skipped(this.reader(), from);
   }
 
-  private where(filter: Filter, alias = "e"): { sql: string; params: unknown[] } {
-    const parts = [
-      `${alias}.state = 'session'`,
-      `${alias}.store IN (SELECT value FROM json_each(?))`,
-    ];
-    const params: unknown[] = [this.storeIds(filter.from)];
-    if (filter.since !== undefined) {
-      parts.push(`${alias}.updated_ms >= ?`);
-      params.push(filter.since);
-    }
-    if (filter.until !== undefined) {
-      parts.push(`${alias}.updated_ms <= ?`);
-      params.push(filter.until);
-    }
-    if (filter.cwd !== undefined) {
-      const dir = filter.cwd.replace(/\\/g, "/").replace(/\/+$/, "") || "/";
-      parts.push(`(${alias}.cwd = ? OR ${alias}.cwd LIKE ? ESCAPE '\\')`);
-      params.push(dir, `${escapeLike(dir === "/" ? "" : dir)}/%`);
-    }
-    return { sql: parts.join(" AND "), params };
-  }
-
-  /** Sessions, newest activity first, as of the last refresh. */
+  /** Sessions, newest activity first (then id, then harness), as of the last refresh. */
   list(request: ListRequest = {}): Listing {
-    return this.guard(() => {
-      const { sql, params } = this.where(request);
-      const limit =
-        request.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(request.limit))}` : "";
-      const rows = this.db
-        .prepare<unknown[], string>(
-          `SELECT e.discovered FROM entries e WHERE ${sql} ORDER BY e.updated_ms DESC, e.id${limit}`,
-        )
-        .pluck()
-        .all(...params);
-      const sessions = rows.map(discovered);
-      // Lineage lives in txcript's ledger, not in the harness's files the index fingerprints.
-      new CopyLedger(this.options.env).annotate(sessions);
-      return {
-        sessions,
-        skipped: this.skipped(request.from),
-        unreadable: [],
-      };
-    });
+    return read.list(this.reader(), request);
   }
 
   /** Session ids (newest first) for completion and the picker. */
   ids(from?: HarnessId): IndexedId[] {
-    return this.list(from ? { from } : {}).sessions.map((s) => ({
-      harness: s.harness,
-      id: s.id,
-      title: s.meta.title,
-    }));
-  }
-
-  /** The WHERE clause of a search: the session filter and the kinds. */
-  private hitWhere(request: QueryRequest): { sql: string; params: unknown[] } {
-    const { sql, params } = this.where(request);
-    if (request.kinds && request.kinds.length > 0) {
-      params.push(JSON.stringify(request.kinds));
-      return { sql: `${sql} AND c.kind IN (SELECT value FROM json_each(?))`, params };
-    }
-    return { sql, params };
+    return read.ids(this.reader(), from);
   }
 
   /** How many hits `query` has in all, before limit and offset. */
   count(terms: string, request: QueryRequest = {}): number {
-    const expr = ftsExpression(terms);
-    return this.guard(() => {
-      const { sql, params } = this.hitWhere(request);
-      try {
-        return (
-          this.db
-            .prepare<unknown[], number>(
-              `SELECT count(*) FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
-             WHERE text MATCH ? AND ${sql}`,
-            )
-            .pluck()
-            .get(expr, ...params) ?? 0
-        );
-      } catch (error) {
-        if (isCorrupt(error)) throw error;
-        throw new TxcriptError(
-          undefined,
-          `the search could not run: ${describeCause(error).split("\n")[0]}`,
-        );
-      }
-    });
+    return read.count(this.reader(), terms, request);
   }
 
   /** Sessions matching `filter` whose text could not be read at the last text refresh. */
   unreadableText(filter: Filter = {}): number {
-    return this.guard(() => {
-      const { sql, params } = this.where(filter);
-      return (
-        this.db
-          .prepare<unknown[], number>(
-            `SELECT count(*) FROM entries e WHERE ${sql} AND e.text_error IS NOT NULL`,
-          )
-          .pluck()
-          .get(...params) ?? 0
-      );
-    });
+    return read.unreadableText(this.reader(), filter);
   }
 
   /** Full-text search, best hits first. Throws InvalidRequestError (one line) for a query with nothing to search. */
   query(terms: string, request: QueryRequest = {}): Hit[] {
-    const expr = ftsExpression(terms);
-    return this.guard(() => {
-      const { sql, params } = this.hitWhere(request);
-      const limit = Math.max(1, Math.floor(request.limit ?? 20));
-      const offset = Math.max(0, Math.floor(request.offset ?? 0));
-      let rows: HitRow[];
-      try {
-        rows = this.db
-          .prepare<unknown[], HitRow>(
-            `SELECT e.discovered, c.ordinal, c.kind, c.at, bm25(text) AS score,
-               snippet(text, 0, '${MARK_START}', '${MARK_END}', '…', 24) AS snip
-             FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
-             WHERE text MATCH ? AND ${sql}
-             ORDER BY score, c.rowid LIMIT ? OFFSET ?`,
-          )
-          .all(expr, ...params, limit, offset);
-      } catch (error) {
-        if (isCorrupt(error)) throw error;
-        // The expression is built from quoted terms only; say so rather than leak FTS5's text.
-        throw new TxcriptError(
-          undefined,
-          `the search could not run: ${describeCause(error).split("\n")[0]}`,
-        );
-      }
-      return rows.map((r) => {
-        const { text, highlights } = unmark(r.snip);
-        return {
-          session: discovered(r.discovered),
-          ordinal: r.ordinal,
-          kind: r.kind,
-          timestamp: timestampFromMillis(r.at),
-          score: r.score,
-          snippet: text,
-          highlights,
-        };
-      });
-    });
+    return read.query(this.reader(), terms, request);
   }
 
   /** Each session's usage totals (refresh with `text: true` first). */
   usage(filter: Filter = {}): SessionUsage[] {
-    return this.guard(() => {
-      const { sql, params } = this.where(filter);
-      const rows = this.db
-        .prepare<unknown[], UsageEntryRow>(
-          `SELECT e.discovered, e.text_fp, e.text_error, e.input_tokens, e.output_tokens,
-             e.cache_read_input_tokens, e.cache_creation_input_tokens, e.model, e.models
-           FROM entries e WHERE ${sql} ORDER BY e.updated_ms DESC, e.id`,
-        )
-        .all(...params);
-      return rows.map((r) => ({
-        session: discovered(r.discovered),
-        usage:
-          r.text_fp === null || r.text_error !== null || r.input_tokens === null
-            ? undefined
-            : {
-                input_tokens: r.input_tokens,
-                output_tokens: r.output_tokens ?? 0,
-                cache_read_input_tokens: r.cache_read_input_tokens ?? 0,
-                cache_creation_input_tokens: r.cache_creation_input_tokens ?? 0,
-                model: r.model ?? undefined,
-                models: r.models ? ownJson<Record<string, number>>(r.models) : {},
-              },
-      }));
-    });
+    return read.usage(this.reader(), filter);
   }
 
-  /**
-   * Tokens per session, model and 15-minute span, of the messages the
-   * filter selects (refresh with `text: true` first). Sessions whose text
-   * could not be read have no rows.
-   */
+  /** Tokens per session, model and 15-minute span of the messages the filter selects. */
   usageBuckets(filter: UsageFilter = {}): UsageBucket[] {
-    return this.guard(() => {
-      const sessions: Filter = {};
-      if (filter.from !== undefined) sessions.from = filter.from;
-      if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
-      const { sql, params } = this.where(sessions);
-      // The sessions once each (their title sits in the listing's JSON), then their buckets.
-      const meta = new Map(
-        this.db
-          .prepare<
-            unknown[],
-            { rowid: number; harness: HarnessId; id: string; cwd: string | null; title: unknown }
-          >(
-            `SELECT e.rowid, e.harness, e.id, e.cwd, json_extract(e.discovered, '$.meta.title') AS title
-               FROM entries e WHERE ${sql}`,
-          )
-          .all(...params)
-          .map((r) => [r.rowid, r]),
-      );
-      let when = "";
-      if (filter.since !== undefined) {
-        when += " AND u.at >= ?";
-        params.push(filter.since);
-      }
-      if (filter.until !== undefined) {
-        when += " AND u.at <= ?";
-        params.push(filter.until);
-      }
-      // total(), not sum(): hostile counts would overflow sum()'s 64-bit integers and fail the query.
-      const rows = this.db
-        // The columns are named as the counts are: the row is a bucket's counts per entry.
-        .prepare<unknown[], UsageCounts & { entry: number; model: string | null; at: number }>(
-          `SELECT u.entry, u.model, (u.at / ${USAGE_BUCKET_MS}) * ${USAGE_BUCKET_MS} AS at,
-             total(u.input) AS input_tokens, total(u.output) AS output_tokens,
-             total(u.cache_read) AS cache_read_input_tokens,
-             total(u.cache_write) AS cache_creation_input_tokens, total(u.messages) AS messages
-           FROM usage u JOIN entries e ON e.rowid = u.entry
-           WHERE ${sql}${when}
-           GROUP BY u.entry, u.model, u.at / ${USAGE_BUCKET_MS}`,
-        )
-        .all(...params);
-      const out: UsageBucket[] = [];
-      for (const r of rows) {
-        const m = meta.get(r.entry);
-        if (m === undefined) continue;
-        out.push({
-          harness: m.harness,
-          id: m.id,
-          cwd: m.cwd ?? undefined,
-          title: typeof m.title === "string" ? m.title : undefined,
-          model: r.model ?? undefined,
-          at: r.at,
-          input_tokens: r.input_tokens,
-          output_tokens: r.output_tokens,
-          cache_read_input_tokens: r.cache_read_input_tokens,
-          cache_creation_input_tokens: r.cache_creation_input_tokens,
-          messages: r.messages,
-        });
-      }
-      return out;
-    });
+    return read.usageBuckets(this.reader(), filter);
   }
 
   /** How many of the sessions the filter selects could not be read for their text (and usage). */
   unreadCount(filter: UsageFilter = {}): number {
-    return this.guard(() => {
-      const sessions: Filter = {};
-      if (filter.from !== undefined) sessions.from = filter.from;
-      if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
-      return this.unreadableText(sessions);
-    });
+    return read.unreadCount(this.reader(), filter);
   }
 
   /** The options this index was opened with. */
@@ -907,22 +585,6 @@ function safeMillis(ts: string): number {
   } catch {
     return 0;
   }
-}
-
-/** Strip FTS5's snippet markers, collapse whitespace, and keep where the marked terms are. */
-export function unmark(snip: string): { text: string; highlights: [number, number][] } {
-  const flat = snip.replace(/\s+/g, " ").trim();
-  let text = "";
-  const highlights: [number, number][] = [];
-  let open = -1;
-  for (const ch of flat) {
-    if (ch === MARK_START) open = text.length;
-    else if (ch === MARK_END) {
-      if (open >= 0) highlights.push([open, text.length]);
-      open = -1;
-    } else text += ch;
-  }
-  return { text, highlights };
 }
 
 export type { Listing };

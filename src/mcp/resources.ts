@@ -48,7 +48,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
         const h = context?.arguments?.harness;
         try {
           return (
-            await ctx.sessions.list(h !== undefined && isHarnessId(h) ? { harness: h } : {})
+            await ctx.sessions.list(h !== undefined && isHarnessId(h) ? { from: h } : {})
           ).sessions
             .map((s) => s.id)
             .filter((id) => id.startsWith(value))
@@ -67,15 +67,15 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
       description: "A session from any harness's store, as Markdown",
       mimeType: "text/markdown",
     },
-    (uri, variables) => {
+    async (uri, variables) => {
       try {
         const harness = variable(variables.harness);
         const id = decodeURIComponent(variable(variables.id));
         if (!isHarnessId(harness)) {
           throw new NotFoundError(undefined, `no harness "${harness}" (in ${uri.href})`);
         }
-        const located = ctx.catalog.resolve(id, harness);
-        const loaded = ctx.catalog.load(located);
+        const located = await ctx.sessions.resolve(id, harness);
+        const loaded = await ctx.sessions.load(located);
         const input = {
           meta: loaded.transcript.meta,
           messages: loaded.transcript.body,

@@ -7,9 +7,9 @@
 
 import { z } from "zod";
 import { ROLES } from "../common.js";
+import { KINDS as HIT_KINDS } from "../index/text.js";
 import { HARNESS_IDS } from "../transcript.js";
 import { READ_FORMATS } from "./pages.js";
-import { HIT_KINDS } from "./search.js";
 import { CHARS_PER_TOKEN } from "./tokens.js";
 
 export const LIMITS = {

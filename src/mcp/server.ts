@@ -6,9 +6,8 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Env } from "../env.js";
+import { Sessions } from "../sessions/sessions.js";
 import type { HarnessId } from "../transcript.js";
-import { Catalog } from "./catalog.js";
-import { IndexedSessions, ScanSessions, type SessionSource } from "./indexed.js";
 import { registerResources } from "./resources.js";
 import { registerTools, type ToolContext } from "./tools.js";
 
@@ -25,8 +24,6 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /** The index's folder as the CLI's --cache/--no-cache give it: a directory, null for in memory, undefined for the default. */
   cache?: string | null;
-  /** "scan" answers list and search by reading the stores, never the index (a diagnostic and a benchmark baseline). */
-  engine?: "index" | "scan";
 }
 
 export interface TxcriptMcpServer {
@@ -38,18 +35,15 @@ export interface TxcriptMcpServer {
 }
 
 export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
-  const catalog = new Catalog({
-    env: options.env,
-    ...(options.roots ? { roots: options.roots } : {}),
-  });
   const log = options.log ?? (() => {});
-  const sessions: SessionSource =
-    options.engine === "scan"
-      ? new ScanSessions(catalog)
-      : new IndexedSessions(
-          { env: options.env, roots: options.roots, cache: options.cache, log },
-          catalog,
-        );
+  // The sessions service the CLI uses too; a long-lived server keeps its last few loads.
+  const sessions = new Sessions({
+    env: options.env,
+    roots: options.roots,
+    cache: options.cache,
+    warn: (line) => log(`warning: ${line}`),
+    keepLoaded: 8,
+  });
   const server = new McpServer(
     { name: "txcript", title: "txcript: coding-agent sessions", version: options.version },
     {
@@ -61,7 +55,6 @@ export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
     },
   );
   const ctx: ToolContext = {
-    catalog,
     sessions,
     env: options.env,
     cwd: options.cwd,

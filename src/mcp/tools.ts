@@ -7,15 +7,15 @@
  */
 
 import { createHash } from "node:crypto";
-import { resolve as resolvePath } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { quote } from "shell-quote";
 import type { z } from "zod";
 import type { Env } from "../env.js";
 import { errorLine, InvalidRequestError } from "../errors.js";
+import { harness as harnessOf } from "../harness/index.js";
 import { parseSimple, renderSimple } from "../harness/simple.js";
-import { continueInto, type Located } from "../local.js";
+import type { Hit, Kind } from "../index/index.js";
+import type { Located } from "../local.js";
 import {
   type MessageRange,
   parseSessionRef,
@@ -24,12 +24,12 @@ import {
   type SessionRef,
 } from "../range.js";
 import { sessionRecord as sessionJson } from "../sessionRecord.js";
+import { type SessionFilter, sessionFilter } from "../sessions/filter.js";
+import { resumeLine } from "../sessions/resume.js";
+import type { LoadedAt, Sessions } from "../sessions/sessions.js";
 import { compareTimestamps } from "../time.js";
 import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
 import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../view.js";
-import type { Catalog, LoadedAt } from "./catalog.js";
-import { parseTimeBound, type SessionFilter } from "./filters.js";
-import type { SessionSource } from "./indexed.js";
 import {
   cursorRange,
   decodeCursor,
@@ -53,13 +53,11 @@ import {
   searchOutput,
   type sessionRecord,
 } from "./schemas.js";
-import type { HitKind } from "./search.js";
 import { Budget } from "./tokens.js";
 
 export interface ToolContext {
-  catalog: Catalog;
-  /** Where list_sessions and search_sessions are answered from (the index, else the scan). */
-  sessions: SessionSource;
+  /** The sessions service: every tool and resource goes through it, as every CLI command does. */
+  sessions: Sessions;
   env: Env;
   /** Relative cwd filters resolve against it; continued sessions with no cwd get it. */
   cwd: string;
@@ -141,12 +139,26 @@ function filterFrom(
     until?: string | undefined;
   },
 ): SessionFilter {
-  return {
-    harness: args.harness,
-    cwd: args.cwd === undefined ? undefined : resolvePath(ctx.cwd, args.cwd),
-    since: args.since === undefined ? undefined : parseTimeBound(args.since, "since"),
-    until: args.until === undefined ? undefined : parseTimeBound(args.until, "until"),
-  };
+  // The CLI's filter and time parser: a date is local midnight, `until` includes that whole day.
+  return sessionFilter({ ...args, from: args.harness }, ctx.cwd, Date.now());
+}
+
+/** The speaker a kind of hit implies; tool output and session fields have none of their own. */
+function roleOf(kind: Kind): "user" | "assistant" | undefined {
+  switch (kind) {
+    case "user":
+      return "user";
+    case "assistant":
+    case "thinking":
+    case "tool_call":
+      return "assistant";
+    case "tool_output":
+    case "title":
+    case "meta":
+      return undefined;
+    default:
+      return kind satisfies never;
+  }
 }
 
 function oneLineTitle(title: string | undefined | null): string {
@@ -159,7 +171,8 @@ type ListArgs = z.infer<z.ZodObject<typeof listInput>>;
 
 async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<typeof listOutput>> {
   const filter = filterFrom(ctx, args);
-  const listing = await ctx.sessions.list(filter);
+  const found = await ctx.sessions.list(filter);
+  const listing = { sessions: found.sessions, skipped: [...found.unreadable, ...found.skipped] };
   let sessions = listing.sessions;
   if (args.cursor !== undefined) {
     const c = decodeCursor(args.cursor, "list");
@@ -204,9 +217,9 @@ async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<ty
 type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 
 /** `role` as `query --role` takes it: one place or several; `tool` is both tool kinds. */
-function kindsOf(role: SearchArgs["role"]): HitKind[] | undefined {
+function kindsOf(role: SearchArgs["role"]): Kind[] | undefined {
   if (role === undefined) return undefined;
-  const out = new Set<HitKind>();
+  const out = new Set<Kind>();
   for (const r of Array.isArray(role) ? role : [role]) {
     if (r === "tool") {
       out.add("tool_call");
@@ -232,31 +245,35 @@ async function searchSessions(
     offset = c.offset;
   }
   const limit = args.limit ?? LIMITS.searchDefault;
-  const found = await ctx.sessions.search({
+  const kinds = kindsOf(args.role);
+  const found = await ctx.sessions.query(args.query, {
     ...filter,
-    terms: args.query,
-    kinds: kindsOf(args.role),
+    ...(kinds && kinds.length > 0 ? { kinds } : {}),
     limit,
     offset,
   });
   const end = offset + found.hits.length;
   const next =
     end < found.total ? encodeCursor({ kind: "search", query: fingerprint, offset: end }) : null;
-  const hits = found.hits.map((h) => ({
-    harness: h.harness,
-    id: h.id,
-    uri: sessionUri(h.harness, h.id),
-    ref: h.message === undefined ? h.id : `${h.id}#${h.message}`,
-    title: h.title ?? null,
-    cwd: h.cwd ?? null,
-    updated: h.updated,
-    message: h.message ?? null,
-    role: h.role ?? null,
-    where: h.where,
-    snippet: h.snippet,
-    highlights: h.highlights,
-    score: h.score,
-  }));
+  const hits = found.hits.map((h: Hit) => {
+    const s = h.session;
+    return {
+      harness: s.harness,
+      id: s.id,
+      uri: sessionUri(s.harness, s.id),
+      ref: h.ordinal > 0 ? `${s.id}#${h.ordinal}` : s.id,
+      title: s.meta.title ?? null,
+      cwd: s.meta.cwd ?? null,
+      updated: s.updated,
+      message: h.ordinal > 0 ? h.ordinal : null,
+      role: roleOf(h.kind) ?? null,
+      where: h.kind,
+      snippet: h.snippet,
+      highlights: h.highlights,
+      // bm25 is lower-is-better; the tool's score is higher-is-better.
+      score: h.score === 0 ? 0 : -h.score,
+    };
+  });
   const lines = hits.map(
     (h) =>
       `${h.ref}  ${h.harness}  ${h.where}  ${oneLineTitle(h.title)}\n    ${h.snippet.replace(/\s+/g, " ")}`,
@@ -273,7 +290,7 @@ async function searchSessions(
       total: found.total,
       unreadable: found.unreadable,
       next_cursor: next,
-      engine: found.engine,
+      engine: "index" as const,
     },
     text: `${lines.join("\n")}\n`,
   };
@@ -290,12 +307,16 @@ function parseRef(text: string): SessionRef {
   return parseSessionRef(text);
 }
 
-function target(ctx: ToolContext, session: string | undefined, harness?: HarnessId): Target {
+async function target(
+  ctx: ToolContext,
+  session: string | undefined,
+  harness?: HarnessId,
+): Promise<Target> {
   if (session === undefined) {
     throw new InvalidRequestError(undefined, "give a session (an id or prefix) or a cursor");
   }
   const ref = parseRef(session);
-  return { located: ctx.catalog.resolve(ref.ref, harness), range: ref.range };
+  return { located: await ctx.sessions.resolve(ref.ref, harness), range: ref.range };
 }
 
 function selection(loaded: LoadedAt, range: MessageRange | undefined) {
@@ -314,7 +335,7 @@ function budgetOf(args: { max_chars?: number | undefined; max_tokens?: number | 
   return new Budget(chars, args.max_tokens);
 }
 
-function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput> {
+async function readSession(ctx: ToolContext, args: ReadArgs): Promise<Result<typeof readOutput>> {
   let t: Target;
   let format: ReadFormat;
   let at: Position = { piece: -1, offset: 0 };
@@ -326,10 +347,10 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
     at = c.at;
     version = c.version;
   } else {
-    t = target(ctx, args.session, args.harness);
+    t = await target(ctx, args.session, args.harness);
     format = args.format ?? "text";
   }
-  const loaded = ctx.catalog.load(t.located);
+  const loaded = await ctx.sessions.load(t.located);
   const changed = version !== undefined && version !== loaded.version;
   // A changed session is read on by message number; a piece cut midway starts over.
   if (changed) at = { piece: at.piece, offset: 0 };
@@ -421,7 +442,10 @@ function readSession(ctx: ToolContext, args: ReadArgs): Result<typeof readOutput
 
 type ExportArgs = z.infer<z.ZodObject<typeof exportInput>>;
 
-function exportSession(ctx: ToolContext, args: ExportArgs): Result<typeof exportOutput> {
+async function exportSession(
+  ctx: ToolContext,
+  args: ExportArgs,
+): Promise<Result<typeof exportOutput>> {
   let t: Target;
   let offset = 0;
   let version: string | undefined;
@@ -431,9 +455,9 @@ function exportSession(ctx: ToolContext, args: ExportArgs): Result<typeof export
     offset = c.offset;
     version = c.version;
   } else {
-    t = target(ctx, args.session, args.harness);
+    t = await target(ctx, args.session, args.harness);
   }
-  const loaded = ctx.catalog.load(t.located);
+  const loaded = await ctx.sessions.load(t.located);
   if (version !== undefined && version !== loaded.version) {
     throw new InvalidRequestError(
       undefined,
@@ -484,7 +508,10 @@ function exportSession(ctx: ToolContext, args: ExportArgs): Result<typeof export
 
 type ContinueArgs = z.infer<z.ZodObject<typeof continueInput>>;
 
-function continueSession(ctx: ToolContext, args: ContinueArgs): Result<typeof continueOutput> {
+async function continueSession(
+  ctx: ToolContext,
+  args: ContinueArgs,
+): Promise<Result<typeof continueOutput>> {
   if ((args.session === undefined) === (args.document === undefined)) {
     throw new InvalidRequestError(undefined, "give either a session or a document, not both");
   }
@@ -493,8 +520,8 @@ function continueSession(ctx: ToolContext, args: ContinueArgs): Result<typeof co
   if (args.document !== undefined) {
     transcript = parseSimple(args.document, "<document>");
   } else {
-    const t = target(ctx, args.session, args.harness);
-    const loaded = ctx.catalog.load(t.located);
+    const t = await target(ctx, args.session, args.harness);
+    const loaded = await ctx.sessions.load(t.located);
     const { start, end } = selection(loaded, t.range);
     const tr = loaded.transcript;
     transcript = { meta: tr.meta, body: tr.body.slice(start, end) };
@@ -504,13 +531,21 @@ function continueSession(ctx: ToolContext, args: ContinueArgs): Result<typeof co
   if (into === undefined) {
     throw new InvalidRequestError(undefined, "continuing a document needs with: <harness>");
   }
-  const result = continueInto(transcript, into, { env: ctx.env, defaultCwd: ctx.cwd });
+  // The source named as the CLI names it: the same copy id and lineage from either door.
+  const origin = source
+    ? { harness: source.harness, id: source.id }
+    : { harness: "simple" as const, id: transcript.meta.id };
+  const result = await ctx.sessions.continue({
+    transcript,
+    source: origin,
+    target: into,
+    defaultCwd: ctx.cwd,
+  });
   const { saved, resume } = result;
-  const command = resume
-    ? (resume.cwd ? `cd ${quote([resume.cwd])} && ` : "") + quote(resume.argv)
-    : undefined;
-  const lines = [`wrote ${ctx.catalog.label(into)} session ${saved.id}`, `  ${saved.path}`];
-  lines.push(command ? `resume: ${command}` : `${ctx.catalog.label(into)} has no resume command`);
+  const command = resume ? resumeLine(resume) : undefined;
+  const label = harnessOf(into).label;
+  const lines = [`wrote ${label} session ${saved.id}`, `  ${saved.path}`];
+  lines.push(command ? `resume: ${command}` : `${label} has no resume command`);
   return {
     structured: {
       harness: saved.harness,

@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import which from "which";
 import type { Origin } from "../../copies.js";
 import { harness } from "../../harness/index.js";
-import { continueInto } from "../../local.js";
+import { resumeLine } from "../../sessions/resume.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
@@ -18,6 +18,7 @@ import { childStarted, INTERRUPTED, uninterrupted } from "../interrupt.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
+import { sessionsFor } from "../sessions.js";
 
 interface ContinueOptions {
   with?: HarnessId;
@@ -27,15 +28,8 @@ interface ContinueOptions {
   resume: boolean;
 }
 
-/**
- * One argument as a POSIX shell word: bare when it is made of characters
- * no shell treats specially, else single-quoted. (shell-quote's `quote`
- * also backslashes `=`, which makes `--conversation=<id>` hard to read.)
- */
-export function shellWord(arg: string): string {
-  if (/^[A-Za-z0-9_\-./:=@%+,]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+/** One argument as a POSIX shell word (the quoting every door's resume line uses). */
+export { shellWord } from "../../sessions/resume.js";
 
 /**
  * Run the harness on this terminal and wait for it; Ctrl-C is its own
@@ -85,7 +79,7 @@ export function register(program: Command): void {
       if (options.with === undefined && isDocument(ref)) {
         throw new UsageError(`continuing a document needs --with <harness> (where to continue it)`);
       }
-      const source = resolveSource(command, ref, {
+      const source = await resolveSource(command, ref, {
         ...(options.from ? { from: options.from } : {}),
         ...(options.as ? { documentForm: options.as } : {}),
         allowDocuments: true,
@@ -96,16 +90,16 @@ export function register(program: Command): void {
       }
       const h = harness(target);
       if (!h.store) throw new UsageError(`cannot continue in ${target}: it has no session store`);
-      const env = process.env;
       const origin: Origin = source.found
         ? { harness: source.found.harness, id: source.found.id }
         : { harness: source.form ?? "simple", id: source.transcript.meta.id };
       const { result, interrupted } = await uninterrupted(() =>
-        continueInto(selected(source), target, {
-          env,
-          defaultCwd: process.cwd(),
+        sessionsFor(command).continue({
+          transcript: selected(source),
           source: origin,
-          ...(options.out !== undefined ? { root: options.out } : {}),
+          target,
+          defaultCwd: process.cwd(),
+          root: options.out,
         }),
       );
       const { saved, resume } = result;
@@ -136,10 +130,7 @@ export function register(program: Command): void {
       // session (Claude Code looks it up by the directory it starts in), or
       // would run its tools elsewhere. Say how to resume instead of launching.
       const missingCwd = resume.cwd !== undefined && !existsSync(resume.cwd);
-      const line =
-        (resume.cwd
-          ? `${missingCwd ? `mkdir -p ${shellWord(resume.cwd)} && ` : ""}cd ${shellWord(resume.cwd)} && `
-          : "") + resume.argv.map(shellWord).join(" ");
+      const line = resumeLine(resume, { mkdir: missingCwd });
       process.stdout.write(forTerminal(`resume: ${line}\n`));
       const launch =
         options.resume && options.out === undefined && process.stdin.isTTY && process.stdout.isTTY;

@@ -6,12 +6,12 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import type { HarnessId } from "../../transcript.js";
-import { localFor } from "../context.js";
 import { UsageError } from "../errors.js";
 import { INTERRUPTED } from "../interrupt.js";
 import { parseHarness } from "../options.js";
 import { tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
+import { sessionsFor } from "../sessions.js";
 
 export function register(program: Command): void {
   program
@@ -23,8 +23,8 @@ export function register(program: Command): void {
     .option("-y, --yes", "do not ask for confirmation")
     .action(async (ref: string, options: { from?: HarnessId; yes?: boolean }, command: Command) => {
       if (ref.includes("#")) throw new UsageError("delete takes a whole session, not a #range");
-      const local = localFor(command, options.from);
-      const found = local.resolve(ref);
+      const sessions = sessionsFor(command);
+      const found = await sessions.resolve(ref, options.from);
       if (!options.yes) {
         if (!process.stdin.isTTY) {
           throw new UsageError(
@@ -41,7 +41,7 @@ export function register(program: Command): void {
         // The title helps the user recognize it; a session too damaged to load can still go.
         let title = "";
         try {
-          const t = local.load(found).transcript.meta.title;
+          const t = (await sessions.load(found)).transcript.meta.title;
           if (t) title = ` "${t}"`;
         } catch {}
         let answer = "";
@@ -59,7 +59,7 @@ export function register(program: Command): void {
           return;
         }
       }
-      const removed = local.remove(found);
+      const removed = await sessions.remove(found);
       tell(`deleted ${found.harness} session ${found.id}\n`);
       for (const path of removed) process.stdout.write(`${path}\n`);
     });

@@ -18,7 +18,7 @@ import { isInside } from "../../paths.js";
 import { type IndexEntry, renderIndexHtml } from "../../render/index.js";
 import { pathStyle } from "../../render/paths.js";
 import type { Discovered, StoreOptions, TextForm } from "../../transcript.js";
-import { localFor, resolveSource, type Source } from "../context.js";
+import { resolveSource, type Source } from "../context.js";
 import { UsageError } from "../errors.js";
 import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
 import { parseTextForm } from "../options.js";
@@ -31,6 +31,7 @@ import {
   renderSource,
 } from "../pages.js";
 import { rootsFrom } from "../roots.js";
+import { sessionsFor } from "../sessions.js";
 
 /** `path` with its folder's symlinks resolved (and its own, when it is one), as far as they exist. */
 function realTarget(path: string): string[] {
@@ -134,7 +135,7 @@ export function exportName(s: { harness: string; id: string }, format: PageForma
 async function exportOne(ref: string, options: ExportOptions, command: Command): Promise<void> {
   if (options.out !== undefined && options.out !== "-")
     checkTarget(command, options.out, options.force === true);
-  const source = resolveSource(command, ref, {
+  const source = await resolveSource(command, ref, {
     ...(options.from ? { from: options.from } : {}),
     ...(options.as ? { documentForm: options.as } : {}),
     allowDocuments: true,
@@ -179,7 +180,7 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
   } catch (cause) {
     throw new TxcriptError(undefined, `cannot create ${dir}: ${describeCause(cause)}`, { cause });
   }
-  const local = localFor(command, options.from);
+  const sessions = sessionsFor(command);
   const who = identity();
   const entries: IndexEntry[] = [];
   let redacted = 0;
@@ -188,7 +189,7 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
   for (const { s, file } of plan) {
     let source: Source;
     try {
-      const loaded = local.load({ harness: s.harness, id: s.id });
+      const loaded = await sessions.load({ harness: s.harness, id: s.id });
       source = {
         transcript: loaded.transcript,
         found: loaded.located,

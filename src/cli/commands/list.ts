@@ -6,14 +6,15 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { ListRequest } from "../../index/index.js";
 import type { Listing } from "../../local.js";
 import { sessionRecord } from "../../sessionRecord.js";
+import type { ListRequest } from "../../sessions/sessions.js";
 import type { HarnessId } from "../../transcript.js";
-import { indexFor, refreshed, reportSkipped } from "../cache.js";
+import { reportSkipped } from "../cache.js";
 import { takeInterrupts } from "../interrupt.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, tell } from "../output.js";
+import { withSessions } from "../sessions.js";
 
 interface ListOptions {
   from?: HarnessId;
@@ -46,20 +47,15 @@ export function register(program: Command): void {
     .option("--limit <n>", "at most n sessions", parsePositiveInt)
     .option("-v, --verbose", "say why each skipped file was skipped")
     .action(async (options: ListOptions, command: Command) => {
-      const index = indexFor(command);
-      let listing: Listing;
-      try {
-        const result = await refreshed(index, options.from ? { from: options.from } : {});
-        const request: ListRequest = {};
-        if (options.from !== undefined) request.from = options.from;
-        if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
-        if (options.since !== undefined) request.since = options.since;
-        if (options.until !== undefined) request.until = options.until;
-        if (options.limit !== undefined) request.limit = options.limit;
-        listing = { sessions: index.list(request).sessions, ...result };
-      } finally {
-        index.close();
-      }
+      const request: ListRequest = {};
+      if (options.from !== undefined) request.from = options.from;
+      if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
+      if (options.since !== undefined) request.since = options.since;
+      if (options.until !== undefined) request.until = options.until;
+      if (options.limit !== undefined) request.limit = options.limit;
+      const listing: Listing = await withSessions(command, (sessions, progress) =>
+        sessions.list(request, progress),
+      );
       await takeInterrupts(); // a Ctrl-C during the scan ends it here, before any output
       if (options.json) {
         const doc = {

@@ -46,8 +46,6 @@ export function register(program: Command): void {
         env: process.env,
         roots: rootsFrom(command),
         ...(cache !== undefined ? { cache } : {}),
-        // A diagnostic and the benchmark's baseline: answer list and search by scanning the stores.
-        ...(process.env.TXCRIPT_MCP_SEARCH === "scan" ? { engine: "scan" as const } : {}),
         cwd: process.cwd(),
         allowWrite: options.allowWrite === true,
         version: packageVersion(),

@@ -19,11 +19,11 @@ import {
 import { sessionRecord } from "../../sessionRecord.js";
 import { timestampMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
-import { indexFor, refreshed } from "../cache.js";
 import { localDate, padEnd } from "../columns.js";
 import { UsageError } from "../errors.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, painter } from "../output.js";
+import { withSessions } from "../sessions.js";
 
 interface QueryOptions {
   from?: HarnessId;
@@ -152,20 +152,16 @@ export function register(program: Command): void {
         if (error instanceof InvalidRequestError) throw new UsageError(error.detail);
         throw error;
       }
-      const index = indexFor(command);
-      let hits: Hit[];
-      try {
-        await refreshed(index, { ...(options.from ? { from: options.from } : {}), text: true });
-        const request: QueryRequest = { limit: options.limit ?? 20 };
-        if (options.from !== undefined) request.from = options.from;
-        if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
-        if (options.since !== undefined) request.since = options.since;
-        if (options.until !== undefined) request.until = options.until;
-        if (options.role !== undefined) request.kinds = options.role;
-        hits = index.query(text, request);
-      } finally {
-        index.close();
-      }
+      const request: QueryRequest = { limit: options.limit ?? 20 };
+      if (options.from !== undefined) request.from = options.from;
+      if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
+      if (options.since !== undefined) request.since = options.since;
+      if (options.until !== undefined) request.until = options.until;
+      if (options.role !== undefined) request.kinds = options.role;
+      const hits: Hit[] = await withSessions(
+        command,
+        async (sessions, progress) => (await sessions.query(text, request, progress)).hits,
+      );
       if (options.json) {
         process.stdout.write(
           `${JSON.stringify({ version: 1, query: text, hits: hits.map(hitJson) }, null, 2)}\n`,

@@ -25,12 +25,13 @@ import {
   isGrouping,
   type Report,
 } from "../../usage/report.js";
-import { indexFor, refreshed, reportSkipped } from "../cache.js";
+import { reportSkipped } from "../cache.js";
 import { fitWidth } from "../columns.js";
 import { tildify } from "../list-table.js";
 import { parseHarness, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, painter, tell } from "../output.js";
 import { forTerminal } from "../sanitize.js";
+import { withSessions } from "../sessions.js";
 
 interface UsageOptions {
   from?: HarnessId;
@@ -229,20 +230,11 @@ export function register(program: Command): void {
       if (options.cwd !== undefined) filter.cwd = resolve(options.cwd);
       if (options.since !== undefined) filter.since = options.since;
       if (options.until !== undefined) filter.until = options.until;
-      const index = indexFor(command);
-      let buckets: ReturnType<typeof index.usageBuckets>;
-      let unread: number;
-      let result: Awaited<ReturnType<typeof refreshed>>;
-      try {
-        result = await refreshed(index, {
-          ...(options.from ? { from: options.from } : {}),
-          text: true,
-        });
-        buckets = index.usageBuckets(filter);
-        unread = index.unreadCount(filter);
-      } finally {
-        index.close();
-      }
+      const {
+        buckets,
+        unread,
+        refreshed: result,
+      } = await withSessions(command, (sessions, progress) => sessions.usage(filter, progress));
       const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
       const report = buildReport(buckets, { by: options.by, prices: prices.table, timeZone });
       if (options.json) {

@@ -45,7 +45,7 @@ export function register(program: Command): void {
     .option("--show-paths", "markdown/html: keep absolute local paths")
     .option("--no-pager", "never page the output")
     .action(async (ref: string, options: ViewOptions, command: Command) => {
-      const source = resolveSource(command, ref, {
+      const source = await resolveSource(command, ref, {
         ...(options.from ? { from: options.from } : {}),
         ...(options.as ? { documentForm: options.as } : {}),
         allowDocuments: true,

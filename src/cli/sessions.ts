@@ -1,0 +1,40 @@
+/**
+ * The sessions service as the command line configures it: roots from the
+ * `--<harness>-root` flags (roots.ts), the index from `--cache` and
+ * `--no-cache` (cache.ts), warnings on stderr, and a progress line for its
+ * refreshes. Imports no harness: `list`, `query` and `usage` over an
+ * unchanged machine load no parser or codec.
+ */
+
+import type { Command } from "commander";
+import { type Progressed, Sessions } from "../sessions/sessions.js";
+import { cacheFlag, warn } from "./cache.js";
+import { Progress } from "./output.js";
+import { rootsFrom } from "./roots.js";
+
+/** The sessions service for this command line: its roots and its index (`--cache`, `--no-cache`). */
+export function sessionsFor(command: Command): Sessions {
+  return new Sessions({
+    env: process.env,
+    roots: rootsFrom(command),
+    cache: cacheFlag(command),
+    warn,
+  });
+}
+
+/** Run `work` with a refresh's progress drawn on a terminal, and the service closed after. */
+export async function withSessions<T>(
+  command: Command,
+  work: (sessions: Sessions, progress: Progressed) => Promise<T>,
+): Promise<T> {
+  const sessions = sessionsFor(command);
+  const progress = new Progress();
+  try {
+    return await work(sessions, {
+      onProgress: (what, done, total) => progress.update(`${what}: ${done}/${total}`),
+    });
+  } finally {
+    progress.done();
+    sessions.close();
+  }
+}

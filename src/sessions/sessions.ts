@@ -1,0 +1,287 @@
+/**
+ * The sessions service: the one road every door (the CLI's commands, the
+ * MCP tools and resources, and the doors to come: `txcript serve`, a
+ * remote archive) takes to the machine's sessions. It resolves ids and
+ * prefixes, lists with one filter (filter.ts), searches with one query
+ * parser and one searchable-text projection (the index's), loads, continues
+ * (the source always named, so a copy's id and lineage are the same from
+ * any door), deletes and totals usage. The persistent index is its memory
+ * (in memory when the cache cannot open); the stores (`Local`) are read
+ * for what the index does not hold: a session's full transcript.
+ * Importing this module opens nothing.
+ */
+
+import type { Origin } from "../copies.js";
+import type { Env } from "../env.js";
+import {
+  type Hit,
+  type IndexOptions,
+  type QueryRequest,
+  type Refreshed,
+  type RefreshOptions,
+  SessionIndex,
+  type SessionUsage,
+  type UsageBucket,
+} from "../index/session-index.js";
+import { ftsExpression } from "../index/terms.js";
+import type { Continued, Listing, Loaded, Local, Located } from "../local.js";
+import type { Common, Fingerprint, HarnessId, Transcript } from "../transcript.js";
+import type { SessionFilter } from "./filter.js";
+
+export interface SessionsOptions {
+  env: Env;
+  /** Store root overrides per harness (the `--<harness>-root` flags). */
+  roots?: Partial<Record<HarnessId, string>> | undefined;
+  /** The index's folder: a directory, `null` for in memory, undefined for the default. */
+  cache?: string | null | undefined;
+  /** One-line warnings (a damaged index rebuilt, a locked one bypassed). */
+  warn?: ((line: string) => void) | undefined;
+  /** See `IndexOptions.textWorker`. */
+  textWorker?: boolean | undefined;
+  /** How many loaded transcripts to keep between calls (a long-lived door; default 0). */
+  keepLoaded?: number | undefined;
+}
+
+/** A list request: the filter, and at most `limit` sessions. */
+export interface ListRequest extends SessionFilter {
+  limit?: number | undefined;
+}
+
+/** What a door asks of a refresh besides the harness: progress for a terminal. */
+export interface Progressed {
+  onProgress?: RefreshOptions["onProgress"];
+}
+
+export interface Found {
+  /** Best first, after `offset`, at most `limit`. */
+  hits: Hit[];
+  /** All hits, before offset and limit. */
+  total: number;
+  /** Sessions the filter selects whose text could not be read. */
+  unreadable: number;
+  refreshed: Refreshed;
+}
+
+export interface Usage {
+  buckets: UsageBucket[];
+  /** Sessions the filter selects whose text (and so usage) could not be read. */
+  unread: number;
+  refreshed: Refreshed;
+}
+
+/** A loaded session and the fingerprint it was read at (equal versions, unchanged files). */
+export interface LoadedAt extends Loaded {
+  version: string;
+}
+
+/** What a continue is given: the transcript (a selection of it), and where it came from. */
+export interface ContinueRequest {
+  transcript: Transcript<Common>;
+  /** The source: a stored session, or a document (its form and id). Always given. */
+  source: Origin;
+  target: HarnessId;
+  /** The working directory for a session that names none. */
+  defaultCwd?: string | undefined;
+  /** Write under this directory instead of the harness's real store. */
+  root?: string | undefined;
+}
+
+export function versionOf(fp: Fingerprint | undefined): string {
+  return fp === undefined
+    ? "-"
+    : fp.files.map((f) => `${f.path}\u0000${f.mtime_ms}\u0000${f.size}`).join("\u0001");
+}
+
+export class Sessions {
+  private opened: SessionIndex | undefined;
+  private readonly locals = new Map<HarnessId | "*", Local>();
+  private readonly loaded = new Map<string, LoadedAt>();
+  /** The refresh running now, and the one queued behind it for calls that came meanwhile. */
+  private running: Promise<Refreshed> | undefined;
+  private queued:
+    | { text: boolean; from: HarnessId | undefined; promise: Promise<Refreshed> }
+    | undefined;
+
+  constructor(readonly options: SessionsOptions) {}
+
+  /** The index, opened on first use. */
+  private index(): SessionIndex {
+    if (!this.opened) {
+      const o = this.options;
+      const options: IndexOptions = { env: o.env };
+      if (o.roots) options.roots = o.roots;
+      if (o.cache !== undefined) options.cache = o.cache;
+      if (o.warn) options.warn = o.warn;
+      if (o.textWorker !== undefined) options.textWorker = o.textWorker;
+      this.opened = SessionIndex.open(options);
+    }
+    return this.opened;
+  }
+
+  /** The stores (every one, or `from`'s), for what needs a session's files. */
+  async stores(from?: HarnessId): Promise<Local> {
+    const { Local } = await import("../local.js");
+    return this.localNow(Local, from);
+  }
+
+  private localNow(make: typeof Local, from?: HarnessId): Local {
+    const key = from ?? "*";
+    let local = this.locals.get(key);
+    if (!local) {
+      local = new make({
+        env: this.options.env,
+        ...(this.options.roots ? { roots: this.options.roots } : {}),
+        ...(from ? { from } : {}),
+      });
+      this.locals.set(key, local);
+    }
+    return local;
+  }
+
+  /**
+   * Bring the index up to date. Refreshes run one at a time; calls that
+   * arrive during one share the next (with text if any of them needs it).
+   */
+  refresh(
+    options: { from?: HarnessId | undefined; text?: boolean } & Progressed = {},
+  ): Promise<Refreshed> {
+    const text = options.text === true;
+    const run = () =>
+      this.index().refresh({
+        text,
+        ...(options.from !== undefined ? { from: options.from } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      });
+    if (this.running === undefined) {
+      const p = run();
+      this.running = p;
+      const done = () => {
+        if (this.running === p) this.running = undefined;
+      };
+      p.then(done, done);
+      return p;
+    }
+    const q = this.queued;
+    if (q && (q.text || !text) && (q.from === undefined || q.from === options.from))
+      return q.promise;
+    const settle = () => undefined;
+    const p = this.running.then(settle, settle).then(() => {
+      if (this.queued?.promise === p) this.queued = undefined;
+      return this.refresh(options);
+    });
+    this.queued = { text, from: options.from, promise: p };
+    return p;
+  }
+
+  /** Sessions, newest activity first (then id, then harness), after a refresh. */
+  async list(request: ListRequest = {}, progress: Progressed = {}): Promise<Listing> {
+    const refreshed = await this.refresh({ from: request.from, ...progress });
+    const sessions = this.index().list(request).sessions;
+    return { sessions, skipped: refreshed.skipped, unreadable: refreshed.unreadable };
+  }
+
+  /**
+   * Full-text search with the index's query parser (terms.ts) over its one
+   * searchable-text projection (text.ts), best hits first. A query with
+   * nothing to search fails (InvalidRequestError) before any work.
+   */
+  async query(
+    terms: string,
+    request: QueryRequest = {},
+    progress: Progressed = {},
+  ): Promise<Found> {
+    ftsExpression(terms);
+    const refreshed = await this.refresh({ from: request.from, text: true, ...progress });
+    const index = this.index();
+    const total = index.count(terms, request);
+    const offset = request.offset ?? 0;
+    const hits = offset < total ? index.query(terms, request) : [];
+    const filter: SessionFilter = { ...request };
+    return { hits, total, unreadable: index.unreadableText(filter), refreshed };
+  }
+
+  /** Tokens per session, model and 15-minute span of the messages the filter selects. */
+  async usage(filter: SessionFilter = {}, progress: Progressed = {}): Promise<Usage> {
+    const refreshed = await this.refresh({ from: filter.from, text: true, ...progress });
+    const index = this.index();
+    return { buckets: index.usageBuckets(filter), unread: index.unreadCount(filter), refreshed };
+  }
+
+  /** Each session's usage totals (sessions by last activity). */
+  async sessionUsage(filter: SessionFilter = {}): Promise<SessionUsage[]> {
+    await this.refresh({ from: filter.from, text: true });
+    return this.index().usage(filter);
+  }
+
+  /** An exact id, else a unique prefix of one, across the stores or in `from`'s. */
+  async resolve(ref: string, from?: HarnessId): Promise<Located> {
+    return (await this.stores(from)).resolve(ref);
+  }
+
+  /** The session a copy was made from, when `continue` wrote it. */
+  async lineage(located: Located): Promise<Origin | undefined> {
+    return (await this.stores()).lineage(located);
+  }
+
+  /** The current fingerprint of one session as a string; `-` when it is gone. */
+  async version(located: Located): Promise<string> {
+    const local = await this.stores();
+    try {
+      return versionOf(local.store(located.harness).fingerprint(located.id));
+    } catch {
+      return "-";
+    }
+  }
+
+  /** Load as Common; a long-lived door reuses its last loads while the files are unchanged. */
+  async load(located: Located): Promise<LoadedAt> {
+    const local = await this.stores();
+    const key = `${located.harness}/${located.id}`;
+    const version = await this.version(located);
+    const hit = this.loaded.get(key);
+    if (hit && hit.version === version && version !== "-") {
+      this.loaded.delete(key); // most recently used last
+      this.loaded.set(key, hit);
+      return hit;
+    }
+    const loaded: LoadedAt = { ...local.load(located), version };
+    const keep = this.options.keepLoaded ?? 0;
+    this.loaded.delete(key);
+    if (keep > 0) this.loaded.set(key, loaded);
+    while (this.loaded.size > keep) {
+      const oldest = this.loaded.keys().next().value;
+      if (oldest === undefined) break;
+      this.loaded.delete(oldest);
+    }
+    return loaded;
+  }
+
+  /**
+   * Write a copy into `target`'s store (see `continueInto`). The source is
+   * required: the copy's id and its lineage derive from it, so the same
+   * session continued from any door gets the same copy.
+   */
+  async continue(request: ContinueRequest): Promise<Continued> {
+    const { continueInto } = await import("../local.js");
+    return continueInto(request.transcript, request.target, {
+      env: this.options.env,
+      source: request.source,
+      ...(request.defaultCwd !== undefined ? { defaultCwd: request.defaultCwd } : {}),
+      ...(request.root !== undefined ? { root: request.root } : {}),
+    });
+  }
+
+  /** Delete a session's files from its store; returns the paths removed. */
+  async remove(located: Located): Promise<string[]> {
+    return (await this.stores()).remove(located);
+  }
+
+  close(): void {
+    try {
+      this.opened?.close();
+    } catch {
+      // closing is best effort
+    }
+    this.opened = undefined;
+  }
+}
