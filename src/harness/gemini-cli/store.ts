@@ -27,7 +27,13 @@ import { writeFileAtomic } from "../../fsx.js";
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
-import { checkPathComponent, realPathInside } from "../../paths.js";
+import {
+  checkLinkInside,
+  checkPathComponent,
+  linkOutsideProblem,
+  pathComponentProblem,
+  realPathInside,
+} from "../../paths.js";
 import { compareTimestamps, normalizeTimestamp, timestampFromMillis } from "../../time.js";
 import type {
   Discovered,
@@ -276,7 +282,20 @@ export class GeminiCliStore implements Store<GeminiBody> {
     files.forEach((file, i) => {
       options.onProgress?.(i, files.length);
       try {
+        const outside = linkOutsideProblem(this.root, file.path);
+        if (outside) {
+          skipped.push({ path: file.path, reason: outside });
+          return;
+        }
         const { conversation } = this.read(file);
+        const idProblem = pathComponentProblem(conversation.sessionId);
+        if (idProblem) {
+          skipped.push({
+            path: file.path,
+            reason: `not a session id: ${JSON.stringify(conversation.sessionId)} ${idProblem}`,
+          });
+          return;
+        }
         const count = countMessages(conversation);
         if (count === 0) {
           skipped.push({
@@ -358,6 +377,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
     const file = this.locate(id).best;
     if (!file)
       throw new NotFoundError("gemini_cli", `no Gemini CLI session ${id} under ${this.root}`);
+    checkLinkInside(this.root, file.path, "gemini_cli");
     const { body, conversation } = this.read(file);
     return { meta: this.metaOf(file, conversation, this.projectRoots()), body };
   }
