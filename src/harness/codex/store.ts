@@ -486,7 +486,7 @@ export class CodexStore implements Store<CodexBody> {
       const kept = lines.filter((line) => !mentions(line)).join("\n");
       const size = Buffer.byteLength(text);
       if (statSync(path).size !== size) continue;
-      writeFileAtomic(path, kept);
+      writeFileAtomic(path, kept, { throughLink: true });
       return;
     }
   }
