@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  fchmodSync,
   fsyncSync,
   linkSync,
   lstatSync,
@@ -18,6 +19,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   type Stats,
@@ -136,6 +138,27 @@ export interface WriteOptions {
   mode?: number;
   /** Refuse (TargetExistsError) instead of replacing an existing `path`. */
   exclusive?: boolean;
+  /**
+   * For a config file the user may keep elsewhere (dotfile setups link
+   * them): when `path` is a symlink, replace the file it leads to, not the
+   * link, and keep the replaced file's mode.
+   */
+  throughLink?: boolean;
+}
+
+/** Where a replacing write through a link lands, and the mode the file had. */
+function replaceTarget(path: string): { path: string; mode: number | undefined } {
+  let target = path;
+  try {
+    if (lstatSync(path).isSymbolicLink()) target = realpathSync(path);
+  } catch {
+    return { path, mode: undefined }; // absent or dangling: a new file at `path`
+  }
+  try {
+    return { path: target, mode: statSync(target).mode & 0o7777 };
+  } catch {
+    return { path: target, mode: undefined };
+  }
 }
 
 /**
@@ -147,10 +170,14 @@ export function writeFileAtomic(
   data: string | Uint8Array,
   options: WriteOptions = {},
 ): void {
+  const into = options.throughLink ? replaceTarget(path) : { path, mode: undefined };
+  path = into.path;
   const tmp = tempPath(dirname(path), basename(path));
   let fd: number | undefined;
   try {
-    fd = openSync(tmp, "wx", options.mode ?? 0o666);
+    fd = openSync(tmp, "wx", into.mode ?? options.mode ?? 0o666);
+    // The umask narrowed the open's mode: the replaced file's own mode is restored.
+    if (into.mode !== undefined) fchmodSync(fd, into.mode);
     writeFileSync(fd, data);
     fsyncSync(fd);
     closeSync(fd);

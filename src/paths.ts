@@ -3,7 +3,7 @@
  * paths inside a store root.
  */
 
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { UnsafePathError } from "./errors.js";
 import type { TextForm } from "./transcript.js";
@@ -48,4 +48,33 @@ export function realPathInside(root: string, path: string, harness?: TextForm): 
     throw new UnsafePathError(harness, `${path} resolves to ${real}, outside ${realRoot}`);
   }
   return real;
+}
+
+/**
+ * Why a session file may not be read, or undefined when it may: a file
+ * that is a symlink leading outside `root` (resolved) is refused, as
+ * delete refuses it, so a store never reads what it would not remove. A
+ * link that cannot be resolved is refused too.
+ */
+export function linkOutsideProblem(root: string, path: string): string | undefined {
+  let link: boolean;
+  try {
+    link = lstatSync(path).isSymbolicLink();
+  } catch {
+    return undefined; // gone: the caller's own read reports it
+  }
+  if (!link) return undefined;
+  try {
+    const real = realpathSync(path);
+    if (isInside(realpathSync(resolve(root)), real)) return undefined;
+    return `a link to ${real}, outside the store ${root}: not followed`;
+  } catch (cause) {
+    return `a link that does not resolve: ${cause instanceof Error ? cause.message : String(cause)}`;
+  }
+}
+
+/** Throw `UnsafePathError` when `path` is a link leading outside `root` (see linkOutsideProblem). */
+export function checkLinkInside(root: string, path: string, harness?: TextForm): void {
+  const problem = linkOutsideProblem(root, path);
+  if (problem) throw new UnsafePathError(harness, `${path}: ${problem}`);
 }

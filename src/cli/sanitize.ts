@@ -33,3 +33,8 @@ export function forTerminal(text: string): string {
 export function oneLineForTerminal(text: string): string {
   return forTerminal(text.replace(/\s*[\r\n]+\s*/g, " ")).trim();
 }
+
+/** A piece of one line for a terminal: control characters made visible, every run of whitespace (tabs, line breaks) as one space; not trimmed. */
+export function inlineForTerminal(text: string): string {
+  return forTerminal(text.replace(/\s+/g, " "));
+}

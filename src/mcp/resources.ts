@@ -21,6 +21,18 @@ function variable(value: string | string[] | undefined): string {
   return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
 }
 
+/** The id part of a resource URI, percent-decoded; a stray `%` is a usage error naming the URI, not an internal one. */
+function decodedId(raw: string, href: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new NotFoundError(
+      undefined,
+      `malformed session id "${raw}" (in ${href}): a % must start an escape like %2F`,
+    );
+  }
+}
+
 export function registerResources(server: McpServer, ctx: ToolContext): void {
   const template = new ResourceTemplate("txcript://{harness}/{id}", {
     list: () =>
@@ -70,7 +82,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
     async (uri, variables) => {
       try {
         const harness = variable(variables.harness);
-        const id = decodeURIComponent(variable(variables.id));
+        const id = decodedId(variable(variables.id), uri.href);
         if (!isHarnessId(harness)) {
           throw new NotFoundError(undefined, `no harness "${harness}" (in ${uri.href})`);
         }

@@ -11,6 +11,7 @@ import { KINDS as HIT_KINDS } from "../index/text.js";
 import { HARNESS_IDS } from "../transcript.js";
 import { READ_FORMATS } from "./pages.js";
 import { CHARS_PER_TOKEN } from "./tokens.js";
+import { MAX_FRAME } from "./transport.js";
 
 export const LIMITS = {
   listDefault: 50,
@@ -132,7 +133,8 @@ export const continueInput = {
   session: sessionRef.optional().describe(`${sessionRef.description}; or give document`),
   document: z
     .string()
-    .max(256 * 1024 * 1024)
+    // Each character may take up to 6 bytes in a JSON frame (\u escapes): what the transport carries, with room for the rest of the request.
+    .max(Math.floor((MAX_FRAME - 1024 * 1024) / 6))
     .optional()
     .describe("a Simple document (docs/formats/simple.md) to continue instead of a stored session"),
   harness: readInput.harness,

@@ -6,7 +6,7 @@
  * torn or invented one; temporaries a killed save left are swept by the next.
  */
 
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UnsafePathError } from "../../src/errors.js";
@@ -85,6 +85,28 @@ describe("symlinked folders on the way to a save", () => {
     },
   );
 
+  it.each(["tmp", "tmp/proj"])(
+    "gemini_cli refuses %s as a link before creating any folder through it",
+    (folder) => {
+      const top = tempDir("txcript-links-gemini-");
+      const root = join(top, "root");
+      const outside = join(top, "outside");
+      mkdirSync(outside);
+      mkdirSync(join(root, "tmp"), { recursive: true });
+      writeFileSync(
+        join(root, "projects.json"),
+        JSON.stringify({ projects: { "/nonexistent/proj": "proj" } }),
+      );
+      const link = join(root, folder);
+      if (folder === "tmp") rmSync(link, { recursive: true });
+      symlinkSync(outside, link);
+      const before = hashTree(top);
+      expect(() => saveAs(commonDoc(), "gemini_cli", { env: {}, root })).toThrow(UnsafePathError);
+      expect(hashTree(top)).toEqual(before);
+      expect(readdirSync(outside)).toEqual([]);
+    },
+  );
+
   it("continue --with claude_code refuses a symlinked project folder through the CLI", async () => {
     const { txcript } = await import("../support/cli.js");
     const top = tempDir("txcript-links-cli-");
@@ -108,7 +130,7 @@ describe("symlinked folders on the way to a save", () => {
 describe("concurrent saves of one id, in separate processes", () => {
   // Three racers per round: two with one document, one with another of the same id.
   const ROUNDS = 6;
-  it.each(STORED)(
+  it.each([...STORED, "gemini_cli"] as const)(
     "%s: every racer gets a whole copy or a conflict error; nothing torn, nothing invented",
     async (id) => {
       const top = tempDir("txcript-race-");
@@ -136,7 +158,7 @@ describe("concurrent saves of one id, in separate processes", () => {
           const ok = /^ok (\S+)$/.exec(l);
           if (!ok) {
             expect(l).toMatch(
-              /^error ConflictError: .*(already exists|being saved by another process)/,
+              /^error ConflictError: .*(already exists|being saved by another process|already has this file name)/,
             );
             return;
           }

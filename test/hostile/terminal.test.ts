@@ -146,6 +146,33 @@ describe("the CLI on hostile session text", () => {
     expect(json.sessions[0]?.cwd).toBe(base.cwd);
   });
 
+  it("query snippets and titles, and completion descriptions, show control characters", () => {
+    const home = tempDir("txcript-esc-query-");
+    const projects = join(home, ".claude", "projects", "-p");
+    mkdirSync(projects, { recursive: true });
+    const sid = "11111111-2222-4333-8444-666666666666";
+    const base = { sessionId: sid, cwd: "/p", timestamp: "2026-11-30T09:15:00.000Z" };
+    const said = `needle ${ATTACKS.join(" needle ")} needle`;
+    writeFileSync(
+      join(projects, `${sid}.jsonl`),
+      [
+        { ...base, type: "user", uuid: "u1", message: { role: "user", content: said } },
+        { type: "custom-title", customTitle: `t ${ATTACKS.join(" ")}`, sessionId: sid },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join("\n") + "\n",
+    );
+    const cache = tempDir("txcript-esc-cache-");
+    const env = { HOME: home, TXCRIPT_CACHE: cache };
+    const q = txcript(["query", "needle"], { env });
+    expect(q.status).toBe(0);
+    expect(q.stdout).toContain(sid.slice(0, 8));
+    expect(q.stdout).not.toMatch(UNSAFE);
+    const c = txcript(["complete", "--", "view", ""], { env });
+    expect(c.stdout).toContain(sid);
+    expect(c.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
   const hasScript = spawnSync("script", ["--version"]).status === 0;
   it.skipIf(!hasScript)(
     "on a terminal, with colors, only the painter's own SGR codes are printed",

@@ -13,7 +13,9 @@ import type { Command } from "commander";
 import type { Env } from "../../env.js";
 import { storedHarnesses } from "../../harness/index.js";
 import { SessionIndex } from "../../index/index.js";
+import { pathComponentProblem } from "../../paths.js";
 import { TEXT_FORMS } from "../../transcript.js";
+import { inlineForTerminal } from "../sanitize.js";
 
 type Complete = (value: string, description: string) => void;
 
@@ -22,7 +24,11 @@ export function completeIds(env: Env, complete: Complete): void {
   let index: SessionIndex | undefined;
   try {
     index = SessionIndex.open({ env });
-    for (const s of index.ids()) complete(s.id, s.title ? `${s.harness}: ${s.title}` : s.harness);
+    for (const s of index.ids()) {
+      // zsh and fish show the description: a title's escapes are shown, not obeyed; an id no command could take is not offered.
+      if (pathComponentProblem(s.id) !== undefined) continue;
+      complete(s.id, inlineForTerminal(s.title ? `${s.harness}: ${s.title}` : s.harness).trim());
+    }
   } catch {
     // completion must never print an error into the user's command line
   } finally {

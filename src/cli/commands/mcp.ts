@@ -6,10 +6,10 @@
  */
 
 import { Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { describeCause, errorLine } from "../../errors.js";
 import { createMcpServer } from "../../mcp/server.js";
+import { FrameTransport } from "../../mcp/transport.js";
 import { cacheFlag } from "../cache.js";
 import { rootsFrom } from "../roots.js";
 import { packageVersion } from "../version.js";
@@ -51,8 +51,9 @@ export function register(program: Command): void {
         version: packageVersion(),
         log,
       });
-      const transport = new StdioServerTransport(process.stdin, frames);
-      transport.onerror = (error) => log(`ignored a bad frame: ${describeCause(error)}`);
+      // Oversized, unparsable and invalid frames are answered and noted in one line each; the server serves on.
+      const transport = new FrameTransport(process.stdin, frames, { note: log });
+      transport.onerror = (error) => log(`input: ${describeCause(error)}`);
       const closed = new Promise<void>((resolve) => {
         process.stdin.once("end", resolve);
         process.stdin.once("close", resolve);

@@ -23,6 +23,7 @@ import { localDate, padEnd } from "../columns.js";
 import { UsageError } from "../errors.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, painter } from "../output.js";
+import { inlineForTerminal, oneLineForTerminal } from "../sanitize.js";
 import { withSessions } from "../sessions.js";
 
 interface QueryOptions {
@@ -71,10 +72,13 @@ function highlight(hit: Hit, mark: (s: string) => string): string {
   let out = "";
   let at = 0;
   for (const [start, end] of hit.highlights) {
-    out += hit.snippet.slice(at, start) + mark(hit.snippet.slice(start, end));
+    // Each piece made safe on its own: the highlight offsets count the snippet as stored.
+    out +=
+      inlineForTerminal(hit.snippet.slice(at, start)) +
+      mark(inlineForTerminal(hit.snippet.slice(start, end)));
     at = end;
   }
-  return out + hit.snippet.slice(at);
+  return out + inlineForTerminal(hit.snippet.slice(at));
 }
 
 const WHERE: Record<Kind, string> = {
@@ -98,11 +102,13 @@ function millis(ts: string): number {
 export function renderHits(hits: readonly Hit[], color: boolean): string {
   const paint = painter(color);
   const refOf = (h: Hit) =>
-    h.ordinal > 0 ? `${h.session.id.slice(0, 8)}#${h.ordinal}` : h.session.id.slice(0, 8);
+    inlineForTerminal(
+      h.ordinal > 0 ? `${h.session.id.slice(0, 8)}#${h.ordinal}` : h.session.id.slice(0, 8),
+    );
   const refWidth = Math.max(0, ...hits.map((h) => refOf(h).length));
   const lines: string[] = [];
   hits.forEach((hit) => {
-    const title = (hit.session.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim();
+    const title = oneLineForTerminal(hit.session.meta.title ?? "(untitled)");
     lines.push(
       `${paint.bold(padEnd(refOf(hit), refWidth))}  ${hit.session.harness}  ${paint.dim(localDate(millis(hit.timestamp)))}  ${paint.magenta(WHERE[hit.kind])}  ${paint.cyan(title)}`,
     );

@@ -28,7 +28,13 @@ import {
   TxcriptError,
 } from "../../errors.js";
 import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
-import { checkPathComponent, pathComponentProblem, realPathInside } from "../../paths.js";
+import {
+  checkLinkInside,
+  checkPathComponent,
+  linkOutsideProblem,
+  pathComponentProblem,
+  realPathInside,
+} from "../../paths.js";
 import {
   EPOCH,
   type EpochTime,
@@ -283,6 +289,16 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     files.forEach((path, n) => {
       options.onProgress?.(n, files.length);
       try {
+        const nameProblem = pathComponentProblem(basename(path).slice(0, -SESSION_SUFFIX.length));
+        if (nameProblem) {
+          skipped.push({ path, reason: `not a session id: the name ${nameProblem}` });
+          return;
+        }
+        const outside = linkOutsideProblem(this.root, path);
+        if (outside) {
+          skipped.push({ path, reason: outside });
+          return;
+        }
         const st = statSync(path);
         if (!st.isFile()) return;
         if (st.size === 0) {
@@ -296,7 +312,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         }
         // Bookkeeping-only files (a summary left behind) hold no conversation: not a session.
         if (scan.conversation === 0) return;
-        const id = basename(path, SESSION_SUFFIX);
+        const id = basename(path).slice(0, -SESSION_SUFFIX.length);
         const meta: Meta = { ...scan.meta, id, timestamp: scan.meta.timestamp ?? EPOCH };
         const fingerprint: Fingerprint = { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
         sessions.push({
@@ -323,6 +339,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         file: this.root,
       });
     }
+    checkLinkInside(this.root, path, "claude_code");
     const transcript = parseClaudeCode(readText(path), path);
     // Claude Code names a session by its file: that is the id resume takes.
     return { meta: { ...transcript.meta, id }, body: transcript.body };

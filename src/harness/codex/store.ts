@@ -38,7 +38,13 @@ import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
-import { checkPathComponent, realPathInside } from "../../paths.js";
+import {
+  checkLinkInside,
+  checkPathComponent,
+  linkOutsideProblem,
+  pathComponentProblem,
+  realPathInside,
+} from "../../paths.js";
 import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
 import type {
   Discovered,
@@ -254,12 +260,25 @@ export class CodexStore implements Store<CodexBody> {
     files.forEach((file, i) => {
       options.onProgress?.(i, files.length);
       try {
+        const outside = linkOutsideProblem(this.home, file.path);
+        if (outside) {
+          skipped.push({ path: file.path, reason: outside });
+          return;
+        }
         const text = readRolloutText(file.path);
         checkLineCount(text, "codex", file.path);
         const lines = splitLines(text);
         const info = findSessionMeta(lines);
         if (!info) {
           skipped.push({ path: file.path, reason: "no session_meta line with an id" });
+          return;
+        }
+        const idProblem = pathComponentProblem(info.id);
+        if (idProblem) {
+          skipped.push({
+            path: file.path,
+            reason: `not a session id: ${JSON.stringify(info.id)} ${idProblem}`,
+          });
           return;
         }
         const id = info.id.toLowerCase();
@@ -331,6 +350,7 @@ export class CodexStore implements Store<CodexBody> {
     this.checkId(id);
     const file = this.locate(id)[0];
     if (!file) throw new NotFoundError("codex", `no Codex session ${id} under ${this.home}`);
+    checkLinkInside(this.home, file.path, "codex");
     const text = readRolloutText(file.path);
     checkLineCount(text, "codex", file.path);
     const lines = splitLines(text);
@@ -466,7 +486,7 @@ export class CodexStore implements Store<CodexBody> {
       const kept = lines.filter((line) => !mentions(line)).join("\n");
       const size = Buffer.byteLength(text);
       if (statSync(path).size !== size) continue;
-      writeFileAtomic(path, kept);
+      writeFileAtomic(path, kept, { throughLink: true });
       return;
     }
   }

@@ -2,7 +2,6 @@ import {
   closeSync,
   existsSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -23,11 +22,17 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { writeFileAtomic } from "../../fsx.js";
+import { mkdirInside, TargetExistsError, writeFileAtomic } from "../../fsx.js";
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
-import { checkPathComponent, realPathInside } from "../../paths.js";
+import {
+  checkLinkInside,
+  checkPathComponent,
+  linkOutsideProblem,
+  pathComponentProblem,
+  realPathInside,
+} from "../../paths.js";
 import { compareTimestamps, normalizeTimestamp, timestampFromMillis } from "../../time.js";
 import type {
   Discovered,
@@ -276,7 +281,20 @@ export class GeminiCliStore implements Store<GeminiBody> {
     files.forEach((file, i) => {
       options.onProgress?.(i, files.length);
       try {
+        const outside = linkOutsideProblem(this.root, file.path);
+        if (outside) {
+          skipped.push({ path: file.path, reason: outside });
+          return;
+        }
         const { conversation } = this.read(file);
+        const idProblem = pathComponentProblem(conversation.sessionId);
+        if (idProblem) {
+          skipped.push({
+            path: file.path,
+            reason: `not a session id: ${JSON.stringify(conversation.sessionId)} ${idProblem}`,
+          });
+          return;
+        }
         const count = countMessages(conversation);
         if (count === 0) {
           skipped.push({
@@ -358,6 +376,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
     const file = this.locate(id).best;
     if (!file)
       throw new NotFoundError("gemini_cli", `no Gemini CLI session ${id} under ${this.root}`);
+    checkLinkInside(this.root, file.path, "gemini_cli");
     const { body, conversation } = this.read(file);
     return { meta: this.metaOf(file, conversation, this.projectRoots()), body };
   }
@@ -439,9 +458,9 @@ export class GeminiCliStore implements Store<GeminiBody> {
     const path = join(chats, sessionFileName(id, isoMillis(conversationStart(conversation)), ext));
     const files: string[] = [];
     try {
-      const made = mkdirSync(chats, { recursive: true });
+      // Every folder on the way checked before any is made: none through a symlink.
+      const made = mkdirInside(this.root, chats, "gemini_cli")[0];
       if (made !== undefined) files.push(made);
-      realPathInside(this.root, chats, "gemini_cli");
       const replacing = existing.some((f) => resolve(f.path) === resolve(path));
       if (existsSync(path) && !replacing) {
         throw new ConflictError("gemini_cli", "another session already has this file name", {
@@ -453,7 +472,15 @@ export class GeminiCliStore implements Store<GeminiBody> {
         writeFileSync(marker, root, { encoding: "utf8", flag: "wx" });
         files.push(marker);
       }
-      writeFileAtomic(path, joinLines(stamped(lines)));
+      try {
+        // Exclusive unless replacing this very file: of two concurrent saves, one wins.
+        writeFileAtomic(path, joinLines(stamped(lines)), { exclusive: !replacing });
+      } catch (cause) {
+        if (cause instanceof TargetExistsError) {
+          throw new ConflictError("gemini_cli", `session ${id} already exists`, { file: path });
+        }
+        throw cause;
+      }
       files.unshift(path);
       for (const old of existing) {
         if (resolve(old.path) !== resolve(path)) {
@@ -494,7 +521,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
     }
     if (data.projects[root] === slug) return undefined;
     data.projects[root] = slug;
-    writeFileAtomic(path, JSON.stringify(data, null, 2));
+    writeFileAtomic(path, JSON.stringify(data, null, 2), { throughLink: true });
     return path;
   }
 
