@@ -141,10 +141,10 @@ describe("redact", () => {
     ]) {
       const r = await redact(one(line));
       const out = textOf(r.transcript);
-      expect(out).toMatch(
-        /^(aws_secret_access_key = |export AWS_SECRET_ACCESS_KEY=)\[redacted [\w-]+\]$/,
-      );
-      expect(out).not.toContain(secret.slice(-8));
+      // secretlint may take the name with it; what matters is that nothing of the value stays.
+      expect(out).toMatch(/\[redacted [\w-]+\]$/);
+      for (let k = 0; k + 6 <= secret.length; k++)
+        expect(out).not.toContain(secret.slice(k, k + 6));
     }
     const r = await redact(one(SECRETS.github));
     expect(textOf(r.transcript)).toBe("[redacted github]");
