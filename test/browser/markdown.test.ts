@@ -71,11 +71,11 @@ async function verdict(html: string) {
   await o.page.waitForTimeout(300);
   const result = await o.page.evaluate(() => ({
     pwned: (window as unknown as { __pwned?: number }).__pwned ?? 0,
-    scriptLinks: [...document.querySelectorAll("[href],[src]")]
+    scriptLinks: Array.from(document.querySelectorAll("[href],[src]"))
       .map((e) => e.getAttribute("href") ?? e.getAttribute("src") ?? "")
       .filter((u) => /^\s*(javascript|vbscript):/i.test(u)).length,
-    handlers: [...document.querySelectorAll("*")].filter((e) =>
-      [...e.attributes].some((a) => a.name.startsWith("on")),
+    handlers: Array.from(document.querySelectorAll("*")).filter((e) =>
+      Array.from(e.attributes).some((a) => a.name.startsWith("on")),
     ).length,
     scripts: document.querySelectorAll("script").length,
   }));
