@@ -5,7 +5,10 @@
  * command, a `diff` for an edit, the file's language for reads and
  * writes) with its result right under it, and `<details>` around thinking
  * and long output. Names and paths go in code spans rather than being
- * backslash-escaped. Pure.
+ * backslash-escaped. No raw HTML from session data reaches the page: prose
+ * and thinking keep their Markdown, but outside code `<` and `&` become
+ * entities and links to script URLs are broken, and image data must be
+ * base64 of an image type. Pure.
  */
 
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../common.js";
@@ -46,6 +49,87 @@ export function inline(s: string): string {
     .replace(/([\\`*[\]<>|])/g, "\\$1")
     .replace(/(^|\W)_|_(?=\W|$)/g, (m) => m.replace("_", "\\_"))
     .replace(/^([#+-]|\d+[.)])(?=\s)/, "\\$1");
+}
+
+/** Link and image targets a browser would run or load as a page. */
+const SCRIPT_TARGET = /(\]\s*)\((?=\s*<?\s*(?:javascript|vbscript|data|file)\s*:)/gi;
+const SCRIPT_DEFINITION =
+  /^(\s{0,3})\[(?=[^\]]*\]:\s*<?\s*(?:javascript|vbscript|data|file)\s*:)/gim;
+
+/** A stretch of prose outside code: no HTML tag, entity or script link survives. */
+function safeProse(s: string): string {
+  return s
+    .replace(SCRIPT_TARGET, "$1\\(")
+    .replace(SCRIPT_DEFINITION, "$1\\[")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;");
+}
+
+/** Inline code spans kept as they are (a renderer shows them literally), the rest made safe. */
+function safeLine(line: string): string {
+  let out = "";
+  let at = 0;
+  // A backslash-escaped backtick opens no span (CommonMark): treating it as
+  // prose only escapes more.
+  const span = /(?<!\\)(`+)[\s\S]*?(?<!`)\1(?!`)/g;
+  for (const m of line.matchAll(span)) {
+    out += safeProse(line.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + safeProse(line.slice(at));
+}
+
+/**
+ * Markdown from the session (prose, thinking) made safe to render: fenced
+ * code blocks and inline code spans pass unchanged, since every renderer
+ * shows them as text; everywhere else raw HTML is escaped. Indented code
+ * is escaped too, which shows `&lt;` there: the price of not parsing.
+ */
+export function safeMarkdown(text: string): string {
+  const lines = text.split("\n");
+  let fenceOpen: string | undefined;
+  let paragraph: string[] = [];
+  const out: string[] = [];
+  const flush = () => {
+    // Code spans may run across lines of one paragraph.
+    if (paragraph.length) out.push(...safeLine(paragraph.join("\n")).split("\n"));
+    paragraph = [];
+  };
+  for (const line of lines) {
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fenceOpen !== undefined) {
+      out.push(line);
+      if (
+        f?.[1] &&
+        f[1][0] === fenceOpen[0] &&
+        f[1].length >= fenceOpen.length &&
+        line.trim() === f[1]
+      )
+        fenceOpen = undefined;
+    } else if (
+      f?.[1] &&
+      !(f[1][0] === "`" && line.slice(line.indexOf(f[1]) + f[1].length).includes("`"))
+    ) {
+      flush();
+      fenceOpen = f[1];
+      out.push(line);
+    } else if (line.trim() === "") {
+      flush();
+      out.push(line);
+    } else paragraph.push(line);
+  }
+  flush();
+  // An unclosed fence runs to the end of the page in a renderer, and so
+  // does its protection; close it so what follows is not swallowed either.
+  if (fenceOpen !== undefined) out.push(fenceOpen);
+  return out.join("\n");
+}
+
+/** Image data a page may embed: base64 of an image media type, else nothing. */
+function imageMarkdown(mediaType: string, data: string): string {
+  const ok = /^image\/[a-z0-9.+-]+$/i.test(mediaType) && /^[A-Za-z0-9+/]*={0,2}$/.test(data);
+  if (!ok) return `*image (${inline(mediaType)}): not valid base64 image data, left out*`;
+  return `![image (${mediaType}, ${base64Size(data)})](data:${mediaType};base64,${data})`;
 }
 
 function details(summary: string, body: string[], open = false): string[] {
@@ -169,11 +253,11 @@ function callMarkdown(b: ToolUseBlock, model: Model): string[] {
 function blockMarkdown(block: Block, model: Model): string[] {
   switch (block.type) {
     case "text":
-      return [model.paths.text(block.text)];
+      return [safeMarkdown(model.paths.text(block.text))];
     case "thinking":
       if (block.text.trim() === "")
         return block.encrypted || block.signature ? ["*thinking (not readable)*"] : [];
-      return details("Thinking", [model.paths.text(block.text.trim())]);
+      return details("Thinking", [safeMarkdown(model.paths.text(block.text.trim()))]);
     case "tool_use":
       return callMarkdown(block, model);
     case "tool_result": {
@@ -183,9 +267,7 @@ function blockMarkdown(block: Block, model: Model): string[] {
       return resultMarkdown(block, n, use ? callView(use.tool) : undefined, model);
     }
     case "image":
-      return [
-        `![image (${block.source.media_type}, ${base64Size(block.source.data)})](data:${block.source.media_type};base64,${block.source.data})`,
-      ];
+      return [imageMarkdown(block.source.media_type, block.source.data)];
     case "artifact": {
       const src = block.artifact.source;
       const head = `**Artifact** ${code(block.artifact.name)}`;

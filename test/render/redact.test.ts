@@ -10,6 +10,7 @@ import { renderSimple } from "../../src/harness/simple.js";
 import { renderHtml } from "../../src/render/html.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { redact } from "../../src/render/redact.js";
+import { parsePatterns } from "../../src/render/secrets.js";
 import type { Common, Transcript } from "../../src/transcript.js";
 
 // Built from parts so no scanner flags this file itself.
@@ -111,5 +112,99 @@ describe("redact", () => {
     const r = await redact(t, { home: "/root", user: "root" });
     expect(r.count).toBe(0);
     expect(r.transcript).toEqual(t);
+  });
+
+  const one = (text: string, extra: Partial<Transcript<Common>["body"][number]> = {}) => ({
+    meta: { id: "o", timestamp: "2026-09-01T10:00:00Z" },
+    body: [
+      {
+        role: "user" as const,
+        content: [
+          { type: "tool_result" as const, tool_use_id: "r", content: "// secretlint-disable" },
+          { type: "text" as const, text },
+        ],
+        timestamp: "2026-09-01T10:00:00Z",
+        ...extra,
+      },
+    ],
+  });
+  const textOf = (t: Transcript<Common>) => {
+    const b = t.body[0]?.content[1];
+    return b?.type === "text" ? b.text : "";
+  };
+
+  it("removes an AWS secret whole, even with a secretlint-disable comment elsewhere in the session", async () => {
+    const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq1Y2b3C4d".split("").reverse().join("");
+    for (const line of [
+      `aws_secret_access_key = ${secret}`,
+      `export AWS_SECRET_ACCESS_KEY=${secret}`,
+    ]) {
+      const r = await redact(one(line));
+      const out = textOf(r.transcript);
+      // secretlint may take the name with it; what matters is that nothing of the value stays.
+      expect(out).toMatch(/\[redacted [\w-]+\]$/);
+      for (let k = 0; k + 6 <= secret.length; k++)
+        expect(out).not.toContain(secret.slice(k, k + 6));
+    }
+    const r = await redact(one(SECRETS.github));
+    expect(textOf(r.transcript)).toBe("[redacted github]");
+  });
+
+  it("renames a secret used as a JSON key in place, and redacts a secret-named field's value", async () => {
+    const t: Transcript<Common> = {
+      meta: { id: "k", timestamp: "2026-09-01T10:00:00Z" },
+      body: [
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "tool_use",
+              id: "t",
+              tool: {
+                name: "Raw",
+                tool_name: "put",
+                input: { first: 1, [SECRETS.npm]: "v", password: "hunter22", last: 2 },
+              },
+            },
+          ],
+          timestamp: "2026-09-01T10:00:00Z",
+        },
+      ],
+    };
+    const r = await redact(t);
+    const b = r.transcript.body[0]?.content[0];
+    expect(b?.type === "tool_use" && b.tool.name === "Raw" ? b.tool.input : null).toEqual({
+      first: 1,
+      "[redacted npm]": "v",
+      password: "[redacted secret-field]",
+      last: 2,
+    });
+    expect(r.findings).toEqual(
+      [
+        { kind: "npm", message: 1, field: "tool input key" },
+        { kind: "secret-field", message: 1, field: "tool input password" },
+      ].sort((a, b) => (a.field < b.field ? 1 : -1)),
+    );
+    expect(JSON.stringify(r.findings)).not.toContain("hunter22");
+  });
+
+  it("finds a private key inside double-escaped JSON, and e-mail addresses", async () => {
+    const pem = `-----BEGIN PRIVATE KEY-----\n${"Q".repeat(64)}\n-----END PRIVATE KEY-----`;
+    const text = `${JSON.stringify(JSON.stringify({ key: pem }))} mail dev.ops@example.org`;
+    const r = await redact(one(text));
+    const out = textOf(r.transcript);
+    expect(out).not.toContain("QQQQQQQQ");
+    expect(out).not.toContain("dev.ops@");
+    expect(r.byKind).toEqual({ "private-key": 1, email: 1 });
+  });
+
+  it("applies a user's patterns, and refuses one that does not compile or matches nothing", async () => {
+    const patterns = parsePatterns("# mine\nticket: TICKET-\\d{4}\n", "p.txt");
+    const r = await redact(one("see TICKET-1234"), { patterns });
+    expect(textOf(r.transcript)).toBe("see [redacted ticket]");
+    expect(() => parsePatterns("(open", "p.txt")).toThrow(
+      /p\.txt: line 1: not a regular expression/,
+    );
+    expect(() => parsePatterns("x*", "p.txt")).toThrow(/matches empty text/);
   });
 });

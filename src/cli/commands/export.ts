@@ -23,11 +23,13 @@ import { UsageError } from "../errors.js";
 import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
 import { parseTextForm } from "../options.js";
 import {
+  dryRunReport,
   EXTENSIONS,
   identity,
   PAGE_FORMATS,
   type PageFormat,
   redactionSummary,
+  redactSource,
   renderSource,
 } from "../pages.js";
 import { rootsFrom } from "../roots.js";
@@ -103,6 +105,8 @@ interface ExportOptions extends FilterOptions {
   as?: TextForm;
   out?: string;
   redact?: boolean;
+  redactPatterns?: string;
+  redactDryRun?: boolean;
   showPaths?: boolean;
   all?: boolean;
   force?: boolean;
@@ -140,6 +144,14 @@ async function exportOne(ref: string, options: ExportOptions, command: Command):
     ...(options.as ? { documentForm: options.as } : {}),
     allowDocuments: true,
   });
+  if (options.redactDryRun) {
+    const { redacted } = await redactSource(source, options);
+    if (redacted) {
+      process.stdout.write(dryRunReport(redacted.findings));
+      process.stderr.write(`${redactionSummary(redacted.count, redacted.byKind)}\n`);
+    }
+    return;
+  }
   const out = options.out;
   const force = options.force === true;
   const rendered = await renderSource(source, options.format, options);
@@ -164,7 +176,7 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
   const plan = listing.sessions.map((s) => ({ s, file: exportName(s, options.format) }));
   const index = options.format === "simple" ? undefined : `index.${EXTENSIONS[options.format]}`;
   const targets = [...plan.map((p) => p.file), ...(index ? [index] : [])];
-  if (!options.force) {
+  if (!options.force && !options.redactDryRun) {
     // Refuse before writing anything, so a refused run leaves the directory as it was.
     const [first, ...others] = targets.filter((f) => existsSync(join(dir, f)));
     if (first !== undefined) {
@@ -176,7 +188,7 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
     }
   }
   try {
-    mkdirSync(dir, { recursive: true });
+    if (!options.redactDryRun) mkdirSync(dir, { recursive: true });
   } catch (cause) {
     throw new TxcriptError(undefined, `cannot create ${dir}: ${describeCause(cause)}`, { cause });
   }
@@ -204,6 +216,15 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
       );
       continue;
     }
+    if (options.redactDryRun) {
+      const { redacted: found } = await redactSource(source, options, who);
+      if (found) {
+        process.stdout.write(dryRunReport(found.findings, `${file}\t`));
+        redacted += found.count;
+        for (const [k, n] of Object.entries(found.byKind)) byKind[k] = (byKind[k] ?? 0) + n;
+      }
+      continue;
+    }
     const rendered = await renderSource(source, options.format, options, who);
     writeOut(join(dir, file), rendered.text, options.force === true);
     if (rendered.redacted) {
@@ -212,6 +233,11 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
         byKind[k] = (byKind[k] ?? 0) + n;
     }
     entries.push(indexEntry(s, file, source, rendered.meta, options, who.home));
+  }
+  if (options.redactDryRun) {
+    process.stderr.write(`${redactionSummary(redacted, byKind)}\n`);
+    if (failed > 0) process.exitCode = 1;
+    return;
   }
   if (index) {
     const text = options.format === "html" ? renderIndexHtml(entries) : indexMarkdown(entries);
@@ -273,7 +299,12 @@ export function register(program: Command): void {
     .option("-o, --out <path>", "write to this file (with --all: this directory) instead of stdout")
     .option(
       "--redact",
-      "replace secrets, the home path and the user name; reports how many on stderr",
+      "replace secrets, e-mail addresses, the home path and the user name; reports how many on stderr",
+    )
+    .option("--redact-patterns <file>", "with --redact: also your own patterns, one per line")
+    .option(
+      "--redact-dry-run",
+      "write nothing; list what --redact would remove (kind, message, field), not the values",
     )
     .option(
       "--show-paths",

@@ -10,7 +10,7 @@ import { renderText, type ViewInput } from "../../view.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { colorEnabled, painter, writeChunks, writePaged } from "../output.js";
-import { redactionSummary, renderSource } from "../pages.js";
+import { dryRunReport, redactionSummary, redactSource, renderSource } from "../pages.js";
 import { forTerminal } from "../sanitize.js";
 
 const FORMATS = ["text", "json", "markdown", "html"] as const;
@@ -22,6 +22,8 @@ interface ViewOptions {
   format: Format;
   pager: boolean;
   redact?: boolean;
+  redactPatterns?: string;
+  redactDryRun?: boolean;
   showPaths?: boolean;
 }
 
@@ -41,27 +43,38 @@ export function register(program: Command): void {
       parseTextForm,
     )
     .addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text"))
-    .option("--redact", "markdown/html: replace secrets, the home path and the user name")
+    .option("--redact", "replace secrets, e-mail addresses, the home path and the user name")
+    .option("--redact-patterns <file>", "with --redact: also your own patterns, one per line")
+    .option(
+      "--redact-dry-run",
+      "list what --redact would remove (kind, message, field), not the values",
+    )
     .option("--show-paths", "markdown/html: keep absolute local paths")
     .option("--no-pager", "never page the output")
     .action(async (ref: string, options: ViewOptions, command: Command) => {
-      const source = await resolveSource(command, ref, {
+      const given = await resolveSource(command, ref, {
         ...(options.from ? { from: options.from } : {}),
         ...(options.as ? { documentForm: options.as } : {}),
         allowDocuments: true,
       });
+      // One redactor before every format, so text and JSON hide what pages hide.
+      const { source, redacted } = await redactSource(given, options);
+      if (redacted) {
+        if (options.redactDryRun) process.stdout.write(dryRunReport(redacted.findings));
+        process.stderr.write(`${redactionSummary(redacted.count, redacted.byKind)}\n`);
+        if (options.redactDryRun) return;
+      }
       switch (options.format) {
         case "json":
           writeChunks(renderCommonChunks(selected(source)));
           return;
         case "markdown":
         case "html": {
-          const rendered = await renderSource(source, options.format, options);
-          if (rendered.redacted) {
-            process.stderr.write(
-              `${redactionSummary(rendered.redacted.count, rendered.redacted.byKind)}\n`,
-            );
-          }
+          const rendered = await renderSource(
+            source,
+            options.format,
+            options.showPaths ? { showPaths: true } : {},
+          );
           if (options.format === "html") process.stdout.write(rendered.text);
           // A terminal must not act on control characters inside the Markdown.
           else writePaged(forTerminal(rendered.text), process.env, options.pager);

@@ -1,0 +1,229 @@
+/**
+ * Redaction through the built binary over a corpus of secret kinds (random
+ * values in real formats, test/support/secrets.ts) planted in a stored
+ * Claude Code session: in prompts, thinking, tool inputs (values and JSON
+ * keys), tool output and double-escaped JSON, after a `secretlint-disable`
+ * comment in a file the agent read. Every door with --redact (view in each
+ * format, export in each format, export --all) must keep no 8-character
+ * piece of any secret; without --redact the same pieces are there. Also the
+ * dry run, a user's own patterns, and the home path in the "File:" line.
+ * TXCRIPT_REDACT_TABLE=1 prints the kind x format table.
+ */
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Block, Message } from "../../src/common.js";
+import { renderFromCommon } from "../../src/convert.js";
+import type { Common, Transcript } from "../../src/transcript.js";
+import { txcript } from "../support/cli.js";
+import { fragments, type SecretSample, secretCorpus } from "../support/secrets.js";
+import { tempDir } from "../support/tmp.js";
+
+const ID = "5b0c6f5e-4d3a-4c2b-9a18-0f6e2d7c1b9a";
+let home: string;
+let corpus: SecretSample[];
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return txcript(args, { env: { HOME: home, USER: "nobody-here", ...env } });
+}
+
+function session(samples: readonly SecretSample[]): Transcript<Common> {
+  const at = "2026-09-01T10:00:00.000Z";
+  const body: Message[] = [
+    {
+      role: "assistant",
+      content: [
+        {
+          type: "tool_use",
+          id: "read0",
+          tool: { name: "Read", file_path: `${home}/proj/.secretlintrc.js` },
+        },
+      ],
+      timestamp: at,
+    },
+    {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "read0",
+          content:
+            "// secretlint-disable\n/* secretlint-disable */\n# secretlint-disable-next-line",
+        },
+      ],
+      timestamp: at,
+    },
+  ];
+  samples.forEach((s, i) => {
+    const t = s.text;
+    const content: Block[] = [
+      { type: "thinking", text: `the user pasted ${t} here` },
+      { type: "tool_use", id: `b${i}`, tool: { name: "Bash", command: `echo '${t}' > .env` } },
+      {
+        type: "tool_use",
+        id: `r${i}`,
+        tool: {
+          name: "Raw",
+          tool_name: "mcp__vault__put",
+          input: { entries: { [t]: "stored" }, note: t },
+        },
+      },
+    ];
+    body.push(
+      { role: "user", content: [{ type: "text", text: `use this: ${t}` }], timestamp: at },
+      { role: "assistant", content, timestamp: at },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: `b${i}`, content: `wrote ${t}\n` },
+          {
+            type: "tool_result",
+            tool_use_id: `r${i}`,
+            content: JSON.stringify({ response: JSON.stringify({ echoed: t }) }),
+          },
+        ],
+        timestamp: at,
+      },
+    );
+  });
+  return { meta: { id: ID, timestamp: at, cwd: `${home}/proj`, title: "keys" }, body };
+}
+
+/** Which kinds leave a piece behind in `output`. */
+function leaks(output: string): string[] {
+  return corpus
+    .filter((s) => fragments(s.secret).some((f) => output.includes(f)))
+    .map((s) => s.kind);
+}
+
+const DOORS: [name: string, args: string[], file?: string][] = [
+  ["view text", ["view", ID, "--no-pager"]],
+  ["view json", ["view", ID, "--format", "json"]],
+  ["view markdown", ["view", ID, "--format", "markdown", "--no-pager"]],
+  ["view html", ["view", ID, "--format", "html"]],
+  ["export simple", ["export", ID]],
+  ["export markdown", ["export", ID, "--format", "markdown"]],
+  ["export html", ["export", ID, "--format", "html"]],
+  ["export --all simple", ["export", "--all", "--format", "simple"], "json"],
+  ["export --all markdown", ["export", "--all", "--format", "markdown"], "md"],
+  ["export --all html", ["export", "--all", "--format", "html"], "html"],
+];
+
+function output(args: string[], file: string | undefined, extra: string[]): string {
+  if (file === undefined) {
+    const r = run([...args, ...extra]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/error|at .*\.js/i);
+    return r.stdout;
+  }
+  const dir = join(tempDir(), "out");
+  const r = run([...args, "--out", dir, ...extra]);
+  expect(r.status, r.stderr).toBe(0);
+  return readFileSync(join(dir, `claude_code-${ID}.${file}`), "utf8");
+}
+
+beforeAll(() => {
+  // Kept for the whole file (tempDir's go after each test).
+  home = mkdtempSync(join(tmpdir(), "txcript-redact-"));
+  corpus = secretCorpus();
+  const dir = join(home, ".claude", "projects", "-proj");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${ID}.jsonl`), renderFromCommon(session(corpus), "claude_code"));
+});
+
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe("redaction corpus through every door", () => {
+  it("holds at least 30 kinds", () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it("control: without --redact every kind is there in every door", () => {
+    for (const [name, args, file] of DOORS) {
+      expect(leaks(output(args, file, [])).length, name).toBe(corpus.length);
+    }
+  });
+
+  const table: Record<string, Record<string, boolean>> = {};
+  for (const [name, args, file] of DOORS) {
+    it(`${name} --redact keeps no piece of any secret, despite secretlint-disable comments`, () => {
+      const text = output(args, file, ["--redact"]);
+      const leaked = leaks(text);
+      for (const s of corpus) {
+        table[s.kind] ??= {};
+        const row = table[s.kind];
+        if (row) row[name] = !leaked.includes(s.kind);
+      }
+      expect(leaked).toEqual([]);
+      expect(text).toContain("[redacted ");
+      expect(text).not.toContain(home);
+    });
+  }
+
+  it("prints the table when asked", () => {
+    if (!process.env.TXCRIPT_REDACT_TABLE) return;
+    const names = DOORS.map((d) => d[0]);
+    const lines = [
+      `| kind | ${names.join(" | ")} |`,
+      `|---|${names.map(() => "---").join("|")}|`,
+      ...corpus.map(
+        (s) =>
+          `| ${s.kind} | ${names.map((n) => (table[s.kind]?.[n] ? "redacted" : "LEAK")).join(" | ")} |`,
+      ),
+    ];
+    process.stdout.write(`${lines.join("\n")}\n`);
+  });
+});
+
+describe("redaction options", () => {
+  it("--redact-dry-run lists kind, message and field per finding, never a value, and writes nothing", () => {
+    const out = join(tempDir(), "never.md");
+    const r = run(["export", ID, "--format", "markdown", "--out", out, "--redact-dry-run"]);
+    expect(r.status).toBe(0);
+    expect(leaks(r.stdout)).toEqual([]);
+    expect(r.stdout).toMatch(/^github\t#\d+\ttext$/m);
+    expect(r.stdout).toMatch(/^aws-key-id\t#\d+\ttool input command$/m);
+    expect(r.stdout).toMatch(/^\S+\t#\d+\ttool input entries key$/m);
+    expect(r.stderr).toMatch(/^redacted \d+ \(/m);
+    expect(() => readFileSync(out)).toThrow();
+  });
+
+  it("a user's patterns (--redact-patterns or TXCRIPT_REDACT_PATTERNS) are redacted as their kind", () => {
+    const file = join(tempDir(), "patterns.txt");
+    writeFileSync(file, "# ours\ncluster: pasted\n");
+    const flag = run(["view", ID, "--format", "markdown", "--redact", "--redact-patterns", file]);
+    expect(flag.status).toBe(0);
+    expect(flag.stdout).not.toContain("pasted");
+    expect(flag.stdout).toContain("[redacted cluster]");
+    const env = run(["view", ID, "--redact"], { TXCRIPT_REDACT_PATTERNS: file });
+    expect(env.stdout).not.toContain("pasted");
+    const plain = run(["view", ID], { TXCRIPT_REDACT_PATTERNS: file });
+    expect(plain.stdout).toContain("pasted");
+  });
+
+  it("a bad pattern file, or --redact-patterns without --redact, is one line and exit 2", () => {
+    const file = join(tempDir(), "bad.txt");
+    writeFileSync(file, "ok: fine\n(unclosed\n");
+    const bad = run(["view", ID, "--redact", "--redact-patterns", file]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toContain(`${file}: line 2`);
+    const alone = run(["export", ID, "--redact-patterns", file]);
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toContain("--redact-patterns needs --redact");
+  });
+
+  it("view --redact --show-paths shows no home path in the File: line, and reports on stderr", () => {
+    const r = run(["view", ID, "--redact", "--show-paths", "--no-pager"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toContain(home);
+    expect(r.stdout).toMatch(/~\/\.claude\/projects/);
+    expect(r.stderr).toMatch(/^redacted \d+ /m);
+    const json = run(["view", ID, "--format", "json", "--redact"]);
+    expect(json.stderr).toMatch(/^redacted \d+ /m);
+  });
+});
