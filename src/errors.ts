@@ -41,15 +41,26 @@ export class NotFoundError extends TxcriptError {}
 
 /** An id prefix matches more than one session. */
 export class AmbiguousIdError extends TxcriptError {
+  /** One line per candidate: its whole id, harness, start date and title. */
   readonly candidates: readonly string[];
+  /**
+   * The harnesses the candidates are in, when more than one: a door that can
+   * narrow a lookup to one harness (the CLI's `--from`, the MCP `harness`
+   * argument) says so in its own words (see {@link errorLine}).
+   */
+  readonly harnesses: readonly string[];
+  /** The whole id is in several stores: only naming the harness tells them apart. */
+  readonly sameId: boolean;
   constructor(
     harness: TextForm | undefined,
     detail: string,
     candidates: readonly string[],
-    context: ErrorContext = {},
+    context: ErrorContext & { harnesses?: readonly string[]; sameId?: boolean } = {},
   ) {
     super(harness, detail, context);
     this.candidates = candidates;
+    this.harnesses = context.harnesses ?? [];
+    this.sameId = context.sameId ?? false;
   }
 }
 
@@ -67,6 +78,28 @@ export class StoreError extends TxcriptError {}
 
 /** A request that cannot be satisfied as asked (a range that splits a tool pair, …). */
 export class InvalidRequestError extends TxcriptError {}
+
+/** What the door an error goes out of offers its user. */
+export interface Door {
+  /** How this door narrows a lookup to one harness (`--from codex`), when it can. */
+  narrow?: (harness: string) => string;
+}
+
+/**
+ * An ambiguous id's line with the advice this door can follow: more of the
+ * id always works for a prefix; naming the harness only when the candidates
+ * are in more than one, and only in the words this door has for it.
+ */
+function ambiguity(error: AmbiguousIdError, door: Door): string {
+  const narrow = door.narrow;
+  const byHarness =
+    narrow !== undefined && error.harnesses.length > 1
+      ? error.harnesses.map((h) => narrow(h)).join(" or ")
+      : undefined;
+  if (error.sameId)
+    return `${error.message}; ${byHarness ? `pick one with ${byHarness}` : "they are the same id in different harnesses"}`;
+  return `${error.message}; give more of the id${byHarness ? ` or ${byHarness}` : ""}`;
+}
 
 /**
  * System errors in the user's terms. Node's own messages name the system
@@ -128,7 +161,8 @@ export function oneLine(text: string): string {
  * `txcript: <file or id>: <problem>`. Anything but a TxcriptError is a bug
  * and says so.
  */
-export function errorLine(error: unknown): string {
+export function errorLine(error: unknown, door: Door = {}): string {
+  if (error instanceof AmbiguousIdError) return `txcript: ${oneLine(ambiguity(error, door))}`;
   if (error instanceof TxcriptError) return `txcript: ${oneLine(error.message)}`;
   // A system error that escaped a store: an I/O failure, said plainly, about
   // the path the user knows (a temporary file's folder, not the file).

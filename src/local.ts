@@ -190,25 +190,39 @@ export class Local {
       const unread = broken.map((b) => `; not searched: ${b.reason}`).join("");
       throw new NotFoundError(this.options.from, `no session matches "${ref}"${where}${unread}`);
     }
-    // Each candidate says which is a copy of which: neither is preferred silently.
-    const candidates = matches.map((s) => {
-      const from = this.lineage(s);
-      return from
-        ? `${s.id} (${s.harness}, copy of ${from.id.slice(0, 8)} in ${from.harness})`
-        : `${s.id} (${s.harness})`;
-    });
+    // Each candidate says which is a copy of which, and when it started and
+    // what it is about: neither is preferred silently, and whole ids alone
+    // do not tell a person which one they meant.
+    const candidates = matches.map((s, i) => this.describeCandidate(s, i < 10));
     const shown = candidates.slice(0, 10).join(", ");
     const more = candidates.length > 10 ? `, and ${candidates.length - 10} more` : "";
-    // The same whole id in several stores: only --from can tell them apart.
-    const advice =
-      exact.length > 0
-        ? `pick one with ${matches.map((s) => `--from ${s.harness}`).join(" or ")}`
-        : `give more of the id${this.options.from ? "" : " or --from"}`;
+    // The door adds how to narrow by harness in its own words (errorLine).
     throw new AmbiguousIdError(
       this.options.from,
-      `"${ref}" ${exact.length > 0 ? "is the id of" : "matches"} ${matches.length} sessions${where}: ${shown}${more}; ${advice}`,
+      `"${ref}" ${exact.length > 0 ? "is the id of" : "matches"} ${matches.length} sessions${where}: ${shown}${more}`,
       candidates,
+      { harnesses: [...new Set(matches.map((s) => s.harness))], sameId: exact.length > 0 },
     );
+  }
+
+  /** `<id> (<harness>, <start date>, "<title>", copy of …)`: as much as can be read of it. */
+  private describeCandidate(s: Located, read: boolean): string {
+    const parts: string[] = [s.harness];
+    // The title as every door shows it (a harness may name an untitled
+    // session by its first prompt only in its Common projection); only for
+    // the candidates the line shows.
+    if (read)
+      try {
+        const { meta } = this.commonStore(s.harness).load(s.id);
+        if (meta.timestamp) parts.push(meta.timestamp.slice(0, 16).replace("T", " "));
+        const title = meta.title?.replace(/\s+/g, " ").trim();
+        if (title) parts.push(JSON.stringify(title.length > 40 ? `${title.slice(0, 39)}…` : title));
+      } catch {
+        // A damaged candidate is still a candidate: its id and harness say enough.
+      }
+    const from = this.lineage(s);
+    if (from) parts.push(`copy of ${from.id} in ${from.harness}`);
+    return `${s.id} (${parts.join(", ")})`;
   }
 
   load(located: Located): Loaded {

@@ -17,7 +17,7 @@ export class UsageError extends Error {
 export function formatError(error: unknown): string {
   if (error instanceof UsageError) return `txcript: ${oneLineForTerminal(error.message)}`;
   // The library's one line (shared with the MCP server), made safe for a terminal.
-  return forTerminal(errorLine(error));
+  return forTerminal(errorLine(error, { narrow: (h) => `--from ${h}` }));
 }
 
 export function exitCodeFor(error: unknown): number {

@@ -6,6 +6,7 @@
  */
 
 import { type Env, homeDir } from "../env.js";
+import { uniquePrefixWidth } from "../ids.js";
 import { timestampMillis } from "../time.js";
 import type { Discovered } from "../transcript.js";
 import { fitWidth, localDate, padEnd, padStart, width } from "./columns.js";
@@ -108,18 +109,4 @@ export function renderTable(
   const lines = cells.map((c) => line(c, false));
   if (options.columns !== undefined && lines.length > 0) lines.unshift(line(header, true));
   return lines.length > 0 ? `${lines.join("\n")}\n` : "";
-}
-
-/** The shortest prefix length, 8 or more, at which every distinct id differs from the others. */
-export function uniquePrefixWidth(ids: readonly string[]): number {
-  const distinct = [...new Set(ids)].sort();
-  let width = 8;
-  for (let i = 1; i < distinct.length; i++) {
-    const a = distinct[i - 1] ?? "";
-    const b = distinct[i] ?? "";
-    let common = 0;
-    while (common < a.length && common < b.length && a[common] === b[common]) common++;
-    width = Math.max(width, Math.min(common + 1, Math.max(a.length, b.length)));
-  }
-  return width;
 }

@@ -116,7 +116,10 @@ async function answerNow<S extends z.ZodType<Record<string, unknown>>>(
       content: [{ type: "text", text }],
     };
   } catch (error) {
-    const line = error instanceof RangeSyntaxError ? `txcript: ${error.message}` : errorLine(error);
+    const line =
+      error instanceof RangeSyntaxError
+        ? `txcript: ${error.message}`
+        : errorLine(error, { narrow: (h) => `harness "${h}"` });
     if (ctx.env.TXCRIPT_DEBUG === "1" && error instanceof Error && error.stack) {
       ctx.log(`${tool}: ${error.stack}`);
     }

@@ -13,6 +13,7 @@
 import MarkdownItCtor, { type MarkdownIt, type RendererRule } from "markdown-it";
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../common.js";
 import { stopReasonText } from "../common.js";
+import { shortener } from "../ids.js";
 import { CSS, SCRIPT, SCRIPT_HASH } from "./assets.js";
 import { escapeHtml, highlight, knownLanguage } from "./highlight.js";
 import { findCall } from "./markdown.js";
@@ -397,10 +398,12 @@ export function renderIndexHtml(
   options: { title?: string } = {},
 ): string {
   const title = escapeHtml(options.title ?? "Sessions");
+  // Ids as short as they stay apart on this page (Codex's share a prefix per minute).
+  const short = shortener(entries.map((e) => e.id));
   const rows = entries
     .map(
       (e) =>
-        `<li><a href="${escapeHtml(encodeURI(e.file))}"><span class="l">${escapeHtml(e.title)}</span></a><div class="who"><span>${escapeHtml(e.harness)}</span><time>${escapeHtml(displayTime(e.started))}</time><span>${plural(e.messages, "message")}</span>${e.cwd ? `<span>${escapeHtml(e.cwd)}</span>` : ""}<span class="ord">${escapeHtml(e.id.slice(0, 8))}</span></div></li>`,
+        `<li><a href="${escapeHtml(encodeURI(e.file))}"><span class="l">${escapeHtml(e.title)}</span></a><div class="who"><span>${escapeHtml(e.harness)}</span><time>${escapeHtml(displayTime(e.started))}</time><span>${plural(e.messages, "message")}</span>${e.cwd ? `<span>${escapeHtml(e.cwd)}</span>` : ""}<span class="ord">${escapeHtml(short(e.id))}</span></div></li>`,
     )
     .join("\n");
   const body = `<section class="head"><h1>${title}</h1><p class="empty">${plural(entries.length, "session")}</p></section><ol class="index">${rows}</ol>`;

@@ -254,7 +254,8 @@ describe("reading a Claude Code session", () => {
         { type: "custom-title", customTitle: "C2" },
       ),
     ).toBe("C2");
-    expect(title()).toBeUndefined();
+    // No title line (`claude -p`): the first prompt, as Codex and Gemini CLI name theirs.
+    expect(title()).toBe("hi");
   });
 
   it("maps slash-command records, old and new style, to /command tools paired with their output", () => {

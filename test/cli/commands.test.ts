@@ -476,8 +476,10 @@ describe("failures: one line, the right exit status, nothing changed", () => {
     save(buildConversation({ id: "abcd0000-0000-4000-8000-000000000002", steps: 6, seed: 2 }));
     const r = run(["view", "abcd"]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe(
-      'txcript: "abcd" matches 2 sessions: abcd0000-0000-4000-8000-000000000001 (antigravity), abcd0000-0000-4000-8000-000000000002 (antigravity); give more of the id or --from\n',
+    expect(r.stderr).toEqual(
+      expect.stringMatching(
+        /^txcript: "abcd" matches 2 sessions: abcd0000-0000-4000-8000-000000000001 \(antigravity, \d{4}-\d\d-\d\d \d\d:\d\d[^)]*\), abcd0000-0000-4000-8000-000000000002 \(antigravity, [^)]*\); give more of the id\n$/,
+      ),
     );
   });
 

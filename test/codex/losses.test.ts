@@ -84,7 +84,8 @@ const WRITE_LOSSES: WriteLoss[] = [
     body: [user({ type: "text", text: "hi" })],
     meta: meta({ title: "My title" }),
     see: (t) => t.meta.title,
-    want: undefined,
+    // Read back, the session is named by its first prompt, as Codex lists it.
+    want: "hi",
     absent: /My title/,
   },
   {

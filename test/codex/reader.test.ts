@@ -48,6 +48,8 @@ describe("a realistic Codex session", () => {
       git_branch: "main",
       cli_version: "0.50.0",
       model: "gpt-5-codex",
+      // No thread_name: the first prompt, as `codex resume` lists it.
+      title: "The login test is flaky, see the screenshot",
     });
   });
 

@@ -45,6 +45,7 @@ describe("a realistic 50-message session written as a rollout", () => {
       cwd: "/home/al/my_app",
       git_branch: "main",
       model: "gpt-5-codex",
+      title: "The login test is flaky; here is the CI screenshot.",
     });
   });
 

@@ -7,7 +7,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { uniquePrefixWidth } from "../../src/cli/list-table.js";
+import { uniquePrefixWidth } from "../../src/ids.js";
 import type { Tool } from "../../src/common.js";
 import { toolFromNative, toolToNative } from "../../src/harness/opencode/tools.js";
 import { toolArb } from "../support/arbitraries.js";

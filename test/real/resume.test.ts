@@ -97,9 +97,10 @@ const claudeSlug = (cwd: string) => cwd.replace(/[^A-Za-z0-9]/g, "-");
 /**
  * Test-only moves of the written copy, documented in test/real/README.md and
  * docs/conversions.md ("Resumed by the real CLIs"): the copy is put in the
- * temp project (the source's cwd does not exist here), and a Codex rollout
- * names the mock's provider (Codex refuses to switch a thread's provider on
- * resume).
+ * temp project (the source's cwd does not exist here). A Codex rollout
+ * already names the mock's provider: txcript writes the copy under the
+ * `model_provider` of the user's config.toml (Codex refuses to switch a
+ * thread's provider on resume), and this checks it.
  */
 function prepareCopy(target: CliId, path: string, project: string, home: string): string {
   const lines = readFileSync(path, "utf8").split("\n");
@@ -114,7 +115,9 @@ function prepareCopy(target: CliId, path: string, project: string, home: string)
       rec.payload
     ) {
       const p = rec.payload as Record<string, unknown>;
-      p.model_provider = CODEX_PROVIDER;
+      expect(p.model_provider, "the copy is written under the user's provider").toBe(
+        CODEX_PROVIDER,
+      );
       p.cwd = project;
     }
     // Gemini CLI finds a project's sessions by the sha256 of its path.

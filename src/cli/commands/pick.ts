@@ -13,6 +13,7 @@ import select from "@inquirer/select";
 import type { Command } from "commander";
 import fuzzysort from "fuzzysort";
 import { storedHarnesses } from "../../harness/index.js";
+import { shortener } from "../../ids.js";
 import type { SessionIndex } from "../../index/index.js";
 import { type Discovered, type HarnessId, STORED_HARNESS_IDS } from "../../transcript.js";
 import { cacheFlag, indexFor, refreshed } from "../cache.js";
@@ -29,10 +30,10 @@ interface Target {
   ordinal?: number;
 }
 
-function label(s: Discovered, columns: number): string {
+function label(s: Discovered, short: (id: string) => string, columns: number): string {
   const title = (s.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim();
   const cwd = s.meta.cwd ? tildify(s.meta.cwd) : "-";
-  return fitWidth(`${s.id.slice(0, 8)}  ${s.harness.padEnd(11)}  ${title}  ·  ${cwd}`, columns - 4);
+  return fitWidth(`${short(s.id)}  ${s.harness.padEnd(11)}  ${title}  ·  ${cwd}`, columns - 4);
 }
 
 /** The choices for what has been typed: fuzzy session matches, then full-text hits. */
@@ -48,8 +49,11 @@ export function choices(
     term.trim() === ""
       ? sessions.slice(0, 200)
       : fuzzysort.go(term, sessions, { key, limit: 50, threshold: 0.3 }).map((r) => r.obj);
+  // Ids as short as they stay apart among all the sessions offered, so the
+  // one a person reads off the picker opens with `view`.
+  const short = shortener(sessions.map((s) => s.id));
   for (const s of matched)
-    out.push({ name: label(s, columns), value: { id: s.id, harness: s.harness } });
+    out.push({ name: label(s, short, columns), value: { id: s.id, harness: s.harness } });
   if (term.trim().length >= 2) {
     let hits: ReturnType<SessionIndex["query"]> = [];
     try {
@@ -62,7 +66,7 @@ export function choices(
     for (const h of hits) {
       const where = h.ordinal > 0 ? `#${h.ordinal} ${h.kind}` : h.kind;
       out.push({
-        name: fitWidth(`${h.session.id.slice(0, 8)}  ${where}: ${h.snippet}`, columns - 4),
+        name: fitWidth(`${short(h.session.id)}  ${where}: ${h.snippet}`, columns - 4),
         value: { id: h.session.id, harness: h.session.harness, ordinal: h.ordinal },
       });
     }

@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { InvalidRequestError } from "../../errors.js";
+import { shortener } from "../../ids.js";
 import {
   ftsExpression,
   type Hit,
@@ -101,10 +102,11 @@ function millis(ts: string): number {
 
 export function renderHits(hits: readonly Hit[], color: boolean): string {
   const paint = painter(color);
+  // Ids as short as they stay apart here: Codex's are time-based, so
+  // sessions started the same minute share their first 8 characters.
+  const short = shortener(hits.map((h) => h.session.id));
   const refOf = (h: Hit) =>
-    inlineForTerminal(
-      h.ordinal > 0 ? `${h.session.id.slice(0, 8)}#${h.ordinal}` : h.session.id.slice(0, 8),
-    );
+    inlineForTerminal(h.ordinal > 0 ? `${short(h.session.id)}#${h.ordinal}` : short(h.session.id));
   const refWidth = Math.max(0, ...hits.map((h) => refOf(h).length));
   const lines: string[] = [];
   hits.forEach((hit) => {

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import Table from "cli-table3";
 import { type Command, InvalidArgumentError } from "commander";
 import { describeCause, StoreError } from "../../errors.js";
+import { shortener } from "../../ids.js";
 import type { UsageFilter } from "../../index/index.js";
 import { timestampFromMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
@@ -84,10 +85,10 @@ const HEADINGS: Record<Grouping, string> = {
   cwd: "Directory",
 };
 
-function keyCell(g: Group, by: Grouping): string {
+function keyCell(g: Group, by: Grouping, short: (id: string) => string): string {
   if (by === "session") {
     const title = (g.title ?? "(untitled)").replace(/\s+/g, " ").trim();
-    return forTerminal(`${String(g.key).slice(0, 8)} ${g.harness} ${fitWidth(title, 30)}`);
+    return forTerminal(`${short(String(g.key))} ${g.harness} ${fitWidth(title, 30)}`);
   }
   if (g.key === null) return by === "model" ? "(unknown model)" : "(none)";
   if (by === "cwd") return forTerminal(fitWidth(tildify(g.key), 50));
@@ -121,7 +122,9 @@ export function renderUsageTable(report: Report, currency: string, color: boolea
     number(c.messages),
     money(c, currency),
   ];
-  for (const g of report.groups) table.push(row(keyCell(g, report.by), g));
+  // Session ids as short as they stay apart in this table, so each one opens.
+  const short = shortener(report.groups.map((g) => String(g.key)));
+  for (const g of report.groups) table.push(row(keyCell(g, report.by, short), g));
   table.push(
     row(paint.bold("Total"), report.totals).map((cell, i) => (i === 0 ? cell : paint.bold(cell))),
   );

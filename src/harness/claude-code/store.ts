@@ -57,7 +57,7 @@ import type {
 } from "../../transcript.js";
 import { type ClaudeCodeBody, joinLines, parseRecord, str } from "./body.js";
 import { ClaudeCodeProbe, claudeCodeRoot, projectDirs, SESSION_SUFFIX } from "./probe.js";
-import { parseClaudeCode, SYNTHETIC_MODEL } from "./text.js";
+import { parseClaudeCode, promptTitle, SYNTHETIC_MODEL } from "./text.js";
 
 /** Claude Code keeps names up to this long; longer ones are cut and get a hash suffix. */
 const MAX_DIR_NAME = 200;
@@ -127,6 +127,9 @@ export function scanSession(buf: Buffer): Scan {
   let custom: string | undefined;
   let ai: string | undefined;
   let summary: string | undefined;
+  // The first prompt names a session with no title line (`claude -p`); a
+  // prompt too long to parse here is rare enough to leave such a session untitled.
+  let prompt: string | undefined;
   let lastResponse: string | undefined;
   // Earliest and latest kept as epoch parts: each timestamp is parsed once.
   let first: EpochTime | undefined;
@@ -170,6 +173,7 @@ export function scanSession(buf: Buffer): Scan {
       if (type === "custom-title") custom = str(record, "customTitle") || custom;
       if (type === "ai-title") ai = str(record, "aiTitle") || ai;
       if (type === "summary") summary = str(record, "summary") || summary;
+      prompt ??= promptTitle(record);
     } else {
       const head = buf.toString("utf8", from, from + HEAD);
       type = TYPE_RE.exec(head)?.[1];
@@ -201,7 +205,7 @@ export function scanSession(buf: Buffer): Scan {
   }
   if (first !== undefined) m.timestamp = formatTimestamp(first);
   if (last !== undefined) scan.updated = formatTimestamp(last);
-  const title = custom ?? ai ?? summary;
+  const title = custom ?? ai ?? summary ?? prompt;
   if (title !== undefined) m.title = title;
   return scan;
 }

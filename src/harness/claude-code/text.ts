@@ -4,7 +4,7 @@
  * writes the lines back exactly as they were.
  */
 
-import type { Meta } from "../../common.js";
+import { isJsonObject, type JsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { checkLineCount } from "../../lines.js";
@@ -25,11 +25,42 @@ import {
 /** The model Claude Code records on assistant lines it made up itself (API errors, interrupts). */
 export const SYNTHETIC_MODEL = "<synthetic>";
 
+/** Titles made from a prompt longer than this are cut with an ellipsis. */
+const TITLE_MAX = 120;
+
+/**
+ * A user line's prompt as a title: its text on one line, trimmed, cut at
+ * {@link TITLE_MAX}. None for what Claude Code writes as a user line but the
+ * person did not type: meta lines (caveats), sidechains, tool results, and
+ * markup such as `<command-name>` or `<local-command-stdout>`. `claude -p`
+ * writes no title line, so this is how such a session is named.
+ */
+export function promptTitle(record: JsonObject | undefined): string | undefined {
+  if (record === undefined || lineType(record) !== "user") return undefined;
+  if (record.isMeta === true || record.isSidechain === true) return undefined;
+  const message = obj(record, "message");
+  const content = message?.content;
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content
+            .map((c) =>
+              isJsonObject(c) && c.type === "text" && typeof c.text === "string" ? c.text : "",
+            )
+            .join(" ")
+        : "";
+  const line = text.replace(/\s+/g, " ").trim();
+  if (line === "" || line.startsWith("<")) return undefined;
+  return line.length <= TITLE_MAX ? line : `${line.slice(0, TITLE_MAX - 1).trimEnd()}…`;
+}
+
 /**
  * Session metadata from the lines. The first line carrying each field wins,
  * the start is the earliest timestamp, and the title is the last
  * `custom-title` (a /rename), else the last `ai-title`, else the last
- * `summary`. `fallbackId` names a session whose lines carry no sessionId.
+ * `summary`, else the first prompt (see {@link promptTitle}).
+ * `fallbackId` names a session whose lines carry no sessionId.
  */
 export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string): Meta {
   let id: string | undefined;
@@ -41,9 +72,11 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
   let custom: string | undefined;
   let ai: string | undefined;
   let summary: string | undefined;
+  let prompt: string | undefined;
   for (const { record } of lines) {
     if (record === undefined) continue;
     const type = lineType(record);
+    prompt ??= promptTitle(record);
     id ??= nonEmpty(str(record, "sessionId"));
     cwd ??= nonEmpty(str(record, "cwd"));
     gitBranch ??= nonEmpty(str(record, "gitBranch"));
@@ -73,7 +106,7 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
   const meta: Meta = { id: id ?? fallbackId(), timestamp: start ?? EPOCH };
   if (cwd !== undefined) meta.cwd = cwd;
   if (gitBranch !== undefined) meta.git_branch = gitBranch;
-  const title = custom ?? ai ?? summary;
+  const title = custom ?? ai ?? summary ?? prompt;
   if (title !== undefined) meta.title = title;
   if (version !== undefined) meta.cli_version = version;
   if (model !== undefined) meta.model = model;

@@ -53,6 +53,7 @@ import {
   readEnvelope,
   SCAFFOLDING_PREFIXES,
 } from "./body.js";
+import { firstPrompt } from "./text.js";
 import {
   type CodexCall,
   customCallToTool,
@@ -459,7 +460,15 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
     }
   });
 
-  return { meta: transcript.meta, body: messages.filter((m) => m.content.length > 0) };
+  // A thread nobody named reads as Codex lists it: by its first prompt. Only
+  // here, in the projection: the store's own meta keeps a given title only,
+  // as a saved title names the thread for Codex.
+  const meta = { ...transcript.meta };
+  if (meta.title === undefined) {
+    const prompt = firstPrompt(transcript.body.lines);
+    if (prompt !== undefined) meta.title = prompt;
+  }
+  return { meta, body: messages.filter((m) => m.content.length > 0) };
 }
 
 // ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Decompress } from "fzstd";
+import { parse as parseToml } from "smol-toml";
 import { isJsonObject, type Meta } from "../../common.js";
 import {
   ConflictError,
@@ -61,7 +62,9 @@ import type {
 import {
   type CodexBody,
   type CodexLine,
+  envelopeLine,
   joinLines,
+  readEnvelope,
   SCAFFOLDING_PREFIXES,
   splitLines,
 } from "./body.js";
@@ -230,6 +233,62 @@ export function estimateMessages(lines: readonly CodexLine[]): number {
   return count;
 }
 
+/**
+ * The model provider the user's Codex runs with: `model_provider` of the
+ * active profile (`profile = "x"`, `[profiles.x]`), else the top-level one,
+ * in `<Codex home>/config.toml` (so `$CODEX_HOME` is honored). Undefined
+ * when there is no config, it names none, or it is not TOML (Codex itself
+ * would refuse to start then; the copy keeps Codex's default, "openai").
+ */
+export function configuredProvider(home: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(home, "config.toml"), "utf8");
+  } catch {
+    return undefined;
+  }
+  let config: unknown;
+  try {
+    config = parseToml(text);
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(config)) return undefined;
+  const name = (o: unknown) =>
+    isJsonObject(o) && typeof o.model_provider === "string" && o.model_provider.trim() !== ""
+      ? o.model_provider.trim()
+      : undefined;
+  const profiles = config.profiles;
+  const profile =
+    typeof config.profile === "string" && isJsonObject(profiles)
+      ? profiles[config.profile]
+      : undefined;
+  return name(profile) ?? name(config);
+}
+
+/**
+ * A copy txcript wrote (`originator` "txcript") under the user's provider.
+ * Codex resumes only sessions recorded under the provider it runs with, so
+ * a copy saying "openai" is refused by anyone on Azure, Ollama or
+ * OpenRouter. A rollout Codex wrote itself keeps the provider it ran under.
+ */
+function underUserProvider(
+  lines: CodexLine[],
+  at: number,
+  provider: string | undefined,
+): CodexLine[] {
+  const line = lines[at];
+  if (provider === undefined || line === undefined) return lines;
+  const env = readEnvelope(line.text);
+  if (env === undefined || env.payload.originator !== "txcript") return lines;
+  if (env.payload.model_provider === provider) return lines;
+  const timestamp = typeof env.timestamp === "string" ? env.timestamp : "";
+  const patched = envelopeLine(timestamp, env.type, { ...env.payload, model_provider: provider });
+  const out = [...lines];
+  out[at] = { ...line, text: patched.text };
+  return out;
+}
+
 export class CodexStore implements Store<CodexBody> {
   readonly harness = "codex" as const;
   readonly roots: readonly string[];
@@ -385,6 +444,7 @@ export class CodexStore implements Store<CodexBody> {
     }
     const started = info.timestamp ?? transcript.meta.timestamp;
     const path = join(this.home, rolloutRelativePath(id, started));
+    const written = underUserProvider(lines, info.line, configuredProvider(this.home));
     const dir = dirname(path);
     const files: string[] = [];
     // Folders through symlinks are refused before anything is created.
@@ -394,7 +454,7 @@ export class CodexStore implements Store<CodexBody> {
       sweepTemps(dir);
       sweepTemps(this.home);
       // Exclusive unless overwriting: of two concurrent saves, one wins.
-      writeFileAtomic(path, joinLines(lines), { exclusive: !options.overwrite });
+      writeFileAtomic(path, joinLines(written), { exclusive: !options.overwrite });
       files.unshift(path);
       // An overwritten session may have lived elsewhere (another date, zstd, archived).
       for (const old of existing) {
