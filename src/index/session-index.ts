@@ -845,6 +845,12 @@ export class SessionIndex {
         when += " AND u.at <= ?";
         params.push(filter.until);
       }
+      // A copy `continue` wrote repeats its source's messages: only what was
+      // added after it was written (the resumed harness's own turns) counts.
+      const copies = new CopyLedger(this.options.env).writtenCopies();
+      when += ` AND NOT EXISTS (SELECT 1 FROM json_each(?) c WHERE json_extract(c.value, '$[0]') = e.harness
+         AND json_extract(c.value, '$[1]') = e.id AND u.at <= json_extract(c.value, '$[2]'))`;
+      params.push(JSON.stringify(copies));
       // total(), not sum(): hostile counts would overflow sum()'s 64-bit integers and fail the query.
       const rows = this.db
         // The columns are named as the counts are: the row is a bucket's counts per entry.
