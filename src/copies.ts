@@ -94,6 +94,20 @@ export class CopyLedger {
     return out;
   }
 
+  /**
+   * Each copy `continue` wrote, as [harness, id, ms], with when it was
+   * (last) written: what a copy holds from before then was counted in its
+   * source, so `usage` counts only what the resumed harness added after.
+   */
+  writtenCopies(): [HarnessId, string, number][] {
+    const out: [HarnessId, string, number][] = [];
+    for (const r of this.records().values()) {
+      const ms = Date.parse(r.written);
+      if (Number.isFinite(ms)) out.push([r.harness, r.id, ms]);
+    }
+    return out;
+  }
+
   lookup(harness: HarnessId, id: string): CopyRecord | undefined {
     return this.records().get(CopyLedger.key(harness, id));
   }

@@ -266,6 +266,22 @@ export interface Continued {
   resume?: ResumeCommand & { overridden: boolean };
 }
 
+/**
+ * A copy's messages without their token counts: they were spent in the
+ * source session and are counted there. A copy that carried them would be
+ * counted again by anything that totals the target's store (ccusage totals
+ * Claude Code and Codex files as they stand: a Codex session copied into
+ * Claude Code would show GPT tokens under Claude). Only the turns the
+ * resumed harness adds carry usage.
+ */
+export function withoutUsage(body: Common): Common {
+  return body.map((m) => {
+    if (m.usage === undefined) return m;
+    const { usage: _spent, ...rest } = m;
+    return rest;
+  });
+}
+
 /** The id of the `n`th copy of `source` into `target`: deterministic, so a repeat finds its copy. */
 export function copyId(source: Origin, target: HarnessId, n: number): string {
   return stableUuid("copy", source.harness, source.id, target, n);
@@ -310,7 +326,7 @@ export function continueInto(
     const id = copyId(source, target, n);
     const meta = { ...transcript.meta, id };
     if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
-    const copy: Transcript<Common> = { meta, body: transcript.body };
+    const copy: Transcript<Common> = { meta, body: withoutUsage(transcript.body) };
     const existing = store.native.fingerprint(id)?.files[0]?.path;
     let status: CopyStatus = "new";
     let before: string | undefined;

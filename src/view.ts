@@ -9,6 +9,7 @@
 import type { Block, Json, Message, Meta, Tool, Usage } from "./common.js";
 import { isJsonObject, stopReasonText, toolToCanonical } from "./common.js";
 import { messageToJson, metaToJson } from "./commonJson.js";
+import { usageLabel } from "./usage/format.js";
 
 export interface Painter {
   bold(s: string): string;
@@ -148,15 +149,8 @@ function metaLines(input: ViewInput): [string, string][] {
   return rows;
 }
 
-/**
- * `13012 in (13000 cached) / 5 out`. Common's input_tokens leave out cache
- * reads and writes (Anthropic's convention); the prompt a model read is all three.
- */
-export function usageText(u: Usage): string {
-  const cached = (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
-  const input = u.input_tokens + cached;
-  return `${input} in${cached > 0 ? ` (${cached} cached)` : ""} / ${u.output_tokens} out`;
-}
+/** A message's usage: one label for every format (usage/format.ts). */
+export const usageText = usageLabel;
 
 function messageHeader(m: Message): string[] {
   const parts: string[] = [m.role];

@@ -399,6 +399,12 @@ export function usageBuckets(ix: Reader, filter: UsageFilter = {}): UsageBucket[
       when += " AND u.at <= ?";
       params.push(filter.until);
     }
+    // A copy `continue` wrote repeats its source's messages: only what was
+    // added after it was written (the resumed harness's own turns) counts.
+    const copies = new CopyLedger(ix.env).writtenCopies();
+    when += ` AND NOT EXISTS (SELECT 1 FROM json_each(?) c WHERE json_extract(c.value, '$[0]') = e.harness
+       AND json_extract(c.value, '$[1]') = e.id AND u.at <= json_extract(c.value, '$[2]'))`;
+    params.push(JSON.stringify(copies));
     // total(), not sum(): hostile counts would overflow sum()'s 64-bit integers and fail the query.
     const rows = ix
       .db()

@@ -14,6 +14,7 @@ import MarkdownItCtor, { type MarkdownIt, type RendererRule } from "markdown-it"
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../common.js";
 import { stopReasonText } from "../common.js";
 import { shortener } from "../ids.js";
+import { usageLabel } from "../usage/format.js";
 import { CSS, SCRIPT, SCRIPT_HASH } from "./assets.js";
 import { escapeHtml, highlight, knownLanguage } from "./highlight.js";
 import { findCall } from "./markdown.js";
@@ -321,10 +322,7 @@ function messageHtml(m: Message, i: number, model: Model): string {
   parts.push(
     `<time datetime="${escapeHtml(m.timestamp)}">${escapeHtml(displayTime(m.timestamp))}</time>`,
   );
-  if (m.usage)
-    parts.push(
-      `<span>${m.usage.input_tokens.toLocaleString("en-US")} in · ${m.usage.output_tokens.toLocaleString("en-US")} out</span>`,
-    );
+  if (m.usage) parts.push(`<span>${escapeHtml(usageLabel(m.usage))}</span>`);
   if (m.stop_reason && m.stop_reason !== "end_turn" && m.stop_reason !== "tool_use") {
     parts.push(
       `<span class="badge error">stopped: ${escapeHtml(stopReasonText(m.stop_reason))}</span>`,

@@ -13,6 +13,7 @@
 
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../common.js";
 import { stopReasonText } from "../common.js";
+import { usageLabel } from "../usage/format.js";
 import {
   base64Size,
   buildModel,
@@ -150,7 +151,7 @@ function speaker(m: Message, label: string, ordinal: number): string {
   const parts = [`**${label}**`, `#${ordinal}`];
   if (m.role === "assistant" && m.model) parts.push(code(m.model));
   parts.push(displayTime(m.timestamp));
-  if (m.usage) parts.push(`${m.usage.input_tokens} in / ${m.usage.output_tokens} out`);
+  if (m.usage) parts.push(usageLabel(m.usage));
   if (m.stop_reason && m.stop_reason !== "end_turn" && m.stop_reason !== "tool_use") {
     parts.push(`stopped: ${inline(stopReasonText(m.stop_reason))}`);
   }

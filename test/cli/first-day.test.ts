@@ -349,7 +349,7 @@ describe("10. Claude Code tokens", () => {
     );
     const r = txcript(["view", file, "--no-pager"]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("13012 in (13000 cached) / 5 out");
+    expect(r.stdout).toContain("12 in + 13000 cache read / 5 out");
   });
 });
 
