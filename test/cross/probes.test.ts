@@ -54,7 +54,10 @@ describe("probes and the registry", () => {
       if (!store) throw new Error(`${id} has no store`);
       // Goose's store is read-only: its sessions come from the documented format.
       if (id === "goose")
-        createGooseDatabase(root, [0, 1, 2].map((n) => everyKindSession(`2026100${n}_1`)));
+        createGooseDatabase(
+          root,
+          [0, 1, 2].map((n) => everyKindSession(`2026100${n}_1`)),
+        );
       for (let n = 0; n < 3 && id !== "goose"; n++) {
         store.save(
           transcript({
