@@ -15,6 +15,7 @@ export const HARNESS_IDS = [
   "codex",
   "gemini_cli",
   "opencode",
+  "goose",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -26,6 +27,7 @@ export const HARNESS_LABELS = {
   codex: "Codex",
   gemini_cli: "Gemini CLI",
   opencode: "OpenCode",
+  goose: "Goose",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -39,6 +41,7 @@ export const STORED_HARNESS_IDS = [
   "codex",
   "gemini_cli",
   "opencode",
+  "goose",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

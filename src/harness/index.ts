@@ -20,6 +20,7 @@ import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
+import { goose } from "./goose/index.js";
 import { openCode } from "./opencode/index.js";
 import { simple } from "./simple.js";
 
@@ -32,6 +33,7 @@ const HARNESSES = {
   codex,
   opencode: openCode,
   gemini_cli: geminiCli,
+  goose,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -11,6 +11,7 @@ import { AntigravityProbe } from "./antigravity/probe.js";
 import { ClaudeCodeProbe } from "./claude-code/probe.js";
 import { CodexProbe } from "./codex/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
+import { GooseProbe } from "./goose/probe.js";
 import { OpenCodeProbe } from "./opencode/probe.js";
 
 const PROBES = {
@@ -19,6 +20,7 @@ const PROBES = {
   codex: (options) => new CodexProbe(options),
   gemini_cli: (options) => new GeminiCliProbe(options),
   opencode: (options) => new OpenCodeProbe(options),
+  goose: (options) => new GooseProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

@@ -1282,6 +1282,68 @@ export const carryGemini: Carry = (t, via) => {
   return { meta, body };
 };
 
+/**
+ * Goose (docs/formats/goose.md): "one Goose message per Common message";
+ * [message times to the second], [stop reasons, usage and per-message
+ * models], [git branch and CLI version] are lost; assistant messages take
+ * the session's model; a structured tool result becomes its JSON text;
+ * Bash/Read/Write/Edit come back typed.
+ */
+const carryGoose: Carry = (t) => {
+  const meta: Meta = { id: t.meta.id, timestamp: t.meta.timestamp };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  if (t.meta.title) meta.title = t.meta.title;
+  if (t.meta.model) meta.model = t.meta.model;
+  const block = (b: Block): Block => {
+    switch (b.type) {
+      case "text":
+        return clone(b);
+      case "thinking":
+        if (b.text === "" && b.encrypted !== undefined)
+          return { type: "thinking", text: "", encrypted: b.encrypted };
+        return b.signature
+          ? { type: "thinking", text: b.text, signature: b.signature }
+          : { type: "thinking", text: b.text };
+      case "image":
+        return {
+          type: "image",
+          source: { type: "base64", media_type: b.source.media_type, data: b.source.data },
+        };
+      case "tool_use":
+        if (b.tool.name === "Raw" && b.tool.tool_name.startsWith("developer__"))
+          unsupported("Goose", "a Raw tool under a Goose developer name");
+        return {
+          type: "tool_use",
+          id: b.id,
+          tool: toolFromCanonical(toolToCanonical(b.tool).name, toolToCanonical(b.tool).input),
+        };
+      case "tool_result": {
+        const r: ToolResultBlock = {
+          type: "tool_result",
+          tool_use_id: b.tool_use_id,
+          content: typeof b.content === "string" ? b.content : JSON.stringify(b.content),
+        };
+        if (b.is_error) r.is_error = true;
+        return r;
+      }
+      default:
+        return unsupported("Goose", b.type);
+    }
+  };
+  const body: Message[] = t.body
+    .filter((m) => m.content.length > 0)
+    .map((m) => {
+      const out: Message = {
+        role: m.role,
+        content: m.content.map(block),
+        timestamp: timestampFromMillis(Math.floor(timestampMillis(m.timestamp) / 1000) * 1000),
+      };
+      if (m.role === "assistant" && meta.model) out.model = meta.model;
+      return out;
+    });
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -1289,4 +1351,5 @@ export const CARRY: Record<HarnessId, Carry> = {
   opencode: carryOpenCode,
   gemini_cli: carryGemini,
   simple: carrySimple,
+  goose: carryGoose,
 };

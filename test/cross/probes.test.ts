@@ -15,6 +15,7 @@ import {
   type StoreOptions,
 } from "../../src/transcript.js";
 import { transcript } from "../index/support.js";
+import { createGooseDatabase, everyKindSession } from "../support/goose.js";
 import { createOpenCodeDatabase } from "../support/opencode.js";
 import { tempDir } from "../support/tmp.js";
 
@@ -51,7 +52,13 @@ describe("probes and the registry", () => {
       if (id === "opencode") createOpenCodeDatabase(root); // OpenCode makes its schema itself
       const store = openStore(harness(id), options);
       if (!store) throw new Error(`${id} has no store`);
-      for (let n = 0; n < 3; n++) {
+      // Goose's store is read-only: its sessions come from the documented format.
+      if (id === "goose")
+        createGooseDatabase(
+          root,
+          [0, 1, 2].map((n) => everyKindSession(`2026100${n}_1`)),
+        );
+      for (let n = 0; n < 3 && id !== "goose"; n++) {
         store.save(
           transcript({
             id: `7e57${n}000-0000-4000-8000-00000000000${n}`,

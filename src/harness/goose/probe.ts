@@ -1,0 +1,75 @@
+/**
+ * What the index checks of Goose's store before every command: where its
+ * data folder is (`<data>/sessions/sessions.db` and the legacy
+ * `<data>/sessions/<id>.jsonl` files), and a stamp over those files' stats.
+ * No database is opened here.
+ */
+
+import { readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { homeDir, nonEmpty } from "../../env.js";
+import { errnoCode } from "../../errors.js";
+import type { StoreOptions, StoreProbe } from "../../transcript.js";
+
+export const SESSIONS_DIR = "sessions";
+export const DATABASE = "sessions.db";
+
+/**
+ * Goose's data directory: an explicit root, `TXCRIPT_GOOSE_ROOT`, Goose's
+ * own `GOOSE_PATH_ROOT` (whose `data/` it uses), `XDG_DATA_HOME/goose`,
+ * then `~/.local/share/goose` (the etcetera XDG strategy Goose uses).
+ */
+export function gooseRoot(options: StoreOptions = {}): string {
+  const env = options.env ?? process.env;
+  if (options.root !== undefined) return resolve(options.root);
+  const explicit = nonEmpty(env.TXCRIPT_GOOSE_ROOT);
+  if (explicit !== undefined) return resolve(explicit);
+  const pathRoot = nonEmpty(env.GOOSE_PATH_ROOT);
+  if (pathRoot !== undefined) return resolve(pathRoot, "data");
+  const xdg = nonEmpty(env.XDG_DATA_HOME);
+  if (xdg !== undefined) return resolve(xdg, "goose");
+  return resolve(homeDir(env), ".local", "share", "goose");
+}
+
+/** The legacy `<id>.jsonl` session files, by name (none when the folder is missing). */
+export function legacyNames(sessionsDir: string): string[] {
+  try {
+    return readdirSync(sessionsDir)
+      .filter((name) => name.endsWith(".jsonl") && name.length > ".jsonl".length)
+      .sort();
+  } catch (cause) {
+    if (errnoCode(cause) === "ENOENT" || errnoCode(cause) === "ENOTDIR") return [];
+    throw cause;
+  }
+}
+
+export class GooseProbe implements StoreProbe {
+  readonly roots: readonly string[];
+  private readonly sessionsDir: string;
+
+  constructor(options: StoreOptions = {}) {
+    const root = gooseRoot(options);
+    this.roots = [root];
+    this.sessionsDir = join(root, SESSIONS_DIR);
+  }
+
+  /** The database's, its -wal's and every legacy file's size and times. */
+  stamp(): string | undefined {
+    const state = (path: string) => {
+      try {
+        const st = statSync(path);
+        return [st.size, st.mtimeMs, st.ctimeMs, st.ino];
+      } catch (cause) {
+        if (errnoCode(cause) === "ENOENT") return null;
+        throw cause;
+      }
+    };
+    const db = join(this.sessionsDir, DATABASE);
+    const files = [
+      db,
+      `${db}-wal`,
+      ...legacyNames(this.sessionsDir).map((n) => join(this.sessionsDir, n)),
+    ];
+    return JSON.stringify(files.map((f) => [f, state(f)]));
+  }
+}
