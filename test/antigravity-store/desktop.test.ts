@@ -146,13 +146,17 @@ describe("the summaries cache", () => {
     insert(db, cacheRow(ROOT_ID, "CASCADE_RUN_STATUS_IDLE", { title: "Cached title" }));
     insert(db, cacheRow(SUB_ID, "CASCADE_RUN_STATUS_IDLE", { not_fully_idle: 1 }));
     insert(db, cacheRow(LIVE_ID, "CASCADE_RUN_STATUS_RUNNING", { preview: "live preview" }));
-    insert(db, cacheRow("not-on-disk", "CASCADE_RUN_STATUS_IDLE", { killed: 1 }));
+    insert(db, cacheRow("not-on-disk", "CASCADE_RUN_STATUS_RUNNING", { killed: 1 }));
+    insert(db, cacheRow("errored", "CASCADE_RUN_STATUS_ERROR"));
+    insert(db, cacheRow("unloaded", "CASCADE_RUN_STATUS_UNLOADED", { not_fully_idle: 1 }));
     db.close();
     const cache = readSummaries(desktop);
     expect(cache.get(ROOT_ID)?.running).toBe(false);
     expect(cache.get(SUB_ID)?.running).toBe(true);
     expect(cache.get(LIVE_ID)?.running).toBe(true);
-    expect(cache.get("not-on-disk")?.running).toBe(true);
+    expect(cache.get("not-on-disk")?.running).toBe(false);
+    expect(cache.get("errored")).toEqual({ running: false, status: "CASCADE_RUN_STATUS_ERROR" });
+    expect(cache.get("unloaded")?.running).toBe(false);
 
     const store = new AntigravityStore({ env, platform: "linux" });
     const { sessions } = await store.discover();

@@ -40,6 +40,8 @@ export const SUMMARY_COLUMNS = [
 
 /** The status value of an idle conversation. */
 export const IDLE_STATUS = "CASCADE_RUN_STATUS_IDLE";
+/** The status value of a running one. */
+export const RUNNING_STATUS = "CASCADE_RUN_STATUS_RUNNING";
 
 /** What txcript takes from one cached row. */
 export interface CachedSummary {
@@ -47,7 +49,7 @@ export interface CachedSummary {
   preview?: string;
   /** `status` verbatim (`CASCADE_RUN_STATUS_…`). */
   status?: string;
-  /** True unless the row says IDLE, not `not_fully_idle` and not `killed`. */
+  /** RUNNING, or IDLE with `not_fully_idle` set; never when `killed`. */
   running: boolean;
 }
 
@@ -98,12 +100,15 @@ export function readSummaries(root: string, busyTimeoutMs = 200): Map<string, Ca
           const id = text(r.get("conversation_id"));
           if (id === undefined) continue;
           const status = text(r.get("status"));
+          // RUNNING runs; IDLE with not_fully_idle still has a subagent at
+          // work unless killed. ERROR, UNLOADED and unknown values are not
+          // shown as running: a false "running" is worse than a missed one.
+          const killed = truthy(r.get("killed"));
           const found: CachedSummary = {
             running:
-              status !== undefined &&
-              (status !== IDLE_STATUS ||
-                truthy(r.get("not_fully_idle")) ||
-                truthy(r.get("killed"))),
+              !killed &&
+              (status === RUNNING_STATUS ||
+                (status === IDLE_STATUS && truthy(r.get("not_fully_idle")))),
           };
           const title = text(r.get("title"));
           if (title !== undefined) found.title = title;
