@@ -18,6 +18,8 @@ export interface SessionRecord {
   model: string | null;
   path: string;
   lane: string | null;
+  status: string | null;
+  running: boolean;
   parent_id: string | null;
   forked_from: string | null;
   forked_from_harness: TextForm | null;
@@ -37,6 +39,8 @@ export function sessionRecord(s: Discovered): SessionRecord {
     model: s.meta.model ?? null,
     path: s.path,
     lane: s.lane ?? null,
+    status: s.status ?? null,
+    running: s.running === true,
     parent_id: s.parent_id ?? null,
     forked_from: s.forked_from ?? null,
     forked_from_harness: s.forked_from_harness ?? null,

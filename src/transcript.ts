@@ -133,8 +133,12 @@ export interface Discovered {
   /** Messages as `view` would number them, or an estimate documented by the store. */
   message_count: number;
   fingerprint: Fingerprint;
-  /** Which writer produced it when a harness has several (agy: `cli`, `acp`). */
+  /** Which writer produced it when a harness has several (agy: `cli`, `acp`, `desktop`). */
   lane?: string;
+  /** The harness's own run status when it keeps one (agy: `CASCADE_RUN_STATUS_…`). */
+  status?: string;
+  /** True when the harness says the session is still running. */
+  running?: boolean;
   /** The conversation that spawned this one (a subagent). */
   parent_id?: string;
   /** The conversation this one was forked from. */

@@ -63,7 +63,12 @@ export function renderTable(
       age: age(options.now - updated),
       count: `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`,
       cwd: forTerminal(cwdOf(s)),
-      title: forTerminal((s.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim()),
+      // A session its harness says is still running is marked where the eye lands.
+      title: forTerminal(
+        `${s.running ? "[running] " : ""}${s.meta.title ?? "(untitled)"}`
+          .replace(/\s+/g, " ")
+          .trim(),
+      ),
     };
   });
   const header = {

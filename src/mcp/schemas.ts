@@ -159,6 +159,8 @@ export const sessionRecord = z.object({
   model: z.string().nullable(),
   path: z.string(),
   lane: z.string().nullable(),
+  status: z.string().nullable(),
+  running: z.boolean(),
   parent_id: z.string().nullable(),
   forked_from: z.string().nullable(),
   forked_from_harness: z.string().nullable(),

@@ -58,8 +58,8 @@ export interface ExtraTable {
   rows: SqlValue[][];
 }
 
-/** Which writer produced the conversation: the CLI, or the ACP server. */
-export type AntigravityLane = "cli" | "acp";
+/** Which surface produced the conversation: the CLI, the ACP server, or the desktop app. */
+export type AntigravityLane = "cli" | "acp" | "desktop";
 
 export interface AntigravityBody {
   /** The conversation id: the database file stem. */

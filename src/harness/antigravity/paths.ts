@@ -12,6 +12,8 @@ import type { AntigravityLane } from "./body.js";
 export const ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ROOT";
 /** Our environment variable for the ACP lane's root. */
 export const ACP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ACP_ROOT";
+/** Our environment variable for the desktop app's lane root. */
+export const DESKTOP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT";
 
 /** One place agy keeps conversations: `<root>/conversations`, `<root>/brain`. */
 export interface LaneRoot {
@@ -36,24 +38,30 @@ export interface AntigravityStoreOptions extends StoreOptions {
 /**
  * The lanes a store reads, the CLI lane first (where `save` writes):
  * - an explicit root (`root`, else `$TXCRIPT_ANTIGRAVITY_ROOT`) means that
- *   root alone as the CLI lane, plus `$TXCRIPT_ANTIGRAVITY_ACP_ROOT` when set;
- * - otherwise `<gemini>/antigravity-cli` and `<gemini>/antigravity-acp` (or
- *   `$TXCRIPT_ANTIGRAVITY_ACP_ROOT`), where `<gemini>` is `$GEMINI_HOME`, else
- *   `~/.gemini` (home from `HOME`, `USERPROFILE` on Windows).
+ *   root alone as the CLI lane, plus `$TXCRIPT_ANTIGRAVITY_ACP_ROOT` and
+ *   `$TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT` when set;
+ * - otherwise `<gemini>/antigravity-cli`, `<gemini>/antigravity-acp` (or
+ *   `$TXCRIPT_ANTIGRAVITY_ACP_ROOT`) and the desktop app's
+ *   `<gemini>/antigravity` (or `$TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT`), where
+ *   `<gemini>` is `$GEMINI_HOME`, else `~/.gemini` (home from `HOME`,
+ *   `USERPROFILE` on Windows).
  */
 export function antigravityLanes(options: AntigravityStoreOptions = {}): LaneRoot[] {
   const env = options.env ?? process.env;
   const acp = nonEmpty(env[ACP_ROOT_ENV]);
+  const desktop = nonEmpty(env[DESKTOP_ROOT_ENV]);
   const explicit = nonEmpty(options.root) ?? nonEmpty(env[ROOT_ENV]);
   const lanes: LaneRoot[] = [];
   if (explicit !== undefined) {
     lanes.push({ lane: "cli", root: resolve(explicit) });
     if (acp !== undefined) lanes.push({ lane: "acp", root: resolve(acp) });
+    if (desktop !== undefined) lanes.push({ lane: "desktop", root: resolve(desktop) });
   } else {
     const home = homeDir(env, options.platform);
     const gemini = resolve(nonEmpty(env.GEMINI_HOME) ?? join(home, ".gemini"));
     lanes.push({ lane: "cli", root: join(gemini, "antigravity-cli") });
     lanes.push({ lane: "acp", root: resolve(acp ?? join(gemini, "antigravity-acp")) });
+    lanes.push({ lane: "desktop", root: resolve(desktop ?? join(gemini, "antigravity")) });
   }
   return lanes.filter((l, i) => lanes.findIndex((m) => m.root === l.root) === i);
 }

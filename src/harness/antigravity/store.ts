@@ -76,6 +76,7 @@ import {
 import { AntigravityProbe, conversationNames, fingerprintOf, statOrUndefined } from "./probe.js";
 import { readListing } from "./store-listing.js";
 import { HARNESS, readDatabase, writeDatabase } from "./store-rows.js";
+import { type CachedSummary, readSummaries, summariesPath } from "./store-summaries.js";
 
 export {
   ACP_ROOT_ENV,
@@ -244,6 +245,27 @@ export function loadConversationFile(path: string): Transcript<AntigravityBody> 
   return { meta: summarize(listingRows(body)).meta, body };
 }
 
+/**
+ * What the summaries cache adds to a listing: the run status, and the
+ * title (else preview) where the conversation's own files give none. A
+ * running conversation's fingerprint also covers the cache, which the
+ * probe never lists: so the index reads it afresh on every command until
+ * it is idle, rather than keeping a stale "running".
+ */
+function applyCached(found: Discovered, cached: CachedSummary, cache: string): void {
+  if (cached.status !== undefined) found.status = cached.status;
+  if (cached.running) {
+    found.running = true;
+    const st = statOrUndefined(cache);
+    if (st?.isFile())
+      found.fingerprint = {
+        files: [...found.fingerprint.files, { path: cache, mtime_ms: st.mtimeMs, size: st.size }],
+      };
+  }
+  const title = cached.title ?? cached.preview;
+  if (found.meta.title === undefined && title !== undefined) found.meta.title = title;
+}
+
 // ---------------------------------------------------------------------------
 // The store
 
@@ -377,9 +399,14 @@ export class AntigravityStore implements Store<AntigravityBody> {
       ...(onProgress ? { onProgress } : {}),
     });
     const sessions: Discovered[] = [];
+    const caches = new Map(this.lanes.map((l) => [l.root, readSummaries(l.root)] as const));
     for (const result of results) {
-      if ("session" in result) sessions.push(result.session);
-      else skipped.push(result.skipped);
+      if ("session" in result) {
+        const lane = this.lanes.find((l) => l.lane === result.session.lane);
+        const cached = lane && caches.get(lane.root)?.get(result.session.id);
+        if (lane && cached) applyCached(result.session, cached, summariesPath(lane.root));
+        sessions.push(result.session);
+      } else skipped.push(result.skipped);
     }
     return { sessions, skipped };
   }
@@ -412,8 +439,8 @@ export class AntigravityStore implements Store<AntigravityBody> {
       const text = readTextIfPresent(file);
       if (text !== undefined) body[key] = text;
     }
+    if (lane.lane !== "cli") body.lane = lane.lane;
     if (lane.lane === "acp") {
-      body.lane = "acp";
       const sidecar = readTextIfPresent(paths.meta);
       if (sidecar !== undefined) body.acp_meta = sidecar;
     }

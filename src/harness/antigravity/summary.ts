@@ -89,7 +89,8 @@ export interface Listing {
  *   else the first user prompt, whitespace collapsed, cut to 80 code points;
  * - model: the model name of the newest of the last 8 gen_metadata rows that names one,
  *   else `model-<n>` of the latest planner step;
- * - parent_id: the main blob's parent conversation (a subagent), else a SUBAGENT_FORK reference;
+ * - parent_id: the main blob's parent conversation (a subagent), else a SUBAGENT_FORK reference,
+ *   else the root conversation the main blob names when it is not this one (desktop subagents);
  * - forked_from: the conversation a FORK reference names.
  */
 export function summarize(rows: ListingRows): Listing {
@@ -137,9 +138,13 @@ export function summarize(rows: ListingRows): Listing {
     }
     return undefined;
   };
+  // The desktop app's subagents name their root conversation in field 6
+  // (docs/formats/antigravity.md, "Surfaces"): a root other than itself is its parent.
+  const root = nonBlank(main.string(CortexTrajectoryMetadata.conversation_id));
   const parent =
     nonBlank(main.string(CortexTrajectoryMetadata.parent_conversation_id)) ??
-    refTo(TrajectoryReferenceType.SUBAGENT_FORK);
+    refTo(TrajectoryReferenceType.SUBAGENT_FORK) ??
+    (root !== undefined && root !== id ? root : undefined);
   if (parent !== undefined) listing.parent_id = parent;
   const fork = refTo(TrajectoryReferenceType.FORK);
   if (fork !== undefined) listing.forked_from = fork;

@@ -318,7 +318,8 @@ export function parseAntigravity(text: string, origin?: string): Transcript<Anti
   const transcriptFull = c.optional(doc, "transcript_full", "", str);
   if (transcriptFull !== undefined) body.transcript_full = transcriptFull;
   const lane = c.optional(doc, "x_lane", "", (v, p): AntigravityLane => {
-    if (v !== "cli" && v !== "acp") return c.expected(p, `"cli" or "acp"`, v);
+    if (v !== "cli" && v !== "acp" && v !== "desktop")
+      return c.expected(p, `"cli", "acp" or "desktop"`, v);
     return v;
   });
   if (lane !== undefined) body.lane = lane;
