@@ -6,7 +6,7 @@
  * whole session. Pure: returns strings.
  */
 
-import type { Block, Json, Message, Meta, Tool, Usage } from "./common.js";
+import type { Block, Json, Message, Meta, Tool } from "./common.js";
 import { isJsonObject, stopReasonText, toolToCanonical } from "./common.js";
 import { messageToJson, metaToJson } from "./commonJson.js";
 import { usageLabel } from "./usage/format.js";

@@ -170,6 +170,7 @@ describe("the CLI on hostile session text", () => {
     expect(q.stdout).not.toMatch(UNSAFE);
     const c = txcript(["complete", "--", "view", ""], { env });
     expect(c.stdout).toContain(sid);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what the test looks for
     expect(c.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
   });
 

@@ -7,9 +7,9 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { uniquePrefixWidth } from "../../src/ids.js";
 import type { Tool } from "../../src/common.js";
 import { toolFromNative, toolToNative } from "../../src/harness/opencode/tools.js";
+import { uniquePrefixWidth } from "../../src/ids.js";
 import { toolArb } from "../support/arbitraries.js";
 
 describe("OpenCode tools -> canonical", () => {
