@@ -37,9 +37,11 @@ import {
   type Usage,
 } from "../../src/common.js";
 import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
+import { SCAFFOLDING_PREFIXES } from "../../src/harness/codex/body.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
 import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
 import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
+import { oneLineTitle } from "../../src/strings.js";
 import {
   compareTimestamps,
   EPOCH,
@@ -54,6 +56,25 @@ export type Via = "text" | "store";
 export type Carry = (t: Transcript<Common>, via: Via) => Transcript<Common>;
 
 const clone = <T>(v: T): T => structuredClone(v);
+
+/**
+ * [A session nobody named reads as titled by its first prompt] (Claude Code
+ * and Codex): the first user message with text, its text blocks joined, on
+ * one line, cut to 120 code points; `skip` names prompts the reader passes over.
+ */
+function firstPromptTitle(
+  body: readonly Message[],
+  skip: (line: string) => boolean,
+): string | undefined {
+  for (const m of body) {
+    if (m.role !== "user") continue;
+    const text = m.content.map((b) => (b.type === "text" ? b.text : "")).join(" ");
+    const line = oneLineTitle(text, 120);
+    if (line === undefined || skip(line)) continue;
+    return line;
+  }
+  return undefined;
+}
 
 function unsupported(harness: string, what: string): never {
   throw new Error(`the ${harness} projection does not model ${what}`);
@@ -209,7 +230,11 @@ export const carryClaudeCode: Carry = (t) => {
   const meta: Meta = { id: claudeSessionId(session.id), timestamp: first ?? EPOCH };
   if (session.cwd !== undefined) meta.cwd = session.cwd;
   if (session.git_branch !== undefined) meta.git_branch = session.git_branch;
-  if (session.title !== undefined && session.title !== "") meta.title = session.title;
+  const title =
+    session.title !== undefined && session.title !== ""
+      ? session.title
+      : firstPromptTitle(body, (line) => line.startsWith("<"));
+  if (title !== undefined) meta.title = title;
   meta.cli_version = CLAUDE_WRITER_VERSION;
   // The session model is the first model an assistant line names.
   const firstModel = body.find((m) => m.role === "assistant" && m.model !== undefined)?.model;
@@ -346,9 +371,11 @@ export const carryCodex: Carry = (t, via) => {
   if (session.cwd !== undefined && session.cwd !== "") meta.cwd = session.cwd;
   if (session.git_branch !== undefined) meta.git_branch = session.git_branch;
   // [The title, in the text form; the store keeps it in session_index.jsonl]
-  if (via === "store" && session.title !== undefined && session.title.trim() !== "") {
-    meta.title = session.title;
-  }
+  const title =
+    via === "store" && session.title !== undefined && session.title.trim() !== ""
+      ? session.title
+      : firstPromptTitle(body, (line) => SCAFFOLDING_PREFIXES.some((p) => line.startsWith(p)));
+  if (title !== undefined) meta.title = title;
   if (session.cli_version !== undefined && session.cli_version !== "") {
     meta.cli_version = session.cli_version;
   }
@@ -1330,17 +1357,19 @@ const carryGoose: Carry = (t) => {
         return unsupported("Goose", b.type);
     }
   };
-  const body: Message[] = t.body
-    .filter((m) => m.content.length > 0)
-    .map((m) => {
-      const out: Message = {
-        role: m.role,
-        content: m.content.map(block),
-        timestamp: timestampFromMillis(Math.floor(timestampMillis(m.timestamp) / 1000) * 1000),
-      };
-      if (m.role === "assistant" && meta.model) out.model = meta.model;
-      return out;
-    });
+  // [Times are whole seconds; a `created` of 1e11 or more is not read as
+  // seconds, and the message takes the time before it (the session's start first)]
+  let previous = meta.timestamp;
+  const body: Message[] = [];
+  for (const m of t.body) {
+    const seconds = Math.floor(timestampMillis(m.timestamp) / 1000);
+    const timestamp = Math.abs(seconds) < 1e11 ? timestampFromMillis(seconds * 1000) : previous;
+    previous = timestamp;
+    if (m.content.length === 0) continue;
+    const out: Message = { role: m.role, content: m.content.map(block), timestamp };
+    if (m.role === "assistant" && meta.model) out.model = meta.model;
+    body.push(out);
+  }
   return { meta, body };
 };
 

@@ -9,7 +9,7 @@ import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { checkLineCount } from "../../lines.js";
 import { firstLine, isJsonLines } from "../../sniff.js";
-import { nonEmpty } from "../../strings.js";
+import { nonEmpty, oneLineTitle } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
@@ -50,9 +50,8 @@ export function promptTitle(record: JsonObject | undefined): string | undefined 
             )
             .join(" ")
         : "";
-  const line = text.replace(/\s+/g, " ").trim();
-  if (line === "" || line.startsWith("<")) return undefined;
-  return line.length <= TITLE_MAX ? line : `${line.slice(0, TITLE_MAX - 1).trimEnd()}…`;
+  const line = oneLineTitle(text, TITLE_MAX);
+  return line?.startsWith("<") ? undefined : line;
 }
 
 /**

@@ -11,6 +11,7 @@ import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
 import { firstLine, isJsonLines, startsWithBytes, ZSTD_MAGIC } from "../../sniff.js";
+import { oneLineTitle } from "../../strings.js";
 import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
@@ -161,9 +162,9 @@ export function firstPrompt(lines: readonly CodexLine[]): string | undefined {
         .map((c) => (isJsonObject(c) && typeof c.text === "string" ? c.text : ""))
         .join(" ");
     }
-    const oneLine = text?.replace(/\s+/g, " ").trim();
+    const oneLine = text === undefined ? undefined : oneLineTitle(text, TITLE_MAX);
     if (!oneLine || SCAFFOLDING_PREFIXES.some((prefix) => oneLine.startsWith(prefix))) continue;
-    return oneLine.length <= TITLE_MAX ? oneLine : `${oneLine.slice(0, TITLE_MAX - 1).trimEnd()}…`;
+    return oneLine;
   }
   return undefined;
 }
