@@ -7,8 +7,12 @@
 
 /** "txci" in ASCII: marks the file as a txcript index. */
 export const APPLICATION_ID = 0x74786369;
-/** Bump on any change below; an older index is rebuilt from the stores. */
-export const SCHEMA_VERSION = 4;
+/**
+ * Bump on any change below, or to what a refresh stores (5: first-prompt
+ * titles for Claude Code and Codex, no title chunk that repeats the first
+ * prompt); an older index is rebuilt from the stores.
+ */
+export const SCHEMA_VERSION = 5;
 
 export const SCHEMA = `
 CREATE TABLE stores (

@@ -110,11 +110,27 @@ function millis(ts: string, fallback: number): number {
   }
 }
 
+const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim();
+
+/**
+ * Is the title the first prompt's own words (a harness's or reader's
+ * fallback for an untitled session, perhaps cut with `…`)? Such a title is
+ * not indexed on its own: every hit in it would be a second hit on message 1.
+ */
+function repeatsFirstPrompt(title: string, transcript: Transcript<Common>): boolean {
+  const first = transcript.body.find((m) => m.role === "user");
+  if (first === undefined) return false;
+  const prompt = oneLine(first.content.map((b) => (b.type === "text" ? b.text : "")).join(" "));
+  const words = oneLine(title.endsWith("…") ? title.slice(0, -1) : title);
+  return words !== "" && prompt.startsWith(words);
+}
+
 /** The chunks of a session: its fields first (ordinal 0), then each message's text by kind. */
 export function chunksOf(transcript: Transcript<Common>, updatedMs: number): Chunk[] {
   const { meta, body } = transcript;
   const chunks: Chunk[] = [];
-  if (meta.title) chunks.push({ ordinal: 0, kind: "title", at: updatedMs, body: cap(meta.title) });
+  if (meta.title && !repeatsFirstPrompt(meta.title, transcript))
+    chunks.push({ ordinal: 0, kind: "title", at: updatedMs, body: cap(meta.title) });
   const fields = [meta.cwd, meta.git_branch, meta.model].filter((f): f is string => !!f);
   if (fields.length > 0)
     chunks.push({ ordinal: 0, kind: "meta", at: updatedMs, body: fields.join(" ") });

@@ -103,7 +103,8 @@ describe("the index", () => {
 
   it("damaged, foreign or out of reach: a warning on stderr, the same answers", async () => {
     const home = makeHome();
-    const clean = await searchWith(home, [], { TXCRIPT_CACHE: tempDir("txcript-mcp-cache-") });
+    const cleanCache = tempDir("txcript-mcp-cache-");
+    const clean = await searchWith(home, [], { TXCRIPT_CACHE: cleanCache });
     expect(clean.stderr).toBe("");
     expect(clean.found.engine).toBe("index");
     expect(clean.found.total).toBeGreaterThan(0);
@@ -113,9 +114,13 @@ describe("the index", () => {
       expect(r.list.sessions).toEqual(clean.list.sessions);
     };
 
-    // Garbage where index.db should be: rebuilt.
+    // txcript's own index (its header, with the application id) over garbage: rebuilt.
     const damaged = tempDir("txcript-mcp-cache-");
-    writeFileSync(join(damaged, "index.db"), "SQLite format 3\u0000 and then nonsense".repeat(300));
+    const header = readFileSync(join(cleanCache, "index.db")).subarray(0, 100);
+    writeFileSync(
+      join(damaged, "index.db"),
+      Buffer.concat([header, Buffer.from("and then nonsense".repeat(300))]),
+    );
     const rebuilt = await searchWith(home, [], { TXCRIPT_CACHE: damaged });
     same(rebuilt);
     expect(rebuilt.stderr).toMatch(
@@ -597,15 +602,17 @@ describe("stdout", () => {
       (l) =>
         JSON.parse(l) as {
           jsonrpc: string;
-          id?: number;
+          id?: number | null;
           error?: unknown;
           result?: { isError?: boolean };
         },
     );
     for (const p of parsed) expect(p.jsonrpc).toBe("2.0");
-    // Answers may come in any order; each request gets exactly one.
+    // Answers may come in any order; each request gets exactly one, and the
+    // frame that is not JSON a parse error with id null (JSON-RPC 2.0, section 5).
     const byId = new Map(parsed.map((p) => [p.id, p]));
-    expect(parsed.map((p) => p.id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(parsed.map((p) => p.id ?? null).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, null]);
+    expect(byId.get(null)?.error).toMatchObject({ code: -32700 });
     expect(byId.get(2)!.error).toBeDefined();
     expect(byId.get(3)!.result?.isError).toBe(true);
     expect(byId.get(4)!.result?.isError).toBeFalsy();

@@ -70,7 +70,7 @@ describe("Sessions refresh", () => {
     const { cache, sessions, lines } = setup();
     try {
       // A live holder (this very process) of the lock that a text refresh waits for.
-      const lock = join(cache, "index.db.lock");
+      const lock = join(cache, ".index.db.lock");
       writeFileSync(lock, String(process.pid));
       let searched = false;
       const search = sessions.query("anything").then((r) => {
