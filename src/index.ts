@@ -65,6 +65,7 @@ export {
   renderIndexHtml,
   renderMarkdown,
 } from "./render/index.js";
+export { renderText, type ViewInput } from "./render/text.js";
 export {
   compareTimestamps,
   EPOCH,
@@ -78,4 +79,3 @@ export {
   timestampToEpoch,
 } from "./time.js";
 export * from "./transcript.js";
-export { renderText, type ViewInput } from "./view.js";

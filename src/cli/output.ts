@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import pc from "picocolors";
 import { parse as shellParse } from "shell-quote";
-import type { Painter } from "../view.js";
+import type { Painter } from "../render/text.js";
 import { onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
 

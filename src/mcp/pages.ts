@@ -11,8 +11,8 @@ import { z } from "zod";
 import { InvalidRequestError } from "../errors.js";
 import type { MessageRange } from "../range.js";
 import { markdownPieces, type RenderInput } from "../render/index.js";
+import type { ViewInput, ViewParts } from "../render/text.js";
 import { HARNESS_IDS } from "../transcript.js";
-import type { ViewInput, ViewParts } from "../view.js";
 import type { Budget } from "./tokens.js";
 
 export const READ_FORMATS = ["text", "markdown", "json"] as const;

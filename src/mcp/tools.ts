@@ -23,13 +23,13 @@ import {
   resolveRange,
   type SessionRef,
 } from "../range.js";
+import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../render/text.js";
 import { sessionRecord as sessionJson } from "../sessionRecord.js";
 import { type SessionFilter, sessionFilter } from "../sessions/filter.js";
 import { resumeLine } from "../sessions/resume.js";
 import type { LoadedAt, Sessions } from "../sessions/sessions.js";
 import { compareTimestamps } from "../time.js";
 import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
-import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../view.js";
 import {
   cursorRange,
   decodeCursor,

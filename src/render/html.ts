@@ -17,11 +17,11 @@ import { shortener } from "../ids.js";
 import { usageLabel } from "../usage/format.js";
 import { CSS, SCRIPT, SCRIPT_HASH } from "./assets.js";
 import { escapeHtml, highlight, knownLanguage } from "./highlight.js";
-import { findCall } from "./markdown.js";
 import {
   base64Size,
   buildModel,
   displayTime,
+  findCall,
   headFacts,
   isLong,
   type Model,

@@ -18,6 +18,7 @@ import {
   base64Size,
   buildModel,
   displayTime,
+  findCall,
   headFacts,
   isLong,
   type Model,
@@ -284,12 +285,6 @@ function blockMarkdown(block: Block, model: Model): string[] {
     default:
       return block satisfies never;
   }
-}
-
-export function findCall(model: Model, id: string): ToolUseBlock | undefined {
-  for (const m of model.messages)
-    for (const b of m.content) if (b.type === "tool_use" && b.id === id) return b;
-  return undefined;
 }
 
 /** The page's lines: the header, then per shown message its own (its turn's heading first when it opens one). */

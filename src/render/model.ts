@@ -6,7 +6,7 @@
  * it answers instead of showing as "user". Pure.
  */
 
-import type { Message, Meta, ToolResultBlock } from "../common.js";
+import type { Message, Meta, ToolResultBlock, ToolUseBlock } from "../common.js";
 import type { Common, Transcript } from "../transcript.js";
 import { type PathOptions, type PathStyle, pathStyle } from "./paths.js";
 
@@ -69,15 +69,35 @@ function firstLine(m: Message): string {
   return m.role === "user" ? "(prompt)" : "(assistant)";
 }
 
+/**
+ * Session-local numbers for tool calls, in order of appearance over the
+ * whole session, so that a range shows the same numbers as the whole.
+ */
+export function toolNumbers(messages: readonly Message[]): Map<string, number> {
+  const numbers = new Map<string, number>();
+  for (const m of messages) {
+    for (const b of m.content) {
+      if (b.type === "tool_use" && !numbers.has(b.id)) numbers.set(b.id, numbers.size + 1);
+    }
+  }
+  return numbers;
+}
+
+/** The call a result answers, anywhere in the session. */
+export function findCall(model: Model, id: string): ToolUseBlock | undefined {
+  for (const m of model.messages)
+    for (const b of m.content) if (b.type === "tool_use" && b.id === id) return b;
+  return undefined;
+}
+
 export function buildModel(input: RenderInput): Model {
   const messages = input.transcript.body;
   const start = input.start ?? 0;
   const end = input.end ?? messages.length;
-  const numbers = new Map<string, number>();
+  const numbers = toolNumbers(messages);
   const results = new Map<string, ToolResultBlock>();
   for (const m of messages) {
     for (const b of m.content) {
-      if (b.type === "tool_use" && !numbers.has(b.id)) numbers.set(b.id, numbers.size + 1);
       if (b.type === "tool_result" && !results.has(b.tool_use_id)) results.set(b.tool_use_id, b);
     }
   }

@@ -16,7 +16,14 @@ export interface EditHunk {
 }
 
 export type CallView =
-  | { kind: "shell"; tool: string; command: string; cwd?: string; note?: string }
+  | {
+      kind: "shell";
+      tool: string;
+      command: string;
+      cwd?: string;
+      note?: string;
+      background?: boolean;
+    }
   | { kind: "read"; tool: string; path: string; lines?: string }
   | { kind: "write"; tool: string; path: string; content: string }
   | { kind: "edit"; tool: string; path: string; hunks: EditHunk[]; all?: boolean }
@@ -142,6 +149,7 @@ export function callView(tool: Tool): CallView {
         command: tool.command,
         ...(tool.workdir !== undefined ? { cwd: tool.workdir } : {}),
         ...(tool.description !== undefined ? { note: tool.description } : {}),
+        ...(tool.run_in_background ? { background: true } : {}),
       };
     case "Read": {
       const lines = lineRange(

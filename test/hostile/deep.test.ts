@@ -15,8 +15,8 @@ import { parseToCommon } from "../../src/convert.js";
 import { TxcriptError } from "../../src/errors.js";
 import { MAX_JSON_DEPTH, tooDeep } from "../../src/json.js";
 import { renderHtml, renderMarkdown } from "../../src/render/index.js";
+import { renderText } from "../../src/render/text.js";
 import type { TextForm } from "../../src/transcript.js";
-import { renderText } from "../../src/view.js";
 import { txcript } from "../support/cli.js";
 import { tempDir } from "../support/tmp.js";
 

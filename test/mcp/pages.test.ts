@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../src/errors.js";
 import { decodeCursor, encodeCursor, type Position, pageOf } from "../../src/mcp/pages.js";
 import { Budget, CHARS_PER_TOKEN, estimateTokens } from "../../src/mcp/tokens.js";
-import type { ViewParts } from "../../src/view.js";
+import type { ViewParts } from "../../src/render/text.js";
 
 function partsOf(head: string, messages: string[], tail: string): ViewParts {
   return { head, message: (i) => messages[i]!, tail };

@@ -5,8 +5,8 @@
 
 import { type Command, Option } from "commander";
 import { renderCommonChunks } from "../../commonJson.js";
+import { renderText, type ViewInput } from "../../render/text.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
-import { renderText, type ViewInput } from "../../view.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { colorEnabled, painter, writeChunks, writePaged } from "../output.js";

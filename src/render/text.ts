@@ -1,15 +1,18 @@
 /**
  * The compact text projection of a Common transcript (with optional
- * colors); Markdown and HTML pages live in ./render. Messages keep
+ * colors), for `view` and MCP; Markdown and HTML pages are its siblings
+ * here, on the same numbering, times and tool views (model.ts, tools.ts). Messages keep
  * their session ordinals (`── #N ──`) and tool calls and results share
  * short session-local numbers, so a range shows the same numbers as the
  * whole session. Pure: returns strings.
  */
 
-import type { Block, Json, Message, Meta, Tool } from "./common.js";
-import { isJsonObject, stopReasonText, toolToCanonical } from "./common.js";
-import { messageToJson, metaToJson } from "./commonJson.js";
-import { usageLabel } from "./usage/format.js";
+import type { Block, Message, Meta, Tool } from "../common.js";
+import { stopReasonText } from "../common.js";
+import { messageToJson, metaToJson } from "../commonJson.js";
+import { usageLabel } from "../usage/format.js";
+import { base64Size, displayTime, resultText, toolNumbers } from "./model.js";
+import { callView, type EditHunk } from "./tools.js";
 
 export interface Painter {
   bold(s: string): string;
@@ -49,87 +52,54 @@ export interface ViewInput {
   forkedFrom?: { harness: string; id: string };
 }
 
-/** Session-local numbers for tool calls, in order of appearance. */
-export function toolNumbers(messages: readonly Message[]): Map<string, number> {
-  const numbers = new Map<string, number>();
-  for (const m of messages) {
-    for (const b of m.content) {
-      if (b.type === "tool_use" && !numbers.has(b.id)) numbers.set(b.id, numbers.size + 1);
-    }
-  }
-  return numbers;
-}
-
-/** `2026-08-10 12:00:00` (UTC), for headers. */
-export function displayTime(ts: string): string {
-  return ts.replace("T", " ").replace(/(\.\d+)?Z$/, "");
-}
-
-function imageSize(data: string): string {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  const bytes = Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-  return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
-}
-
-export function jsonText(value: Json): string {
-  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
-}
-
-/** A one-line summary of a tool call and the full detail lines under it. */
+/** A one-line summary of a tool call and the detail lines under it, from the call's view (tools.ts). */
 export function describeTool(tool: Tool): { head: string; body: string[] } {
-  switch (tool.name) {
-    case "Bash":
+  const view = callView(tool);
+  const lines = (text: string) => text.split("\n");
+  switch (view.kind) {
+    case "shell":
       return {
-        head: `Bash${tool.workdir ? ` (in ${tool.workdir})` : ""}${tool.run_in_background ? " [background]" : ""}`,
-        body: [`$ ${tool.command}`, ...(tool.description ? [`# ${tool.description}`] : [])],
+        head: `${view.tool}${view.cwd ? ` (in ${view.cwd})` : ""}${view.background ? " [background]" : ""}`,
+        body: [`$ ${view.command}`, ...(view.note ? [`# ${view.note}`] : [])],
       };
-    case "Read": {
-      const lines =
-        tool.offset !== undefined || tool.limit !== undefined
-          ? ` (lines ${tool.offset ?? 1}${tool.limit !== undefined ? `-${(tool.offset ?? 1) + tool.limit - 1}` : "-"})`
-          : "";
-      return { head: `Read ${tool.file_path}${lines}`, body: [] };
+    case "read":
+      return {
+        head: `${view.tool} ${view.path}${view.lines ? ` (lines ${view.lines})` : ""}`,
+        body: [],
+      };
+    case "write":
+      return { head: `${view.tool} ${view.path}`, body: lines(view.content) };
+    case "edit": {
+      const n = view.hunks.length;
+      const count = view.tool === "MultiEdit" ? ` (${n} edit${n === 1 ? "" : "s"})` : "";
+      const diff = (h: EditHunk) => [
+        ...lines(h.old).map((l) => `- ${l}`),
+        ...lines(h.new).map((l) => `+ ${l}`),
+      ];
+      return {
+        head: `${view.tool} ${view.path}${count}${view.all ? " (all occurrences)" : ""}`,
+        body:
+          view.tool === "MultiEdit"
+            ? view.hunks.flatMap((h, i) => [`@@ edit ${i + 1}`, ...diff(h)])
+            : view.hunks.flatMap(diff),
+      };
     }
-    case "Write":
-      return { head: `Write ${tool.file_path}`, body: tool.content.split("\n") };
-    case "Edit":
-      return {
-        head: `Edit ${tool.file_path}${tool.replace_all ? " (all occurrences)" : ""}`,
-        body: [
-          ...tool.old_string.split("\n").map((l) => `- ${l}`),
-          ...tool.new_string.split("\n").map((l) => `+ ${l}`),
-        ],
-      };
-    case "MultiEdit":
-      return {
-        head: `MultiEdit ${tool.file_path} (${tool.edits.length} edit${tool.edits.length === 1 ? "" : "s"})`,
-        body: tool.edits.flatMap((e, i) => [
-          `@@ edit ${i + 1}${e.replace_all ? " (all occurrences)" : ""}`,
-          ...e.old_string.split("\n").map((l) => `- ${l}`),
-          ...e.new_string.split("\n").map((l) => `+ ${l}`),
-        ]),
-      };
-    case "Command":
-      return { head: `${tool.command}${tool.args ? ` ${tool.args}` : ""}`, body: [] };
-    case "Raw": {
-      const input = toolToCanonical(tool).input;
-      // Shell tools of every harness (agy run_command, Codex exec_command, …)
-      // read best as the command line, whatever else rides along.
-      if (isJsonObject(input)) {
-        for (const key of ["CommandLine", "command", "cmd"]) {
-          const { [key]: command, ...rest } = input;
-          if (typeof command !== "string") continue;
-          const extra = Object.keys(rest).length > 0 ? [`# ${JSON.stringify(rest)}`] : [];
-          return { head: tool.tool_name, body: [`$ ${command}`, ...extra] };
-        }
-      }
-      const compact = JSON.stringify(input);
+    case "patch":
+      return { head: view.tool, body: lines(view.patch) };
+    case "list":
+      return { head: `${view.tool} ${view.path}`, body: [] };
+    case "search":
+      return { head: `${view.tool} ${view.query}${view.path ? ` in ${view.path}` : ""}`, body: [] };
+    case "command":
+      return { head: `${view.command}${view.args ? ` ${view.args}` : ""}`, body: [] };
+    case "raw": {
+      const compact = JSON.stringify(view.input);
       return compact.length <= 100
-        ? { head: `${tool.tool_name} ${compact}`, body: [] }
-        : { head: tool.tool_name, body: JSON.stringify(input, null, 2).split("\n") };
+        ? { head: `${view.tool} ${compact}`, body: [] }
+        : { head: view.tool, body: JSON.stringify(view.input, null, 2).split("\n") };
     }
     default:
-      return tool satisfies never;
+      return view satisfies never;
   }
 }
 
@@ -235,14 +205,12 @@ function blockText(block: Block, numbers: Map<string, number>, paint: Painter): 
       const label =
         n === undefined ? `← [?] (call ${block.tool_use_id} not in this session)` : `← [${n}]`;
       const head = block.is_error ? paint.red(`${label} error`) : paint.yellow(label);
-      // Trailing blank lines are noise; everything else is shown in full.
-      const text = jsonText(block.content)
-        .replace(/^(?:[ \t\r]*\n)+/, "")
-        .replace(/\s+$/, "");
+      // Edge blank lines are noise; everything else is shown in full.
+      const text = resultText(block);
       return [head, ...indent(text === "" ? ["(no output)"] : paint.text(text).split("\n"))];
     }
     case "image":
-      return [paint.dim(`[image: ${block.source.media_type}, ${imageSize(block.source.data)}]`)];
+      return [paint.dim(`[image: ${block.source.media_type}, ${base64Size(block.source.data)}]`)];
     case "artifact": {
       const src = block.artifact.source;
       const where = src.type === "path" ? ` ${src.path}` : "";
