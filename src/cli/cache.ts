@@ -1,14 +1,14 @@
 /**
- * The index as the commands use it: the global `--cache DIR` and
- * `--no-cache` flags, opening the index with its warnings on stderr (one
- * line each, never a failure), and a refresh that draws progress.
+ * The index's flags as the commands take them: the global `--cache DIR`
+ * and `--no-cache`, the index's warnings on stderr (one line each, never a
+ * failure), and what a refresh skipped. The index itself is opened by the
+ * sessions service (sessions.ts).
  */
 
 import type { Command } from "commander";
-import { type Refreshed, type RefreshOptions, SessionIndex } from "../index/index.js";
-import { HARNESS_LABELS, type HarnessId } from "../transcript.js";
-import { Progress, tell } from "./output.js";
-import { rootsFrom } from "./roots.js";
+import type { Refreshed } from "../index/index.js";
+import { HARNESS_LABELS } from "../transcript.js";
+import { tell } from "./output.js";
 
 export function addCacheOptions(program: Command): void {
   program
@@ -27,34 +27,6 @@ export function warn(line: string): void {
 export function cacheFlag(command: Command): string | null | undefined {
   const value: unknown = command.optsWithGlobals().cache;
   return value === false ? null : typeof value === "string" ? value : undefined;
-}
-
-/** The index for this command line: `--cache`, `--no-cache`, the root flags. */
-export function indexFor(command: Command): SessionIndex {
-  const cache = cacheFlag(command);
-  return SessionIndex.open({
-    env: process.env,
-    roots: rootsFrom(command),
-    ...(cache !== undefined ? { cache } : {}),
-    warn,
-  });
-}
-
-/** Refresh with a progress line on a terminal; returns what discovery skipped. */
-export async function refreshed(
-  index: SessionIndex,
-  options: { from?: HarnessId; text?: boolean },
-): Promise<Refreshed> {
-  const progress = new Progress();
-  try {
-    const refresh: RefreshOptions = {
-      ...options,
-      onProgress: (what, done, total) => progress.update(`${what}: ${done}/${total}`),
-    };
-    return await index.refresh(refresh);
-  } finally {
-    progress.done();
-  }
 }
 
 /** Stores that could not be read, then "3 files skipped; --verbose shows why" (or each reason). */

@@ -15,6 +15,7 @@ import type { Origin } from "../copies.js";
 import type { Env } from "../env.js";
 import {
   type Hit,
+  type IndexedId,
   type IndexOptions,
   type QueryRequest,
   type Refreshed,
@@ -205,6 +206,14 @@ export class Sessions {
     const refreshed = await this.refresh({ from: filter.from, text: true, ...progress });
     const index = this.index();
     return { buckets: index.usageBuckets(filter), unread: index.unreadCount(filter), refreshed };
+  }
+
+  /**
+   * Session ids with their titles, newest first, as of the last refresh:
+   * no store is read (shell completion answers from this).
+   */
+  ids(from?: HarnessId): IndexedId[] {
+    return this.index().ids(from);
   }
 
   /** Each session's usage totals (sessions by last activity). */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { choices } from "../../src/cli/commands/pick.js";
 import { shortener, uniquePrefixWidth } from "../../src/ids.js";
-import type { SessionIndex } from "../../src/index/index.js";
+import type { Sessions } from "../../src/sessions/sessions.js";
 import type { Discovered } from "../../src/transcript.js";
 import { call, connect, textOf } from "../mcp/support.js";
 import { ROOT, txcript } from "../support/cli.js";
@@ -119,7 +119,7 @@ describe("every place that prints ids prints ones that open", () => {
     opensEach(printedIds(index, /<span class="ord">([^<]+)<\/span>/g));
   });
 
-  it("the picker", () => {
+  it("the picker", async () => {
     const sessions: Discovered[] = JSON.parse(run(["list", "--json"]).stdout).sessions.map(
       (s: { id: string; harness: string; title: string }) => ({
         id: s.id,
@@ -127,8 +127,8 @@ describe("every place that prints ids prints ones that open", () => {
         meta: { id: s.id, title: s.title },
       }),
     );
-    const noIndex = { query: () => [] } as unknown as SessionIndex; // only the fuzzy part is used
-    const names = choices(noIndex, sessions, "", 200).flatMap((c) =>
+    const noIndex = { query: async () => ({ hits: [] }) } as unknown as Sessions; // only the fuzzy part is used
+    const names = (await choices(noIndex, sessions, "", 200)).flatMap((c) =>
       "name" in c && typeof c.name === "string" ? [c.name] : [],
     );
     opensEach(printedIds(names.join("\n"), /^(\S+)\s+codex/gm));

@@ -12,8 +12,8 @@ import tab from "@bomb.sh/tab/commander";
 import type { Command } from "commander";
 import type { Env } from "../../env.js";
 import { storedHarnesses } from "../../harness/index.js";
-import { SessionIndex } from "../../index/index.js";
 import { pathComponentProblem } from "../../paths.js";
+import { Sessions } from "../../sessions/sessions.js";
 import { TEXT_FORMS } from "../../transcript.js";
 import { inlineForTerminal } from "../sanitize.js";
 
@@ -21,10 +21,10 @@ type Complete = (value: string, description: string) => void;
 
 /** Session ids, newest first, with their titles; nothing (never an error) when the index cannot be read. */
 export function completeIds(env: Env, complete: Complete): void {
-  let index: SessionIndex | undefined;
+  let sessions: Sessions | undefined;
   try {
-    index = SessionIndex.open({ env });
-    for (const s of index.ids()) {
+    sessions = new Sessions({ env });
+    for (const s of sessions.ids()) {
       // zsh and fish show the description: a title's escapes are shown, not obeyed; an id no command could take is not offered.
       if (pathComponentProblem(s.id) !== undefined) continue;
       complete(s.id, inlineForTerminal(s.title ? `${s.harness}: ${s.title}` : s.harness).trim());
@@ -32,7 +32,7 @@ export function completeIds(env: Env, complete: Complete): void {
   } catch {
     // completion must never print an error into the user's command line
   } finally {
-    index?.close();
+    sessions?.close();
   }
 }
 

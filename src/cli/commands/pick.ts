@@ -14,14 +14,17 @@ import type { Command } from "commander";
 import fuzzysort from "fuzzysort";
 import { storedHarnesses } from "../../harness/index.js";
 import { shortener } from "../../ids.js";
-import type { SessionIndex } from "../../index/index.js";
+import type { Hit } from "../../index/index.js";
+import type { Sessions } from "../../sessions/sessions.js";
 import { type Discovered, type HarnessId, STORED_HARNESS_IDS } from "../../transcript.js";
-import { cacheFlag, indexFor, refreshed } from "../cache.js";
+import { cacheFlag } from "../cache.js";
 import { fitWidth } from "../columns.js";
 import { UsageError } from "../errors.js";
 import { tildify } from "../list-table.js";
 import { parseHarness } from "../options.js";
+import { Progress } from "../output.js";
 import { rootFlag, rootsFrom } from "../roots.js";
+import { sessionsFor } from "../sessions.js";
 
 interface Target {
   id: string;
@@ -37,8 +40,8 @@ function label(s: Discovered, short: (id: string) => string, columns: number): s
 }
 
 /** The choices for what has been typed: fuzzy session matches, then full-text hits. */
-export function choices(
-  index: SessionIndex,
+export async function choices(
+  service: Sessions,
   sessions: readonly Discovered[],
   term: string,
   columns: number,
@@ -55,10 +58,14 @@ export function choices(
   for (const s of matched)
     out.push({ name: label(s, short, columns), value: { id: s.id, harness: s.harness } });
   if (term.trim().length >= 2) {
-    let hits: ReturnType<SessionIndex["query"]> = [];
+    let hits: readonly Hit[] = [];
     try {
-      // The word being typed is a prefix: "readin" finds "readiness".
-      hits = index.query(/[\p{L}\p{N}]$/u.test(term) ? `${term}*` : term, { limit: 20 });
+      // The word being typed is a prefix: "readin" finds "readiness". The
+      // index is fresh (the picker refreshed it with text before it opened).
+      const found = await service.query(/[\p{L}\p{N}]$/u.test(term) ? `${term}*` : term, {
+        limit: 20,
+      });
+      hits = found.hits;
     } catch {
       hits = []; // half-typed input (a lone quote, a dash): no full-text hits yet
     }
@@ -91,11 +98,20 @@ function globalArgs(command: Command): string[] {
 export async function pick(command: Command, from?: HarnessId): Promise<void> {
   if (!process.stdin.isTTY || !process.stdout.isTTY)
     throw new UsageError("the picker needs a terminal; use txcript query <terms> or txcript list");
-  const index = indexFor(command);
+  const service = sessionsFor(command);
   let target: Target;
   try {
-    await refreshed(index, { ...(from ? { from } : {}), text: true });
-    const sessions = index.list(from ? { from } : {}).sessions;
+    const progress = new Progress();
+    let sessions: Discovered[];
+    try {
+      const onProgress = (what: string, done: number, total: number) =>
+        progress.update(`${what}: ${done}/${total}`);
+      // The text too, before the prompt draws: typing then searches a fresh index.
+      await service.refresh({ ...(from ? { from } : {}), text: true, onProgress });
+      sessions = (await service.list(from ? { from } : {})).sessions;
+    } finally {
+      progress.done();
+    }
     if (sessions.length === 0) {
       process.stderr.write("no sessions found\n");
       return;
@@ -107,7 +123,7 @@ export async function pick(command: Command, from?: HarnessId): Promise<void> {
       // same turn as the keypress leave the prompt's Enter handler one render behind.
       source: async (term) => {
         await new Promise((done) => setImmediate(done));
-        return choices(index, sessions, term ?? "", columns);
+        return choices(service, sessions, term ?? "", columns);
       },
       pageSize: Math.max(5, Math.min(20, (process.stdout.rows || 24) - 4)),
     });
@@ -115,7 +131,7 @@ export async function pick(command: Command, from?: HarnessId): Promise<void> {
     if (error instanceof Error && error.name === "ExitPromptError") return; // Ctrl-C
     throw error;
   } finally {
-    index.close();
+    service.close();
   }
   const ref = target.ordinal ? `${target.id}#${target.ordinal}` : target.id;
   let action: string;
