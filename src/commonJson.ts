@@ -44,7 +44,7 @@ export function metaToJson(meta: Meta): JsonObject {
   return out;
 }
 
-export function usageToJson(usage: Usage): JsonObject {
+function usageToJson(usage: Usage): JsonObject {
   const out: JsonObject = {
     input_tokens: usage.input_tokens,
     output_tokens: usage.output_tokens,
@@ -129,7 +129,7 @@ export function imageSourceToJson(source: ImageSource): JsonObject {
   return { type: source.type, media_type: source.media_type, data: source.data };
 }
 
-export function stopReasonToJson(reason: StopReason): Json {
+function stopReasonToJson(reason: StopReason): Json {
   return typeof reason === "string" ? reason : { other: reason.other };
 }
 
@@ -223,7 +223,7 @@ export function readStopReason(c: Checker, value: unknown, at: string): StopReas
   return c.expected(at, `a stop reason (${STOP_REASONS.join(", ")} or {"other": "..."})`, value);
 }
 
-export function readImageSource(c: Checker, value: unknown, at: string): ImageSource {
+function readImageSource(c: Checker, value: unknown, at: string): ImageSource {
   const obj = c.object(value, at);
   const str = (v: unknown, p: string) => c.string(v, p);
   return {
@@ -233,7 +233,7 @@ export function readImageSource(c: Checker, value: unknown, at: string): ImageSo
   };
 }
 
-export function readArtifact(c: Checker, value: unknown, at: string): Artifact {
+function readArtifact(c: Checker, value: unknown, at: string): Artifact {
   const obj = c.object(value, at);
   const str = (v: unknown, p: string) => c.string(v, p);
   const sourceAt = joinPath(at, "source");

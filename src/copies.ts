@@ -13,8 +13,6 @@ import { dirname, join } from "node:path";
 import { isJsonObject } from "./common.js";
 import { type Env, stateDir } from "./env.js";
 
-export { stateDir };
-
 import type { Timestamp } from "./time.js";
 import type { Discovered, HarnessId, TextForm } from "./transcript.js";
 
@@ -34,7 +32,7 @@ export interface CopyRecord {
   written: Timestamp;
 }
 
-export const COPIES_FILE = "copies.jsonl";
+const COPIES_FILE = "copies.jsonl";
 
 /** SHA-256 of a file, or undefined when it cannot be read. */
 export function fileSha256(path: string): string | undefined {

@@ -32,8 +32,6 @@ import { describeCause, errnoCode, StoreError, UnsafePathError } from "./errors.
 import { TEMP_NAME } from "./tempName.js";
 import type { TextForm } from "./transcript.js";
 
-export { TEMP_NAME } from "./tempName.js";
-
 /** A fresh temporary path for `name` in `dir` (hidden, so no store lists it). */
 export function tempPath(dir: string, name: string): string {
   return join(dir, `.${name}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
@@ -53,7 +51,7 @@ export function fsyncPath(path: string, flags = "r"): void {
 }
 
 /** Is process `pid` running (as far as this process can tell)? */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

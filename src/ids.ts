@@ -25,7 +25,7 @@ export function isUuid(id: string): boolean {
 }
 
 /** The fewest characters a printed id is cut to: short enough to type, long enough to read. */
-export const SHORT_ID_MIN = 8;
+const SHORT_ID_MIN = 8;
 
 /**
  * How many leading characters keep every id in `ids` apart (at least

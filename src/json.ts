@@ -15,7 +15,7 @@ import { normalizeTimestamp, type Timestamp } from "./time.js";
 import type { TextForm } from "./transcript.js";
 
 /** 1-based line and column of a UTF-16 offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
+function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
   for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {

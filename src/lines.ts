@@ -8,7 +8,7 @@
 import { UnsupportedError } from "./errors.js";
 import type { TextForm } from "./transcript.js";
 
-export type LineEnding = "" | "\n" | "\r\n";
+type LineEnding = "" | "\n" | "\r\n";
 
 /**
  * The most lines a session may have. Each line is held with its parse and

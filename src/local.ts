@@ -78,7 +78,7 @@ export interface Loaded {
 }
 
 /** Is `child` the directory `dir` or below it? Plain path logic: both may not exist here. */
-export function isUnderDir(child: string, dir: string): boolean {
+function isUnderDir(child: string, dir: string): boolean {
   const norm = (p: string) => p.replace(/\\/g, "/").replace(/\/+$/, "") || "/";
   const c = norm(child);
   const d = norm(dir);
@@ -253,7 +253,7 @@ export interface ContinueOptions {
  * nobody had touched, rewritten from the source), `unchanged` (an earlier
  * copy already holding exactly this).
  */
-export type CopyStatus = "new" | "updated" | "unchanged";
+type CopyStatus = "new" | "updated" | "unchanged";
 
 export interface Continued {
   saved: Saved;
@@ -274,7 +274,7 @@ export interface Continued {
  * Claude Code would show GPT tokens under Claude). Only the turns the
  * resumed harness adds carry usage.
  */
-export function withoutUsage(body: Common): Common {
+function withoutUsage(body: Common): Common {
   return body.map((m) => {
     if (m.usage === undefined) return m;
     const { usage: _spent, ...rest } = m;

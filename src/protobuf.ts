@@ -319,7 +319,7 @@ export function decode(bytes: Uint8Array | null | undefined): ProtoMessage {
 }
 
 /** Seconds and nanos of a decoded `google.protobuf.Timestamp`, if in range. */
-export function readTimestamp(m: ProtoMessage): EpochTime | undefined {
+function readTimestamp(m: ProtoMessage): EpochTime | undefined {
   const raw = m.uint(1) ?? 0;
   const seconds = raw <= Number.MAX_SAFE_INTEGER ? raw : Number(m.int64(1));
   const nanos = m.uint(2) ?? 0;
@@ -328,7 +328,7 @@ export function readTimestamp(m: ProtoMessage): EpochTime | undefined {
 }
 
 /** UTF-8 text of a byte view (bad sequences become U+FFFD). */
-export function bytesToText(bytes: Uint8Array): string {
+function bytesToText(bytes: Uint8Array): string {
   return bytes.length === 0 ? "" : utf8.decodeUtf8(bytes);
 }
 

@@ -61,7 +61,7 @@ function asWritten(range: MessageRange): string {
   return `#${range.from ?? ""}-${range.to ?? ""}`;
 }
 
-export function formatRange(from: number, to: number, count: number): string {
+function formatRange(from: number, to: number, count: number): string {
   if (from === to) return `#${from}`;
   if (to === count) return `#${from}-`;
   return `#${from}-${to}`;

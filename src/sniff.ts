@@ -7,7 +7,7 @@
 import type { Sample } from "./transcript.js";
 
 /** How much of a file detection looks at. */
-export const SAMPLE_BYTES = 64 * 1024;
+const SAMPLE_BYTES = 64 * 1024;
 
 /** A sample of a file's (or stdin's) leading bytes; the text is lenient UTF-8 without a BOM. */
 export function sampleOf(bytes: Uint8Array): Sample {

@@ -9,7 +9,6 @@ import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Origin } from "../copies.js";
 import { NotFoundError, TxcriptError } from "../errors.js";
-import { harness } from "../harness/index.js";
 import { Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
 import { Sessions } from "../sessions/sessions.js";
@@ -55,7 +54,7 @@ export function isDocument(ref: string): boolean {
 }
 
 /** Session ids carry no path separators nor file extensions; a reference with them names a file. */
-export function looksLikePath(ref: string): boolean {
+function looksLikePath(ref: string): boolean {
   return /[/\\]/.test(ref) || /^[.~]/.test(ref) || /\.(jsonl?|db|zst|md|txt)$/i.test(ref);
 }
 
@@ -131,8 +130,4 @@ export function selected(source: Source): Transcript<Common> {
     meta: source.transcript.meta,
     body: source.transcript.body.slice(source.start, source.end),
   };
-}
-
-export function harnessLabel(id: HarnessId): string {
-  return harness(id).label;
 }

@@ -25,7 +25,7 @@ export interface Document {
 }
 
 /** The time of import, in whole seconds: a Simple document with no time at all starts then. */
-export function importTime(): string {
+function importTime(): string {
   return timestampFromMillis(Math.floor(Date.now() / 1000) * 1000);
 }
 

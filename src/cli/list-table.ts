@@ -14,7 +14,7 @@ import { painter } from "./output.js";
 import { forTerminal } from "./sanitize.js";
 
 /** `42s`, `5m`, `3h`, `12d`, `8mo`, `2y`. */
-export function age(ms: number): string {
+function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m`;

@@ -36,11 +36,7 @@ function holdsSessions(id: HarnessId, root: string, env: StoreOptions["env"]): b
 }
 
 /** The parent of `root` or one of its subfolders, if that is a store root holding sessions. */
-export function nearbyRoot(
-  id: HarnessId,
-  root: string,
-  env: StoreOptions["env"],
-): string | undefined {
+function nearbyRoot(id: HarnessId, root: string, env: StoreOptions["env"]): string | undefined {
   const candidates: string[] = [];
   if (dirname(root) !== root) candidates.push(dirname(root));
   if (isDir(root)) {

@@ -217,7 +217,7 @@ export function renderSimple(transcript: Transcript<Common>): string {
  * A JSON object with a `messages` key that is not Common JSON (whose first
  * key is `meta`) nor agy's text form (keyed by its tables).
  */
-export function detectSimple(sample: Sample): Recognized | undefined {
+function detectSimple(sample: Sample): Recognized | undefined {
   const key = firstKey(sample);
   if (key === undefined || key === "meta" || hasManyRecords(sample)) return undefined;
   return /"messages"\s*:\s*\[/.test(sample.text) && !/"steps"\s*:\s*\[/.test(sample.text)

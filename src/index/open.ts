@@ -10,14 +10,14 @@
 
 import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { cacheDir, type Env } from "../env.js";
+import { cacheDir } from "../env.js";
 import { describeCause, errnoCode } from "../errors.js";
 import { tryLock as tryFileLock } from "../fsx.js";
 import type { Db } from "../sqlite.js";
 import { hasSqliteMagic, openInMemory, openOrCreate, sleepSync, sqliteCode } from "../sqlite.js";
 import { APPLICATION_ID, SCHEMA, SCHEMA_OBJECTS, SCHEMA_VERSION } from "./schema.js";
 
-export { cacheDir, type Env };
+export { cacheDir };
 
 export const INDEX_FILE = "index.db";
 
@@ -46,7 +46,7 @@ function create(db: Db): void {
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }
 
-export function openMemory(): Opened {
+function openMemory(): Opened {
   const db = openInMemory();
   configure(db);
   create(db);

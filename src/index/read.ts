@@ -143,7 +143,7 @@ function discovered(text: string): Discovered {
 }
 
 /** Strip FTS5's snippet markers, collapse whitespace, and keep where the marked terms are. */
-export function unmark(snip: string): { text: string; highlights: [number, number][] } {
+function unmark(snip: string): { text: string; highlights: [number, number][] } {
   const flat = snip.replace(/\s+/g, " ").trim();
   let text = "";
   const highlights: [number, number][] = [];

@@ -8,7 +8,7 @@
 
 import { InvalidRequestError } from "../errors.js";
 
-export interface Term {
+interface Term {
   text: string;
   phrase: boolean;
   prefix: boolean;
@@ -16,13 +16,13 @@ export interface Term {
 }
 
 /** More terms than this is not a search anyone types; refused rather than slow. */
-export const MAX_TERMS = 64;
+const MAX_TERMS = 64;
 
 // A term must hold a letter or digit, or the tokenizer leaves nothing of it.
 const WORDLIKE = /[\p{L}\p{N}]/u;
 
 /** Split what the user typed into terms. Unbalanced quotes run to the end. */
-export function parseTerms(input: string): Term[] {
+function parseTerms(input: string): Term[] {
   const terms: Term[] = [];
   const re = /(-?)"([^"]*)"?(\*?)|(-?)([^\s"]+)/g;
   for (let m = re.exec(input); m !== null; m = re.exec(input)) {

@@ -51,7 +51,7 @@ export interface UsageTotals {
  * Text past this many characters of one piece is not indexed: huge tool
  * outputs (file dumps, logs) would otherwise dominate the index's size.
  */
-export const MAX_CHUNK_CHARS = 64 * 1024;
+const MAX_CHUNK_CHARS = 64 * 1024;
 
 function cap(text: string): string {
   return text.length > MAX_CHUNK_CHARS ? text.slice(0, MAX_CHUNK_CHARS) : text;

@@ -44,7 +44,6 @@ const readCursor = z.object({
   range: range.optional(),
   at: position,
 });
-export type ReadCursor = z.infer<typeof readCursor>;
 
 const exportCursor = z.object({
   kind: z.literal("export"),
@@ -54,7 +53,6 @@ const exportCursor = z.object({
   range: range.optional(),
   offset: z.number().int().min(0),
 });
-export type ExportCursor = z.infer<typeof exportCursor>;
 
 const listCursor = z.object({
   kind: z.literal("list"),
@@ -63,7 +61,6 @@ const listCursor = z.object({
   harness: harnessId,
   id: z.string(),
 });
-export type ListCursor = z.infer<typeof listCursor>;
 
 const searchCursor = z.object({
   kind: z.literal("search"),
@@ -71,7 +68,6 @@ const searchCursor = z.object({
   query: z.string(),
   offset: z.number().int().min(0),
 });
-export type SearchCursor = z.infer<typeof searchCursor>;
 
 const anyCursor = z.discriminatedUnion("kind", [
   readCursor,

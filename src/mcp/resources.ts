@@ -15,7 +15,7 @@ import { isHarnessId } from "../transcript.js";
 import { markdownPage } from "./pages.js";
 import { sessionUri, type ToolContext, tracked } from "./tools.js";
 
-export const RESOURCE_CHARS = 1_000_000;
+const RESOURCE_CHARS = 1_000_000;
 
 function variable(value: string | string[] | undefined): string {
   return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");

@@ -18,7 +18,7 @@ export interface Size {
   other: number;
 }
 
-export function sizeOf(text: string, from = 0, to = text.length): Size {
+function sizeOf(text: string, from = 0, to = text.length): Size {
   let ascii = 0;
   let other = 0;
   for (let i = from; i < to; i++) {
@@ -30,7 +30,7 @@ export function sizeOf(text: string, from = 0, to = text.length): Size {
   return { ascii, other };
 }
 
-export function tokensOf(size: Size): number {
+function tokensOf(size: Size): number {
   return Math.ceil(size.ascii / CHARS_PER_TOKEN) + size.other;
 }
 

@@ -335,7 +335,7 @@ function messageHtml(m: Message, i: number, model: Model): string {
 }
 
 /** The Content-Security-Policy of every page: nothing from anywhere, images only from the page itself. */
-export const PAGE_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src ${SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
+const PAGE_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src ${SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
 
 function page(title: string, body: string, toc: string): string {
   return `<!doctype html>

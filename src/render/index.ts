@@ -3,8 +3,8 @@
  * Common transcript, and redaction for sharing them.
  */
 
-export { type IndexEntry, PAGE_CSP, renderHtml, renderIndexHtml } from "./html.js";
-export { type MarkdownPieces, markdownPieces, renderMarkdown } from "./markdown.js";
+export { type IndexEntry, renderHtml, renderIndexHtml } from "./html.js";
+export { markdownPieces, renderMarkdown } from "./markdown.js";
 export type { RenderInput } from "./model.js";
 export type { PathOptions } from "./paths.js";
 export { type Redaction, type RedactOptions, redact } from "./redact.js";

@@ -36,7 +36,7 @@ function fence(text: string, lang = ""): string[] {
 }
 
 /** An inline code span that survives any backticks in `s` (newlines become spaces). */
-export function code(s: string): string {
+function code(s: string): string {
   const flat = s.replace(/\s*\n\s*/g, " ");
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const tick = "`".repeat(longest + 1);
@@ -45,7 +45,7 @@ export function code(s: string): string {
 }
 
 /** Plain text in Markdown prose: only what would otherwise become markup is escaped. */
-export function inline(s: string): string {
+function inline(s: string): string {
   return s
     .replace(/\s*\n\s*/g, " ")
     .replace(/([\\`*[\]<>|])/g, "\\$1")
@@ -87,7 +87,7 @@ function safeLine(line: string): string {
  * shows them as text; everywhere else raw HTML is escaped. Indented code
  * is escaped too, which shows `&lt;` there: the price of not parsing.
  */
-export function safeMarkdown(text: string): string {
+function safeMarkdown(text: string): string {
   const lines = text.split("\n");
   let fenceOpen: string | undefined;
   let paragraph: string[] = [];

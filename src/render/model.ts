@@ -21,7 +21,7 @@ export interface RenderInput extends PathOptions {
   path?: string;
 }
 
-export interface Turn {
+interface Turn {
   /** 1-based turn number within the session. */
   n: number;
   /** Session ordinals (0-based indexes) of the messages in this turn. */

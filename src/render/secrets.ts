@@ -23,7 +23,7 @@ const Q = String.raw`\\*["']?`;
 const ASSIGN = String.raw`${Q}\s*(?::=|[:=])\s*${Q}`;
 
 /** Names of fields and variables whose value is a secret (the name ends with one of these). */
-export const SECRET_NAME = String.raw`(?:passw(?:or)?d|passphrase|pwd|secret|secret[_-]?key|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|license[_-]?key|client[_-]?secret|credentials?|key[_-]?base|salt|connection[_-]?string|account[_-]?key|sas[_-]?token|dsn)`;
+const SECRET_NAME = String.raw`(?:passw(?:or)?d|passphrase|pwd|secret|secret[_-]?key|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|license[_-]?key|client[_-]?secret|credentials?|key[_-]?base|salt|connection[_-]?string|account[_-]?key|sas[_-]?token|dsn)`;
 
 /** A whole JSON key (or field name) that names a secret. */
 export const SECRET_FIELD = new RegExp(String.raw`^[A-Za-z0-9_.-]*?${SECRET_NAME}$`, "i");

@@ -53,7 +53,7 @@ export interface ViewInput {
 }
 
 /** A one-line summary of a tool call and the detail lines under it, from the call's view (tools.ts). */
-export function describeTool(tool: Tool): { head: string; body: string[] } {
+function describeTool(tool: Tool): { head: string; body: string[] } {
   const view = callView(tool);
   const lines = (text: string) => text.split("\n");
   switch (view.kind) {
@@ -120,7 +120,7 @@ function metaLines(input: ViewInput): [string, string][] {
 }
 
 /** A message's usage: one label for every format (usage/format.ts). */
-export const usageText = usageLabel;
+const usageText = usageLabel;
 
 function messageHeader(m: Message): string[] {
   const parts: string[] = [m.role];

@@ -87,7 +87,7 @@ export interface ContinueRequest {
   root?: string | undefined;
 }
 
-export function versionOf(fp: Fingerprint | undefined): string {
+function versionOf(fp: Fingerprint | undefined): string {
   return fp === undefined
     ? "-"
     : fp.files.map((f) => `${f.path}\u0000${f.mtime_ms}\u0000${f.size}`).join("\u0001");

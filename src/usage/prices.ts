@@ -11,8 +11,8 @@ import { ParseError } from "../errors.js";
 import shipped from "./prices.json" with { type: "json" };
 
 /** The four token kinds Common counts, as the price table names them. */
-export const TOKEN_KINDS = ["input", "output", "cache_read", "cache_write"] as const;
-export type TokenKind = (typeof TOKEN_KINDS)[number];
+const TOKEN_KINDS = ["input", "output", "cache_read", "cache_write"] as const;
+type TokenKind = (typeof TOKEN_KINDS)[number];
 
 const price = z.number().finite().nonnegative();
 
@@ -44,7 +44,7 @@ export type Tokens = Record<TokenKind, number>;
  * Validate a parsed price table; `file` names it in the one-line error.
  * The first problem found is the one reported, with where it is.
  */
-export function parsePriceTable(value: unknown, file: string): PriceTable {
+function parsePriceTable(value: unknown, file: string): PriceTable {
   const result = PriceTableSchema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -30,7 +30,7 @@ export interface Counts {
   unpriced_tokens: number;
 }
 
-export interface ModelCounts extends Counts {
+interface ModelCounts extends Counts {
   model: string | null;
 }
 

@@ -14,8 +14,6 @@ import { fromCommon } from "./write.js";
 export {
   antigravityLineage,
   antigravityMeta,
-  type Lineage,
-  type TrajectoryReference,
 } from "./meta.js";
 export { toCommon } from "./read.js";
 export { nativeTool } from "./tools.js";

@@ -10,21 +10,12 @@ import { antigravityCodec } from "./codec.js";
 import { AntigravityStore } from "./store.js";
 import { antigravityText } from "./text.js";
 
-export type { AntigravityBody, StepRow } from "./body.js";
+export type { AntigravityBody } from "./body.js";
 export { emptyBody } from "./body.js";
 export {
   antigravityCodec,
-  antigravityLineage,
-  antigravityMeta,
   fromCommon,
-  type Lineage,
-  nativeTool,
-  type TrajectoryReference,
-  toCommon,
 } from "./codec.js";
-export { type Mirror, renderMirror } from "./mirror.js";
-export { type Listing, type ListingRows, listingRows, summarize } from "./summary.js";
-export { antigravityText, parseAntigravity, renderAntigravity } from "./text.js";
 
 export const antigravity: Harness<"antigravity", AntigravityBody> = {
   id: "antigravity",

@@ -18,7 +18,7 @@ export function antigravityMeta(body: AntigravityBody): Meta {
   return summarize(listingRows(body)).meta;
 }
 
-export interface TrajectoryReference {
+interface TrajectoryReference {
   trajectory_id?: string;
   step_index?: number;
   /** 2 FORK, 6 SUBAGENT_FORK, or another value agy adds. */

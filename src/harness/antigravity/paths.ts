@@ -9,11 +9,11 @@ import type { StoreOptions } from "../../transcript.js";
 import type { AntigravityLane } from "./body.js";
 
 /** Our environment variable for the CLI lane's root (an explicit root). */
-export const ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ROOT";
+const ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ROOT";
 /** Our environment variable for the ACP lane's root. */
-export const ACP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ACP_ROOT";
+const ACP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ACP_ROOT";
 /** Our environment variable for the desktop app's lane root. */
-export const DESKTOP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT";
+const DESKTOP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT";
 
 /** One place agy keeps conversations: `<root>/conversations`, `<root>/brain`. */
 export interface LaneRoot {

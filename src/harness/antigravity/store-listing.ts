@@ -21,14 +21,6 @@ import {
   USER_INPUT,
 } from "./store-rows.js";
 
-export {
-  ACP_ROOT_ENV,
-  type AntigravityStoreOptions,
-  antigravityLanes,
-  type LaneRoot,
-  ROOT_ENV,
-} from "./paths.js";
-
 import { type ListingRows, RECENT_GEN_METADATA } from "./summary.js";
 
 // ---------------------------------------------------------------------------

@@ -1,14 +1,6 @@
 import { describeCause, InvalidRequestError, ParseError, UnsupportedError } from "../../errors.js";
 import { createDatabase, type Db, quoteIdentifier, sqliteCode } from "../../sqlite.js";
 
-export {
-  ACP_ROOT_ENV,
-  type AntigravityStoreOptions,
-  antigravityLanes,
-  type LaneRoot,
-  ROOT_ENV,
-} from "./paths.js";
-
 import type {
   AntigravityBody,
   ExtraTable,
@@ -24,14 +16,14 @@ import { BOOKKEEPING_STEP_TYPES, IN_FLIGHT_STATUSES, StepType } from "./schema.j
 export const HARNESS = "antigravity";
 
 /** The `PRAGMA user_version` agy 1.0.7 through at least 1.2.11 writes. */
-export const AGY_USER_VERSION = 1;
+const AGY_USER_VERSION = 1;
 
 /**
  * The schema exactly as agy creates it (docs/formats/antigravity.md): the
  * seven tables with their column types, defaults and primary keys, and the
  * two indexes on `steps`.
  */
-export const AGY_SCHEMA: readonly string[] = [
+const AGY_SCHEMA: readonly string[] = [
   "CREATE TABLE trajectory_meta(trajectory_id text PRIMARY KEY, cascade_id text, trajectory_type integer, source integer)",
   "CREATE TABLE steps(idx integer PRIMARY KEY, step_type integer NOT NULL DEFAULT 0, status integer NOT NULL DEFAULT 0, has_subtrajectory numeric NOT NULL DEFAULT false, metadata blob, error_details blob, permissions blob, task_details blob, render_info blob, step_payload blob, step_format integer NOT NULL DEFAULT 0)",
   "CREATE INDEX idx_steps_status ON steps(status)",

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { type Db, isBusy, openForWriting, readSnapshot } from "../../sqlite.js";
 
 /** The cache's file name, beside `conversations/`. */
-export const SUMMARIES_FILE = "conversation_summaries.db";
+const SUMMARIES_FILE = "conversation_summaries.db";
 
 /** The 19 documented columns, in table order. */
 export const SUMMARY_COLUMNS = [
@@ -39,9 +39,9 @@ export const SUMMARY_COLUMNS = [
 ] as const;
 
 /** The status value of an idle conversation. */
-export const IDLE_STATUS = "CASCADE_RUN_STATUS_IDLE";
+const IDLE_STATUS = "CASCADE_RUN_STATUS_IDLE";
 /** The status value of a running one. */
-export const RUNNING_STATUS = "CASCADE_RUN_STATUS_RUNNING";
+const RUNNING_STATUS = "CASCADE_RUN_STATUS_RUNNING";
 
 /** What txcript takes from one cached row. */
 export interface CachedSummary {

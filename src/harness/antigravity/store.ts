@@ -79,11 +79,9 @@ import { HARNESS, readDatabase, writeDatabase } from "./store-rows.js";
 import { type CachedSummary, readSummaries, summariesPath } from "./store-summaries.js";
 
 export {
-  ACP_ROOT_ENV,
   type AntigravityStoreOptions,
   antigravityLanes,
   type LaneRoot,
-  ROOT_ENV,
 } from "./paths.js";
 
 import { mergeAnnotation } from "./annotation.js";

@@ -365,7 +365,7 @@ const TABLE_KEYS = new Set([
 ]);
 
 /** A SQLite file is a conversation database for the store; a JSON object keyed by agy's tables is the text form. */
-export function detectAntigravity(sample: Sample): Recognized | undefined {
+function detectAntigravity(sample: Sample): Recognized | undefined {
   if (startsWithBytes(sample, SQLITE_MAGIC)) return "store-file";
   const key = firstKey(sample);
   return key !== undefined && TABLE_KEYS.has(key) ? "text" : undefined;

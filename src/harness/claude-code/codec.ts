@@ -35,7 +35,7 @@ import { readMeta } from "./text.js";
 // Reading: Claude Code -> Common
 
 /** Indices of the lines that make up the conversation, in file order. */
-export function liveLines(lines: readonly ClaudeLine[]): number[] {
+function liveLines(lines: readonly ClaudeLine[]): number[] {
   const byUuid = new Map<string, number>();
   const duplicate = new Set<number>();
   lines.forEach(({ record }, i) => {
@@ -171,7 +171,7 @@ export function liveLines(lines: readonly ClaudeLine[]): number[] {
  * (`workdir`, `timeout_ms`): an input whose every key fits the canonical Bash
  * reads as Bash; one naming both timeouts is ambiguous and stays Raw.
  */
-export function toolFromClaude(name: string, input: Json): Tool {
+function toolFromClaude(name: string, input: Json): Tool {
   if (name.startsWith("/")) return { name: "Raw", tool_name: name, input };
   if (name === "Bash") {
     if (!isJsonObject(input) || ("timeout_ms" in input && "timeout" in input)) {
@@ -302,7 +302,7 @@ function soleText(content: Json | undefined): string | undefined {
   return undefined;
 }
 
-export function claudeToCommon(transcript: Transcript<ClaudeCodeBody>): Transcript<Common> {
+function claudeToCommon(transcript: Transcript<ClaudeCodeBody>): Transcript<Common> {
   const { meta } = transcript;
   const lines = transcript.body.lines;
   const messages: Message[] = [];
@@ -854,7 +854,7 @@ class Writer {
   }
 }
 
-export function claudeFromCommon(transcript: Transcript<Common>): Transcript<ClaudeCodeBody> {
+function claudeFromCommon(transcript: Transcript<Common>): Transcript<ClaudeCodeBody> {
   const sessionId = claudeSessionId(transcript.meta.id);
   const writer = new Writer(transcript.meta, sessionId, transcript.body);
   try {

@@ -10,11 +10,7 @@ import { claudeCodeCodec } from "./codec.js";
 import { ClaudeCodeStore } from "./store.js";
 import { claudeCodeText } from "./text.js";
 
-export type { ClaudeCodeBody, ClaudeLine } from "./body.js";
-export { claudeCodeCodec } from "./codec.js";
-export { claudeCodeRoot } from "./probe.js";
-export { ClaudeCodeStore, encodeCwd, projectDirName } from "./store.js";
-export { claudeCodeText } from "./text.js";
+export type { ClaudeCodeBody } from "./body.js";
 
 export const claudeCode: Harness<"claude_code", ClaudeCodeBody> = {
   id: "claude_code",

@@ -121,7 +121,7 @@ function headField(head: string, key: string): string | undefined {
  * decoded and parsed; of long ones (bulk tool output) only the head and the
  * tail are decoded and read by pattern.
  */
-export function scanSession(buf: Buffer): Scan {
+function scanSession(buf: Buffer): Scan {
   const scan: Scan = { meta: {}, records: 0, conversation: 0, messages: 0 };
   const m = scan.meta;
   let custom: string | undefined;

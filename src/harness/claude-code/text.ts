@@ -143,7 +143,7 @@ export function parseClaudeCode(text: string, origin?: string): Transcript<Claud
   return { meta, body: { lines } };
 }
 
-export function renderClaudeCode(transcript: Transcript<ClaudeCodeBody>): string {
+function renderClaudeCode(transcript: Transcript<ClaudeCodeBody>): string {
   return joinLines(transcript.body.lines);
 }
 
@@ -151,7 +151,7 @@ export function renderClaudeCode(transcript: Transcript<ClaudeCodeBody>): string
 const CLAUDE_LINE = /"(?:sessionId|parentUuid|leafUuid|isSidechain|messageId)"\s*:/;
 
 /** JSON Lines whose first record has Claude Code's envelope. */
-export function detectClaudeCode(sample: Sample): Recognized | undefined {
+function detectClaudeCode(sample: Sample): Recognized | undefined {
   const line = firstLine(sample);
   // Gemini CLI's metadata line has a sessionId too, beside its projectHash.
   return isJsonLines(sample) && CLAUDE_LINE.test(line) && !/"projectHash"\s*:/.test(line)

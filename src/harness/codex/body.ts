@@ -13,7 +13,7 @@ import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { parseJson } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
 
-export { joinLines, type LineEnding, splitLines } from "../../lines.js";
+export { joinLines, splitLines } from "../../lines.js";
 
 /** One rollout line, verbatim. */
 export type CodexLine = VerbatimLine;

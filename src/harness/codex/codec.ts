@@ -73,7 +73,7 @@ function isScaffolding(text: string): boolean {
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/;
 
 /** An image URL (a `data:` URL in files Codex writes) as an image source. */
-export function imageFromUrl(url: string): ImageSource {
+function imageFromUrl(url: string): ImageSource {
   const m = DATA_URL.exec(url);
   if (m && (m[2] ?? "").split(";").includes("base64")) {
     return {
@@ -85,7 +85,7 @@ export function imageFromUrl(url: string): ImageSource {
   return { type: "url", media_type: "", data: url };
 }
 
-export function imageToUrl(source: ImageSource): string {
+function imageToUrl(source: ImageSource): string {
   return source.type === "base64" ? `data:${source.media_type};base64,${source.data}` : source.data;
 }
 
@@ -171,7 +171,7 @@ function count(value: unknown): number | undefined {
  * `token_count.info.last_token_usage` in Anthropic's terms. OpenAI's
  * input_tokens include the cached ones; Anthropic's input_tokens do not.
  */
-export function usageFromTokenCount(payload: JsonObject): Usage | undefined {
+function usageFromTokenCount(payload: JsonObject): Usage | undefined {
   const info = payload.info;
   if (!isJsonObject(info)) return undefined;
   const last = info.last_token_usage;
@@ -255,7 +255,7 @@ function reasoningText(payload: JsonObject): string {
 
 type Group = "assistant" | "results" | "prompt" | undefined;
 
-export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Common> {
+function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Common> {
   const envelopes: (Envelope | undefined)[] = transcript.body.lines.map((l) =>
     readEnvelope(l.text),
   );
@@ -862,7 +862,7 @@ class RolloutWriter {
   }
 }
 
-export function codexFromCommon(transcript: Transcript<Common>): Transcript<CodexBody> {
+function codexFromCommon(transcript: Transcript<Common>): Transcript<CodexBody> {
   const id = codexSessionId(transcript.meta.id);
   // A message without a model inherits the one in effect, the session's at first.
   const writer = new RolloutWriter(id, transcript.meta, transcript.meta.model);

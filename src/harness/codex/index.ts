@@ -11,7 +11,7 @@ import { codexText } from "./text.js";
 
 export type { CodexBody } from "./body.js";
 export { codexCodec } from "./codec.js";
-export { CodexStore } from "./store.js";
+
 export { codexText } from "./text.js";
 
 export const codex: Harness<"codex", CodexBody> = {

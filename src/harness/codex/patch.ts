@@ -13,7 +13,7 @@
  * Hand-written: no maintained JavaScript parser for this envelope exists.
  */
 
-export interface HunkLine {
+interface HunkLine {
   sign: " " | "-" | "+";
   text: string;
 }

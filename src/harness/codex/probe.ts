@@ -13,7 +13,7 @@ import { isUuid } from "../../ids.js";
 import type { Fingerprint, Skipped, StoreOptions, StoreProbe } from "../../transcript.js";
 
 export const SESSIONS_DIR = "sessions";
-export const ARCHIVED_DIR = "archived_sessions";
+const ARCHIVED_DIR = "archived_sessions";
 
 /** The Codex home: the explicit root, `$TXCRIPT_CODEX_ROOT`, `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(options: StoreOptions = {}): string {

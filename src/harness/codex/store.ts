@@ -71,10 +71,10 @@ import {
 import { CodexProbe, codexHome, type RolloutFile, rolloutFiles, SESSIONS_DIR } from "./probe.js";
 import { findSessionMeta, firstModel, firstPrompt, lastEventTime, metaFromBody } from "./text.js";
 
-export const SESSION_INDEX = "session_index.jsonl";
+const SESSION_INDEX = "session_index.jsonl";
 
 /** V8 cannot hold a string much longer than 512 MiB; bigger rollouts are refused, not crashed on. */
-export const MAX_ROLLOUT_BYTES = 512 * 1024 * 1024;
+const MAX_ROLLOUT_BYTES = 512 * 1024 * 1024;
 
 /** `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl` for a session start (UTC). */
 export function rolloutRelativePath(id: string, started: string): string {
@@ -144,7 +144,7 @@ export function readRolloutText(path: string, maxBytes = MAX_ROLLOUT_BYTES): str
 }
 
 /** Titles from `session_index.jsonl`: the last non-blank name per id wins; bad lines are skipped. */
-export function readSessionIndex(home: string): Map<string, string> {
+function readSessionIndex(home: string): Map<string, string> {
   const titles = new Map<string, string>();
   let text: string;
   try {
@@ -240,7 +240,7 @@ export function estimateMessages(lines: readonly CodexLine[]): number {
  * when there is no config, it names none, or it is not TOML (Codex itself
  * would refuse to start then; the copy keeps Codex's default, "openai").
  */
-export function configuredProvider(home: string): string | undefined {
+function configuredProvider(home: string): string | undefined {
   let text: string;
   try {
     text = readFileSync(join(home, "config.toml"), "utf8");

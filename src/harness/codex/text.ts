@@ -51,7 +51,7 @@ function timestampOf(value: unknown): Timestamp | undefined {
  * Read a `session_meta` payload. Undefined when the line is not one or has
  * no string id (Codex cannot use such a file either).
  */
-export function readSessionMeta(text: string, line: number): SessionMetaInfo | undefined {
+function readSessionMeta(text: string, line: number): SessionMetaInfo | undefined {
   const env = readEnvelope(text);
   if (env?.type !== "session_meta") return undefined;
   const p = env.payload;
@@ -189,13 +189,13 @@ export function metaFromBody(lines: readonly CodexLine[], origin?: string): Meta
   return meta;
 }
 
-export function parseCodex(text: string, origin?: string): Transcript<CodexBody> {
+function parseCodex(text: string, origin?: string): Transcript<CodexBody> {
   checkLineCount(text, "codex", origin);
   const lines = splitLines(text);
   return { meta: metaFromBody(lines, origin), body: { lines } };
 }
 
-export function renderCodex(transcript: Transcript<CodexBody>): string {
+function renderCodex(transcript: Transcript<CodexBody>): string {
   return joinLines(transcript.body.lines);
 }
 
@@ -204,7 +204,7 @@ const ROLLOUT_LINE =
   /"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context|compacted)"/;
 
 /** A zstd file is a compressed rollout (the store reads it); JSON Lines of rollout items the text form. */
-export function detectCodex(sample: Sample): Recognized | undefined {
+function detectCodex(sample: Sample): Recognized | undefined {
   if (startsWithBytes(sample, ZSTD_MAGIC)) return "store-file";
   const line = firstLine(sample);
   return isJsonLines(sample) && ROLLOUT_LINE.test(line) && line.includes('"payload"')

@@ -40,7 +40,7 @@ import {
  * escalation and its justification). They are dropped on reading; any other
  * unknown key keeps the call Raw.
  */
-export const SHELL_HINT_KEYS = [
+const SHELL_HINT_KEYS = [
   "yield_time_ms",
   "max_output_tokens",
   "shell",
@@ -54,7 +54,7 @@ export const SHELL_HINT_KEYS = [
 const SHELLS = new Set(["bash", "sh", "zsh"]);
 
 /** ["bash", "-lc", X] -> X; any other argv is shell-quoted into one command line. */
-export function argvToCommand(argv: readonly string[]): string {
+function argvToCommand(argv: readonly string[]): string {
   const [shell, flag, script] = argv;
   if (argv.length === 3 && shell !== undefined && flag !== undefined && script !== undefined) {
     const base = shell.slice(shell.lastIndexOf("/") + 1);
@@ -200,7 +200,7 @@ export type CodexCall =
   | { kind: "custom"; name: string; input: string };
 
 /** OpenAI function names allow [A-Za-z0-9_-], at most 64 characters. */
-export function codexToolName(name: string): string {
+function codexToolName(name: string): string {
   const clean = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
   return clean === "" ? "tool" : clean;
 }

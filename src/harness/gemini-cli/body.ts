@@ -27,7 +27,7 @@ import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { jsonFromText } from "../../json.js";
 import { joinLines, splitLines, type VerbatimLine } from "../../lines.js";
 
-export { joinLines, splitLines } from "../../lines.js";
+export { joinLines } from "../../lines.js";
 
 export interface GeminiBody {
   lines: VerbatimLine[];
@@ -179,7 +179,7 @@ export function replay(lines: readonly VerbatimLine[]): Conversation | undefined
 }
 
 /** The legacy single-document form (the CLI's fallback when no metadata line is found). */
-export function replayLegacy(text: string): Conversation | undefined {
+function replayLegacy(text: string): Conversation | undefined {
   const t = text.startsWith("\uFEFF") ? text.slice(1) : text;
   if (!t.trimStart().startsWith("{")) return undefined;
   let doc: Json;

@@ -63,7 +63,7 @@ function count(v: Json | undefined): number | undefined {
  * `tokens` in Anthropic's terms: Gemini's prompt count includes the cached
  * tokens and its candidate count excludes the thinking tokens.
  */
-export function usageFromTokens(tokens: Json | undefined): Usage | undefined {
+function usageFromTokens(tokens: Json | undefined): Usage | undefined {
   if (!isJsonObject(tokens)) return undefined;
   const input = count(tokens.input);
   const output = count(tokens.output);
@@ -119,7 +119,7 @@ function tsOf(v: Json | undefined, fallback: Timestamp): Timestamp {
 }
 
 /** `**subject** description`, the text the CLI replays a thought summary as. */
-export function thoughtText(thought: JsonObject): string {
+function thoughtText(thought: JsonObject): string {
   const subject = typeof thought.subject === "string" ? thought.subject : "";
   const description = typeof thought.description === "string" ? thought.description : "";
   return subject ? `**${subject}** ${description}` : description;
@@ -272,7 +272,7 @@ class Reader {
 }
 
 /** The conversation's messages as Common, in the order the CLI replays them. */
-export function conversationMessages(conversation: Conversation, start: Timestamp): Message[] {
+function conversationMessages(conversation: Conversation, start: Timestamp): Message[] {
   const reader = new Reader(start);
   for (const record of conversation.messages) {
     switch (record.type) {
@@ -289,7 +289,7 @@ export function conversationMessages(conversation: Conversation, start: Timestam
   return reader.messages;
 }
 
-export function geminiToCommon(transcript: Transcript<GeminiBody>): Transcript<Common> {
+function geminiToCommon(transcript: Transcript<GeminiBody>): Transcript<Common> {
   const conversation = replay(transcript.body.lines);
   const body = conversation ? conversationMessages(conversation, transcript.meta.timestamp) : [];
   return { meta: transcript.meta, body };
@@ -304,12 +304,12 @@ export function geminiSessionId(id: string): string {
 }
 
 /** The minimal preamble txcript writes so the text form carries the cwd; the CLI hides it. */
-export function sessionContext(cwd: string): string {
+function sessionContext(cwd: string): string {
   return `<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - ${cwd}\n</session_context>`;
 }
 
 /** A result's content as the text a functionResponse carries. */
-export function resultText(content: Json): string {
+function resultText(content: Json): string {
   if (typeof content === "string") return content;
   if (
     Array.isArray(content) &&
@@ -337,7 +337,7 @@ function responseFromCommon(block: ToolResultBlock): JsonObject {
 }
 
 /** A call the session never answered: Gemini refuses a functionCall without a response. */
-export const UNANSWERED = "[no result was recorded for this call]";
+const UNANSWERED = "[no result was recorded for this call]";
 
 function artifactText(block: Block & { type: "artifact" }): string {
   const { name: n, source } = block.artifact;
@@ -367,7 +367,7 @@ interface GeminiRecord {
 }
 
 /** `**subject** description` back into a thought summary. */
-export function thoughtFromText(text: string, at: string): JsonObject {
+function thoughtFromText(text: string, at: string): JsonObject {
   const m = /^\*\*([^\n]+?)\*\* ([\s\S]*)$/.exec(text);
   // Only when reading back gives the same text (a subject cannot be empty).
   if (m && m[1] !== undefined && m[2] !== undefined && m[1] !== "") {
@@ -607,7 +607,7 @@ class Writer {
   }
 }
 
-export function geminiFromCommon(transcript: Transcript<Common>): Transcript<GeminiBody> {
+function geminiFromCommon(transcript: Transcript<Common>): Transcript<GeminiBody> {
   const id = geminiSessionId(transcript.meta.id);
   const meta = { ...transcript.meta, id };
   const writer = new Writer(id, meta);

@@ -10,14 +10,13 @@ import { geminiCodec } from "./codec.js";
 import { GeminiCliStore } from "./store.js";
 import { geminiText } from "./text.js";
 
-export type { Conversation, GeminiBody, MessageRecord } from "./body.js";
+export type { GeminiBody } from "./body.js";
 export { replay } from "./body.js";
-export { geminiCodec, geminiSessionId } from "./codec.js";
+export { geminiCodec } from "./codec.js";
 export { geminiCliRoot } from "./probe.js";
 export { countMessages, projectHash } from "./records.js";
-export { GeminiCliStore, sessionFileName, slugify } from "./store.js";
+export { GeminiCliStore } from "./store.js";
 export { geminiText } from "./text.js";
-export { callToTool, toolToCall } from "./tools.js";
 
 export const geminiCli: Harness<"gemini_cli", GeminiBody> = {
   id: "gemini_cli",

@@ -20,7 +20,7 @@ export const MARKER = ".project_root";
 /** The CLI's own global folder under tmp/, not a project. */
 const RESERVED = new Set(["bin"]);
 
-export const MAIN_NAME = /^session-.*\.jsonl?$/;
+const MAIN_NAME = /^session-.*\.jsonl?$/;
 export const SUB_NAME = /^(.+)\.jsonl$/;
 
 /** The `.gemini` directory a store reads (see the module header for the order). */

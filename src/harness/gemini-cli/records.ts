@@ -45,7 +45,7 @@ export function partsText(parts: readonly JsonObject[]): string {
 }
 
 /** User texts the CLI injects and never replays to the model. */
-export const INJECTED_PREFIXES = ["<session_context>", "<hook_context>"] as const;
+const INJECTED_PREFIXES = ["<session_context>", "<hook_context>"] as const;
 
 export function isInjected(text: string): boolean {
   const t = text.trim();

@@ -64,14 +64,14 @@ import { contextCwd, conversationStart, countMessages, isoMillis, projectHash } 
 import { firstModel, parseSession, sessionTitle } from "./text.js";
 
 /** V8 cannot hold a string much longer than 512 MiB; bigger files are refused, not crashed on. */
-export const MAX_SESSION_BYTES = 512 * 1024 * 1024;
+const MAX_SESSION_BYTES = 512 * 1024 * 1024;
 
 const HASH_DIR = /^[0-9a-f]{64}$/;
 /** The CLI's own pattern for the short id a main session's file name ends with. */
 const SHORT_ID = /-([a-zA-Z0-9]{8})\.jsonl?$/;
 
 /** The CLI's slug for a new project: basename, lowercased, runs of other characters as `-`. */
-export function slugify(root: string): string {
+function slugify(root: string): string {
   return (
     (basename(root) || "project")
       .toLowerCase()
@@ -82,7 +82,7 @@ export function slugify(root: string): string {
 }
 
 /** `session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl` for a session start (UTC). */
-export function sessionFileName(id: string, startIso: string, ext = ".jsonl"): string {
+function sessionFileName(id: string, startIso: string, ext = ".jsonl"): string {
   return `session-${startIso.slice(0, 16).replaceAll(":", "-")}-${id.slice(0, 8)}${ext}`;
 }
 
@@ -133,7 +133,7 @@ interface Registry {
 }
 
 /** Does the CLI say this conversation has something to resume? (`hasResumableConversationContent`) */
-export function resumable(conversation: Conversation): boolean {
+function resumable(conversation: Conversation): boolean {
   return countMessages(conversation) > 0;
 }
 

@@ -6,7 +6,7 @@
  * the file under (the text names it only in its `<session_context>`).
  */
 
-import { isJsonObject, type Meta } from "../../common.js";
+import type { Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
 import { firstKey, firstLine, isJsonLines } from "../../sniff.js";
@@ -15,7 +15,7 @@ import { type Conversation, type GeminiBody, parseBody, renderBody, replay } fro
 import { contextCwd, conversationStart, isIgnoredUserText, partsOf, partsText } from "./records.js";
 
 /** The CLI's `cleanMessage`: one line, printable ASCII only. */
-export function cleanMessage(text: string): string {
+function cleanMessage(text: string): string {
   return text
     .replace(/\n+/g, " ")
     .replace(/\s+/g, " ")
@@ -24,7 +24,7 @@ export function cleanMessage(text: string): string {
 }
 
 /** A summary without terminal escapes and control characters, as the session list prints it. */
-export function cleanSummary(text: string): string {
+function cleanSummary(text: string): string {
   return (
     text
       // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
@@ -75,7 +75,7 @@ export function firstModel(conversation: Conversation): string | undefined {
 }
 
 /** Session metadata from a replayed conversation (cwd from its own context preamble). */
-export function metaFromConversation(conversation: Conversation): Meta {
+function metaFromConversation(conversation: Conversation): Meta {
   const meta: Meta = { id: conversation.sessionId, timestamp: conversationStart(conversation) };
   assignDefined(meta, "cwd", contextCwd(conversation));
   assignDefined(meta, "title", sessionTitle(conversation));
@@ -83,7 +83,7 @@ export function metaFromConversation(conversation: Conversation): Meta {
   return meta;
 }
 
-export function parseGemini(text: string, origin?: string): Transcript<GeminiBody> {
+function parseGemini(text: string, origin?: string): Transcript<GeminiBody> {
   return parseSession(text, origin).transcript;
 }
 
@@ -109,7 +109,7 @@ export function parseSession(
   return { transcript: { meta: metaFromConversation(conversation), body }, conversation };
 }
 
-export function renderGemini(transcript: Transcript<GeminiBody>): string {
+function renderGemini(transcript: Transcript<GeminiBody>): string {
   return renderBody(transcript.body);
 }
 
@@ -117,7 +117,7 @@ export function renderGemini(transcript: Transcript<GeminiBody>): string {
  * Gemini CLI's session: JSON Lines whose first record is the metadata
  * (`sessionId` and `projectHash`), or the older one-document JSON with both.
  */
-export function detectGemini(sample: Sample): Recognized | undefined {
+function detectGemini(sample: Sample): Recognized | undefined {
   const first = isJsonLines(sample) ? firstLine(sample) : sample.text;
   if (firstKey(sample) === undefined) return undefined;
   return /"sessionId"\s*:\s*"/.test(first) && /"projectHash"\s*:/.test(first) ? "text" : undefined;
@@ -128,12 +128,3 @@ export const geminiText: TextCodec<GeminiBody> = {
   render: renderGemini,
   detect: detectGemini,
 };
-
-/** True when a parsed JSON value looks like a Gemini CLI session document (format detection). */
-export function looksLikeGemini(value: unknown): boolean {
-  return (
-    isJsonObject(value) &&
-    typeof value.sessionId === "string" &&
-    ("projectHash" in value || "messages" in value)
-  );
-}

@@ -34,9 +34,9 @@ import {
 import { assignDefined } from "../../json.js";
 
 export const SHELL = "run_shell_command";
-export const READ = "read_file";
-export const WRITE = "write_file";
-export const EDIT = "replace";
+const READ = "read_file";
+const WRITE = "write_file";
+const EDIT = "replace";
 
 type Kind = "string" | "bool" | "line";
 type Spec = Record<string, readonly [Kind, boolean]>;

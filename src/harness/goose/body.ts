@@ -15,7 +15,7 @@ export interface GooseBody {
 }
 
 /** The content kinds Goose's `MessageContent` enum knows (its serde `type` tags). */
-export const CONTENT_KINDS = [
+const CONTENT_KINDS = [
   "text",
   "image",
   "jsonRenderSpec",

@@ -11,10 +11,9 @@ import { GooseStore } from "./store.js";
 import { gooseText } from "./text.js";
 
 export type { GooseBody } from "./body.js";
-export { gooseCodec } from "./codec.js";
+
 export { gooseRoot } from "./probe.js";
 export { GooseStore, WRITE_REFUSAL } from "./store.js";
-export { gooseText } from "./text.js";
 
 export const goose: Harness<"goose", GooseBody> = {
   id: "goose",

@@ -33,7 +33,7 @@ function jsonValue(value: Json | undefined): JsonObject | undefined {
 }
 
 /** The session's model: `model_config_json` (database) or `model_config` (legacy). */
-export function sessionModel(session: JsonObject): string | undefined {
+function sessionModel(session: JsonObject): string | undefined {
   const config = jsonValue(session.model_config_json) ?? jsonValue(session.model_config);
   return str(config, "model_name");
 }

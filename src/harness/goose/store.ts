@@ -42,7 +42,7 @@ export const WRITE_REFUSAL =
   "txcript reads Goose sessions but does not write them: Goose keeps them in a versioned SQLite schema it migrates itself, and no Goose build was run to prove a written session resumes";
 
 /** The newest schema version whose tables this reader was checked against. */
-export const KNOWN_SCHEMA_VERSION = 9;
+const KNOWN_SCHEMA_VERSION = 9;
 
 type SqlValue = string | number | bigint | Buffer | null;
 

@@ -48,12 +48,12 @@ export function parseGoose(text: string, origin?: string): Transcript<GooseBody>
   return { meta: gooseMeta(session, id), body: { session, messages } };
 }
 
-export function renderGoose(t: Transcript<GooseBody>): string {
+function renderGoose(t: Transcript<GooseBody>): string {
   return [t.body.session, ...t.body.messages].map((o) => `${JSON.stringify(o)}\n`).join("");
 }
 
 /** A first line that is an object naming a `working_dir`, not another harness's record. */
-export function detectGoose(sample: Sample): Recognized | undefined {
+function detectGoose(sample: Sample): Recognized | undefined {
   const line = firstLine(sample);
   if (!line.startsWith("{") || /^\{\s*"(meta|type|sessionId)"/.test(line)) return undefined;
   return /"working_dir"\s*:\s*"/.test(line) ? "text" : undefined;

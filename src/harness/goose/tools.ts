@@ -17,8 +17,8 @@ import {
   toolToCanonical,
 } from "../../common.js";
 
-export const SHELL = "developer__shell";
-export const TEXT_EDITOR = "developer__text_editor";
+const SHELL = "developer__shell";
+const TEXT_EDITOR = "developer__text_editor";
 
 function hasOnly(args: JsonObject, keys: readonly string[]): boolean {
   return Object.keys(args).every((k) => keys.includes(k));

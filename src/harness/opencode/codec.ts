@@ -50,10 +50,10 @@ import { firstModel, metaFromSession } from "./text.js";
 import { toolFromNative, toolToNative } from "./tools.js";
 
 /** What OpenCode replays for a call that never finished (message-v2 `toModelMessages`). */
-export const INTERRUPTED = "[Tool execution was interrupted]";
+const INTERRUPTED = "[Tool execution was interrupted]";
 
 /** The key under a tool state's `metadata` where txcript keeps a non-text result verbatim. */
-export const RESULT_KEY = "txcript";
+const RESULT_KEY = "txcript";
 
 // ---------------------------------------------------------------------------
 // Reading
@@ -290,7 +290,7 @@ function readMessage(message: OpenCodeMessage, sessionStart: Timestamp, out: Mes
   out.push(...pieces);
 }
 
-export function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
+function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
   const meta = metaFromSession(transcript.body.session, firstModel(transcript.body));
   const body: Message[] = [];
   for (const message of transcript.body.messages) readMessage(message, meta.timestamp, body);
@@ -307,7 +307,7 @@ export function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcri
  * with 1.18.33 and `anthropic`): a provider nobody configures makes it fall
  * back to the user's default model, and the model's name is still kept.
  */
-export const WRITER_PROVIDER = "txcript";
+const WRITER_PROVIDER = "txcript";
 
 const FINISH_OUT = new Map<string, string>([
   ["end_turn", "stop"],
@@ -376,7 +376,7 @@ function defaultTitle(ms: number): string {
   return `New session - ${new Date(ms).toISOString()}`;
 }
 
-export function openCodeFromCommon(transcript: Transcript<Common>): Transcript<OpenCodeBody> {
+function openCodeFromCommon(transcript: Transcript<Common>): Transcript<OpenCodeBody> {
   const { meta } = transcript;
   const start = timestampMillis(meta.timestamp);
   const id = openCodeSessionId(meta);

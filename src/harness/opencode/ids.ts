@@ -14,7 +14,7 @@
 
 import { createHash } from "node:crypto";
 
-export const PREFIX = { session: "ses", message: "msg", part: "prt" } as const;
+const PREFIX = { session: "ses", message: "msg", part: "prt" } as const;
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 14;
@@ -41,7 +41,7 @@ function hex12(value: bigint): string {
 }
 
 /** The ascending value OpenCode would give the first id minted at `ms`. */
-export function stamp(ms: number): bigint {
+function stamp(ms: number): bigint {
   // OpenCode keeps only the low 48 bits (its ids wrap every ~2.2 years); so does hex12.
   return BigInt(Math.max(0, Math.trunc(ms))) * 4096n + 1n;
 }
@@ -75,12 +75,6 @@ export class AscendingIds {
   id(prefix: "msg" | "prt", value: bigint, key: string | number): string {
     return `${prefix}_${hex12(value)}${tail([...this.keys, prefix, key])}`;
   }
-}
-
-/** The milliseconds (modulo 2^48 / 4096) an ascending id encodes, or undefined when it is not one. */
-export function idMillis(id: string): number | undefined {
-  if (!isOpenCodeId(id) || id.startsWith("ses_")) return undefined;
-  return Number(BigInt(`0x${id.slice(4, 16)}`) / 4096n);
 }
 
 /** The stable keys an OpenCode session id is derived from, for a non-OpenCode id. */

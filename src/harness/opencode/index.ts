@@ -11,9 +11,9 @@ import { openCodeCodec } from "./codec.js";
 import { OpenCodeStore } from "./store.js";
 import { openCodeText } from "./text.js";
 
-export type { OpenCodeBody, OpenCodeMessage, Row } from "./body.js";
+export type { OpenCodeBody } from "./body.js";
 export { openCodeCodec } from "./codec.js";
-export { openCodeRoot } from "./probe.js";
+
 export { OpenCodeStore } from "./store.js";
 export { openCodeText } from "./text.js";
 

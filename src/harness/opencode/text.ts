@@ -101,7 +101,7 @@ function value(row: Row, column: string): Json | undefined {
 }
 
 /** The session row as OpenCode's `Session.Info`, in the key order `opencode export` prints. */
-export function sessionInfo(row: Row): JsonObject {
+function sessionInfo(row: Row): JsonObject {
   const info: JsonObject = {};
   put(info, "id", value(row, "id"));
   put(info, "slug", value(row, "slug"));
@@ -145,7 +145,7 @@ export function sessionInfo(row: Row): JsonObject {
 }
 
 /** The export document of a Body. Rows whose `data` is not a JSON object are left out. */
-export function exportDocument(body: OpenCodeBody): JsonObject {
+function exportDocument(body: OpenCodeBody): JsonObject {
   const sessionId = text(body.session, "id") ?? "";
   const messages: Json[] = [];
   for (const m of body.messages) {
@@ -242,7 +242,7 @@ function without(o: JsonObject, keys: readonly string[]): JsonObject {
   return out;
 }
 
-export function parseExport(textValue: string, origin?: string): Transcript<OpenCodeBody> {
+function parseExport(textValue: string, origin?: string): Transcript<OpenCodeBody> {
   const r = new Reader(origin);
   const doc = r.object(parseJson(textValue, "opencode", origin), "$");
   const info = r.object(doc.info, "info");
@@ -293,7 +293,7 @@ export function compare(a: string, b: string): number {
 }
 
 /** `opencode export`'s document: `{"info": {"id": "ses_…", …}, "messages": [...]}` (a bad id is the codec's to name). */
-export function detectOpenCode(sample: Sample): Recognized | undefined {
+function detectOpenCode(sample: Sample): Recognized | undefined {
   return firstKey(sample) === "info" && /"messages"\s*:\s*\[/.test(sample.text)
     ? "text"
     : undefined;
