@@ -340,6 +340,48 @@ describe("redaction options", () => {
     expect(plain.stdout).toContain("pasted");
   });
 
+  it("MCP: the user's patterns apply to every redaction, forced or asked; a bad file stops the server in one line", async () => {
+    const file = join(tempDir(), "patterns.txt");
+    writeFileSync(file, "cluster: pasted\n");
+    const forced = await connect(home, ["--redact", "--redact-patterns", file], {
+      env: { USER: "nobody-here" },
+    });
+    try {
+      const text = await pages(
+        forced.client,
+        "read_session",
+        { session: ID, max_chars: 100000 },
+        {},
+      );
+      expect(text).not.toContain("pasted");
+      expect(text).toContain("[redacted cluster]");
+    } finally {
+      await forced.close();
+    }
+    const asked = await connect(home, [], {
+      env: { USER: "nobody-here", TXCRIPT_REDACT_PATTERNS: file },
+    });
+    try {
+      const plain = await pages(
+        asked.client,
+        "read_session",
+        { session: ID, max_chars: 100000 },
+        {},
+      );
+      expect(plain).toContain("pasted");
+      const text = await pages(asked.client, "export_session", { session: ID }, { redact: true });
+      expect(text).not.toContain("pasted");
+    } finally {
+      await asked.close();
+    }
+    const bad = join(tempDir(), "bad.txt");
+    writeFileSync(bad, "(unclosed\n");
+    const r = run(["mcp", "--redact-patterns", bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(`${bad}: line 1`);
+  });
+
   it("a bad pattern file, or --redact-patterns without --redact, is one line and exit 2", () => {
     const file = join(tempDir(), "bad.txt");
     writeFileSync(file, "ok: fine\n(unclosed\n");
