@@ -12,6 +12,7 @@ import { NotFoundError, TxcriptError } from "../errors.js";
 import { Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
 import { Sessions } from "../sessions/sessions.js";
+import { promptTitle } from "../strings.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
 import { readDocument } from "./documents.js";
 import { UsageError } from "./errors.js";
@@ -65,7 +66,13 @@ function looksLikePath(ref: string): boolean {
 export async function resolveSource(
   command: Command,
   text: string,
-  options: { from?: HarnessId; documentForm?: TextForm; allowDocuments: boolean },
+  options: {
+    from?: HarnessId;
+    documentForm?: TextForm;
+    allowDocuments: boolean;
+    /** Name an untitled document by its first prompt, as every stored harness names its sessions (view, export). */
+    titleDocuments?: boolean;
+  },
 ): Promise<Source> {
   // A file whose own name contains '#' wins over the range syntax.
   let parsed: SessionRef;
@@ -86,6 +93,10 @@ export async function resolveSource(
     origin = doc.origin;
     form = doc.form;
     transcript = doc.transcript;
+    if (options.titleDocuments && transcript.meta.title === undefined) {
+      const title = promptTitle(transcript.body);
+      if (title !== undefined) transcript = { ...transcript, meta: { ...transcript.meta, title } };
+    }
   } else {
     // Resolving and loading read the stores only: the index is never opened for them.
     const sessions = new Sessions({ env: process.env, roots: rootsFrom(command) });

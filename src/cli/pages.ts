@@ -68,7 +68,7 @@ export interface PageOptions {
  * --redact-patterns without --redact is refused rather than ignored. The
  * user's patterns come from --redact-patterns, else $TXCRIPT_REDACT_PATTERNS.
  */
-function redactionPlan(
+export function redactionPlan(
   options: PageOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): { redact: boolean; patterns: SecretPattern[] } {

@@ -8,7 +8,7 @@
 
 import { InvalidRequestError } from "../errors.js";
 
-interface Term {
+export interface Term {
   text: string;
   phrase: boolean;
   prefix: boolean;
@@ -22,7 +22,7 @@ const MAX_TERMS = 64;
 const WORDLIKE = /[\p{L}\p{N}]/u;
 
 /** Split what the user typed into terms. Unbalanced quotes run to the end. */
-function parseTerms(input: string): Term[] {
+export function parseTerms(input: string): Term[] {
   const terms: Term[] = [];
   const re = /(-?)"([^"]*)"?(\*?)|(-?)([^\s"]+)/g;
   for (let m = re.exec(input); m !== null; m = re.exec(input)) {

@@ -42,6 +42,8 @@ const readCursor = z.object({
   version: z.string(),
   format: z.enum(READ_FORMATS),
   range: range.optional(),
+  /** The read was redacted: its later pages are too. */
+  redact: z.boolean().optional(),
   at: position,
 });
 
@@ -51,6 +53,7 @@ const exportCursor = z.object({
   id: z.string(),
   version: z.string(),
   range: range.optional(),
+  redact: z.boolean().optional(),
   offset: z.number().int().min(0),
 });
 

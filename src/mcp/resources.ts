@@ -3,7 +3,8 @@
  * (newest first), completed (harness names, id prefixes), and read as the
  * Markdown `txcript view --format markdown` prints. A resource has no
  * cursor, so a huge session is cut at RESOURCE_CHARS with a note naming
- * read_session, which pages.
+ * read_session, which pages. A server started with --redact lists and
+ * reads them redacted.
  */
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -13,7 +14,14 @@ import { errorLine, NotFoundError } from "../errors.js";
 import { storedHarnesses } from "../harness/index.js";
 import { isHarnessId } from "../transcript.js";
 import { markdownPage } from "./pages.js";
-import { sessionUri, type ToolContext, tracked } from "./tools.js";
+import {
+  redacting,
+  redactListed,
+  sessionUri,
+  shownSession,
+  type ToolContext,
+  tracked,
+} from "./tools.js";
 
 const RESOURCE_CHARS = 1_000_000;
 
@@ -38,8 +46,10 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
     list: () =>
       tracked(ctx, async () => {
         try {
+          const all = (await ctx.sessions.list({})).sessions;
+          const shown = redacting(ctx, false) ? await redactListed(ctx, all) : all;
           return {
-            resources: (await ctx.sessions.list({})).sessions.map((s) => ({
+            resources: shown.map((s) => ({
               uri: sessionUri(s.harness, s.id),
               name: `${s.harness}/${s.id}`,
               title: s.meta.title ?? `${s.harness} session ${s.id}`,
@@ -88,11 +98,12 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
         }
         const located = await ctx.sessions.resolve(id, harness);
         const loaded = await ctx.sessions.load(located);
+        const shown = await shownSession(ctx, loaded, redacting(ctx, false));
         const input = {
-          meta: loaded.transcript.meta,
-          messages: loaded.transcript.body,
+          meta: shown.transcript.meta,
+          messages: shown.transcript.body,
           harness: located.harness,
-          ...(loaded.path !== undefined ? { path: loaded.path } : {}),
+          ...(shown.path !== undefined ? { path: shown.path } : {}),
         };
         const parts = markdownPage(input, ctx.env.HOME);
         const out = [parts.head];

@@ -68,6 +68,13 @@ const maxTokens = z
 // ---------------------------------------------------------------------------
 // Inputs (raw shapes, as the SDK takes them)
 
+const redactFlag = z
+  .boolean()
+  .optional()
+  .describe(
+    "replace secrets, e-mail addresses, the home path and the user name, as `txcript view --redact` does (a server started with --redact always does)",
+  );
+
 export const listInput = {
   harness: harness.optional().describe("only this harness"),
   cwd: z.string().max(4096).optional().describe("only sessions in this directory or below it"),
@@ -81,6 +88,7 @@ export const listInput = {
     .optional()
     .describe(`sessions per page (default ${LIMITS.listDefault})`),
   cursor: cursor.optional(),
+  redact: redactFlag,
 };
 
 export const searchInput = {
@@ -107,6 +115,7 @@ export const searchInput = {
     .optional()
     .describe(`hits per page (default ${LIMITS.searchDefault})`),
   cursor: cursor.optional(),
+  redact: redactFlag,
 };
 
 export const readInput = {
@@ -119,6 +128,9 @@ export const readInput = {
   max_chars: maxChars.optional(),
   max_tokens: maxTokens.optional(),
   cursor: cursor.optional(),
+  redact: redactFlag.describe(
+    "replace secrets, e-mail addresses, the home path and the user name, as `txcript view --redact` does; a cursor from a redacted call stays redacted (a server started with --redact always redacts)",
+  ),
 };
 
 export const exportInput = {
@@ -127,6 +139,9 @@ export const exportInput = {
   max_chars: maxChars.optional(),
   max_tokens: maxTokens.optional(),
   cursor: cursor.optional(),
+  redact: redactFlag.describe(
+    "replace secrets, e-mail addresses, the home path and the user name, as `txcript view --redact` does; a cursor from a redacted call stays redacted (a server started with --redact always redacts)",
+  ),
 };
 
 export const continueInput = {
@@ -236,6 +251,12 @@ export const readOutput = z.object({
   changed: z
     .boolean()
     .describe("the session changed on disk since the cursor was issued; numbering is unchanged"),
+  redacted: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe("how many things were redacted in the whole session; null when not redacted"),
 });
 
 export const exportOutput = z.object({
@@ -247,6 +268,12 @@ export const exportOutput = z.object({
   estimated_tokens: z.number().int().min(0).describe("the token estimate of text"),
   text: z.string(),
   next_cursor: z.string().nullable(),
+  redacted: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe("how many things were redacted in the whole session; null when not redacted"),
 });
 
 export const continueOutput = z.object({

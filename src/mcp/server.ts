@@ -9,7 +9,7 @@ import type { Env } from "../env.js";
 import { Sessions } from "../sessions/sessions.js";
 import type { HarnessId } from "../transcript.js";
 import { registerResources } from "./resources.js";
-import { registerTools, type ToolContext } from "./tools.js";
+import { type McpRedaction, registerTools, type ToolContext } from "./tools.js";
 
 export interface McpServerOptions {
   env: Env;
@@ -24,6 +24,8 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /** The index's folder as the CLI's --cache/--no-cache give it: a directory, null for in memory, undefined for the default. */
   cache?: string | null;
+  /** Redaction: forced for every answer (--redact) or per call; the home path, user name and patterns to use. */
+  redaction?: McpRedaction;
 }
 
 export interface TxcriptMcpServer {
@@ -62,6 +64,7 @@ export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
     log,
     memo: {},
     pending: new Set(),
+    redaction: options.redaction ?? { force: false, options: {} },
   };
   registerTools(server, ctx);
   registerResources(server, ctx);

@@ -3,7 +3,11 @@
  * export_session, and continue_session (only when the server was started
  * with --allow-write). Each returns structured content checked against its
  * output schema plus a text rendering; every failure comes back as a tool
- * error carrying the CLI's one-line message, never as a crash.
+ * error carrying the CLI's one-line message, never as a crash. A call may
+ * ask for redaction (`redact: true`); a server started with --redact
+ * redacts every answer whatever the call says: session content, snippets,
+ * titles, directories and paths all go through the CLI's redactor
+ * (src/render/redact.ts).
  */
 
 import { createHash } from "node:crypto";
@@ -15,6 +19,8 @@ import { errorLine, InvalidRequestError } from "../errors.js";
 import { harness as harnessOf } from "../harness/index.js";
 import { parseSimple, renderSimple } from "../harness/simple.js";
 import type { Hit, Kind } from "../index/index.js";
+import { parseTerms, type Term } from "../index/terms.js";
+import { type Chunk, chunksOf } from "../index/text.js";
 import type { Located } from "../local.js";
 import {
   type MessageRange,
@@ -23,6 +29,7 @@ import {
   resolveRange,
   type SessionRef,
 } from "../range.js";
+import { type RedactOptions, redact, redactTexts } from "../render/index.js";
 import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../render/text.js";
 import { sessionRecord as sessionJson } from "../sessionRecord.js";
 import { type SessionFilter, sessionFilter } from "../sessions/filter.js";
@@ -72,9 +79,79 @@ export interface ToolContext {
     piece?: { key: string; text: string };
     export?: { key: string; text: string };
     markdown?: { key: string; parts: ViewParts };
+    redacted?: {
+      key: string;
+      shown: { transcript: Transcript<Common>; path: string | undefined; count: number | null };
+    };
   };
   /** Calls in flight, so the server can answer them all before it closes. */
   pending: Set<Promise<unknown>>;
+  redaction: McpRedaction;
+}
+
+export interface McpRedaction {
+  /** Every answer is redacted, whatever a call asks (`txcript mcp --redact`). */
+  force: boolean;
+  /** What the redactor is given: the home path, the user name, the user's own patterns. */
+  options: RedactOptions;
+}
+
+/** Whether this call's answer is redacted: the server's --redact, else the call's own `redact`. */
+export function redacting(ctx: ToolContext, asked: boolean | undefined): boolean {
+  return ctx.redaction.force || asked === true;
+}
+
+/** `path` with the home directory as `~`, as the CLI shows a redacted session's file. */
+function tildePath(ctx: ToolContext, path: string): string {
+  const home = ctx.redaction.options.home?.replace(/\/+$/, "");
+  return home && (path === home || path.startsWith(`${home}/`))
+    ? `~${path.slice(home.length)}`
+    : path;
+}
+
+/**
+ * A loaded session as an answer shows it: redacted (kept for the session's
+ * version, so paging a redacted read scans it once) or as it is.
+ */
+export async function shownSession(
+  ctx: ToolContext,
+  loaded: LoadedAt,
+  redacted: boolean,
+): Promise<{ transcript: Transcript<Common>; path: string | undefined; count: number | null }> {
+  if (!redacted) return { transcript: loaded.transcript, path: loaded.path, count: null };
+  const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}`;
+  const memo = ctx.memo.redacted;
+  if (memo?.key === key) return memo.shown;
+  const r = await redact(loaded.transcript, ctx.redaction.options);
+  const shown = {
+    transcript: r.transcript,
+    path: loaded.path === undefined ? undefined : tildePath(ctx, loaded.path),
+    count: r.count,
+  };
+  ctx.memo.redacted = { key, shown };
+  return shown;
+}
+
+/** Listed sessions with what a listing shows of them (title, directory, branch, file) redacted. */
+export async function redactListed(
+  ctx: ToolContext,
+  list: readonly Discovered[],
+): Promise<Discovered[]> {
+  const texts = list.flatMap((s) => [
+    s.meta.title ?? "",
+    s.meta.cwd ?? "",
+    s.meta.git_branch ?? "",
+    s.path,
+  ]);
+  const out = await redactTexts(texts, ctx.redaction.options);
+  return list.map((s, i) => {
+    const [title = "", cwd = "", branch = "", path = ""] = out.slice(i * 4, i * 4 + 4);
+    const meta = { ...s.meta };
+    if (meta.title !== undefined) meta.title = title;
+    if (meta.cwd !== undefined) meta.cwd = cwd;
+    if (meta.git_branch !== undefined) meta.git_branch = branch;
+    return { ...s, meta, path: tildePath(ctx, path) };
+  });
 }
 
 /** Run `work`, counted in `ctx.pending` until it settles. */
@@ -188,7 +265,8 @@ async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<ty
     });
   }
   const limit = args.limit ?? LIMITS.listDefault;
-  const page = sessions.slice(0, limit);
+  const cut = sessions.slice(0, limit);
+  const page = redacting(ctx, args.redact) ? await redactListed(ctx, cut) : cut;
   const last = page[page.length - 1];
   const next =
     sessions.length > limit && last
@@ -206,9 +284,11 @@ async function listSessions(ctx: ToolContext, args: ListArgs): Promise<Result<ty
     structured: {
       sessions: page.map(record),
       next_cursor: next,
-      skipped: listing.skipped
-        .slice(0, 50)
-        .map((s) => ({ harness: s.harness, path: s.path, reason: s.reason })),
+      skipped: listing.skipped.slice(0, 50).map((s) => ({
+        harness: s.harness,
+        path: redacting(ctx, args.redact) ? tildePath(ctx, s.path) : s.path,
+        reason: s.reason,
+      })),
       skipped_count: listing.skipped.length,
     },
     text: `${lines.join("\n")}\n`,
@@ -256,9 +336,12 @@ async function searchSessions(
     offset,
   });
   const end = offset + found.hits.length;
+  const shownHits = redacting(ctx, args.redact)
+    ? await redactHits(ctx, found.hits, parseTerms(args.query))
+    : found.hits;
   const next =
     end < found.total ? encodeCursor({ kind: "search", query: fingerprint, offset: end }) : null;
-  const hits = found.hits.map((h: Hit) => {
+  const hits = shownHits.map((h: Hit) => {
     const s = h.session;
     return {
       harness: s.harness,
@@ -297,6 +380,97 @@ async function searchSessions(
     },
     text: `${lines.join("\n")}\n`,
   };
+}
+
+/**
+ * Hits as a redacted answer shows them. A snippet cut from the stored text
+ * could start or end inside a secret, where no pattern recognizes what is
+ * left of it; so each hit's snippet is cut afresh from its session's
+ * redacted text (the same piece the index searched), around the first
+ * search term still there. A session that cannot be read gives no snippet.
+ */
+async function redactHits(ctx: ToolContext, hits: readonly Hit[], terms: Term[]): Promise<Hit[]> {
+  const sessions = await redactListed(
+    ctx,
+    hits.map((h) => h.session),
+  );
+  // Each session's searchable pieces, redacted once however many hits it has.
+  const pieces = new Map<string, Promise<Chunk[]>>();
+  const piecesOf = (h: Hit) => {
+    const key = `${h.session.harness}/${h.session.id}`;
+    let p = pieces.get(key);
+    if (p === undefined) {
+      p = ctx.sessions
+        .load({ harness: h.session.harness, id: h.session.id })
+        .then((loaded) => redact(loaded.transcript, ctx.redaction.options))
+        .then((r) => chunksOf(r.transcript, 0));
+      pieces.set(key, p);
+    }
+    return p;
+  };
+  const out: Hit[] = [];
+  for (const [i, h] of hits.entries()) {
+    let body = "";
+    try {
+      body = (await piecesOf(h))
+        .filter((c) => c.ordinal === h.ordinal && c.kind === h.kind)
+        .map((c) => c.body)
+        .join(" ");
+    } catch {
+      body = "";
+    }
+    const { snippet, highlights } = snippetOf(body, terms);
+    out.push({ ...h, session: sessions[i] ?? h.session, snippet, highlights });
+  }
+  return out;
+}
+
+/** Up to about 200 characters of `body` (on one line) around the first of `terms` in it, with every term marked. */
+export function snippetOf(
+  body: string,
+  terms: readonly Term[],
+): { snippet: string; highlights: [number, number][] } {
+  const text = body.replace(/\s+/g, " ").trim();
+  const lower = text.toLowerCase();
+  const words = terms
+    .filter((t) => !t.exclude)
+    .map((t) => t.text.toLowerCase())
+    .filter((w) => w !== "");
+  let at = -1;
+  for (const w of words) {
+    const i = lower.indexOf(w);
+    if (i >= 0 && (at < 0 || i < at)) at = i;
+  }
+  const center = Math.max(at, 0);
+  let from = Math.max(0, center - 60);
+  if (from > 0) {
+    const space = text.indexOf(" ", from);
+    if (space >= 0 && space < center) from = space + 1;
+  }
+  let to = Math.min(text.length, center + 140);
+  if (to < text.length) {
+    const space = text.lastIndexOf(" ", to);
+    if (space > center) to = space;
+  }
+  const lead = from > 0 ? "…" : "";
+  const snippet = `${lead}${text.slice(from, to)}${to < text.length ? "…" : ""}`;
+  const highlights: [number, number][] = [];
+  // Case folding that changes lengths would misplace the marks: none then.
+  if (lower.length === text.length) {
+    const window = lower.slice(from, to);
+    for (const w of words)
+      for (let i = window.indexOf(w); i >= 0; i = window.indexOf(w, i + w.length))
+        highlights.push([lead.length + i, lead.length + i + w.length]);
+    highlights.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  }
+  // Overlapping marks (one term inside another) are one mark.
+  const merged: [number, number][] = [];
+  for (const [a, b] of highlights) {
+    const last = merged[merged.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else merged.push([a, b]);
+  }
+  return { snippet, highlights: merged };
 }
 
 // ---------------------------------------------------------------------------
@@ -343,17 +517,22 @@ async function readSession(ctx: ToolContext, args: ReadArgs): Promise<Result<typ
   let format: ReadFormat;
   let at: Position = { piece: -1, offset: 0 };
   let version: string | undefined;
+  // A redacted read stays redacted page after page: its cursor says so.
+  let redacted: boolean;
   if (args.cursor !== undefined) {
     const c = decodeCursor(args.cursor, "read");
     t = { located: { harness: c.harness, id: c.id }, range: cursorRange(c.range) };
     format = c.format;
     at = c.at;
     version = c.version;
+    redacted = redacting(ctx, c.redact === true || args.redact === true);
   } else {
     t = await target(ctx, args.session, args.harness);
     format = args.format ?? "text";
+    redacted = redacting(ctx, args.redact);
   }
   const loaded = await ctx.sessions.load(t.located);
+  const shown = await shownSession(ctx, loaded, redacted);
   const changed = version !== undefined && version !== loaded.version;
   // A changed session is read on by message number; a piece cut midway starts over.
   if (changed) at = { piece: at.piece, offset: 0 };
@@ -365,14 +544,14 @@ async function readSession(ctx: ToolContext, args: ReadArgs): Promise<Result<typ
     );
   }
   const input: ViewInput = {
-    meta: loaded.transcript.meta,
-    messages: loaded.transcript.body,
+    meta: shown.transcript.meta,
+    messages: shown.transcript.body,
     start,
     end,
     harness: loaded.located.harness,
   };
-  if (loaded.path !== undefined) input.path = loaded.path;
-  const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${format}/${start}-${end}`;
+  if (shown.path !== undefined) input.path = shown.path;
+  const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${format}/${start}-${end}${redacted ? "/redacted" : ""}`;
   let raw: ViewParts;
   if (format === "markdown") {
     // The Markdown page is rendered whole (turns span messages): once per session version and range.
@@ -401,6 +580,7 @@ async function readSession(ctx: ToolContext, args: ReadArgs): Promise<Result<typ
         version: loaded.version,
         format,
         ...(t.range ? { range: cursorRange(t.range) } : {}),
+        ...(redacted ? { redact: true } : {}),
         at: page.next,
       })
     : null;
@@ -423,7 +603,7 @@ async function readSession(ctx: ToolContext, args: ReadArgs): Promise<Result<typ
     structured: {
       harness: loaded.located.harness,
       id: loaded.located.id,
-      title: loaded.transcript.meta.title ?? null,
+      title: shown.transcript.meta.title ?? null,
       format,
       total_messages: loaded.transcript.body.length,
       selection: { from: start + 1, to: end },
@@ -436,6 +616,7 @@ async function readSession(ctx: ToolContext, args: ReadArgs): Promise<Result<typ
       continued_message: resumedMessage,
       next_cursor: next,
       changed,
+      redacted: shown.count,
     },
     text: `${lead}${page.text}${trailer}`,
   };
@@ -452,13 +633,16 @@ async function exportSession(
   let t: Target;
   let offset = 0;
   let version: string | undefined;
+  let redacted: boolean;
   if (args.cursor !== undefined) {
     const c = decodeCursor(args.cursor, "export");
     t = { located: { harness: c.harness, id: c.id }, range: cursorRange(c.range) };
     offset = c.offset;
     version = c.version;
+    redacted = redacting(ctx, c.redact === true || args.redact === true);
   } else {
     t = await target(ctx, args.session, args.harness);
+    redacted = redacting(ctx, args.redact);
   }
   const loaded = await ctx.sessions.load(t.located);
   if (version !== undefined && version !== loaded.version) {
@@ -468,11 +652,12 @@ async function exportSession(
     );
   }
   const { start, end } = selection(loaded, t.range);
-  const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${start}-${end}`;
+  const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${start}-${end}${redacted ? "/redacted" : ""}`;
+  const shown = await shownSession(ctx, loaded, redacted);
   let text: string;
   if (ctx.memo.export?.key === key) text = ctx.memo.export.text;
   else {
-    const tr = loaded.transcript;
+    const tr = shown.transcript;
     text = renderSimple({ meta: tr.meta, body: tr.body.slice(start, end) });
     ctx.memo.export = { key, text };
   }
@@ -489,6 +674,7 @@ async function exportSession(
           id: loaded.located.id,
           version: loaded.version,
           ...(t.range ? { range: cursorRange(t.range) } : {}),
+          ...(redacted ? { redact: true } : {}),
           offset: cut,
         })
       : null;
@@ -502,6 +688,7 @@ async function exportSession(
       estimated_tokens: budget.usedTokens,
       text: slice,
       next_cursor: next,
+      redacted: shown.count,
     },
     text: next ? `${slice}\n[continued: call export_session with cursor "${next}"]\n` : slice,
   };

@@ -7,4 +7,4 @@ export { type IndexEntry, renderHtml, renderIndexHtml } from "./html.js";
 export { markdownPieces, renderMarkdown } from "./markdown.js";
 export type { RenderInput } from "./model.js";
 export type { PathOptions } from "./paths.js";
-export { type Redaction, type RedactOptions, redact } from "./redact.js";
+export { type Redaction, type RedactOptions, redact, redactTexts } from "./redact.js";

@@ -11,6 +11,7 @@
  * base64 of an image type. Pure.
  */
 
+import MarkdownItCtor, { type MarkdownIt } from "markdown-it";
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../common.js";
 import { stopReasonText } from "../common.js";
 import { usageLabel } from "../usage/format.js";
@@ -72,8 +73,9 @@ function safeLine(line: string): string {
   let out = "";
   let at = 0;
   // A backslash-escaped backtick opens no span (CommonMark): treating it as
-  // prose only escapes more.
-  const span = /(?<!\\)(`+)[\s\S]*?(?<!`)\1(?!`)/g;
+  // prose only escapes more. A span opens at a whole backtick run only
+  // (```x` has no span: its run of three has no closing run of three).
+  const span = /(?<![\\`])(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g;
   for (const m of line.matchAll(span)) {
     out += safeProse(line.slice(at, m.index)) + m[0];
     at = m.index + m[0].length;
@@ -87,7 +89,64 @@ function safeLine(line: string): string {
  * shows them as text; everywhere else raw HTML is escaped. Indented code
  * is escaped too, which shows `&lt;` there: the price of not parsing.
  */
-function safeMarkdown(text: string): string {
+export function safeMarkdown(text: string): string {
+  const kept = keptCode(text);
+  // Where a renderer's block structure differs from the line scan above (a
+  // fence inside a list item ends with the item; a code span cannot cross
+  // into a heading), what was kept as code could be read as HTML or a
+  // link: the renderer itself checks, and anything it finds escapes all.
+  // The fallback keeps no fence either: one the renderer left open would
+  // swallow the rest of the page and turn txcript's own fences inside out.
+  // And no link either, nor a link definition another message could use.
+  return isInert(kept)
+    ? kept
+    : safeProse(text)
+        .replace(/^(\s{0,3})(`{3,}|~{3,})/gm, "$1\\$2")
+        .replace(/\[/g, "\\[");
+}
+
+/** Follows a text in the check: found as the last block only when nothing the text opened runs on. */
+const END_MARK = "<!-- txcript: end -->";
+
+/** markdown-it as a permissive renderer runs it: raw HTML on, every link target accepted. */
+let checker: MarkdownIt | undefined;
+
+/** A data: URL a page may embed: base64 of an image type. */
+const IMAGE_DATA = /^data:image\/[a-z0-9.+-]+;base64,[a-z0-9+/]*={0,2}$/i;
+
+/**
+ * No raw HTML, no link or image target a browser would run or load as a
+ * page, and nothing left open (a fence) that would run on into the page.
+ */
+function isInert(md: string): boolean {
+  if (!/[<:`~]/.test(md)) return true;
+  if (checker === undefined) {
+    checker = new MarkdownItCtor({ html: true });
+    checker.validateLink = () => true;
+  }
+  const unsafe = (target: string) =>
+    /^(?:javascript|vbscript|file):/i.test(target.trim()) ||
+    (/^data:/i.test(target.trim()) && !IMAGE_DATA.test(target.trim()));
+  const ok = (tokens: ReturnType<MarkdownIt["parse"]>): boolean =>
+    tokens.every((t) => {
+      if (t.type === "html_block" || t.type === "html_inline") return false;
+      if (unsafe(String(t.attrGet("href") ?? t.attrGet("src") ?? ""))) return false;
+      return t.children ? ok(t.children) : true;
+    });
+  // A link definition counts wherever it is used: another message may use it.
+  const env: Parameters<MarkdownIt["parse"]>[1] = {};
+  const tokens = checker.parse(`${md}\n\n${END_MARK}\n`, env);
+  const last = tokens.pop();
+  return (
+    last?.type === "html_block" &&
+    last.content.trim() === END_MARK &&
+    ok(tokens) &&
+    Object.values(env.references ?? {}).every((r) => !unsafe(String(r.href)))
+  );
+}
+
+/** safeMarkdown by a line scan: fences and code spans kept, the rest made safe. */
+function keptCode(text: string): string {
   const lines = text.split("\n");
   let fenceOpen: string | undefined;
   let paragraph: string[] = [];

@@ -355,3 +355,35 @@ export async function redact(
   });
   return { transcript: copy, count: findings.length, byKind, findings };
 }
+
+/**
+ * Loose strings (titles, directories, file paths, search snippets) through
+ * the same redactor in one scan: each is a text block of one synthetic
+ * message, so it gets exactly what a message's text gets.
+ */
+const EPOCH = "1970-01-01T00:00:00.000Z";
+
+export async function redactTexts(
+  texts: readonly string[],
+  options: RedactOptions = {},
+): Promise<string[]> {
+  if (texts.length === 0) return [];
+  const r = await redact(
+    {
+      meta: { id: "texts", timestamp: EPOCH },
+      body: [
+        {
+          role: "user",
+          timestamp: EPOCH,
+          content: texts.map((text) => ({ type: "text", text })),
+        },
+      ],
+    },
+    options,
+  );
+  const blocks = r.transcript.body[0]?.content ?? [];
+  return texts.map((given, i) => {
+    const b = blocks[i];
+    return b?.type === "text" ? b.text : given;
+  });
+}

@@ -58,9 +58,10 @@ export type Carry = (t: Transcript<Common>, via: Via) => Transcript<Common>;
 const clone = <T>(v: T): T => structuredClone(v);
 
 /**
- * [A session nobody named reads as titled by its first prompt] (Claude Code
- * and Codex): the first user message with text, its text blocks joined, on
- * one line, cut to 120 code points; `skip` names prompts the reader passes over.
+ * [A session nobody named reads as titled by its first prompt] (Claude Code,
+ * Codex, OpenCode, Goose): the first user message with text, its text
+ * blocks joined, on one line, cut to 120 code points; `skip` names prompts
+ * the reader passes over.
  */
 function firstPromptTitle(
   body: readonly Message[],
@@ -934,8 +935,13 @@ export const carryOpenCode: Carry = (t) => {
   }
   const meta: Meta = { id: openCodeSessionId(session), timestamp: toMillis(session.timestamp) };
   if (session.cwd !== undefined && session.cwd !== "") meta.cwd = session.cwd;
-  // [The git branch]; a title is kept unless empty.
-  if (session.title !== undefined && session.title !== "") meta.title = session.title;
+  // [The git branch]; a title is kept unless empty; [a session left at
+  // OpenCode's default title is titled by its first prompt].
+  const title =
+    session.title !== undefined && session.title !== ""
+      ? session.title
+      : firstPromptTitle(body, () => false);
+  if (title !== undefined) meta.title = title;
   if (session.cli_version !== undefined && session.cli_version !== "")
     meta.cli_version = session.cli_version;
   // [The session's model comes back as the first assistant message's]
@@ -1319,6 +1325,7 @@ export const carryGemini: Carry = (t, via) => {
 const carryGoose: Carry = (t) => {
   const meta: Meta = { id: t.meta.id, timestamp: t.meta.timestamp };
   if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  // [An unnamed session is titled by its first prompt] (set below, from what is carried).
   if (t.meta.title) meta.title = t.meta.title;
   if (t.meta.model) meta.model = t.meta.model;
   const block = (b: Block): Block => {
@@ -1369,6 +1376,10 @@ const carryGoose: Carry = (t) => {
     const out: Message = { role: m.role, content: m.content.map(block), timestamp };
     if (m.role === "assistant" && meta.model) out.model = meta.model;
     body.push(out);
+  }
+  if (meta.title === undefined) {
+    const title = firstPromptTitle(body, () => false);
+    if (title !== undefined) meta.title = title;
   }
   return { meta, body };
 };

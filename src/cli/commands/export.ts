@@ -143,6 +143,7 @@ async function exportOne(ref: string, options: ExportOptions, command: Command):
     ...(options.from ? { from: options.from } : {}),
     ...(options.as ? { documentForm: options.as } : {}),
     allowDocuments: true,
+    titleDocuments: true,
   });
   if (options.redactDryRun) {
     const { redacted } = await redactSource(source, options);

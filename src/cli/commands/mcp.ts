@@ -1,5 +1,5 @@
 /**
- * txcript mcp [--allow-write]: the MCP server on stdio (src/mcp/). stdout
+ * txcript mcp [--allow-write] [--redact]: the MCP server on stdio (src/mcp/). stdout
  * carries protocol frames only: the transport gets its own writer, and
  * anything else in the process that writes to process.stdout (a stray
  * print in a dependency, a worker thread's output) is sent to stderr.
@@ -11,15 +11,35 @@ import { describeCause, errorLine } from "../../errors.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { FrameTransport } from "../../mcp/transport.js";
 import { cacheFlag } from "../cache.js";
+import { identity, redactionPlan } from "../pages.js";
 import { rootsFrom } from "../roots.js";
 import { packageVersion } from "../version.js";
+
+interface McpOptions {
+  allowWrite?: boolean;
+  redact?: boolean;
+  redactPatterns?: string;
+}
 
 export function register(program: Command): void {
   program
     .command("mcp")
     .description("serve every session to agents over MCP (stdio)")
     .option("--allow-write", "offer continue_session, which writes copies into harness stores")
-    .action(async (options: { allowWrite?: boolean }, command: Command) => {
+    .option(
+      "--redact",
+      "redact every answer (session text, snippets, titles, paths), whatever a call asks",
+    )
+    .option(
+      "--redact-patterns <file>",
+      "your own patterns, one per line, for every redaction (forced or asked by a call)",
+    )
+    .action(async (options: McpOptions, command: Command) => {
+      // Read before serving: a bad pattern file is a usage error, not a server that half works.
+      const patterns = redactionPlan({
+        redact: true,
+        ...(options.redactPatterns !== undefined ? { redactPatterns: options.redactPatterns } : {}),
+      }).patterns;
       const log = (line: string) => process.stderr.write(`txcript mcp: ${line}\n`);
       // The transport writes through the real stdout's own write (which
       // handles pipes, files and terminals); every other caller of
@@ -48,6 +68,7 @@ export function register(program: Command): void {
         ...(cache !== undefined ? { cache } : {}),
         cwd: process.cwd(),
         allowWrite: options.allowWrite === true,
+        redaction: { force: options.redact === true, options: { ...identity(), patterns } },
         version: packageVersion(),
         log,
       });

@@ -56,6 +56,7 @@ export function register(program: Command): void {
         ...(options.from ? { from: options.from } : {}),
         ...(options.as ? { documentForm: options.as } : {}),
         allowDocuments: true,
+        titleDocuments: true,
       });
       // One redactor before every format, so text and JSON hide what pages hide.
       const { source, redacted } = await redactSource(given, options);

@@ -112,7 +112,7 @@ function blockOf(item: Json): Block | undefined {
 }
 
 function toCommon(t: Transcript<GooseBody>): Transcript<Common> {
-  const meta = gooseMeta(t.body.session, t.meta.id);
+  const meta = gooseMeta(t.body.session, t.meta.id, t.body.messages);
   let previous = meta.timestamp;
   const body: Message[] = [];
   for (const m of t.body.messages) {

@@ -6,8 +6,9 @@
 
 import { isJsonObject, type Json, type JsonObject, type Meta } from "../../common.js";
 import { jsonFromText } from "../../json.js";
+import { firstPromptTitle } from "../../strings.js";
 import { EPOCH, formatTimestamp, normalizeTimestamp, type Timestamp } from "../../time.js";
-import { str } from "./body.js";
+import { contentOf, str } from "./body.js";
 
 /** Goose's timestamps: epoch seconds (messages) or SQLite/RFC 3339 text (sessions). */
 export function gooseTime(value: Json | undefined): Timestamp | undefined {
@@ -38,8 +39,26 @@ function sessionModel(session: JsonObject): string | undefined {
   return str(config, "model_name");
 }
 
-/** The session's metadata in Common terms. */
-export function gooseMeta(session: JsonObject, fallbackId = ""): Meta {
+/** The first user prompt's text items, as a title (what toCommon's text blocks give). */
+export function promptOf(messages: readonly JsonObject[]): string | undefined {
+  function* users() {
+    for (const m of messages)
+      if (m.role === "user")
+        yield contentOf(m).flatMap((item) =>
+          isJsonObject(item) && item.type === "text" && typeof item.text === "string"
+            ? [item.text]
+            : [],
+        );
+  }
+  return firstPromptTitle(users());
+}
+
+/** The session's metadata in Common terms; an unnamed session is titled by its first prompt in `messages`. */
+export function gooseMeta(
+  session: JsonObject,
+  fallbackId = "",
+  messages: readonly JsonObject[] = [],
+): Meta {
   const meta: Meta = {
     id: str(session, "id") ?? fallbackId,
     timestamp: gooseTime(session.created_at) ?? EPOCH,
@@ -48,6 +67,10 @@ export function gooseMeta(session: JsonObject, fallbackId = ""): Meta {
   if (cwd) meta.cwd = cwd;
   const title = str(session, "name") || str(session, "description");
   if (title) meta.title = title;
+  else {
+    const prompt = promptOf(messages);
+    if (prompt !== undefined) meta.title = prompt;
+  }
   const model = sessionModel(session);
   if (model) meta.model = model;
   return meta;

@@ -32,7 +32,7 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import type { GooseBody } from "./body.js";
+import { type GooseBody, str } from "./body.js";
 import { gooseMeta, gooseTime } from "./meta.js";
 import { DATABASE, GooseProbe, gooseRoot, legacyNames, SESSIONS_DIR } from "./probe.js";
 import { parseGoose } from "./text.js";
@@ -179,7 +179,9 @@ export class GooseStore implements Store<GooseBody> {
         for (const row of rows) {
           const { txcript_count: count, ...rest } = row;
           const session = rowObject(rest);
-          const meta = gooseMeta(session);
+          // An unnamed session (rare: Goose names them) is titled by its first prompt.
+          const named = str(session, "name") || str(session, "description");
+          const meta = gooseMeta(session, "", named ? [] : this.userMessages(String(session.id)));
           if (meta.id === "") continue;
           seen.add(meta.id);
           const found: Discovered = {
@@ -229,6 +231,18 @@ export class GooseStore implements Store<GooseBody> {
     return { sessions, skipped };
   }
 
+  /** A database session's user messages, in order: what its title fallback reads. */
+  private userMessages(id: string): JsonObject[] {
+    return this.read((db) =>
+      db
+        .prepare<[string], Record<string, unknown>>(
+          "SELECT * FROM messages WHERE session_id = ? AND role = 'user' ORDER BY id",
+        )
+        .all(id)
+        .map((r) => messageFromRow(r, this.database)),
+    );
+  }
+
   private legacyPath(id: string): string {
     return join(this.sessionsDir, `${id}.jsonl`);
   }
@@ -236,7 +250,7 @@ export class GooseStore implements Store<GooseBody> {
   private loadLegacy(id: string): Transcript<GooseBody> {
     const path = this.legacyPath(id);
     const t = parseGoose(readFileSync(path, "utf8"), path);
-    const meta = gooseMeta(t.body.session, id);
+    const meta = gooseMeta(t.body.session, id, t.body.messages);
     // Goose takes the id from the file's name, whatever the first line says.
     meta.id = id;
     if (meta.timestamp === EPOCH) meta.timestamp = timestampFromMillis(statSync(path).mtimeMs);
@@ -261,7 +275,7 @@ export class GooseStore implements Store<GooseBody> {
           messages: rows.map((r) => messageFromRow(r, this.database)),
         };
       });
-      if (body !== undefined) return { meta: gooseMeta(body.session, id), body };
+      if (body !== undefined) return { meta: gooseMeta(body.session, id, body.messages), body };
     }
     if (this.legacyIds().includes(id)) return this.loadLegacy(id);
     throw new NotFoundError("goose", `no Goose session ${id} in ${this.root}`);

@@ -45,7 +45,7 @@ export function parseGoose(text: string, origin?: string): Transcript<GooseBody>
   // Goose names a legacy session by its file; without a name, the text gives a stable id.
   const named = origin?.endsWith(".jsonl") ? basename(origin, ".jsonl") : undefined;
   const id = named || stableUuid("goose", text);
-  return { meta: gooseMeta(session, id), body: { session, messages } };
+  return { meta: gooseMeta(session, id, messages), body: { session, messages } };
 }
 
 function renderGoose(t: Transcript<GooseBody>): string {

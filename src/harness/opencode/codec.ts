@@ -46,7 +46,7 @@ import {
   text,
 } from "./body.js";
 import { AscendingIds, isOpenCodeId, sessionId, sessionKeys } from "./ids.js";
-import { firstModel, metaFromSession } from "./text.js";
+import { firstModel, metaFromSession, promptOf } from "./text.js";
 import { toolFromNative, toolToNative } from "./tools.js";
 
 /** What OpenCode replays for a call that never finished (message-v2 `toModelMessages`). */
@@ -290,8 +290,12 @@ function readMessage(message: OpenCodeMessage, sessionStart: Timestamp, out: Mes
   out.push(...pieces);
 }
 
-function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
-  const meta = metaFromSession(transcript.body.session, firstModel(transcript.body));
+export function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
+  const meta = metaFromSession(
+    transcript.body.session,
+    firstModel(transcript.body),
+    promptOf(transcript.body),
+  );
   const body: Message[] = [];
   for (const message of transcript.body.messages) readMessage(message, meta.timestamp, body);
   return { meta, body };

@@ -50,6 +50,7 @@ import {
   sleepSync,
   sqliteError,
 } from "../../sqlite.js";
+import { firstPromptTitle } from "../../strings.js";
 import { timestampFromMillis } from "../../time.js";
 import type {
   Discovered,
@@ -82,7 +83,14 @@ import {
 } from "./body.js";
 import { sessionKeys, tail } from "./ids.js";
 import { DATABASE, OpenCodeProbe, openCodeRoot, STORAGE_DIR } from "./probe.js";
-import { compare, firstModel, metaFromSession, sessionRow } from "./text.js";
+import {
+  compare,
+  firstModel,
+  isDefaultTitle,
+  metaFromSession,
+  promptOf,
+  sessionRow,
+} from "./text.js";
 
 /** The biggest legacy JSON file read; larger ones are skipped as damaged. */
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
@@ -93,6 +101,8 @@ interface Listed {
   messages: { role: string | undefined; kinds: PartKind[] }[];
   /** The first assistant message's model. */
   model?: string | undefined;
+  /** The first prompt as a title, for a session OpenCode left at its default title. */
+  prompt?: string | undefined;
   latest: number;
   bytes: number;
 }
@@ -226,7 +236,45 @@ function listDatabase(db: Db, file: string): Listed[] {
     if (typeof bytes === "number") l.bytes += bytes;
     if (typeof updated === "number" && updated > l.latest) l.latest = updated;
   }
+  promptTitles(db, listed);
   return [...listed.values()];
+}
+
+/**
+ * The first prompt of each session OpenCode left at its default title (few:
+ * OpenCode names a session after its first answer), from the text parts of
+ * its user messages: what the codec's title fallback reads (text.promptOf).
+ */
+function promptTitles(db: Db, listed: Map<string, Listed>): void {
+  const untitled = [...listed.entries()]
+    .filter(([, l]) => isDefaultTitle(text(l.session, "title")))
+    .map(([id]) => id);
+  if (untitled.length === 0) return;
+  const rows = db
+    .prepare<[string], SqlValue[]>(
+      `SELECT m.session_id, m.id,
+         CASE WHEN json_valid(p.data) AND json_extract(p.data, '$.type') = 'text'
+           AND json_type(p.data, '$.text') = 'text' THEN json_extract(p.data, '$.text') END
+       FROM ${MESSAGE_TABLE} m JOIN ${PART_TABLE} p ON p.message_id = m.id
+       WHERE m.session_id IN (SELECT value FROM json_each(?))
+         AND json_valid(m.data) AND json_extract(m.data, '$.role') = 'user'
+       ORDER BY m.session_id, m.time_created, m.id, p.id`,
+    )
+    .raw()
+    .all(JSON.stringify(untitled));
+  const texts = new Map<string, Map<string, string[]>>();
+  for (const [sid, mid, value] of rows) {
+    if (typeof sid !== "string" || typeof mid !== "string") continue;
+    const messages = texts.get(sid) ?? new Map<string, string[]>();
+    texts.set(sid, messages);
+    const parts = messages.get(mid) ?? [];
+    messages.set(mid, parts);
+    if (typeof value === "string") parts.push(value);
+  }
+  for (const [sid, messages] of texts) {
+    const l = listed.get(sid);
+    if (l !== undefined) l.prompt = firstPromptTitle(messages.values());
+  }
 }
 
 export class OpenCodeStore implements Store<OpenCodeBody> {
@@ -317,6 +365,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
             kinds: m.parts.map((p) => partKind(readData(p))),
           })),
           model: firstModel(body),
+          prompt: promptOf(body),
           latest: typeof body.session.time_updated === "number" ? body.session.time_updated : 0,
           bytes: 0,
         };
@@ -336,7 +385,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
   }
 
   private discovered(l: Listed, path: string): Discovered {
-    const meta = metaFromSession(l.session, l.model);
+    const meta = metaFromSession(l.session, l.model, l.prompt);
     const found: Discovered = {
       harness: "opencode",
       id: meta.id,
@@ -362,12 +411,12 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
         return selectSession(db, id);
       });
       if (body !== undefined)
-        return { meta: metaFromSession(body.session, firstModel(body)), body };
+        return { meta: metaFromSession(body.session, firstModel(body), promptOf(body)), body };
     }
     const file = this.legacyFiles().find((f) => f.id === id);
     if (file !== undefined) {
       const body = this.loadLegacy(file);
-      return { meta: metaFromSession(body.session, firstModel(body)), body };
+      return { meta: metaFromSession(body.session, firstModel(body), promptOf(body)), body };
     }
     throw new NotFoundError("opencode", `no OpenCode session ${id} in ${this.root}`);
   }

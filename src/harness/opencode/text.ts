@@ -15,7 +15,7 @@ import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined, jsonFromText, parseJson } from "../../json.js";
 import { firstKey } from "../../sniff.js";
-import { nonEmpty } from "../../strings.js";
+import { firstPromptTitle, nonEmpty } from "../../strings.js";
 import { EPOCH, type Timestamp, timestampFromMillis } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
@@ -43,8 +43,8 @@ function str(o: JsonObject | undefined, key: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** Session metadata from the session row. */
-export function metaFromSession(session: Row, firstModel?: string): Meta {
+/** Session metadata from the session row; `prompt` titles a session OpenCode left at its default title. */
+export function metaFromSession(session: Row, firstModel?: string, prompt?: string): Meta {
   const meta: Meta = {
     id: text(session, "id") ?? "",
     timestamp: at(num(session, "time_created"), EPOCH),
@@ -52,6 +52,7 @@ export function metaFromSession(session: Row, firstModel?: string): Meta {
   assignDefined(meta, "cwd", nonEmpty(text(session, "directory")));
   const title = nonEmpty(text(session, "title"));
   if (title !== undefined && !DEFAULT_TITLE.test(title)) meta.title = title;
+  else if (prompt !== undefined) meta.title = prompt;
   assignDefined(meta, "cli_version", nonEmpty(text(session, "version")));
   const model = text(session, "model");
   if (model !== undefined) {
@@ -76,6 +77,25 @@ export function firstModel(body: OpenCodeBody): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Whether a session title is OpenCode's own default (or none): a session nobody named. */
+export function isDefaultTitle(title: string | undefined): boolean {
+  return title === undefined || title === "" || DEFAULT_TITLE.test(title);
+}
+
+/** The first user prompt's text parts, as a title (what toCommon's text blocks give). */
+export function promptOf(body: OpenCodeBody): string | undefined {
+  function* users() {
+    for (const m of body.messages) {
+      if (readData(m.row)?.role !== "user") continue;
+      yield m.parts.flatMap((p) => {
+        const data = readData(p);
+        return data?.type === "text" && typeof data.text === "string" ? [data.text] : [];
+      });
+    }
+  }
+  return firstPromptTitle(users());
 }
 
 /** A JSON column's value, or undefined when it is NULL or not JSON. */
