@@ -140,6 +140,26 @@ function ccusageCodex(): PerDayModel {
   return out;
 }
 
+/** txcript on the same environment, for `continue` and `list`. */
+function txcriptRun(args: string[]): string {
+  const r = spawnSync(process.execPath, [TXCRIPT, ...args], {
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`txcript ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+function firstId(from: string): string {
+  const doc = JSON.parse(txcriptRun(["list", "--json", "--from", from])) as {
+    sessions: { id: string }[];
+  };
+  const id = doc.sessions[0]?.id;
+  if (id === undefined) throw new Error(`no ${from} session`);
+  return id;
+}
+
 describe.skipIf(!existsSync(CCUSAGE))("txcript usage agrees with ccusage", () => {
   const claude = writeClaudeStore(join(home, "claude"), { sessions: 12, turns: 6 });
   const codex = writeCodexStore(join(home, "codex"), { sessions: 8, turns: 5 });
@@ -157,5 +177,30 @@ describe.skipIf(!existsSync(CCUSAGE))("txcript usage agrees with ccusage", () =>
     const ours = txcriptPerDayModel("codex");
     expect(ours).toEqual(theirs);
     expect(Object.keys(ours).sort()).toEqual([...codex.byDay.keys()].sort());
+  });
+
+  // Last: it adds copies to both stores.
+  it("ccusage counts the same tokens after a Claude Code and a Codex session are continued into each other and themselves", () => {
+    const claudeBefore = ccusageClaude();
+    const codexBefore = ccusageCodex();
+    const claudeId = firstId("claude_code");
+    const codexId = firstId("codex");
+    for (const [id, from, target] of [
+      [codexId, "codex", "claude_code"],
+      [claudeId, "claude_code", "codex"],
+      [claudeId, "claude_code", "claude_code"],
+      [codexId, "codex", "codex"],
+    ] as const)
+      txcriptRun(["continue", id, "--from", from, "--with", target, "--no-resume"]);
+    // The copies are there: 2 more sessions in each store.
+    const count = (from: string) =>
+      (JSON.parse(txcriptRun(["list", "--json", "--from", from])) as { sessions: unknown[] })
+        .sessions.length;
+    expect(count("claude_code")).toBe(12 + 2);
+    expect(count("codex")).toBe(8 + 2);
+    expect(ccusageClaude()).toEqual(claudeBefore);
+    expect(ccusageCodex()).toEqual(codexBefore);
+    expect(txcriptPerDayModel("claude_code")).toEqual(claudeBefore);
+    expect(txcriptPerDayModel("codex")).toEqual(codexBefore);
   });
 });
