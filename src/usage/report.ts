@@ -1,7 +1,8 @@
 /**
  * The usage report: token buckets (per session, model and quarter hour,
  * from the index) grouped by day, week, month, model, harness, session or
- * cwd, with totals and, where a price is known, cost. Pure: buckets and a
+ * cwd, with totals and, where a price is known, cost at the rate in
+ * force on each message's day (its quarter hour's UTC day). Pure: buckets and a
  * price table in, the report out (its JSON shape is documented in
  * docs/cli.md). Days, weeks and months are local to `timeZone`.
  */
@@ -64,7 +65,14 @@ function zero(): Counts {
   };
 }
 
-function add(into: Counts, b: UsageBucket): void {
+/** A bucket's cost at the rate in force on its day, or undefined when not priced. */
+type Priced = number | undefined;
+
+function add(into: Counts, b: UsageBucket, cost: Priced): void {
+  const total =
+    b.input_tokens + b.output_tokens + b.cache_read_input_tokens + b.cache_creation_input_tokens;
+  if (cost === undefined) into.unpriced_tokens += total;
+  else into.cost = (into.cost ?? 0) + cost;
   into.input_tokens += b.input_tokens;
   into.output_tokens += b.output_tokens;
   into.cache_read_input_tokens += b.cache_read_input_tokens;
@@ -74,12 +82,12 @@ function add(into: Counts, b: UsageBucket): void {
   into.messages += b.messages;
 }
 
-function tokensOf(c: Counts): Tokens {
+function tokensOf(b: UsageBucket): Tokens {
   return {
-    input: c.input_tokens,
-    output: c.output_tokens,
-    cache_read: c.cache_read_input_tokens,
-    cache_write: c.cache_creation_input_tokens,
+    input: b.input_tokens,
+    output: b.output_tokens,
+    cache_read: b.cache_read_input_tokens,
+    cache_write: b.cache_creation_input_tokens,
   };
 }
 
@@ -168,14 +176,14 @@ export function buildReport(buckets: readonly UsageBucket[], options: ReportOpti
   const groups = new Map<string | null, Acc>();
   const allSessions = new Set<string>();
   const allModels = new Map<string | null, ModelCounts>();
-  const addModel = (models: Map<string | null, ModelCounts>, b: UsageBucket) => {
+  const addModel = (models: Map<string | null, ModelCounts>, b: UsageBucket, cost: Priced) => {
     const name = b.model ?? null;
     let mc = models.get(name);
     if (mc === undefined) {
       mc = { model: name, ...zero() };
       models.set(name, mc);
     }
-    add(mc, b);
+    add(mc, b, cost);
   };
   for (const b of buckets) {
     const key = keyOf(b);
@@ -194,23 +202,13 @@ export function buildReport(buckets: readonly UsageBucket[], options: ReportOpti
     const session = `${b.harness}\u0000${b.id}`;
     acc.sessions.add(session);
     allSessions.add(session);
-    add(acc.group, b);
-    addModel(acc.models, b);
-    addModel(allModels, b);
+    // Each bucket (a quarter hour) at the price in force on its day.
+    const cost = costOf(priceFor(prices, b.model, b.at), tokensOf(b));
+    add(acc.group, b, cost);
+    addModel(acc.models, b, cost);
+    addModel(allModels, b, cost);
   }
 
-  // Cost per model, then summed: a model without a price leaves its tokens unpriced.
-  const price = (mc: ModelCounts) => {
-    const c = costOf(priceFor(prices, mc.model ?? undefined), tokensOf(mc));
-    if (c === undefined) mc.unpriced_tokens = mc.total_tokens;
-    else mc.cost = c;
-  };
-  const settle = (target: Counts, models: ModelCounts[]) => {
-    for (const mc of models) {
-      if (mc.cost !== null) target.cost = (target.cost ?? 0) + mc.cost;
-      target.unpriced_tokens += mc.unpriced_tokens;
-    }
-  };
   const sortModels = (models: Iterable<ModelCounts>) =>
     [...models].sort(
       (a, b) => b.total_tokens - a.total_tokens || String(a.model).localeCompare(String(b.model)),
@@ -219,8 +217,6 @@ export function buildReport(buckets: readonly UsageBucket[], options: ReportOpti
   const out: Group[] = [];
   for (const acc of groups.values()) {
     const models = sortModels(acc.models.values());
-    for (const mc of models) price(mc);
-    settle(acc.group, models);
     acc.group.sessions = acc.sessions.size;
     acc.group.models = models;
     out.push(acc.group);
@@ -235,7 +231,6 @@ export function buildReport(buckets: readonly UsageBucket[], options: ReportOpti
     );
 
   const totalModels = sortModels(allModels.values());
-  for (const mc of totalModels) price(mc);
   const totals = { ...zero(), sessions: allSessions.size, models: totalModels };
   for (const g of out) {
     totals.input_tokens += g.input_tokens;
@@ -244,7 +239,8 @@ export function buildReport(buckets: readonly UsageBucket[], options: ReportOpti
     totals.cache_creation_input_tokens += g.cache_creation_input_tokens;
     totals.total_tokens += g.total_tokens;
     totals.messages += g.messages;
+    totals.unpriced_tokens += g.unpriced_tokens;
+    if (g.cost !== null) totals.cost = (totals.cost ?? 0) + g.cost;
   }
-  settle(totals, totalModels);
   return { by, groups: out, totals };
 }

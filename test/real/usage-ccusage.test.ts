@@ -8,8 +8,12 @@
  * ccusage with --offline (its cached prices, no fetch) and every proxy
  * variable aimed at a closed port on 127.0.0.1, so nothing leaves the machine.
  *
- * Deliberate differences, not compared: cost (each tool has its own price
- * table), ccusage's reasoningOutputTokens (txcript counts reasoning inside
+ * Cost is compared too: txcript's shipped table and ccusage's --offline
+ * table (both LiteLLM's list prices) must give the same dollars. And
+ * after `continue` copies sessions between the two stores, ccusage must
+ * count the same tokens (the copies carry no usage).
+ *
+ * Deliberate differences, not compared: ccusage's reasoningOutputTokens (txcript counts reasoning inside
  * output, as OpenAI's output_tokens does; the fixtures write none) and
  * message counts (ccusage's daily report has none).
  */
@@ -140,6 +144,26 @@ function ccusageCodex(): PerDayModel {
   return out;
 }
 
+/** txcript on the same environment, for `continue` and `list`. */
+function txcriptRun(args: string[]): string {
+  const r = spawnSync(process.execPath, [TXCRIPT, ...args], {
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`txcript ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+function firstId(from: string): string {
+  const doc = JSON.parse(txcriptRun(["list", "--json", "--from", from])) as {
+    sessions: { id: string }[];
+  };
+  const id = doc.sessions[0]?.id;
+  if (id === undefined) throw new Error(`no ${from} session`);
+  return id;
+}
+
 describe.skipIf(!existsSync(CCUSAGE))("txcript usage agrees with ccusage", () => {
   const claude = writeClaudeStore(join(home, "claude"), { sessions: 12, turns: 6 });
   const codex = writeCodexStore(join(home, "codex"), { sessions: 8, turns: 5 });
@@ -157,5 +181,74 @@ describe.skipIf(!existsSync(CCUSAGE))("txcript usage agrees with ccusage", () =>
     const ours = txcriptPerDayModel("codex");
     expect(ours).toEqual(theirs);
     expect(Object.keys(ours).sort()).toEqual([...codex.byDay.keys()].sort());
+  });
+
+  it("cost: txcript's shipped prices agree with ccusage --offline per day and model (Claude Code) and per day (Codex)", () => {
+    const cost = (from: string) =>
+      (
+        JSON.parse(txcriptRun(["usage", "--from", from, "--by", "day", "--json"])) as {
+          groups: {
+            key: string;
+            cost: number | null;
+            unpriced_tokens: number;
+            models: { model: string; cost: number | null }[];
+          }[];
+        }
+      ).groups;
+    const claude = run(CCUSAGE, [
+      "claude",
+      "daily",
+      "--json",
+      "--offline",
+      "--timezone",
+      "UTC",
+    ]) as {
+      daily: { date: string; modelBreakdowns: { modelName: string; cost: number }[] }[];
+    };
+    const ours = cost("claude_code");
+    expect(ours.map((g) => g.key)).toEqual(claude.daily.map((d) => d.date));
+    for (const d of claude.daily) {
+      const g = ours.find((x) => x.key === d.date);
+      expect(g?.unpriced_tokens).toBe(0);
+      for (const m of d.modelBreakdowns) {
+        const mine = g?.models.find((x) => x.model === m.modelName)?.cost;
+        expect(mine, `${d.date} ${m.modelName}`).toBeCloseTo(m.cost, 9);
+      }
+    }
+    const codex = run(CCUSAGE, ["codex", "daily", "--json", "--offline", "--timezone", "UTC"]) as {
+      daily: { date: string; costUSD: number }[];
+    };
+    const oursCodex = cost("codex");
+    expect(oursCodex.map((g) => g.key)).toEqual(codex.daily.map((d) => d.date));
+    for (const d of codex.daily) {
+      const g = oursCodex.find((x) => x.key === d.date);
+      expect(g?.unpriced_tokens).toBe(0);
+      expect(g?.cost, d.date).toBeCloseTo(d.costUSD, 9);
+    }
+  });
+
+  // Last: it adds copies to both stores.
+  it("ccusage counts the same tokens after a Claude Code and a Codex session are continued into each other and themselves", () => {
+    const claudeBefore = ccusageClaude();
+    const codexBefore = ccusageCodex();
+    const claudeId = firstId("claude_code");
+    const codexId = firstId("codex");
+    for (const [id, from, target] of [
+      [codexId, "codex", "claude_code"],
+      [claudeId, "claude_code", "codex"],
+      [claudeId, "claude_code", "claude_code"],
+      [codexId, "codex", "codex"],
+    ] as const)
+      txcriptRun(["continue", id, "--from", from, "--with", target, "--no-resume"]);
+    // The copies are there: 2 more sessions in each store.
+    const count = (from: string) =>
+      (JSON.parse(txcriptRun(["list", "--json", "--from", from])) as { sessions: unknown[] })
+        .sessions.length;
+    expect(count("claude_code")).toBe(12 + 2);
+    expect(count("codex")).toBe(8 + 2);
+    expect(ccusageClaude()).toEqual(claudeBefore);
+    expect(ccusageCodex()).toEqual(codexBefore);
+    expect(txcriptPerDayModel("claude_code")).toEqual(claudeBefore);
+    expect(txcriptPerDayModel("codex")).toEqual(codexBefore);
   });
 });

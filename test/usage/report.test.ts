@@ -12,6 +12,7 @@ import { USAGE_BUCKET_MS } from "../../src/index/index.js";
 import {
   costOf,
   type PriceTable,
+  parsePriceTable,
   parsePriceText,
   priceFor,
   shippedPrices,
@@ -19,13 +20,13 @@ import {
 import { buildReport, GROUPINGS } from "../../src/usage/report.js";
 
 const table: PriceTable = {
-  version: 1,
+  version: 2,
   currency: "USD",
   unit: "per_million_tokens",
   as_of: "2026-01-01",
   models: {
-    "m-priced": { input: 1, output: 2, cache_read: 0.1, cache_write: 1.5 },
-    "m-no-cache": { input: 1, output: 2 },
+    "m-priced": [{ from: "2025-01-01", input: 1, output: 2, cache_read: 0.1, cache_write: 1.5 }],
+    "m-no-cache": [{ from: "2025-01-01", input: 1, output: 2 }],
   },
 };
 
@@ -145,8 +146,8 @@ describe("usage report", () => {
     expect(by.null!.cost).toBeNull();
     expect(r.totals.cost).toBeCloseTo(3.1, 9);
     expect(r.totals.unpriced_tokens).toBe(1e6 + 5 + 7 + 3);
-    expect(priceFor(table, "anthropic/m-priced")).toBe(table.models["m-priced"]);
-    expect(priceFor(table, "m-priced-20250929")).toBe(table.models["m-priced"]);
+    expect(priceFor(table, "anthropic/m-priced")).toBe(table.models["m-priced"]?.[0]);
+    expect(priceFor(table, "m-priced-20250929")).toBe(table.models["m-priced"]?.[0]);
     expect(priceFor(table, "m-priced-2025")).toBeUndefined();
     expect(priceFor(table, "constructor")).toBeUndefined();
     expect(
@@ -157,23 +158,80 @@ describe("usage report", () => {
   it("the shipped table is valid, dated, and every price names its source", () => {
     const t = shippedPrices();
     expect(t.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    for (const [name, p] of Object.entries(t.models)) {
-      expect(p.source, name).toMatch(/^https:\/\//);
-      expect(p.input, name).toBeGreaterThan(0);
-      expect(p.output, name).toBeGreaterThan(0);
-    }
+    for (const [name, periods] of Object.entries(t.models))
+      for (const p of periods) {
+        expect(p.from, name).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(p.source, name).toMatch(/^https:\/\//);
+        expect(p.input, name).toBeGreaterThan(0);
+        expect(p.output, name).toBeGreaterThan(0);
+      }
     expect(priceFor(t, "claude-sonnet-4-5-20250929")?.input).toBe(3);
+    // The models the pinned CLIs default to, where a public list price exists (docs/cli.md).
+    for (const m of [
+      "claude-sonnet-4-6",
+      "claude-haiku-4-5",
+      "gemini-2.5-pro",
+      "gemini-3-pro-preview",
+    ])
+      expect(priceFor(t, m), m).toBeDefined();
+  });
+
+  it("cost is at the rate in force on each message's day", () => {
+    const dated: PriceTable = {
+      ...table,
+      models: {
+        m: [
+          { from: "2026-03-10", input: 2, output: 8 },
+          { from: "2026-01-01", input: 10, output: 40 },
+        ],
+      },
+    };
+    const t = parsePriceTable(dated, "t.json");
+    const day = (d: string, h = 12) => Date.parse(`${d}T${String(h).padStart(2, "0")}:00:00Z`);
+    expect(priceFor(t, "m", day("2025-12-31"))?.input).toBe(10); // before the first: the first
+    expect(priceFor(t, "m", day("2026-03-09", 23))?.input).toBe(10);
+    expect(priceFor(t, "m", day("2026-03-10", 0))?.input).toBe(2);
+    expect(priceFor(t, "m")?.input).toBe(2);
+    const r = buildReport(
+      [
+        bucket({ model: "m", at: day("2026-03-09"), input_tokens: 1e6, output_tokens: 1e6 }),
+        bucket({ model: "m", at: day("2026-03-11"), input_tokens: 1e6, output_tokens: 1e6 }),
+      ],
+      { by: "model", prices: t, timeZone: "UTC" },
+    );
+    expect(r.totals.cost).toBeCloseTo(10 + 40 + 2 + 8, 9);
+  });
+
+  it("reads LiteLLM's model prices (per token), leaving entries without token prices out", () => {
+    const t = parsePriceText(
+      JSON.stringify({
+        sample_spec: { input_cost_per_token: 0, litellm_provider: "one of …" },
+        "claude-sonnet-4-6": {
+          input_cost_per_token: 3e-6,
+          output_cost_per_token: 1.5e-5,
+          cache_read_input_token_cost: 3e-7,
+          cache_creation_input_token_cost: 3.75e-6,
+          litellm_provider: "anthropic",
+          supports_vision: true,
+        },
+        "dall-e": { output_cost_per_image: 0.04, mode: "image_generation" },
+      }),
+      "/tmp/litellm.json",
+    );
+    expect(Object.keys(t.models)).toEqual(["claude-sonnet-4-6"]);
+    const p = priceFor(t, "claude-sonnet-4-6", Date.UTC(2020, 0, 1));
+    expect(p).toMatchObject({ input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 });
   });
 
   it("a malformed table is a one-line ParseError naming the file and where", () => {
     const bad: [string, RegExp][] = [
       ["", /not JSON/],
-      ["[]", /not a price table/],
-      ['{"version":2}', /version/],
-      [JSON.stringify({ ...table, unit: "per_token" }), /unit/],
-      [JSON.stringify({ ...table, models: { a: { input: "1" } } }), /models\.a\.input/],
-      [JSON.stringify({ ...table, models: { a: { input: 1, typo: 1 } } }), /models\.a/],
-      [JSON.stringify({ ...table, as_of: "last week" }), /as_of/],
+      ["{", /not JSON/],
+      ["[]", /not LiteLLM model prices/],
+      ['"prices"', /not LiteLLM model prices/],
+      ['{"m": 3}', /not LiteLLM model prices.*m/],
+      ['{"m": {"input_cost_per_token": "3e-6"}}', /m\.input_cost_per_token/],
+      ['{"m": {"output_cost_per_token": -1}}', /m\.output_cost_per_token/],
     ];
     for (const [text, why] of bad) {
       let caught: unknown;

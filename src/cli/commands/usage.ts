@@ -2,9 +2,10 @@
  * txcript usage: tokens (input, output, cache read, cache write), model
  * responses and cost per day, week, month, model, harness, session or cwd,
  * with totals, over every harness's sessions. Served from the index
- * (refreshed by fingerprint first). Prices come from the table shipped in
- * the package or `--offline-prices FILE`; a model without a price shows
- * its tokens with the cost blank. `--json` schema: docs/cli.md.
+ * (refreshed by fingerprint first). Prices come from the dated table
+ * shipped in the package, with `--prices FILE` (LiteLLM's model-price
+ * JSON) over it; a model without a price shows its tokens with the cost
+ * blank and is named under the table. `--json` schema: docs/cli.md.
  */
 
 import { readFileSync } from "node:fs";
@@ -16,7 +17,7 @@ import { shortener } from "../../ids.js";
 import type { UsageFilter } from "../../index/index.js";
 import { timestampFromMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
-import { type PriceTable, parsePriceText, shippedPrices } from "../../usage/prices.js";
+import { overlay, type PriceTable, parsePriceText, shippedPrices } from "../../usage/prices.js";
 import {
   buildReport,
   type Counts,
@@ -41,7 +42,7 @@ interface UsageOptions {
   until?: number;
   by: Grouping;
   json?: boolean;
-  offlinePrices?: string;
+  prices?: string;
   verbose?: boolean;
 }
 
@@ -51,7 +52,7 @@ function parseGrouping(value: string): Grouping {
   return value;
 }
 
-/** The price table: the user's file, validated, else the shipped one. */
+/** The price table: the shipped one, with the user's file (validated) over it. */
 function loadPrices(file: string | undefined): { table: PriceTable; file: string | null } {
   if (file === undefined) return { table: shippedPrices(), file: null };
   const path = resolve(file);
@@ -64,7 +65,7 @@ function loadPrices(file: string | undefined): { table: PriceTable; file: string
       cause,
     });
   }
-  return { table: parsePriceText(text, path), file: path };
+  return { table: overlay(shippedPrices(), parsePriceText(text, path)), file: path };
 }
 
 const number = (n: number) => n.toLocaleString("en-US");
@@ -131,7 +132,9 @@ export function renderUsageTable(report: Report, currency: string, color: boolea
   let text = `${table.toString()}\n`;
   const unpriced = report.totals.models.filter((m) => m.unpriced_tokens > 0);
   if (unpriced.length > 0) {
-    const names = unpriced.map((m) => m.model ?? "(unknown model)").join(", ");
+    const names = unpriced
+      .map((m) => `${m.model ?? "(unknown model)"} (${number(m.unpriced_tokens)})`)
+      .join(", ");
     const mark = report.totals.cost !== null ? "* " : "";
     text += paint.dim(
       forTerminal(
@@ -222,12 +225,15 @@ export function register(program: Command): void {
       "only messages until: an age, a date (that whole day) or a timestamp",
       parseUntil,
     )
-    .option("--offline-prices <file>", "price table to use instead of the shipped one (JSON)")
+    .option(
+      "--prices <file>",
+      "model prices in LiteLLM's JSON (model_prices_and_context_window.json), over the shipped table",
+    )
     .option("--json", "print JSON (schema: docs/cli.md)")
     .option("-v, --verbose", "say why each skipped file was skipped")
     .action(async (options: UsageOptions, command: Command) => {
       // The price table first: a bad file fails before any store is read.
-      const prices = loadPrices(options.offlinePrices);
+      const prices = loadPrices(options.prices);
       const filter: UsageFilter = {};
       if (options.from !== undefined) filter.from = options.from;
       if (options.cwd !== undefined) filter.cwd = resolve(options.cwd);
