@@ -211,6 +211,22 @@ export function isCorrupt(error: unknown): boolean {
   return code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB";
 }
 
+/**
+ * Is `error` SQLite failing to write the index file: the disk full, an I/O
+ * error (a file-size limit, a failing device), the file or folder made
+ * read-only?
+ */
+export function isWriteFailure(error: unknown): boolean {
+  const code = sqliteCode(error) ?? "";
+  return (
+    code === "SQLITE_FULL" ||
+    code === "SQLITE_PERM" ||
+    code.startsWith("SQLITE_IOERR") ||
+    code.startsWith("SQLITE_READONLY") ||
+    code.startsWith("SQLITE_CANTOPEN")
+  );
+}
+
 export { removeIndex };
 
 // ---------------------------------------------------------------------------
