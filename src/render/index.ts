@@ -3,7 +3,13 @@
  * Common transcript, and redaction for sharing them.
  */
 
-export { type IndexEntry, PAGE_CSP, renderHtml, renderIndexHtml } from "./html.js";
+export {
+  type IndexEntry,
+  PAGE_CSP,
+  renderHtml,
+  renderHtmlChunks,
+  renderIndexHtml,
+} from "./html.js";
 export { type MarkdownPieces, markdownPieces, renderMarkdown } from "./markdown.js";
 export type { RenderInput } from "./model.js";
 export type { PathOptions } from "./paths.js";
