@@ -162,10 +162,12 @@ function replaceTarget(path: string): { path: string; mode: number | undefined }
 /**
  * Write `data` to `path` atomically. Throws the underlying error (after
  * removing the temporary file); callers wrap it in their own error class.
+ * `data` may come in pieces (an iterable of strings), written as they come,
+ * so a document larger than one string can hold is written whole.
  */
 export function writeFileAtomic(
   path: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | Iterable<string>,
   options: WriteOptions = {},
 ): void {
   const into = options.throughLink ? replaceTarget(path) : { path, mode: undefined };
@@ -176,7 +178,8 @@ export function writeFileAtomic(
     fd = openSync(tmp, "wx", into.mode ?? options.mode ?? 0o666);
     // The umask narrowed the open's mode: the replaced file's own mode is restored.
     if (into.mode !== undefined) fchmodSync(fd, into.mode);
-    writeFileSync(fd, data);
+    if (typeof data === "string" || data instanceof Uint8Array) writeFileSync(fd, data);
+    else writePieces(fd, data);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -186,6 +189,19 @@ export function writeFileAtomic(
     rmSync(tmp, { force: true });
     throw error;
   }
+}
+
+/** Write `pieces` to `fd` a megabyte or so at a time. */
+function writePieces(fd: number, pieces: Iterable<string>): void {
+  let batch = "";
+  for (const piece of pieces) {
+    batch += piece;
+    if (batch.length >= 1 << 20) {
+      writeFileSync(fd, batch);
+      batch = "";
+    }
+  }
+  if (batch !== "") writeFileSync(fd, batch);
 }
 
 /** `dir` relative to `root`, split into components; refused when it is not below the root. */

@@ -11,7 +11,7 @@ import { basename } from "node:path";
 import { homeDir } from "../env.js";
 import { describeCause } from "../errors.js";
 import { renderSimple } from "../harness/simple.js";
-import { type RenderInput, redact, renderHtml, renderMarkdown } from "../render/index.js";
+import { type RenderInput, redact, renderHtmlChunks, renderMarkdown } from "../render/index.js";
 import type { Finding } from "../render/redact.js";
 import { parsePatterns, type SecretPattern } from "../render/secrets.js";
 import type { Common, Transcript } from "../transcript.js";
@@ -137,7 +137,8 @@ export function redactionSummary(count: number, byKind: Record<string, number>):
 }
 
 export interface Rendered {
-  text: string;
+  /** The page in pieces: an HTML page is rendered a message at a time as it is written. */
+  pieces: Iterable<string>;
   /** The metadata as rendered (redacted when asked). */
   meta: Transcript<Common>["meta"];
   redacted?: { count: number; byKind: Record<string, number>; findings: Finding[] };
@@ -160,23 +161,25 @@ export async function renderSource(
   if (options.showPaths) input.showPaths = true;
   // A redacted page shows no home path either way; without --redact, `~` still replaces it.
   if (who.home !== undefined) input.home = who.home;
-  let text: string;
+  let pieces: Iterable<string>;
   switch (format) {
     case "simple":
-      text = renderSimple(
-        source.start === 0 && source.end === transcript.body.length
-          ? transcript
-          : { meta: transcript.meta, body: transcript.body.slice(source.start, source.end) },
-      );
+      pieces = [
+        renderSimple(
+          source.start === 0 && source.end === transcript.body.length
+            ? transcript
+            : { meta: transcript.meta, body: transcript.body.slice(source.start, source.end) },
+        ),
+      ];
       break;
     case "markdown":
-      text = renderMarkdown(input);
+      pieces = [renderMarkdown(input)];
       break;
     case "html":
-      text = renderHtml(input);
+      pieces = renderHtmlChunks(input);
       break;
     default:
       return format satisfies never;
   }
-  return redacted ? { text, meta: transcript.meta, redacted } : { text, meta: transcript.meta };
+  return redacted ? { pieces, meta: transcript.meta, redacted } : { pieces, meta: transcript.meta };
 }

@@ -46,7 +46,7 @@ function create(db: Db): void {
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }
 
-function openMemory(): Opened {
+export function openMemory(): Opened {
   const db = openInMemory();
   configure(db);
   create(db);
@@ -209,6 +209,22 @@ export function openIndexDb(dir: string | null, warn: (line: string) => void): O
 export function isCorrupt(error: unknown): boolean {
   const code = sqliteCode(error) ?? "";
   return code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB";
+}
+
+/**
+ * Is `error` SQLite failing to write the index file: the disk full, an I/O
+ * error (a file-size limit, a failing device), the file or folder made
+ * read-only?
+ */
+export function isWriteFailure(error: unknown): boolean {
+  const code = sqliteCode(error) ?? "";
+  return (
+    code === "SQLITE_FULL" ||
+    code === "SQLITE_PERM" ||
+    code.startsWith("SQLITE_IOERR") ||
+    code.startsWith("SQLITE_READONLY") ||
+    code.startsWith("SQLITE_CANTOPEN")
+  );
 }
 
 export { removeIndex };

@@ -27,7 +27,16 @@ import {
   type StoreProbe,
 } from "../transcript.js";
 import { readAhead, workerModule } from "../workers.js";
-import { cacheDir, isCorrupt, type Opened, openIndexDb, removeIndex, tryLock } from "./open.js";
+import {
+  cacheDir,
+  isCorrupt,
+  isWriteFailure,
+  type Opened,
+  openIndexDb,
+  openMemory,
+  removeIndex,
+  tryLock,
+} from "./open.js";
 import type {
   Filter,
   Hit,
@@ -118,6 +127,27 @@ interface EntryRow {
   fingerprint: string;
 }
 
+/**
+ * The index file could not be written (a full disk, an I/O error, a file
+ * made read-only): thrown by the index's own writes only, so a refresh can
+ * tell it from a store that cannot be read, and answer from the stores.
+ */
+class IndexWriteFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super(describeCause(failure));
+  }
+}
+
+/** Run one of the index's own writes; a write failure becomes `IndexWriteFailed`. */
+function indexWrite<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (isWriteFailure(error)) throw new IndexWriteFailed(error);
+    throw error;
+  }
+}
+
 /** The index. Open with `SessionIndex.open`; close when done. */
 export class SessionIndex {
   private opened: Opened;
@@ -168,6 +198,28 @@ export class SessionIndex {
     }
     this.storeIdCache.clear();
     this.opened = openIndexDb(this.dir, this.warn);
+    return true;
+  }
+
+  /**
+   * After the index file could not be written: go on in memory (one
+   * warning), so this refresh answers from the stores in full rather than
+   * from whatever the file held when the disk filled. False when already in
+   * memory.
+   */
+  private toMemory(error: IndexWriteFailed): boolean {
+    const path = this.opened.path;
+    if (path === undefined) return false;
+    this.warn(
+      `cannot write the index ${path} (${describeCause(error.failure)}); reading the stores directly this time`,
+    );
+    try {
+      this.close();
+    } catch {
+      // a failing disk may fail the close's checkpoint too; the file stays as it was
+    }
+    this.storeIdCache.clear();
+    this.opened = openMemory();
     return true;
   }
 
@@ -226,9 +278,11 @@ export class SessionIndex {
         .get(harness, roots);
     let id = find();
     if (id === undefined) {
-      this.db
-        .prepare("INSERT OR IGNORE INTO stores (harness, roots) VALUES (?, ?)")
-        .run(harness, roots);
+      indexWrite(() =>
+        this.db
+          .prepare("INSERT OR IGNORE INTO stores (harness, roots) VALUES (?, ?)")
+          .run(harness, roots),
+      );
       id = find();
     }
     if (id === undefined) throw new TxcriptError(harness, "the index could not record this store");
@@ -254,7 +308,7 @@ export class SessionIndex {
         try {
           await this.refreshRows(h, options);
         } catch (cause) {
-          if (isCorrupt(cause)) throw cause;
+          if (isCorrupt(cause) || cause instanceof IndexWriteFailed) throw cause;
           // One broken store (HOME a file, an unreadable root) costs only its own sessions.
           const reason = cause instanceof Error ? cause.message : String(cause);
           unreadable.push({ harness: h, path: this.probe(h).roots[0] ?? h, reason });
@@ -266,7 +320,9 @@ export class SessionIndex {
     try {
       return await run();
     } catch (error) {
-      if (!this.recover(error)) throw error;
+      if (error instanceof IndexWriteFailed) {
+        if (!this.toMemory(error)) throw error.failure;
+      } else if (!this.recover(error)) throw error;
       return await run();
     }
   }
@@ -352,7 +408,7 @@ export class SessionIndex {
          cache_read_input_tokens = NULL, cache_creation_input_tokens = NULL, model = NULL, models = NULL
        WHERE rowid = @rowid`,
     );
-    db.transaction(() => {
+    const writeRows = db.transaction(() => {
       for (const r of gone) {
         dropChunks.run(r.rowid);
         dropUsage.run(r.rowid);
@@ -388,7 +444,8 @@ export class SessionIndex {
           storeId,
         );
       setStamp.run(stamp ?? null, storeId);
-    }).immediate();
+    });
+    indexWrite(() => writeRows.immediate());
   }
 
   /** Whether a text refresh of `batches` batches reads them on a worker thread. */
@@ -470,7 +527,7 @@ export class SessionIndex {
       for await (const { batch: rows, result: reads } of reading) {
         options.onProgress?.("indexing text", indexed, todo.length);
         indexed += rows.length;
-        db.transaction(() => {
+        const writeBatch = db.transaction(() => {
           for (const [i, row] of rows.entries()) {
             const read = reads[i] ?? { error: "not read" };
             const u = "usage" in read ? read.usage : undefined;
@@ -504,7 +561,8 @@ export class SessionIndex {
                 r.messages,
               );
           }
-        }).immediate();
+        });
+        indexWrite(() => writeBatch.immediate());
       }
       options.onProgress?.("indexing text", todo.length, todo.length);
     } finally {

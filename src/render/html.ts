@@ -338,6 +338,11 @@ function messageHtml(m: Message, i: number, model: Model): string {
 const PAGE_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src ${SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
 
 function page(title: string, body: string, toc: string): string {
+  return `${pageStart(title, toc)}${body}${PAGE_END}`;
+}
+
+/** A page up to where its main content begins. */
+function pageStart(title: string, toc: string): string {
   return `<!doctype html>
 <html lang="en" data-theme="auto"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
@@ -348,15 +353,27 @@ function page(title: string, body: string, toc: string): string {
 <style>${CSS}</style></head><body>
 <div class="bar"><span class="brand">${title}</span><input type="search" id="q" placeholder="Search  ( / )" aria-label="Search this page" autocomplete="off"><span id="qcount" aria-live="polite"></span><button id="prev" type="button" aria-label="Previous match">↑</button><button id="next" type="button" aria-label="Next match">↓</button><button id="expand" type="button" aria-pressed="false">Expand all</button><button id="theme" type="button">Theme: auto</button></div>
 <div class="layout">${toc}<main>
-${body}
+`;
+}
+
+/** A page from the end of its main content. */
+const PAGE_END = `
 </main></div>
 <script>${SCRIPT}</script>
 </body></html>
 `;
-}
 
 /** The HTML page of a session (or a range of it). */
 export function renderHtml(input: RenderInput): string {
+  return [...renderHtmlChunks(input)].join("");
+}
+
+/**
+ * The same page in pieces, a message at a time, for a caller that writes
+ * each as it comes: a page of a huge session is larger than the longest
+ * string V8 can hold (issue 31, item 9), and never exists whole this way.
+ */
+export function* renderHtmlChunks(input: RenderInput): Generator<string> {
   const model = buildModel(input);
   model.highlightLeft = HIGHLIGHT_BUDGET;
   const { meta } = model;
@@ -367,17 +384,22 @@ export function renderHtml(input: RenderInput): string {
   for (const [k, v] of headFacts(model, input)) rows.push([k, escapeHtml(v)]);
   rows.push(["Tool calls", String(model.numbers.size)]);
   const head = `<section class="head"><h1>${title}</h1><dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl></section>`;
-  const turns = model.turns.map(
-    (t) =>
-      `<section class="turn" id="t${t.n}"><h2><a href="#t${t.n}">Turn ${t.n}</a></h2>${t.indexes
-        .flatMap((i) => {
-          const m = model.messages[i];
-          return m ? [messageHtml(m, i, model)] : [];
-        })
-        .join("\n")}</section>`,
-  );
   const toc = `<nav class="toc" aria-label="Turns"><h2>Turns</h2><ol>${model.turns.map((t) => `<li><a href="#t${t.n}"><span class="n">${t.n}</span><span class="l">${escapeHtml(model.paths.text(t.label))}</span></a></li>`).join("")}</ol></nav>`;
-  return page(title, `${head}\n${turns.join("\n")}`, toc);
+  yield pageStart(title, toc);
+  yield head;
+  if (model.turns.length === 0) yield "\n";
+  for (const t of model.turns) {
+    yield `\n<section class="turn" id="t${t.n}"><h2><a href="#t${t.n}">Turn ${t.n}</a></h2>`;
+    let first = true;
+    for (const i of t.indexes) {
+      const m = model.messages[i];
+      if (!m) continue;
+      yield first ? messageHtml(m, i, model) : `\n${messageHtml(m, i, model)}`;
+      first = false;
+    }
+    yield "</section>";
+  }
+  yield PAGE_END;
 }
 
 export interface IndexEntry {

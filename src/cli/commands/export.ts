@@ -22,6 +22,7 @@ import { resolveSource, type Source } from "../context.js";
 import { UsageError } from "../errors.js";
 import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
 import { parseTextForm } from "../options.js";
+import { writeChunks } from "../output.js";
 import {
   dryRunReport,
   EXTENSIONS,
@@ -113,7 +114,7 @@ interface ExportOptions extends FilterOptions {
 }
 
 /** Write `text` to `path` atomically, as a one-line error naming the file on failure. */
-function writeOut(path: string, text: string, force: boolean): void {
+function writeOut(path: string, text: string | Iterable<string>, force: boolean): void {
   try {
     writeFileAtomic(path, text, { exclusive: !force });
   } catch (cause) {
@@ -156,8 +157,9 @@ async function exportOne(ref: string, options: ExportOptions, command: Command):
   const out = options.out;
   const force = options.force === true;
   const rendered = await renderSource(source, options.format, options);
-  if (out === undefined || out === "-") process.stdout.write(rendered.text);
-  else writeOut(out, rendered.text, force);
+  // Written a piece at a time: a huge session's page never exists as one string.
+  if (out === undefined || out === "-") writeChunks(rendered.pieces);
+  else writeOut(out, rendered.pieces, force);
   if (rendered.redacted) {
     process.stderr.write(
       `${redactionSummary(rendered.redacted.count, rendered.redacted.byKind)}\n`,
@@ -227,7 +229,7 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
       continue;
     }
     const rendered = await renderSource(source, options.format, options, who);
-    writeOut(join(dir, file), rendered.text, options.force === true);
+    writeOut(join(dir, file), rendered.pieces, options.force === true);
     if (rendered.redacted) {
       redacted += rendered.redacted.count;
       for (const [k, n] of Object.entries(rendered.redacted.byKind))

@@ -76,9 +76,9 @@ export function register(program: Command): void {
             options.format,
             options.showPaths ? { showPaths: true } : {},
           );
-          if (options.format === "html") process.stdout.write(rendered.text);
+          if (options.format === "html") writeChunks(rendered.pieces);
           // A terminal must not act on control characters inside the Markdown.
-          else writePaged(forTerminal(rendered.text), process.env, options.pager);
+          else writePaged(forTerminal([...rendered.pieces].join("")), process.env, options.pager);
           return;
         }
         case "text": {
