@@ -27,7 +27,8 @@ import { UnsupportedError } from "../../errors.js";
 import { isUuid, stableUuid } from "../../ids.js";
 import { normalizeTimestamp, type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { type ClaudeCodeBody, type ClaudeLine, lineType, obj, recordLine, str } from "./body.js";
+import { obj, str } from "../shared/fields.js";
+import { type ClaudeCodeBody, type ClaudeLine, lineType, recordLine } from "./body.js";
 import { commandMarkup, outputMarkup, readMarkup } from "./markup.js";
 import { readMeta } from "./text.js";
 

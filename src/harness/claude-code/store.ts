@@ -55,7 +55,8 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import { type ClaudeCodeBody, joinLines, parseRecord, str } from "./body.js";
+import { str } from "../shared/fields.js";
+import { type ClaudeCodeBody, joinLines, parseRecord } from "./body.js";
 import { ClaudeCodeProbe, claudeCodeRoot, projectDirs, SESSION_SUFFIX } from "./probe.js";
 import { parseClaudeCode, promptTitle, SYNTHETIC_MODEL } from "./text.js";
 

@@ -45,6 +45,7 @@ import { parseBounded } from "../../json.js";
 import { nonEmpty } from "../../strings.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { artifactText, resultText } from "../shared/results.js";
 import {
   type CodexBody,
   type CodexLine,
@@ -479,18 +480,6 @@ export function codexSessionId(id: string): string {
   return isUuid(id) ? id.toLowerCase() : stableUuid("codex-session", id);
 }
 
-/** A tool result as text: strings as they are, text blocks joined, anything else as JSON. */
-export function resultText(content: Json): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    const texts = content.flatMap((b) =>
-      isJsonObject(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : [],
-    );
-    if (texts.length === content.length) return texts.join("\n");
-  }
-  return JSON.stringify(content);
-}
-
 /** A tool result as a `function_call_output.output`: a string or input_text/input_image items. */
 function outputFromCommon(content: Json): Json {
   if (typeof content === "string") return content;
@@ -518,20 +507,6 @@ function outputFromCommon(content: Json): Json {
     return items;
   }
   return JSON.stringify(content);
-}
-
-function artifactText(block: Block & { type: "artifact" }): string {
-  const { name, source } = block.artifact;
-  switch (source.type) {
-    case "text":
-      return `[artifact ${name}]\n${source.text}`;
-    case "path":
-      return `[artifact ${name}: ${source.path}]`;
-    case "base64":
-      return `[artifact ${name}: ${source.media_type ?? "binary"}, base64]`;
-    default:
-      return source satisfies never;
-  }
 }
 
 type TokenUsage = {

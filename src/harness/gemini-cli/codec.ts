@@ -39,6 +39,7 @@ import { blockToJson } from "../../commonJson.js";
 import { isUuid, stableUuid } from "../../ids.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { artifactText, resultText } from "../shared/results.js";
 import {
   type Conversation,
   type GeminiBody,
@@ -308,21 +309,6 @@ export function sessionContext(cwd: string): string {
   return `<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - ${cwd}\n</session_context>`;
 }
 
-/** A result's content as the text a functionResponse carries. */
-export function resultText(content: Json): string {
-  if (typeof content === "string") return content;
-  if (
-    Array.isArray(content) &&
-    content.every(
-      (b): b is { type: "text"; text: string } =>
-        isJsonObject(b) && b.type === "text" && typeof b.text === "string",
-    )
-  ) {
-    return content.map((b) => b.text).join("\n");
-  }
-  return JSON.stringify(content);
-}
-
 /** A tool_result as a functionResponse `response`: an object the reader reads back as it. */
 function responseFromCommon(block: ToolResultBlock): JsonObject {
   const c = block.content;
@@ -338,20 +324,6 @@ function responseFromCommon(block: ToolResultBlock): JsonObject {
 
 /** A call the session never answered: Gemini refuses a functionCall without a response. */
 export const UNANSWERED = "[no result was recorded for this call]";
-
-function artifactText(block: Block & { type: "artifact" }): string {
-  const { name: n, source } = block.artifact;
-  switch (source.type) {
-    case "text":
-      return `[artifact ${n}]\n${source.text}`;
-    case "path":
-      return `[artifact ${n}: ${source.path}]`;
-    case "base64":
-      return `[artifact ${n}: ${source.media_type ?? "binary"}, base64]`;
-    default:
-      return source satisfies never;
-  }
-}
 
 interface PendingCall {
   record: JsonObject;

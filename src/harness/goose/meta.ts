@@ -7,7 +7,7 @@
 import { isJsonObject, type Json, type JsonObject, type Meta } from "../../common.js";
 import { jsonFromText } from "../../json.js";
 import { EPOCH, formatTimestamp, normalizeTimestamp, type Timestamp } from "../../time.js";
-import { str } from "./body.js";
+import { str } from "../shared/fields.js";
 
 /** Goose's timestamps: epoch seconds (messages) or SQLite/RFC 3339 text (sessions). */
 export function gooseTime(value: Json | undefined): Timestamp | undefined {
