@@ -7,7 +7,7 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../support/tmp.js";
@@ -60,6 +60,15 @@ describe("layer rules", () => {
     "src/model.ts": "export const f = (a?: string) => a!.length;\n",
     "src/index/open.ts": 'import Database from "better-sqlite3";\nexport const x = Database;\n',
     "src/sqlite.ts": 'import Database from "better-sqlite3";\nexport const x = Database;\n',
+    // One import of another harness folder from each kind of harness file.
+    "src/harness/alpha/tools.ts": 'import { t } from "../beta/tools.js";\nexport const x = t;\n',
+    "src/harness/alpha/codec.ts": 'import { r } from "../beta/codec.js";\nexport const x = r;\n',
+    "src/harness/alpha/index.ts": 'import { h } from "../beta/index.js";\nexport const x = h;\n',
+    "src/harness/alpha/store.ts": 'import { s } from "../beta/store.js";\nexport const x = s;\n',
+    "src/harness/alpha/probe.ts": 'import { p } from "../beta/probe.js";\nexport const x = p;\n',
+    "src/harness/shared/results.ts": 'import { b } from "../beta/body.js";\nexport const x = b;\n',
+    "src/harness/beta/body.ts":
+      'import { isJsonObject } from "../../common.js";\nimport { str } from "../shared/fields.js";\nimport { HARNESSES } from "../index.js";\nexport const x = [isJsonObject, str, HARNESSES];\n',
   });
 
   it("better-sqlite3 imported anywhere but src/sqlite.ts fails", () => {
@@ -90,7 +99,37 @@ describe("layer rules", () => {
     expect(fired["src/cli/commands/x.ts"] ?? []).not.toContain("lint/suspicious/noConsole");
   });
 
+  it("a harness folder importing another harness folder fails, whatever the file", () => {
+    for (const file of ["tools", "codec", "index", "store", "probe"]) {
+      expect(fired[`src/harness/alpha/${file}.ts`]).toContain("lint/style/noRestrictedImports");
+    }
+    // The shared module is shared because it belongs to no harness: it imports none.
+    expect(fired["src/harness/shared/results.ts"]).toContain("lint/style/noRestrictedImports");
+    expect(fired["src/harness/beta/body.ts"] ?? []).not.toContain("lint/style/noRestrictedImports");
+  });
+
   it("non-null assertions fail in src", () => {
     expect(fired["src/model.ts"]).toContain("lint/style/noNonNullAssertion");
+  });
+});
+
+describe("harness folders", () => {
+  // Biome's overrides replace a rule's options rather than merge them, so a
+  // new override for harness files could drop the rule above; this reads the
+  // imports themselves.
+  it("no harness folder imports another (src/harness/shared is for what they share)", () => {
+    const harness = join(ROOT, "src", "harness");
+    const crossing: string[] = [];
+    for (const folder of readdirSync(harness, { withFileTypes: true })) {
+      if (!folder.isDirectory()) continue;
+      for (const name of readdirSync(join(harness, folder.name))) {
+        if (!name.endsWith(".ts")) continue;
+        const text = readFileSync(join(harness, folder.name, name), "utf8");
+        for (const m of text.matchAll(/from "\.\.\/([^./"][^/"]*)\//g)) {
+          if (m[1] !== "shared") crossing.push(`${folder.name}/${name} imports ../${m[1]}/`);
+        }
+      }
+    }
+    expect(crossing).toEqual([]);
   });
 });

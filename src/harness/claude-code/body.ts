@@ -9,6 +9,7 @@ import type { JsonObject } from "../../common.js";
 import { isJsonObject } from "../../common.js";
 import { parseBounded } from "../../json.js";
 import { splitLines as splitVerbatim, type VerbatimLine } from "../../lines.js";
+import { str } from "../shared/fields.js";
 
 export { joinLines } from "../../lines.js";
 
@@ -43,18 +44,6 @@ export function splitLines(text: string): ClaudeLine[] {
 
 export function recordLine(record: JsonObject): ClaudeLine {
   return { text: JSON.stringify(record), eol: "\n", record };
-}
-
-/** The string at `record[key]`, or undefined. */
-export function str(record: JsonObject | undefined, key: string): string | undefined {
-  const v = record?.[key];
-  return typeof v === "string" ? v : undefined;
-}
-
-/** The object at `record[key]`, or undefined. */
-export function obj(record: JsonObject | undefined, key: string): JsonObject | undefined {
-  const v = record?.[key];
-  return v !== undefined && isJsonObject(v) ? v : undefined;
 }
 
 /** The record's top-level `type` tag. */

@@ -5,6 +5,7 @@
  */
 
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
+import { resumeIn } from "../shared/resume.js";
 import type { ClaudeCodeBody } from "./body.js";
 import { claudeCodeCodec } from "./codec.js";
 import { ClaudeCodeStore } from "./store.js";
@@ -18,8 +19,5 @@ export const claudeCode: Harness<"claude_code", ClaudeCodeBody> = {
   codec: claudeCodeCodec,
   text: claudeCodeText,
   store: (options) => new ClaudeCodeStore(options),
-  resume: (saved, meta) =>
-    meta.cwd === undefined
-      ? { argv: ["claude", "--resume", saved.id] }
-      : { argv: ["claude", "--resume", saved.id], cwd: meta.cwd },
+  resume: (saved, meta) => resumeIn(["claude", "--resume", saved.id], meta.cwd),
 };

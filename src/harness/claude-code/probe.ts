@@ -23,6 +23,15 @@ export function claudeCodeRoot(options: StoreOptions = {}): string {
 
 export const SESSION_SUFFIX = ".jsonl";
 
+/**
+ * Whether a file name in a project folder names a session: `<id>.jsonl`,
+ * but not a subagent transcript (`agent-*.jsonl`, which older releases kept
+ * beside the sessions). The probe, `ids` and `discover` all ask this.
+ */
+export function isSessionName(name: string): boolean {
+  return name.endsWith(SESSION_SUFFIX) && !name.startsWith("agent-");
+}
+
 /** Project folders: real directories directly under the root (symlinked ones are not followed). */
 export function projectDirs(root: string): string[] {
   let entries: Dirent[];
@@ -60,7 +69,7 @@ export class ClaudeCodeProbe implements StoreProbe {
         continue; // discover() reports unreadable folders
       }
       for (const name of names.sort()) {
-        if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
+        if (!isSessionName(name)) continue;
         const path = join(dir, name);
         try {
           const st = statSync(path);

@@ -55,8 +55,15 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import { type ClaudeCodeBody, joinLines, parseRecord, str } from "./body.js";
-import { ClaudeCodeProbe, claudeCodeRoot, projectDirs, SESSION_SUFFIX } from "./probe.js";
+import { str } from "../shared/fields.js";
+import { type ClaudeCodeBody, joinLines, parseRecord } from "./body.js";
+import {
+  ClaudeCodeProbe,
+  claudeCodeRoot,
+  isSessionName,
+  projectDirs,
+  SESSION_SUFFIX,
+} from "./probe.js";
 import { parseClaudeCode, promptTitle, SYNTHETIC_MODEL } from "./text.js";
 
 /** Claude Code keeps names up to this long; longer ones are cut and get a hash suffix. */
@@ -263,7 +270,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         continue; // discover() reports unreadable folders
       }
       for (const name of names) {
-        if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
+        if (!isSessionName(name)) continue;
         const id = name.slice(0, -SESSION_SUFFIX.length);
         if (pathComponentProblem(id) === undefined) ids.add(id);
       }
@@ -283,8 +290,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         continue;
       }
       for (const name of names.sort()) {
-        // Subagent transcripts (older releases kept them beside the sessions) are not sessions.
-        if (!name.endsWith(SESSION_SUFFIX) || name.startsWith("agent-")) continue;
+        if (!isSessionName(name)) continue;
         const path = join(dir, name);
         if (!options.paths || options.paths.has(path)) files.push(path);
       }

@@ -12,15 +12,8 @@ import { firstLine, isJsonLines } from "../../sniff.js";
 import { nonEmpty, oneLineTitle } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
-import {
-  type ClaudeCodeBody,
-  type ClaudeLine,
-  joinLines,
-  lineType,
-  obj,
-  splitLines,
-  str,
-} from "./body.js";
+import { obj, str } from "../shared/fields.js";
+import { type ClaudeCodeBody, type ClaudeLine, joinLines, lineType, splitLines } from "./body.js";
 
 /** The model Claude Code records on assistant lines it made up itself (API errors, interrupts). */
 export const SYNTHETIC_MODEL = "<synthetic>";

@@ -4,6 +4,7 @@
  */
 
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
+import { resumeIn } from "../shared/resume.js";
 import type { CodexBody } from "./body.js";
 import { codexCodec } from "./codec.js";
 import { CodexStore } from "./store.js";
@@ -20,8 +21,5 @@ export const codex: Harness<"codex", CodexBody> = {
   codec: codexCodec,
   text: codexText,
   store: (options) => new CodexStore(options),
-  resume: (saved, meta) =>
-    meta.cwd === undefined
-      ? { argv: ["codex", "resume", saved.id] }
-      : { argv: ["codex", "resume", saved.id], cwd: meta.cwd },
+  resume: (saved, meta) => resumeIn(["codex", "resume", saved.id], meta.cwd),
 };

@@ -26,13 +26,11 @@ import {
 } from "../../common.js";
 import {
   addable,
-  addedContent,
-  hunkTexts,
-  parsePatch,
   patchablePath,
+  patchToTool,
   renderAddPatch,
   renderUpdatePatch,
-} from "./patch.js";
+} from "../shared/patch.js";
 
 /**
  * Execution hints of Codex's shell tools that no canonical Bash field holds
@@ -94,24 +92,6 @@ function shellToBash(
     bash.timeout_ms = t;
   }
   return bash;
-}
-
-/** Write, Edit or Raw from an `apply_patch` envelope. */
-export function patchToTool(patch: string): Tool {
-  const ops = parsePatch(patch);
-  const op = ops?.length === 1 ? ops[0] : undefined;
-  if (op?.kind === "add") {
-    return { name: "Write", file_path: op.path, content: addedContent(op.lines) };
-  }
-  if (op?.kind === "update" && op.moveTo === undefined && op.hunks.length === 1) {
-    const [hunk] = op.hunks;
-    // An anchored hunk ("@@ def f():") locates its lines by that anchor, which Edit cannot hold.
-    if (hunk && hunk.anchor === "" && !hunk.endOfFile) {
-      const texts = hunkTexts(hunk);
-      return { name: "Edit", file_path: op.path, old_string: texts.old, new_string: texts.new };
-    }
-  }
-  return { name: "Raw", tool_name: "apply_patch", input: patch };
 }
 
 /** A `function_call` (name + JSON-string arguments) as a canonical tool. */

@@ -26,6 +26,7 @@
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { jsonFromText } from "../../json.js";
 import { joinLines, splitLines, type VerbatimLine } from "../../lines.js";
+import { str } from "../shared/fields.js";
 
 export { joinLines } from "../../lines.js";
 
@@ -49,10 +50,6 @@ export interface Conversation {
   kind: string | undefined;
   directories: string[] | undefined;
   messages: MessageRecord[];
-}
-
-function str(value: Json | undefined): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }
 
 function isMessage(value: Json): value is MessageRecord {

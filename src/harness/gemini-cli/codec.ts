@@ -2,7 +2,7 @@
  * The Gemini CLI codec: session records <-> the canonical model. Pure: no
  * I/O, no clock, no randomness.
  *
- * Reading (`toCommon`) replays the file as the CLI loads it (body.ts), then
+ * Reading (`toCommon`, in read.ts) replays the file as the CLI loads it (body.ts), then
  * walks the messages the way the CLI rebuilds its model history on resume
  * (`convertSessionToClientHistory`):
  * - `info`, `error` and `warning` records are not conversation; user texts
@@ -15,7 +15,7 @@
  *   parts v0.44+ also records as user messages and checkpoints repeat) are
  *   one user message of tool_result blocks, each call answered once.
  *
- * Writing (`fromCommon`) produces the JSONL 0.39+ reads, in the legacy
+ * Writing (`fromCommon`, here) produces the JSONL 0.39+ reads, in the legacy
  * record shape every loader accepts: a metadata line, a `<session_context>`
  * record naming the workspace (hidden from the model, as the CLI's own),
  * user records, and one `gemini` record per run of assistant messages
@@ -28,272 +28,20 @@
 import {
   type Block,
   isJsonObject,
-  type Json,
   type JsonObject,
   type Message,
   type Meta,
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { blockToJson } from "../../commonJson.js";
 import { isUuid, stableUuid } from "../../ids.js";
-import { normalizeTimestamp, type Timestamp } from "../../time.js";
+import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import {
-  type Conversation,
-  type GeminiBody,
-  type MessageRecord,
-  recordLine,
-  replay,
-} from "./body.js";
-import { isInjected, isoMillis, nameOf, partsOf, partsText, projectHash } from "./records.js";
-import { callToTool, SHELL, toolToCall } from "./tools.js";
-
-// ---------------------------------------------------------------------------
-// Parts
-
-// ---------------------------------------------------------------------------
-// Reading
-
-function count(v: Json | undefined): number | undefined {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
-}
-
-/**
- * `tokens` in Anthropic's terms: Gemini's prompt count includes the cached
- * tokens and its candidate count excludes the thinking tokens.
- */
-function usageFromTokens(tokens: Json | undefined): Usage | undefined {
-  if (!isJsonObject(tokens)) return undefined;
-  const input = count(tokens.input);
-  const output = count(tokens.output);
-  if (input === undefined || output === undefined) return undefined;
-  const cached = count(tokens.cached) ?? 0;
-  const usage: Usage = {
-    input_tokens: Math.max(0, input - cached),
-    output_tokens: output + (count(tokens.thoughts) ?? 0),
-  };
-  if (cached > 0) usage.cache_read_input_tokens = cached;
-  return usage;
-}
-
-const EXIT_CODE = /(?:^|\n)Exit Code: (-?\d+)(?:\n|$)/;
-
-/** A functionResponse's `response` as a tool_result's content and error flag. */
-function responseToCommon(
-  response: Json | undefined,
-  tool: string,
-): { content: Json; is_error: boolean } {
-  if (!isJsonObject(response)) return { content: response ?? "", is_error: false };
-  const keys = Object.keys(response);
-  if (keys.length === 1 && typeof response.output === "string") {
-    // The shell tool reports a failing command in its output, not as an error.
-    const code = tool === SHELL ? EXIT_CODE.exec(response.output)?.[1] : undefined;
-    return { content: response.output, is_error: code !== undefined && code !== "0" };
-  }
-  if (keys.length === 1 && typeof response.error === "string") {
-    return { content: response.error, is_error: true };
-  }
-  return { content: response, is_error: false };
-}
-
-function imageBlock(data: JsonObject): Block {
-  return {
-    type: "image",
-    source: {
-      type: "base64",
-      media_type: typeof data.mimeType === "string" ? data.mimeType : "application/octet-stream",
-      data: typeof data.data === "string" ? data.data : "",
-    },
-  };
-}
-
-/** A part no block holds, as the placeholder the CLI shows for it. */
-function placeholder(part: JsonObject): Block | undefined {
-  const text = partsText([part]);
-  return text === "" ? undefined : { type: "text", text };
-}
-
-function tsOf(v: Json | undefined, fallback: Timestamp): Timestamp {
-  return (typeof v === "string" && normalizeTimestamp(v)) || fallback;
-}
-
-/** `**subject** description`, the text the CLI replays a thought summary as. */
-function thoughtText(thought: JsonObject): string {
-  const subject = typeof thought.subject === "string" ? thought.subject : "";
-  const description = typeof thought.description === "string" ? thought.description : "";
-  return subject ? `**${subject}** ${description}` : description;
-}
-
-class Reader {
-  readonly messages: Message[] = [];
-  /** Call ids already answered, so repeated functionResponses count once. */
-  private readonly answered = new Set<string>();
-  private readonly callNames = new Map<string, string>();
-  private lastTs: Timestamp;
-
-  constructor(start: Timestamp) {
-    this.lastTs = start;
-  }
-
-  private ts(v: Json | undefined): Timestamp {
-    this.lastTs = tsOf(v, this.lastTs);
-    return this.lastTs;
-  }
-
-  /** functionResponse parts (and what rides with them) as tool_result blocks, answered once. */
-  private results(parts: readonly JsonObject[], fallbackId?: string, status?: Json): Block[] {
-    const out: Block[] = [];
-    let last: ToolResultBlock | undefined;
-    for (const p of parts) {
-      const fr = p.functionResponse;
-      if (isJsonObject(fr)) {
-        const id = nameOf(fr.id, fallbackId ?? "");
-        last = undefined;
-        // A response to no call shown (or one already answered) has nothing to answer.
-        if (id === "" || this.answered.has(id) || !this.callNames.has(id)) continue;
-        this.answered.add(id);
-        const tool = nameOf(fr.name, this.callNames.get(id) ?? "");
-        const { content, is_error } = responseToCommon(fr.response, tool);
-        const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
-        if (is_error || status === "error" || status === "cancelled") block.is_error = true;
-        out.push(block);
-        last = block;
-      } else if (last !== undefined) {
-        // Media or text a tool returned beside its response (read_file of an image).
-        const extra: Block | undefined = isJsonObject(p.inlineData)
-          ? imageBlock(p.inlineData)
-          : typeof p.text === "string"
-            ? { type: "text", text: p.text }
-            : placeholder(p);
-        if (extra === undefined) continue;
-        const prior: Json[] =
-          typeof last.content === "string"
-            ? [{ type: "text", text: last.content }]
-            : Array.isArray(last.content)
-              ? last.content
-              : [last.content];
-        last.content = [...prior, blockToJson(extra)];
-      }
-    }
-    return out;
-  }
-
-  user(record: MessageRecord): void {
-    const parts = partsOf(record.content);
-    if (isInjected(partsText(parts))) return;
-    const blocks: Block[] = [];
-    for (const p of parts) {
-      if (isJsonObject(p.functionResponse)) blocks.push(...this.results([p]));
-      else if (typeof p.text === "string" && p.thought === undefined) {
-        if (p.text !== "") blocks.push({ type: "text", text: p.text });
-      } else if (isJsonObject(p.inlineData)) blocks.push(imageBlock(p.inlineData));
-      else {
-        const b = placeholder(p);
-        if (b) blocks.push(b);
-      }
-    }
-    if (blocks.length === 0) return;
-    this.messages.push({ role: "user", content: blocks, timestamp: this.ts(record.timestamp) });
-  }
-
-  gemini(record: MessageRecord): void {
-    const parts = partsOf(record.content);
-    const modern = parts.some((p) => isJsonObject(p.functionCall) || p.thought !== undefined);
-    const toolCalls = Array.isArray(record.toolCalls) ? record.toolCalls.filter(isJsonObject) : [];
-    const content: Block[] = [];
-    if (!modern && Array.isArray(record.thoughts)) {
-      for (const t of record.thoughts) {
-        if (isJsonObject(t)) content.push({ type: "thinking", text: thoughtText(t) });
-      }
-    }
-    const call = (id: string, callName: string, args: Json) => {
-      this.callNames.set(id, callName);
-      content.push({ type: "tool_use", id, tool: callToTool(callName, args) });
-    };
-    parts.forEach((p, i) => {
-      if (isJsonObject(p.functionCall)) {
-        const fc = p.functionCall;
-        call(
-          nameOf(fc.id, `${record.id}-call-${i}`),
-          nameOf(fc.name, "function"),
-          fc.args === undefined ? {} : fc.args,
-        );
-      } else if (p.thought !== undefined && p.thought !== false) {
-        if (typeof p.text === "string") content.push({ type: "thinking", text: p.text });
-      } else if (typeof p.text === "string") {
-        if (p.text !== "") content.push({ type: "text", text: p.text });
-      } else if (isJsonObject(p.inlineData)) {
-        content.push({ type: "text", text: partsText([p]) });
-      } else {
-        const b = placeholder(p);
-        if (b) content.push(b);
-      }
-    });
-    if (!modern) {
-      toolCalls.forEach((tc, i) => {
-        call(
-          nameOf(tc.id, `${record.id}-call-${i}`),
-          nameOf(tc.name, "function"),
-          tc.args === undefined ? {} : tc.args,
-        );
-      });
-    }
-    if (content.length === 0) return;
-    const message: Message = {
-      role: "assistant",
-      content,
-      timestamp: this.ts(record.timestamp),
-    };
-    if (typeof record.model === "string" && record.model !== "") message.model = record.model;
-    const usage = usageFromTokens(record.tokens);
-    if (usage) message.usage = usage;
-    this.messages.push(message);
-
-    // The calls' results, as the CLI replays them right after the model turn.
-    const results: Block[] = [];
-    let at: Json | undefined;
-    toolCalls.forEach((tc, i) => {
-      const id = nameOf(tc.id, `${record.id}-call-${i}`);
-      const result = tc.result;
-      if (result === undefined || result === null || result === "") return;
-      const parts: JsonObject[] =
-        typeof result === "string"
-          ? [{ functionResponse: { id, name: nameOf(tc.name, ""), response: { output: result } } }]
-          : partsOf(result);
-      const blocks = this.results(parts, id, tc.status);
-      if (blocks.length > 0) at ??= tc.timestamp;
-      results.push(...blocks);
-    });
-    if (results.length > 0) {
-      this.messages.push({ role: "user", content: results, timestamp: this.ts(at) });
-    }
-  }
-}
-
-/** The conversation's messages as Common, in the order the CLI replays them. */
-function conversationMessages(conversation: Conversation, start: Timestamp): Message[] {
-  const reader = new Reader(start);
-  for (const record of conversation.messages) {
-    switch (record.type) {
-      case "user":
-        reader.user(record);
-        break;
-      case "gemini":
-        reader.gemini(record);
-        break;
-      default:
-        break; // info, error, warning: the CLI's own notices, not conversation
-    }
-  }
-  return reader.messages;
-}
-
-function geminiToCommon(transcript: Transcript<GeminiBody>): Transcript<Common> {
-  const conversation = replay(transcript.body.lines);
-  const body = conversation ? conversationMessages(conversation, transcript.meta.timestamp) : [];
-  return { meta: transcript.meta, body };
-}
+import { artifactText, resultText } from "../shared/results.js";
+import { type GeminiBody, recordLine } from "./body.js";
+import { geminiToCommon } from "./read.js";
+import { isoMillis, projectHash } from "./records.js";
+import { toolToCall } from "./tools.js";
 
 // ---------------------------------------------------------------------------
 // Writing
@@ -306,21 +54,6 @@ export function geminiSessionId(id: string): string {
 /** The minimal preamble txcript writes so the text form carries the cwd; the CLI hides it. */
 function sessionContext(cwd: string): string {
   return `<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - ${cwd}\n</session_context>`;
-}
-
-/** A result's content as the text a functionResponse carries. */
-function resultText(content: Json): string {
-  if (typeof content === "string") return content;
-  if (
-    Array.isArray(content) &&
-    content.every(
-      (b): b is { type: "text"; text: string } =>
-        isJsonObject(b) && b.type === "text" && typeof b.text === "string",
-    )
-  ) {
-    return content.map((b) => b.text).join("\n");
-  }
-  return JSON.stringify(content);
 }
 
 /** A tool_result as a functionResponse `response`: an object the reader reads back as it. */
@@ -338,20 +71,6 @@ function responseFromCommon(block: ToolResultBlock): JsonObject {
 
 /** A call the session never answered: Gemini refuses a functionCall without a response. */
 const UNANSWERED = "[no result was recorded for this call]";
-
-function artifactText(block: Block & { type: "artifact" }): string {
-  const { name: n, source } = block.artifact;
-  switch (source.type) {
-    case "text":
-      return `[artifact ${n}]\n${source.text}`;
-    case "path":
-      return `[artifact ${n}: ${source.path}]`;
-    case "base64":
-      return `[artifact ${n}: ${source.media_type ?? "binary"}, base64]`;
-    default:
-      return source satisfies never;
-  }
-}
 
 interface PendingCall {
   record: JsonObject;

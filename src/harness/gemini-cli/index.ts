@@ -5,6 +5,7 @@
  */
 
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
+import { resumeIn } from "../shared/resume.js";
 import type { GeminiBody } from "./body.js";
 import { geminiCodec } from "./codec.js";
 import { GeminiCliStore } from "./store.js";
@@ -24,8 +25,5 @@ export const geminiCli: Harness<"gemini_cli", GeminiBody> = {
   codec: geminiCodec,
   text: geminiText,
   store: (options) => new GeminiCliStore(options),
-  resume: (saved, meta) =>
-    meta.cwd === undefined
-      ? { argv: ["gemini", "--resume", saved.id] }
-      : { argv: ["gemini", "--resume", saved.id], cwd: meta.cwd },
+  resume: (saved, meta) => resumeIn(["gemini", "--resume", saved.id], meta.cwd),
 };

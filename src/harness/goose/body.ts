@@ -38,18 +38,6 @@ export function contentKind(item: Json): ContentKind | undefined {
   return CONTENT_KINDS.find((k) => k === t);
 }
 
-/** A string field of a JSON object, when it is one. */
-export function str(obj: JsonObject | undefined, key: string): string | undefined {
-  const v = obj?.[key];
-  return typeof v === "string" ? v : undefined;
-}
-
-/** An object field of a JSON object, when it is one. */
-export function obj(value: JsonObject | undefined, key: string): JsonObject | undefined {
-  const v = value?.[key];
-  return isJsonObject(v) ? v : undefined;
-}
-
 /** A message's content items (an empty list when the field is missing or not a list). */
 export function contentOf(message: JsonObject): Json[] {
   return Array.isArray(message.content) ? message.content : [];

@@ -17,7 +17,8 @@ import {
 } from "../../common.js";
 import { type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { contentKind, contentOf, type GooseBody, obj, str } from "./body.js";
+import { obj, str } from "../shared/fields.js";
+import { contentKind, contentOf, type GooseBody } from "./body.js";
 import { gooseMeta, gooseTime } from "./meta.js";
 import { toolFromGoose, toolToGoose } from "./tools.js";
 

@@ -8,7 +8,8 @@ import { isJsonObject, type Json, type JsonObject, type Meta } from "../../commo
 import { jsonFromText } from "../../json.js";
 import { firstPromptTitle } from "../../strings.js";
 import { EPOCH, formatTimestamp, normalizeTimestamp, type Timestamp } from "../../time.js";
-import { contentOf, str } from "./body.js";
+import { str } from "../shared/fields.js";
+import { contentOf } from "./body.js";
 
 /** Goose's timestamps: epoch seconds (messages) or SQLite/RFC 3339 text (sessions). */
 export function gooseTime(value: Json | undefined): Timestamp | undefined {

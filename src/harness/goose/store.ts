@@ -32,7 +32,8 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import { type GooseBody, str } from "./body.js";
+import { str } from "../shared/fields.js";
+import type { GooseBody } from "./body.js";
 import { gooseMeta, gooseTime } from "./meta.js";
 import { DATABASE, GooseProbe, gooseRoot, legacyNames, SESSIONS_DIR } from "./probe.js";
 import { parseGoose } from "./text.js";

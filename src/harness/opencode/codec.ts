@@ -18,23 +18,23 @@
  * and ascend as OpenCode's do (ids.ts). See docs/formats/opencode.md.
  */
 
-import {
-  type Artifact,
-  type Block,
-  type ImageSource,
-  isJsonObject,
-  type Json,
-  type JsonObject,
-  type Message,
-  type Meta,
-  type StopReason,
-  type ToolResultBlock,
-  type Usage,
+import type {
+  Artifact,
+  Block,
+  ImageSource,
+  Json,
+  JsonObject,
+  Message,
+  Meta,
+  StopReason,
+  ToolResultBlock,
+  Usage,
 } from "../../common.js";
 import { nonEmpty } from "../../strings.js";
 import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { resultText } from "../codex/codec.js";
+import { obj, str } from "../shared/fields.js";
+import { resultText } from "../shared/results.js";
 import {
   GLOBAL_PROJECT,
   num,
@@ -58,13 +58,6 @@ const RESULT_KEY = "txcript";
 // ---------------------------------------------------------------------------
 // Reading
 
-function str(obj: JsonObject | undefined, key: string): string | undefined {
-  const v = obj?.[key];
-  return typeof v === "string" ? v : undefined;
-}
-function obj(v: Json | undefined): JsonObject | undefined {
-  return isJsonObject(v) ? v : undefined;
-}
 function millis(v: Json | undefined): number | undefined {
   return typeof v === "number" && Number.isFinite(v) && Math.abs(v) < 8.64e15 ? v : undefined;
 }

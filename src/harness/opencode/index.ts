@@ -6,6 +6,7 @@
  */
 
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
+import { resumeIn } from "../shared/resume.js";
 import type { OpenCodeBody } from "./body.js";
 import { openCodeCodec } from "./codec.js";
 import { OpenCodeStore } from "./store.js";
@@ -24,7 +25,5 @@ export const openCode: Harness<"opencode", OpenCodeBody> = {
   text: openCodeText,
   store: (options) => new OpenCodeStore(options),
   resume: (saved, meta) =>
-    meta.cwd === undefined || meta.cwd === ""
-      ? { argv: ["opencode", "--session", saved.id] }
-      : { argv: ["opencode", "--session", saved.id], cwd: meta.cwd },
+    resumeIn(["opencode", "--session", saved.id], meta.cwd === "" ? undefined : meta.cwd),
 };

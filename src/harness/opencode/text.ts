@@ -18,6 +18,7 @@ import { firstKey } from "../../sniff.js";
 import { firstPromptTitle, nonEmpty } from "../../strings.js";
 import { EPOCH, type Timestamp, timestampFromMillis } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
+import { str } from "../shared/fields.js";
 import {
   GLOBAL_PROJECT,
   num,
@@ -36,11 +37,6 @@ const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d
 
 function at(ms: number | undefined, fallback: Timestamp): Timestamp {
   return ms === undefined ? fallback : timestampFromMillis(Math.trunc(ms));
-}
-
-function str(o: JsonObject | undefined, key: string): string | undefined {
-  const v = o?.[key];
-  return typeof v === "string" ? v : undefined;
 }
 
 /** Session metadata from the session row; `prompt` titles a session OpenCode left at its default title. */

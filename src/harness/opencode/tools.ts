@@ -24,7 +24,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
-import { patchToTool } from "../codex/tools.js";
+import { patchToTool } from "../shared/patch.js";
 
 type KeyMap = readonly (readonly [native: string, canonical: string])[];
 

@@ -1,7 +1,9 @@
 /**
- * Codex's `apply_patch` envelope: reading it into file operations, and
- * writing the two shapes txcript maps to typed tools (a single Add File for
- * Write, a single one-hunk Update File for Edit). Pure string work.
+ * Codex's `apply_patch` envelope, which OpenCode's `apply_patch` tool takes
+ * too: reading it into file operations (and into Write or Edit when it is
+ * exactly one), and writing the two shapes txcript maps to typed tools (a
+ * single Add File for Write, a single one-hunk Update File for Edit). Pure
+ * string work.
  *
  * The grammar, in Codex's terms:
  *   *** Begin Patch
@@ -13,7 +15,9 @@
  * Hand-written: no maintained JavaScript parser for this envelope exists.
  */
 
-interface HunkLine {
+import type { Tool } from "../../common.js";
+
+export interface HunkLine {
   sign: " " | "-" | "+";
   text: string;
 }
@@ -156,4 +160,22 @@ export function hunkTexts(hunk: Hunk): { old: string; new: string } {
       .map((l) => l.text)
       .join("\n");
   return { old: pick("-"), new: pick("+") };
+}
+
+/** Write, Edit or Raw from an `apply_patch` envelope. */
+export function patchToTool(patch: string): Tool {
+  const ops = parsePatch(patch);
+  const op = ops?.length === 1 ? ops[0] : undefined;
+  if (op?.kind === "add") {
+    return { name: "Write", file_path: op.path, content: addedContent(op.lines) };
+  }
+  if (op?.kind === "update" && op.moveTo === undefined && op.hunks.length === 1) {
+    const [hunk] = op.hunks;
+    // An anchored hunk ("@@ def f():") locates its lines by that anchor, which Edit cannot hold.
+    if (hunk && hunk.anchor === "" && !hunk.endOfFile) {
+      const texts = hunkTexts(hunk);
+      return { name: "Edit", file_path: op.path, old_string: texts.old, new_string: texts.new };
+    }
+  }
+  return { name: "Raw", tool_name: "apply_patch", input: patch };
 }
