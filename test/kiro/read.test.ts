@@ -6,8 +6,8 @@
  * the file, and the store refusing to write or delete.
  */
 
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ParseError, UnsupportedError } from "../../src/errors.js";
 import { harness, openStore } from "../../src/harness/index.js";
@@ -110,6 +110,25 @@ describe("Kiro CLI sessions", () => {
       "2026-03-30T19:46:40Z",
     );
     expect(store.scan()).toEqual(found.sessions.map((s) => s.fingerprint));
+  });
+
+  it("names the older engine's SQLite database, without opening it", async () => {
+    const home = tempDir("kiro-home-");
+    createKiroSessions(join(home, ".kiro"), [everyKindSession()]);
+    const db = join(home, ".local", "share", "kiro-cli", "data.sqlite3");
+    mkdirSync(dirname(db), { recursive: true });
+    writeFileSync(db, "not even a database");
+    const store = new KiroStore({ env: { HOME: home, USERPROFILE: home } });
+    const found = await store.discover();
+    expect(found.sessions.map((s) => s.id)).toEqual([ID]);
+    if (process.platform === "linux")
+      expect(found.skipped).toEqual([
+        { path: db, reason: expect.stringContaining("conversations_v2") },
+      ]);
+    // An explicit root reads that folder only.
+    expect(
+      (await new KiroStore({ root: join(home, ".kiro"), env: { HOME: home } }).discover()).skipped,
+    ).toEqual([]);
   });
 
   it("names a log written only in a newer entry version", () => {

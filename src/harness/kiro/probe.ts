@@ -24,6 +24,24 @@ export function kiroRoot(options: StoreOptions = {}): string {
   return resolve(homeDir(env), ".kiro");
 }
 
+/**
+ * Where Kiro's older chat engine keeps its SQLite conversations
+ * (`dirs::data_local_dir()/kiro-cli/data.sqlite3`), when no explicit root
+ * says to read one folder only. txcript names it and does not read it.
+ */
+export function legacyDatabase(options: StoreOptions = {}): string | undefined {
+  const env = options.env ?? process.env;
+  if (options.root !== undefined || nonEmpty(env.TXCRIPT_KIRO_ROOT) !== undefined) return undefined;
+  const home = homeDir(env);
+  const local =
+    process.platform === "darwin"
+      ? join(home, "Library", "Application Support")
+      : process.platform === "win32"
+        ? (nonEmpty(env.LOCALAPPDATA) ?? join(home, "AppData", "Local"))
+        : (nonEmpty(env.XDG_DATA_HOME) ?? join(home, ".local", "share"));
+  return join(local, "kiro-cli", "data.sqlite3");
+}
+
 /** The session logs `<id>.jsonl`, by name, sorted (none when the folder is missing). */
 export function logNames(sessionsDir: string): string[] {
   try {

@@ -35,6 +35,7 @@ import {
   KiroProbe,
   kiroRoot,
   LOG_SUFFIX,
+  legacyDatabase,
   logNames,
   SESSIONS_DIR,
   sessionFingerprint,
@@ -44,6 +45,10 @@ import { firstPromptTime, parseKiro } from "./text.js";
 /** Why `continue --with kiro` refuses, in one line. */
 export const WRITE_REFUSAL =
   "txcript reads Kiro CLI sessions but does not write them: no Kiro CLI build was run here to prove a written session resumes";
+
+/** What discovery says of the older engine's database. */
+export const LEGACY_UNREAD =
+  "Kiro CLI's older SQLite conversations (conversations_v2) are not read by this version; its sessions under ~/.kiro/sessions/cli are";
 
 /** Messages as the log adds them (an estimate: resets and cancels are not replayed here). */
 function messageEntries(entries: readonly JsonObject[]): number {
@@ -58,9 +63,12 @@ export class KiroStore implements Store<KiroBody> {
   readonly roots: readonly string[];
   readonly root: string;
   readonly sessionsDir: string;
+  /** The older engine's database, named in discovery when it exists, never read. */
+  readonly legacyDatabase: string | undefined;
 
   constructor(options: StoreOptions = {}) {
     this.root = kiroRoot(options);
+    this.legacyDatabase = legacyDatabase(options);
     this.roots = [this.root];
     this.sessionsDir = join(this.root, SESSIONS_DIR);
   }
@@ -137,6 +145,9 @@ export class KiroStore implements Store<KiroBody> {
       }
       options.onProgress?.(sessions.length + skipped.length, total);
     }
+    const db = this.legacyDatabase;
+    if (db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile())
+      skipped.push({ path: db, reason: LEGACY_UNREAD });
     return { sessions, skipped };
   }
 
