@@ -16,6 +16,7 @@ export const HARNESS_IDS = [
   "gemini_cli",
   "opencode",
   "goose",
+  "kiro",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -28,6 +29,7 @@ export const HARNESS_LABELS = {
   gemini_cli: "Gemini CLI",
   opencode: "OpenCode",
   goose: "Goose",
+  kiro: "Kiro CLI",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -42,6 +44,7 @@ export const STORED_HARNESS_IDS = [
   "gemini_cli",
   "opencode",
   "goose",
+  "kiro",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

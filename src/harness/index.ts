@@ -21,6 +21,7 @@ import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
+import { kiro } from "./kiro/index.js";
 import { openCode } from "./opencode/index.js";
 import { simple } from "./simple.js";
 
@@ -34,6 +35,7 @@ const HARNESSES = {
   opencode: openCode,
   gemini_cli: geminiCli,
   goose,
+  kiro,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

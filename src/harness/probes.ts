@@ -12,6 +12,7 @@ import { ClaudeCodeProbe } from "./claude-code/probe.js";
 import { CodexProbe } from "./codex/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
+import { KiroProbe } from "./kiro/probe.js";
 import { OpenCodeProbe } from "./opencode/probe.js";
 
 const PROBES = {
@@ -21,6 +22,7 @@ const PROBES = {
   gemini_cli: (options) => new GeminiCliProbe(options),
   opencode: (options) => new OpenCodeProbe(options),
   goose: (options) => new GooseProbe(options),
+  kiro: (options) => new KiroProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

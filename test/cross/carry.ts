@@ -1384,6 +1384,79 @@ const carryGoose: Carry = (t) => {
   return { meta, body };
 };
 
+/**
+ * Kiro CLI (docs/formats/kiro.md): "one log entry per Common message", the
+ * session's metadata on the text form's first line; [message times to the
+ * second, on prompts only: an assistant message or tool results take the
+ * time before them], [stop reasons, usage and per-message models] and [git
+ * branch and CLI version] are lost; assistant messages take the session's
+ * model; a structured tool result becomes its JSON text; Bash comes back
+ * typed, every other tool by its canonical name.
+ */
+const carryKiro: Carry = (t) => {
+  const meta: Meta = { id: t.meta.id, timestamp: t.meta.timestamp };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  if (t.meta.title) meta.title = t.meta.title;
+  if (t.meta.model) meta.model = t.meta.model;
+  const block = (b: Block): Block => {
+    switch (b.type) {
+      case "text":
+        return clone(b);
+      case "thinking": {
+        const out: Block = { type: "thinking", text: b.text };
+        if (b.signature) out.signature = b.signature;
+        // [opaque reasoning is kept as bytes: it comes back as standard base64]
+        const bytes = b.encrypted ? Buffer.from(b.encrypted, "base64").toString("base64") : "";
+        if (bytes) out.encrypted = bytes;
+        return out;
+      }
+      case "image":
+        return {
+          type: "image",
+          // [images are kept as bytes: their data comes back as standard base64]
+          source: {
+            type: "base64",
+            media_type: b.source.media_type,
+            data: Buffer.from(b.source.data, "base64").toString("base64"),
+          },
+        };
+      case "tool_use":
+        if (b.tool.name === "Raw" && ["shell", "execute_bash"].includes(b.tool.tool_name))
+          unsupported("Kiro", "a Raw tool under a Kiro shell name");
+        return {
+          type: "tool_use",
+          id: b.id,
+          tool: toolFromCanonical(toolToCanonical(b.tool).name, toolToCanonical(b.tool).input),
+        };
+      case "tool_result": {
+        const r: ToolResultBlock = {
+          type: "tool_result",
+          tool_use_id: b.tool_use_id,
+          content: typeof b.content === "string" ? b.content : JSON.stringify(b.content),
+        };
+        if (b.is_error) r.is_error = true;
+        return r;
+      }
+      default:
+        return unsupported("Kiro", b.type);
+    }
+  };
+  let previous = meta.timestamp;
+  const body: Message[] = [];
+  for (const m of t.body) {
+    const prompt = m.role === "user" && !m.content.some((b) => b.type === "tool_result");
+    const seconds = Math.floor(timestampMillis(m.timestamp) / 1000);
+    const timestamp =
+      prompt && Math.abs(seconds) < 1e11 ? timestampFromMillis(seconds * 1000) : previous;
+    previous = timestamp;
+    if (m.content.length === 0) continue;
+    const out: Message = { role: m.role, content: m.content.map(block), timestamp };
+    if (m.role === "assistant" && meta.model) out.model = meta.model;
+    body.push(out);
+  }
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -1392,4 +1465,5 @@ export const CARRY: Record<HarnessId, Carry> = {
   gemini_cli: carryGemini,
   simple: carrySimple,
   goose: carryGoose,
+  kiro: carryKiro,
 };

@@ -49,6 +49,7 @@ const HARNESSES = [
   "opencode",
   "simple",
   "goose",
+  "kiro",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -58,6 +59,7 @@ const LABEL: Record<HarnessId, string> = {
   gemini_cli: "Gemini CLI",
   simple: "Simple",
   goose: "Goose",
+  kiro: "Kiro CLI",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */
@@ -200,7 +202,7 @@ function survivors(t: Transcript<Common>): Survivors {
 // ---------------------------------------------------------------------------
 // The matrix
 
-const NO_TURN_USAGE: readonly HarnessId[] = ["goose"];
+const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro"];
 
 describe.each(sources)("from $name", (source) => {
   describe.each([...HARNESSES])("to %s", (target) => {
@@ -214,7 +216,7 @@ describe.each(sources)("from $name", (source) => {
     it("keeps every call, result, shell error, the image, the prompt and the output tokens", () => {
       const before = survivors(source.read());
       const after = survivors(converted());
-      // Goose records tokens per session, not per turn (docs/formats/goose.md).
+      // Goose records tokens per session, Kiro per user turn (docs/formats/goose.md, kiro.md).
       if (NO_TURN_USAGE.includes(target)) before.outputTokens = [];
       expect(after).toEqual(before);
       if (source.fixture) return;
@@ -230,8 +232,8 @@ describe.each(sources)("from $name", (source) => {
 // ---------------------------------------------------------------------------
 // Through each target's real store on a temporary home
 
-// Read-only stores (Goose) refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose"];
+// Read-only stores (Goose, Kiro CLI) refuse to save; their refusal is tested in their own folder.
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

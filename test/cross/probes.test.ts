@@ -16,6 +16,7 @@ import {
 } from "../../src/transcript.js";
 import { transcript } from "../index/support.js";
 import { createGooseDatabase, everyKindSession } from "../support/goose.js";
+import { createKiroSessions, everyKindSession as kiroSession } from "../support/kiro.js";
 import { createOpenCodeDatabase } from "../support/opencode.js";
 import { tempDir } from "../support/tmp.js";
 
@@ -58,7 +59,13 @@ describe("probes and the registry", () => {
           root,
           [0, 1, 2].map((n) => everyKindSession(`2026100${n}_1`)),
         );
-      for (let n = 0; n < 3 && id !== "goose"; n++) {
+      // So is Kiro CLI's.
+      if (id === "kiro")
+        createKiroSessions(
+          root,
+          [0, 1, 2].map((n) => kiroSession(`7e57${n}000-0000-4000-8000-00000000000${n}`)),
+        );
+      for (let n = 0; n < 3 && id !== "goose" && id !== "kiro"; n++) {
         store.save(
           transcript({
             id: `7e57${n}000-0000-4000-8000-00000000000${n}`,

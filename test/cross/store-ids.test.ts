@@ -33,8 +33,10 @@ const IDS = [
 ];
 
 // OpenCode keeps every session in one database: its own test follows.
-// Goose's store is read-only: test/goose/store.test.ts lists its ids.
-const fileStores = storedHarnesses().filter((h) => h.id !== "opencode" && h.id !== "goose");
+// Goose's and Kiro CLI's stores are read-only: their own folders list their ids.
+const fileStores = storedHarnesses().filter(
+  (h) => h.id !== "opencode" && h.id !== "goose" && h.id !== "kiro",
+);
 
 describe.each(fileStores.map((h) => [h.id, h] as const))("%s store", (_id, h) => {
   it("lists the saved ids from file names, damaged files included", async () => {

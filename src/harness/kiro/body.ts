@@ -1,0 +1,63 @@
+/**
+ * Kiro CLI's native Body: a v3 session, `<id>.json` (SessionData: id, cwd,
+ * times, title, session_state) and `<id>.jsonl` (one `LogEntry` per line,
+ * `{"version":"v1","kind":...,"data":...}`), every field and every entry
+ * kept verbatim, unknown versions and kinds included.
+ */
+
+import { isJsonObject, type Json, type JsonObject } from "../../common.js";
+
+export interface KiroBody {
+  /** The session's `<id>.json` metadata, verbatim (empty when read from the log alone). */
+  session: JsonObject;
+  /** One `LogEntry` per line of `<id>.jsonl`, in order. */
+  entries: JsonObject[];
+}
+
+/** The `LogEntryV1` kinds Kiro CLI 2.2.1 writes (`crates/agent/src/agent/event_log.rs`). */
+export const ENTRY_KINDS = [
+  "Prompt",
+  "AssistantMessage",
+  "ToolResults",
+  "Compaction",
+  "ResetTo",
+  "CancelledPrompt",
+  "Clear",
+] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/** The `ContentBlock` kinds (`agent_loop/types.rs`, serde camelCase). */
+export const BLOCK_KINDS = ["text", "toolUse", "toolResult", "image", "thinking"] as const;
+export type BlockKind = (typeof BLOCK_KINDS)[number];
+
+/** An entry's kind, or undefined for a version or kind this reader does not know (kept, not read). */
+export function entryKind(entry: JsonObject): EntryKind | undefined {
+  if (entry.version !== "v1") return undefined;
+  const k = entry.kind;
+  return ENTRY_KINDS.find((kind) => kind === k);
+}
+
+/** A content block's kind, or undefined for one this reader does not know. */
+export function blockKind(block: Json): BlockKind | undefined {
+  if (!isJsonObject(block)) return undefined;
+  const k = block.kind;
+  return BLOCK_KINDS.find((kind) => kind === k);
+}
+
+/** A string field of a JSON object, when it is one. */
+export function str(value: JsonObject | undefined, key: string): string | undefined {
+  const v = value?.[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** An object field of a JSON object, when it is one. */
+export function obj(value: JsonObject | undefined, key: string): JsonObject | undefined {
+  const v = value?.[key];
+  return isJsonObject(v) ? v : undefined;
+}
+
+/** A list field of a JSON object (empty when missing or not a list). */
+export function list(value: JsonObject | undefined, key: string): Json[] {
+  const v = value?.[key];
+  return Array.isArray(v) ? v : [];
+}

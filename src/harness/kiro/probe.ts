@@ -1,0 +1,84 @@
+/**
+ * What the index checks of Kiro CLI's store before every command: where
+ * its folder is (`~/.kiro`, sessions under `sessions/cli/`) and one
+ * fingerprint per session from stat alone (the `<id>.jsonl` log first,
+ * then the `<id>.json` metadata when present). No session file is opened.
+ */
+
+import { readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { homeDir, nonEmpty } from "../../env.js";
+import { errnoCode } from "../../errors.js";
+import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+
+/** `sessions_dir()` in Kiro's chat-cli-v2 `util/paths.rs`: `~/.kiro/sessions/cli`. */
+export const SESSIONS_DIR = join("sessions", "cli");
+export const LOG_SUFFIX = ".jsonl";
+
+/** Kiro's folder: an explicit root, `TXCRIPT_KIRO_ROOT`, then `~/.kiro`. */
+export function kiroRoot(options: StoreOptions = {}): string {
+  const env = options.env ?? process.env;
+  if (options.root !== undefined) return resolve(options.root);
+  const explicit = nonEmpty(env.TXCRIPT_KIRO_ROOT);
+  if (explicit !== undefined) return resolve(explicit);
+  return resolve(homeDir(env), ".kiro");
+}
+
+/**
+ * Where Kiro's older chat engine keeps its SQLite conversations
+ * (`dirs::data_local_dir()/kiro-cli/data.sqlite3`), when no explicit root
+ * says to read one folder only. txcript names it and does not read it.
+ */
+export function legacyDatabase(options: StoreOptions = {}): string | undefined {
+  const env = options.env ?? process.env;
+  if (options.root !== undefined || nonEmpty(env.TXCRIPT_KIRO_ROOT) !== undefined) return undefined;
+  const home = homeDir(env);
+  const local =
+    process.platform === "darwin"
+      ? join(home, "Library", "Application Support")
+      : process.platform === "win32"
+        ? (nonEmpty(env.LOCALAPPDATA) ?? join(home, "AppData", "Local"))
+        : (nonEmpty(env.XDG_DATA_HOME) ?? join(home, ".local", "share"));
+  return join(local, "kiro-cli", "data.sqlite3");
+}
+
+/** The session logs `<id>.jsonl`, by name, sorted (none when the folder is missing). */
+export function logNames(sessionsDir: string): string[] {
+  try {
+    return readdirSync(sessionsDir, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith(LOG_SUFFIX) && e.name.length > LOG_SUFFIX.length)
+      .map((e) => e.name)
+      .sort();
+  } catch (cause) {
+    if (errnoCode(cause) === "ENOENT" || errnoCode(cause) === "ENOTDIR") return [];
+    throw cause;
+  }
+}
+
+/** A session's files as a fingerprint: the log, then its metadata when it exists. */
+export function sessionFingerprint(sessionsDir: string, id: string): Fingerprint {
+  const files: Fingerprint["files"] = [];
+  for (const path of [join(sessionsDir, `${id}${LOG_SUFFIX}`), join(sessionsDir, `${id}.json`)]) {
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
+    else if (path.endsWith(LOG_SUFFIX)) files.push({ path, mtime_ms: 0, size: -1 });
+  }
+  return { files };
+}
+
+export class KiroProbe implements StoreProbe {
+  readonly roots: readonly string[];
+  private readonly sessionsDir: string;
+
+  constructor(options: StoreOptions = {}) {
+    const root = kiroRoot(options);
+    this.roots = [root];
+    this.sessionsDir = join(root, SESSIONS_DIR);
+  }
+
+  scan(): Fingerprint[] {
+    return logNames(this.sessionsDir).map((n) =>
+      sessionFingerprint(this.sessionsDir, n.slice(0, -LOG_SUFFIX.length)),
+    );
+  }
+}
