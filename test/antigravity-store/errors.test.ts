@@ -217,10 +217,11 @@ describe("roots", () => {
     extra: { root?: string; platform?: NodeJS.Platform } = {},
   ) => antigravityLanes({ env, ...extra });
 
-  it("defaults to ~/.gemini/antigravity-cli and ~/.gemini/antigravity-acp", () => {
+  it("defaults to ~/.gemini/antigravity-cli, ~/.gemini/antigravity-acp and the desktop app's ~/.gemini/antigravity", () => {
     expect(lanes({ HOME: "/home/ada" }, { platform: "linux" })).toEqual([
       { lane: "cli", root: "/home/ada/.gemini/antigravity-cli" },
       { lane: "acp", root: "/home/ada/.gemini/antigravity-acp" },
+      { lane: "desktop", root: "/home/ada/.gemini/antigravity" },
     ]);
   });
 
@@ -229,10 +230,11 @@ describe("roots", () => {
     expect(cli?.root).toBe(resolve("/users/ada", ".gemini", "antigravity-cli"));
   });
 
-  it("relocates both lanes with GEMINI_HOME", () => {
+  it("relocates every lane with GEMINI_HOME", () => {
     expect(lanes({ HOME: "/home/ada", GEMINI_HOME: "/data/gemini" })).toEqual([
       { lane: "cli", root: "/data/gemini/antigravity-cli" },
       { lane: "acp", root: "/data/gemini/antigravity-acp" },
+      { lane: "desktop", root: "/data/gemini/antigravity" },
     ]);
   });
 
@@ -240,6 +242,19 @@ describe("roots", () => {
     expect(lanes({ HOME: "/home/ada", TXCRIPT_ANTIGRAVITY_ACP_ROOT: "/acp" })).toEqual([
       { lane: "cli", root: "/home/ada/.gemini/antigravity-cli" },
       { lane: "acp", root: "/acp" },
+      { lane: "desktop", root: "/home/ada/.gemini/antigravity" },
+    ]);
+  });
+
+  it("moves the desktop lane alone with TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT, and adds it to an explicit root", () => {
+    expect(lanes({ HOME: "/home/ada", TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT: "/desk" })).toEqual([
+      { lane: "cli", root: "/home/ada/.gemini/antigravity-cli" },
+      { lane: "acp", root: "/home/ada/.gemini/antigravity-acp" },
+      { lane: "desktop", root: "/desk" },
+    ]);
+    expect(lanes({ TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT: "/desk" }, { root: "/r" })).toEqual([
+      { lane: "cli", root: "/r" },
+      { lane: "desktop", root: "/desk" },
     ]);
   });
 
@@ -269,6 +284,10 @@ describe("roots", () => {
     });
     expect(saved.path).toBe(join(gemini, "antigravity-cli", "conversations", "env-root.db"));
     expect((await await store.discover()).sessions.map((s) => s.id)).toEqual(["env-root"]);
-    expect(store.roots).toEqual([join(gemini, "antigravity-cli"), join(gemini, "antigravity-acp")]);
+    expect(store.roots).toEqual([
+      join(gemini, "antigravity-cli"),
+      join(gemini, "antigravity-acp"),
+      join(gemini, "antigravity"),
+    ]);
   });
 });

@@ -339,7 +339,7 @@ describe("errors name the row and column", () => {
       (d) => {
         d.x_lane = "ide";
       },
-      'conv.json: x_lane: expected "cli" or "acp", got "ide"',
+      'conv.json: x_lane: expected "cli", "acp" or "desktop", got "ide"',
     ],
     [
       "a short extra-table row",
