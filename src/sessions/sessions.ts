@@ -84,6 +84,8 @@ export interface ContinueRequest {
   defaultCwd?: string | undefined;
   /** Write under this directory instead of the harness's real store. */
   root?: string | undefined;
+  /** The target's surface, when it has several (agy: `cli`, the default, or `desktop`). */
+  surface?: string | undefined;
 }
 
 export function versionOf(fp: Fingerprint | undefined): string {
@@ -268,6 +270,7 @@ export class Sessions {
       source: request.source,
       ...(request.defaultCwd !== undefined ? { defaultCwd: request.defaultCwd } : {}),
       ...(request.root !== undefined ? { root: request.root } : {}),
+      ...(request.surface !== undefined ? { surface: request.surface } : {}),
     });
   }
 
