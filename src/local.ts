@@ -246,6 +246,8 @@ export interface ContinueOptions {
   defaultCwd?: string;
   /** Where the transcript comes from (default: a Simple document with its id). */
   source?: Origin;
+  /** The target harness's surface to write for, when it has several (agy: `cli`, `desktop`). */
+  surface?: string;
 }
 
 /**
@@ -282,9 +284,16 @@ function withoutUsage(body: Common): Common {
   });
 }
 
-/** The id of the `n`th copy of `source` into `target`: deterministic, so a repeat finds its copy. */
-export function copyId(source: Origin, target: HarnessId, n: number): string {
-  return stableUuid("copy", source.harness, source.id, target, n);
+/**
+ * The id of the `n`th copy of `source` into `target`: deterministic, so a
+ * repeat finds its copy. A copy for a surface other than the default (agy's
+ * desktop app) has ids of its own, so it never takes the place of, or is
+ * taken for, the CLI's copy of the same source.
+ */
+export function copyId(source: Origin, target: HarnessId, n: number, surface?: string): string {
+  return surface === undefined || surface === "cli"
+    ? stableUuid("copy", source.harness, source.id, target, n)
+    : stableUuid("copy", source.harness, source.id, target, surface, n);
 }
 
 /**
@@ -323,7 +332,7 @@ export function continueInto(
   const ledger = new CopyLedger(options.env);
   const kept: string[] = [];
   for (let n = 0; ; n++) {
-    const id = copyId(source, target, n);
+    const id = copyId(source, target, n, options.surface);
     const meta = { ...transcript.meta, id };
     if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
     const copy: Transcript<Common> = { meta, body: withoutUsage(transcript.body) };
@@ -343,7 +352,10 @@ export function continueInto(
     const saved: Saved =
       status === "unchanged" && existing !== undefined
         ? { harness: target, id, path: existing, files: [] }
-        : store.save(copy, status === "updated" ? { overwrite: true } : {});
+        : store.save(copy, {
+            ...(status === "updated" ? { overwrite: true } : {}),
+            ...(options.surface !== undefined ? { surface: options.surface } : {}),
+          });
     const after = fileSha256(saved.path);
     // Rewriting an untouched copy with what it already held changes nothing.
     if (status === "updated" && after !== undefined && after === before) status = "unchanged";

@@ -87,11 +87,20 @@ export interface Transcript<Body> {
   body: Body;
 }
 
+/** What `fromCommon` may be told besides the transcript. */
+export interface FromCommonOptions {
+  /**
+   * Which of a harness's surfaces the Body is written for, when it has
+   * several (agy: `cli`, the default, or `desktop`); other codecs ignore it.
+   */
+  surface?: string;
+}
+
 /** Native Body <-> Common. Pure: no I/O, no clock, no randomness in fromCommon. */
 export interface Codec<Body> {
   toCommon(transcript: Transcript<Body>): Transcript<Common>;
-  /** Deterministic: the same Common input gives byte-identical output. */
-  fromCommon(transcript: Transcript<Common>): Transcript<Body>;
+  /** Deterministic: the same Common input (and options) gives byte-identical output. */
+  fromCommon(transcript: Transcript<Common>, options?: FromCommonOptions): Transcript<Body>;
 }
 
 /** A file's first bytes (at most 64 KiB), and their text: what format detection reads. */
@@ -183,6 +192,8 @@ export interface StoreOptions {
 export interface SaveOptions {
   /** Replace an existing session with the same id. Default: refuse. */
   overwrite?: boolean;
+  /** The surface to write for (see `FromCommonOptions.surface`); the Body's codec takes it. */
+  surface?: string;
 }
 
 export interface Saved {
@@ -192,6 +203,10 @@ export interface Saved {
   path: string;
   /** Every file and directory written. */
   files: string[];
+  /** Which surface it was written for, when the harness has several (agy: `cli`, `desktop`). */
+  lane?: string;
+  /** One line each on what the save left undone and why (agy: a summaries row it skipped). */
+  notes?: string[];
 }
 
 /**
@@ -261,6 +276,6 @@ export interface Harness<Id extends HarnessId = HarnessId, Body = unknown> {
   readonly text: TextCodec<Body>;
   /** Absent for harnesses with no on-disk store (Simple). */
   readonly store?: (options?: StoreOptions) => Store<Body>;
-  /** How to reopen a saved session. Absent when the harness cannot resume. */
-  readonly resume?: (saved: Saved, meta: Meta) => ResumeCommand;
+  /** How to reopen a saved session. Absent (or undefined for that save) when the harness cannot resume it. */
+  readonly resume?: (saved: Saved, meta: Meta) => ResumeCommand | undefined;
 }

@@ -32,6 +32,21 @@ export function tildify(path: string, env: Env = process.env): string {
     : path;
 }
 
+/**
+ * The harness, with the surface a session came from when it is not the
+ * harness's main one (agy's `antigravity/desktop`, `antigravity/acp`).
+ */
+export function harnessCell(s: Discovered): string {
+  return s.lane !== undefined && s.lane !== "cli" ? `${s.harness}/${s.lane}` : s.harness;
+}
+
+/** A session's title as one line, marked when its harness says it is still running. */
+export function titleCell(s: Discovered): string {
+  return `${s.running ? "[running] " : ""}${s.meta.title ?? "(untitled)"}`
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 /** A listing's timestamp in ms, 0 when it does not parse. */
 function safeMillis(ts: string): number {
   try {
@@ -58,17 +73,13 @@ export function renderTable(
     const updated = safeMillis(s.updated);
     return {
       id: forTerminal(s.id.slice(0, idWidth)),
-      harness: s.harness,
+      harness: forTerminal(harnessCell(s)),
       date: localDate(updated),
       age: age(options.now - updated),
       count: `${s.message_count} msg${s.message_count === 1 ? "" : "s"}`,
       cwd: forTerminal(cwdOf(s)),
       // A session its harness says is still running is marked where the eye lands.
-      title: forTerminal(
-        `${s.running ? "[running] " : ""}${s.meta.title ?? "(untitled)"}`
-          .replace(/\s+/g, " ")
-          .trim(),
-      ),
+      title: forTerminal(titleCell(s)),
     };
   });
   const header = {

@@ -86,6 +86,13 @@ export function openStore(h: Harness, options?: StoreOptions): CommonStore | und
     harness: h,
     native: store,
     load: (id) => h.codec.toCommon(store.load(id)),
-    save: (transcript, saveOptions) => store.save(h.codec.fromCommon(transcript), saveOptions),
+    save: (transcript, saveOptions) =>
+      store.save(
+        h.codec.fromCommon(
+          transcript,
+          saveOptions?.surface !== undefined ? { surface: saveOptions.surface } : {},
+        ),
+        saveOptions,
+      ),
   };
 }

@@ -156,6 +156,10 @@ export const continueInput = {
   with: harness
     .optional()
     .describe("the harness to continue in (default: the session's own; required for a document)"),
+  surface: z
+    .enum(["cli", "desktop"])
+    .optional()
+    .describe("antigravity only: write for agy's CLI (default) or the Antigravity desktop app"),
 };
 
 // ---------------------------------------------------------------------------

@@ -721,6 +721,9 @@ async function continueSession(
   if (into === undefined) {
     throw new InvalidRequestError(undefined, "continuing a document needs with: <harness>");
   }
+  if (args.surface !== undefined && into !== "antigravity") {
+    throw new InvalidRequestError(undefined, `surface applies to antigravity only, not ${into}`);
+  }
   // The source named as the CLI names it: the same copy id and lineage from either door.
   const origin = source
     ? { harness: source.harness, id: source.id }
@@ -730,12 +733,19 @@ async function continueSession(
     source: origin,
     target: into,
     defaultCwd: ctx.cwd,
+    surface: args.surface,
   });
   const { saved, resume } = result;
   const command = resume ? resumeLine(resume) : undefined;
   const label = harnessOf(into).label;
-  const lines = [`wrote ${label} session ${saved.id}`, `  ${saved.path}`];
-  lines.push(command ? `resume: ${command}` : `${label} has no resume command`);
+  const lines = [`wrote ${label} session ${saved.id}`, `  ${saved.path}`, ...(saved.notes ?? [])];
+  lines.push(
+    command
+      ? `resume: ${command}`
+      : saved.lane === "desktop"
+        ? "open it in the Antigravity app"
+        : `${label} has no resume command`,
+  );
   return {
     structured: {
       harness: saved.harness,

@@ -85,6 +85,8 @@ export interface ContinueRequest {
   defaultCwd?: string | undefined;
   /** Write under this directory instead of the harness's real store. */
   root?: string | undefined;
+  /** The target's surface, when it has several (agy: `cli`, the default, or `desktop`). */
+  surface?: string | undefined;
 }
 
 function versionOf(fp: Fingerprint | undefined): string {
@@ -277,6 +279,7 @@ export class Sessions {
       source: request.source,
       ...(request.defaultCwd !== undefined ? { defaultCwd: request.defaultCwd } : {}),
       ...(request.root !== undefined ? { root: request.root } : {}),
+      ...(request.surface !== undefined ? { surface: request.surface } : {}),
     });
   }
 

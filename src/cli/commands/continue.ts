@@ -25,7 +25,16 @@ interface ContinueOptions {
   from?: HarnessId;
   as?: TextForm;
   out?: string;
+  surface?: Surface;
   resume: boolean;
+}
+
+/** Antigravity's surfaces a copy can be written for (docs/formats/antigravity.md, "Surfaces"). */
+type Surface = "cli" | "desktop";
+
+function parseSurface(value: string): Surface {
+  if (value === "cli" || value === "desktop") return value;
+  throw new UsageError(`unknown surface ${JSON.stringify(value)} (expected cli or desktop)`);
 }
 
 /** One argument as a POSIX shell word (the quoting every door's resume line uses). */
@@ -74,6 +83,11 @@ export function register(program: Command): void {
       "--out <dir>",
       "write under <dir> instead of the harness's real store (implies --no-resume)",
     )
+    .option(
+      "--surface <surface>",
+      "antigravity only: write for agy's CLI (cli, the default) or the desktop app (desktop)",
+      parseSurface,
+    )
     .option("--no-resume", "write the copy but do not launch the harness")
     .action(async (ref: string, options: ContinueOptions, command: Command) => {
       if (options.with === undefined && isDocument(ref)) {
@@ -90,6 +104,8 @@ export function register(program: Command): void {
       }
       const h = harness(target);
       if (!h.store) throw new UsageError(`cannot continue in ${target}: it has no session store`);
+      if (options.surface !== undefined && target !== "antigravity")
+        throw new UsageError(`--surface applies to antigravity only, not ${target}`);
       const origin: Origin = source.found
         ? { harness: source.found.harness, id: source.found.id }
         : { harness: source.form ?? "simple", id: source.transcript.meta.id };
@@ -100,6 +116,7 @@ export function register(program: Command): void {
           target,
           defaultCwd: process.cwd(),
           root: options.out,
+          surface: options.surface,
         }),
       );
       const { saved, resume } = result;
@@ -113,6 +130,7 @@ export function register(program: Command): void {
             ? `updated the copy (unchanged since txcript wrote it): ${h.label} session`
             : `wrote ${h.label} session`;
       tell(`${what} ${saved.id}\n  ${saved.path}\n`);
+      for (const note of saved.notes ?? []) tell(`${note}\n`);
       if (result.unrecorded !== undefined)
         tell(`(its lineage was not recorded: ${result.unrecorded})\n`);
       process.stdout.write(`${saved.id}\n`);
@@ -123,7 +141,11 @@ export function register(program: Command): void {
         return;
       }
       if (!resume) {
-        tell(`${h.label} has no resume command\n`);
+        tell(
+          saved.lane === "desktop"
+            ? "open it in the Antigravity app (agy --conversation resumes only the CLI's conversations)\n"
+            : `${h.label} has no resume command\n`,
+        );
         return;
       }
       // A working directory missing here: the harness would not find the

@@ -20,7 +20,7 @@ import { type Discovered, type HarnessId, STORED_HARNESS_IDS } from "../../trans
 import { cacheFlag } from "../cache.js";
 import { fitWidth } from "../columns.js";
 import { UsageError } from "../errors.js";
-import { tildify } from "../list-table.js";
+import { harnessCell, tildify, titleCell } from "../list-table.js";
 import { parseHarness } from "../options.js";
 import { Progress } from "../output.js";
 import { rootFlag, rootsFrom } from "../roots.js";
@@ -34,9 +34,9 @@ interface Target {
 }
 
 function label(s: Discovered, short: (id: string) => string, columns: number): string {
-  const title = (s.meta.title ?? "(untitled)").replace(/\s+/g, " ").trim();
+  const title = titleCell(s);
   const cwd = s.meta.cwd ? tildify(s.meta.cwd) : "-";
-  return fitWidth(`${short(s.id)}  ${s.harness.padEnd(11)}  ${title}  ·  ${cwd}`, columns - 4);
+  return fitWidth(`${short(s.id)}  ${harnessCell(s).padEnd(11)}  ${title}  ·  ${cwd}`, columns - 4);
 }
 
 /** The choices for what has been typed: fuzzy session matches, then full-text hits. */

@@ -23,8 +23,12 @@ export const antigravity: Harness<"antigravity", AntigravityBody> = {
   codec: antigravityCodec,
   text: antigravityText,
   store: (options) => new AntigravityStore(options),
+  // `agy --conversation` reads the CLI's store only: the desktop app's
+  // conversations are opened in the app, which has no command to name one.
   resume: (saved, meta) =>
-    meta.cwd === undefined
-      ? { argv: ["agy", `--conversation=${saved.id}`] }
-      : { argv: ["agy", `--conversation=${saved.id}`], cwd: meta.cwd },
+    saved.lane === "desktop"
+      ? undefined
+      : meta.cwd === undefined
+        ? { argv: ["agy", `--conversation=${saved.id}`] }
+        : { argv: ["agy", `--conversation=${saved.id}`], cwd: meta.cwd },
 };

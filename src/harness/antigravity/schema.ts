@@ -459,6 +459,9 @@ export const TRAJECTORY_TYPE_CLI = 4; // wire §SQLite schema (observed)
 export const TRAJECTORY_SOURCE_CLI = 17; // wire §SQLite schema (observed)
 export const MAIN_BLOB_ID = "main"; // seed; wire §CortexTrajectoryMetadata
 export const DEFAULT_PROJECT = "default-cli-project"; // wire §CortexTrajectoryMetadata (observed)
+/** The desktop app's: source 1, and its project id for a conversation outside any project. */
+export const TRAJECTORY_SOURCE_DESKTOP = 1; // docs/formats/antigravity.md §Surfaces [SM-D]
+export const DESKTOP_PROJECT = "outside-of-project"; // docs/formats/antigravity.md §Surfaces [SM-D]
 export const CLI_WAIT_MS_BEFORE_ASYNC = 2000; // seed caveats; wire §Native tools
 /** Model enum numbers surface as `model-<n>`. */
 export const MODEL_PREFIX = "model-"; // seed; wire §toCommon details

@@ -9,39 +9,15 @@
  * the summaries cache".
  */
 
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { type Db, isBusy, openForWriting, readSnapshot } from "../../sqlite.js";
+import { IDLE_STATUS, RUNNING_STATUS, SUMMARY_COLUMNS, type SummaryRow } from "./summary-row.js";
+
+export { IDLE_STATUS, RUNNING_STATUS, SUMMARY_COLUMNS, type SummaryRow } from "./summary-row.js";
 
 /** The cache's file name, beside `conversations/`. */
 const SUMMARIES_FILE = "conversation_summaries.db";
-
-/** The 19 documented columns, in table order. */
-export const SUMMARY_COLUMNS = [
-  "conversation_id",
-  "title",
-  "preview",
-  "step_count",
-  "last_modified_time",
-  "workspace_uris",
-  "status",
-  "source",
-  "project_id",
-  "agent_name",
-  "parent_conversation_id",
-  "nesting_depth",
-  "battle_id",
-  "winning_conversation_id",
-  "not_fully_idle",
-  "killed",
-  "last_user_input_time",
-  "last_user_input_step_index",
-  "app_data_dir",
-] as const;
-
-/** The status value of an idle conversation. */
-const IDLE_STATUS = "CASCADE_RUN_STATUS_IDLE";
-/** The status value of a running one. */
-const RUNNING_STATUS = "CASCADE_RUN_STATUS_RUNNING";
 
 /** What txcript takes from one cached row. */
 export interface CachedSummary {
@@ -127,45 +103,54 @@ export function readSummaries(root: string, busyTimeoutMs = 200): Map<string, Ca
   return out;
 }
 
-/** One row for `writeSummaryRow`, by documented column. */
-export type SummaryRow = Record<(typeof SUMMARY_COLUMNS)[number], string | number>;
-
 /** Why a row was not written, or undefined when it was. */
 export type SummaryWrite = { written: true } | { written: false; reason: string };
 
 /**
- * Insert `row` into the cache at `root` in one IMMEDIATE transaction (SQLite's
- * write lock, waiting up to `busyTimeoutMs`), only when the table exists with
- * exactly the documented columns in order and holds no row for that id.
- * Never creates the file or the table: a cache the app has not made is
- * not ours to make.
+ * Put `row` into the cache at `root` in one IMMEDIATE transaction (SQLite's
+ * write lock, waiting up to `busyTimeoutMs`), replacing the row for that
+ * id (the conversation was just written, so what was said of it is stale),
+ * only when the table exists with exactly the documented columns in order.
+ * Never creates the file or the table (a cache the app has not made is not
+ * ours to make), and never writes through a link.
  */
 export function writeSummaryRow(root: string, row: SummaryRow, busyTimeoutMs = 5000): SummaryWrite {
   const path = summariesPath(root);
+  let isFile = false;
+  try {
+    isFile = lstatSync(path).isFile();
+  } catch {
+    // missing: said below
+  }
+  if (!isFile) return { written: false, reason: `no summaries cache at ${path}` };
   let db: Db;
   try {
     db = openForWriting(path, busyTimeoutMs);
   } catch {
-    return { written: false, reason: `no summaries cache at ${path}` };
+    return { written: false, reason: `${path} could not be opened` };
   }
   try {
     const columns = columnsOf(db);
     if (columns === undefined)
       return { written: false, reason: `${path} has no conversation_summaries table` };
-    if (columns.join(",") !== SUMMARY_COLUMNS.join(","))
+    if (columns.join(",") !== SUMMARY_COLUMNS.join(",")) {
+      const documented: readonly string[] = SUMMARY_COLUMNS;
+      const extra = columns.filter((c) => !documented.includes(c));
+      const missing = documented.filter((c) => !columns.includes(c));
+      const how = [
+        extra.length > 0 ? `extra ${extra.join(", ")}` : "",
+        missing.length > 0 ? `missing ${missing.join(", ")}` : "",
+      ].filter((x) => x !== "");
       return {
         written: false,
-        reason: `${path}: conversation_summaries has ${columns.length} columns, not the 19 documented`,
+        reason: `${path}: conversation_summaries has ${columns.length} columns, not the ${documented.length} documented (${how.length > 0 ? how.join("; ") : "in another order"})`,
       };
+    }
     db.exec("BEGIN IMMEDIATE");
     try {
-      const exists = db
-        .prepare("SELECT 1 FROM conversation_summaries WHERE conversation_id = ?")
-        .get(row.conversation_id);
-      if (exists !== undefined) {
-        db.exec("ROLLBACK");
-        return { written: false, reason: `${path} already has a row for ${row.conversation_id}` };
-      }
+      db.prepare("DELETE FROM conversation_summaries WHERE conversation_id = ?").run(
+        row.conversation_id,
+      );
       db.prepare(
         `INSERT INTO conversation_summaries (${SUMMARY_COLUMNS.join(",")}) VALUES (${SUMMARY_COLUMNS.map(() => "?").join(",")})`,
       ).run(...SUMMARY_COLUMNS.map((c) => row[c]));

@@ -76,7 +76,13 @@ import {
 import { AntigravityProbe, conversationNames, fingerprintOf, statOrUndefined } from "./probe.js";
 import { readListing } from "./store-listing.js";
 import { HARNESS, readDatabase, writeDatabase } from "./store-rows.js";
-import { type CachedSummary, readSummaries, summariesPath } from "./store-summaries.js";
+import {
+  type CachedSummary,
+  readSummaries,
+  summariesPath,
+  writeSummaryRow,
+} from "./store-summaries.js";
+import { summaryRowFor } from "./summary-row.js";
 
 export {
   type AntigravityStoreOptions,
@@ -463,7 +469,12 @@ export class AntigravityStore implements Store<AntigravityBody> {
         `the transcript's id ${JSON.stringify(id)} differs from its body's ${JSON.stringify(body.id)}`,
       );
     }
-    const [lane] = this.lanes; // the CLI lane: what `agy --conversation` resumes
+    // The CLI lane (what `agy --conversation` resumes), unless the Body was
+    // written for the desktop app: then its lane, or the one root given.
+    const surface = body.lane === "desktop" ? "desktop" : "cli";
+    const lane =
+      (surface === "desktop" ? this.lanes.find((l) => l.lane === "desktop") : undefined) ??
+      this.lanes[0];
     if (!lane) throw new StoreError(HARNESS, "no store root to save into");
     const paths = lanePaths(lane, id);
     // Folders through symlinks are refused before anything is created.
@@ -538,7 +549,13 @@ export class AntigravityStore implements Store<AntigravityBody> {
       publish(tmp, paths.db, !options.overwrite);
       tmp = undefined;
       fsyncPath(paths.conversations, "r");
-      return { harness: HARNESS, id, path: paths.db, files };
+      // The app's picker row, after the database it describes exists; only
+      // into a table with exactly the documented columns, else said why not.
+      const row = writeSummaryRow(lane.root, summaryRowFor(body, surface), this.busyTimeoutMs);
+      const saved: Saved = { harness: HARNESS, id, path: paths.db, files, lane: surface };
+      if (row.written) files.push(summariesPath(lane.root));
+      else saved.notes = [`no summaries row written: ${row.reason}`];
+      return saved;
     } catch (error) {
       if (tmp !== undefined) {
         for (const suffix of ["", "-journal", "-wal", "-shm"])

@@ -202,7 +202,7 @@ function recentModel(rows: readonly GenMetadataRow[] | undefined): string | unde
 }
 
 /** The `main` row of `trajectory_metadata_blob`, decoded (empty when absent). */
-function mainBlob(rows: readonly MetadataBlobRow[]): ProtoMessage {
+export function mainBlob(rows: readonly MetadataBlobRow[]): ProtoMessage {
   return decode(rows.find((r) => r.id === MAIN_BLOB_ID)?.data);
 }
 

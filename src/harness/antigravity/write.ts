@@ -19,10 +19,11 @@ import {
   type Usage,
 } from "../../common.js";
 import { renderCommon } from "../../commonJson.js";
+import { InvalidRequestError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { decode, encode, type ProtoWriter } from "../../protobuf.js";
 import { type EpochTime, type Timestamp, timestampToEpoch } from "../../time.js";
-import type { Common, Transcript } from "../../transcript.js";
+import type { Common, FromCommonOptions, Transcript } from "../../transcript.js";
 import { renderAnnotation } from "./annotation.js";
 import type { AntigravityBody, StepRow } from "./body.js";
 import { isBlank, pathToUri } from "./decode.js";
@@ -45,6 +46,7 @@ import {
   CortexStepViewFile,
   CortexTrajectoryMetadata,
   DEFAULT_PROJECT,
+  DESKTOP_PROJECT,
   GenericResult,
   ImageData,
   MAIN_BLOB_ID,
@@ -61,6 +63,7 @@ import {
   StepType,
   TextItem,
   TRAJECTORY_SOURCE_CLI,
+  TRAJECTORY_SOURCE_DESKTOP,
   TRAJECTORY_TYPE_CLI,
   Workspace,
 } from "./schema.js";
@@ -104,7 +107,26 @@ interface PendingResult {
   timestamp: Timestamp;
 }
 
-export function fromCommon(transcript: Transcript<Common>): Transcript<AntigravityBody> {
+/**
+ * The surface a Body is written for: the CLI's (the default) or the desktop
+ * app's, which differ in `trajectory_meta.source` and the main blob's
+ * project id (docs/formats/antigravity.md, "Surfaces").
+ */
+function surfaceOf(options: FromCommonOptions): "cli" | "desktop" {
+  const surface = options.surface ?? "cli";
+  if (surface === "cli" || surface === "desktop") return surface;
+  throw new InvalidRequestError(
+    "antigravity",
+    `unknown surface ${JSON.stringify(surface)} (expected "cli" or "desktop")`,
+  );
+}
+
+export function fromCommon(
+  transcript: Transcript<Common>,
+  options: FromCommonOptions = {},
+): Transcript<AntigravityBody> {
+  const surface = surfaceOf(options);
+  const desktop = surface === "desktop";
   const { meta: given, body: messages } = transcript;
   // A session without an id gets one derived from its content, never a random one.
   const id = given.id !== "" ? given.id : stableUuid("antigravity", renderCommon(transcript));
@@ -146,7 +168,7 @@ export function fromCommon(transcript: Transcript<Common>): Transcript<Antigravi
         trajectory_id: ctx.trajectoryId,
         cascade_id: id,
         trajectory_type: TRAJECTORY_TYPE_CLI,
-        source: TRAJECTORY_SOURCE_CLI,
+        source: desktop ? TRAJECTORY_SOURCE_DESKTOP : TRAJECTORY_SOURCE_CLI,
       },
     ],
     steps: ctx.steps,
@@ -154,9 +176,15 @@ export function fromCommon(transcript: Transcript<Common>): Transcript<Antigravi
     executor_metadata: [],
     parent_references: [],
     battle_mode_infos: [],
-    trajectory_metadata_blob: [{ id: MAIN_BLOB_ID, data: mainBlobFor(given, id) }],
+    trajectory_metadata_blob: [
+      {
+        id: MAIN_BLOB_ID,
+        data: mainBlobFor(given, id, desktop ? DESKTOP_PROJECT : DEFAULT_PROJECT),
+      },
+    ],
     extra_tables: [],
   };
+  if (desktop) body.lane = "desktop";
   // The title goes where agy's picker reads it, not into a step the model would see.
   if (given.title?.trim()) body.annotation = renderAnnotation(given.title);
   const mirror = renderMirror(body.steps);
@@ -166,7 +194,7 @@ export function fromCommon(transcript: Transcript<Common>): Transcript<Antigravi
 }
 
 /** `CortexTrajectoryMetadata` for the `main` row. */
-function mainBlobFor(meta: Meta, id: string): Uint8Array {
+function mainBlobFor(meta: Meta, id: string, project: string): Uint8Array {
   return encode((w) => {
     const uri = meta.cwd === undefined ? undefined : pathToUri(meta.cwd);
     if (uri !== undefined || meta.git_branch !== undefined) {
@@ -178,7 +206,7 @@ function mainBlobFor(meta: Meta, id: string): Uint8Array {
     w.timestamp(CortexTrajectoryMetadata.created_at, timestampToEpoch(meta.timestamp));
     w.string(CortexTrajectoryMetadata.conversation_id, id);
     if (uri !== undefined) w.string(CortexTrajectoryMetadata.workspace_uri, uri);
-    w.string(CortexTrajectoryMetadata.project, DEFAULT_PROJECT);
+    w.string(CortexTrajectoryMetadata.project, project);
   });
 }
 

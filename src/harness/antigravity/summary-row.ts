@@ -1,0 +1,121 @@
+/**
+ * The row agy's summaries cache (`conversation_summaries.db`) holds for a
+ * conversation, derived from its Body with no I/O: the documented columns,
+ * the status values, and what txcript writes for a conversation it saved.
+ * The store writes it (store-summaries.ts); facts and their sources are in
+ * docs/formats/antigravity.md, "The summaries cache".
+ */
+
+import type { Timestamp } from "../../time.js";
+import type { AntigravityBody, StepRow } from "./body.js";
+import { decodeStep, pathToUri, stepCreatedAt, stepPayload, userInputHead } from "./decode.js";
+import { StepType } from "./schema.js";
+import { listingRows, summarize } from "./summary.js";
+
+/** The 19 documented columns, in table order ([SM] `_SUMMARY_COLUMNS`). */
+export const SUMMARY_COLUMNS = [
+  "conversation_id",
+  "title",
+  "preview",
+  "step_count",
+  "last_modified_time",
+  "workspace_uris",
+  "status",
+  "source",
+  "project_id",
+  "agent_name",
+  "parent_conversation_id",
+  "nesting_depth",
+  "battle_id",
+  "winning_conversation_id",
+  "not_fully_idle",
+  "killed",
+  "last_user_input_time",
+  "last_user_input_step_index",
+  "app_data_dir",
+] as const;
+
+/** One row, by documented column. */
+export type SummaryRow = Record<(typeof SUMMARY_COLUMNS)[number], string | number>;
+
+/** The status value of an idle conversation. */
+export const IDLE_STATUS = "CASCADE_RUN_STATUS_IDLE";
+/** The status value of a running one. */
+export const RUNNING_STATUS = "CASCADE_RUN_STATUS_RUNNING";
+
+/**
+ * What each surface writes in the row's `source`, `project_id` and
+ * `app_data_dir`: the CLI's as [SM] writes them for agy 1.1.16; the desktop
+ * app's project id as [SM-D] records it, its source and data directory by
+ * the same rule as the CLI's (the data directory's name), which no public
+ * source has shown yet.
+ */
+const SURFACE_VALUES = {
+  cli: {
+    source: "antigravity-cli",
+    project_id: "default-cli-project",
+    app_data_dir: "antigravity-cli",
+  },
+  desktop: { source: "antigravity", project_id: "outside-of-project", app_data_dir: "antigravity" },
+} as const;
+
+/** A preview is the first prompt, cut as [SM] cuts it. */
+const PREVIEW_LIMIT = 16_384;
+
+/**
+ * A timestamp as the cache stores its `datetime` columns: `YYYY-MM-DD
+ * HH:MM:SS[.fraction]+00:00` (observed in agy's own rows and written so by [SM]).
+ */
+export function cacheTime(ts: Timestamp): string {
+  return ts.replace("T", " ").replace(/Z$/, "+00:00");
+}
+
+function createdAt(step: StepRow): Timestamp | undefined {
+  return stepCreatedAt(decodeStep(step).meta);
+}
+
+/**
+ * The row for `body` written for `surface`: idle (a conversation txcript
+ * just wrote runs nowhere), its title or else its first prompt, the step
+ * count, the last step's time, the workspace as a `file://` URI list, the
+ * last user input's step and time, and no subagent, battle or nesting.
+ */
+export function summaryRowFor(body: AntigravityBody, surface: "cli" | "desktop"): SummaryRow {
+  const { meta } = summarize(listingRows(body));
+  const steps = [...body.steps].sort((a, b) => a.idx - b.idx);
+  let preview = "";
+  let lastInput: StepRow | undefined;
+  let lastTime: Timestamp | undefined;
+  for (const step of steps) {
+    lastTime = createdAt(step) ?? lastTime;
+    if (step.step_type !== StepType.USER_INPUT) continue;
+    lastInput = step;
+    if (preview === "") {
+      const text = userInputHead(stepPayload(decodeStep(step)));
+      if (text !== undefined) preview = [...text.trim()].slice(0, PREVIEW_LIMIT).join("");
+    }
+  }
+  const modified = cacheTime(lastTime ?? meta.timestamp);
+  const inputTime = lastInput === undefined ? undefined : createdAt(lastInput);
+  return {
+    conversation_id: body.id,
+    title: meta.title ?? "",
+    preview,
+    step_count: body.steps.length,
+    last_modified_time: modified,
+    workspace_uris: JSON.stringify(meta.cwd === undefined ? [] : [pathToUri(meta.cwd)]),
+    status: IDLE_STATUS,
+    source: SURFACE_VALUES[surface].source,
+    project_id: SURFACE_VALUES[surface].project_id,
+    agent_name: "",
+    parent_conversation_id: "",
+    nesting_depth: 0,
+    battle_id: "",
+    winning_conversation_id: "",
+    not_fully_idle: 0,
+    killed: 0,
+    last_user_input_time: inputTime === undefined ? modified : cacheTime(inputTime),
+    last_user_input_step_index: lastInput?.idx ?? -1,
+    app_data_dir: SURFACE_VALUES[surface].app_data_dir,
+  };
+}
