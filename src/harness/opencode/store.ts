@@ -82,6 +82,7 @@ import {
 } from "./body.js";
 import { sessionKeys, tail } from "./ids.js";
 import { DATABASE, OpenCodeProbe, openCodeRoot, STORAGE_DIR } from "./probe.js";
+import { createOpenCodeDatabase } from "./store-create.js";
 import { compare, firstModel, metaFromSession, sessionRow } from "./text.js";
 
 /** The biggest legacy JSON file read; larger ones are skipped as damaged. */
@@ -570,11 +571,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
    */
   private transaction<T>(write: (db: Db) => T): T {
     if (!this.hasDatabase()) {
-      throw new StoreError(
-        "opencode",
-        "no OpenCode database here: run OpenCode once so that it creates its schema",
-        { file: this.database },
-      );
+      throw new StoreError("opencode", "no OpenCode database here", { file: this.database });
     }
     const deadline = Date.now() + this.busyTimeoutMs;
     for (let attempt = 0; ; attempt++) {
@@ -615,6 +612,8 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     }
     this.checkId(id);
     const project = body.project === undefined ? this.projectFor(body.session) : undefined;
+    // Where OpenCode has never run: its first database, as OpenCode would create it.
+    createOpenCodeDatabase(this.root, this.database);
     this.transaction((db) => {
       checkTables(db, this.database, [...REQUIRED_TABLES, PROJECT_TABLE]);
       const exists = db.prepare(`SELECT 1 FROM ${SESSION_TABLE} WHERE id = ?`).get(id);
