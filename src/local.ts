@@ -337,10 +337,13 @@ export function continueInto(
     if (meta.cwd === undefined && options.defaultCwd !== undefined) meta.cwd = options.defaultCwd;
     const copy: Transcript<Common> = { meta, body: withoutUsage(transcript.body) };
     const existing = store.native.fingerprint(id)?.files[0]?.path;
+    // A copy is judged by what it holds: its own rows in a shared database, else its file.
+    const hashOf = (path: string) =>
+      store.native.digest ? store.native.digest(id) : fileSha256(path);
     let status: CopyStatus = "new";
     let before: string | undefined;
     if (existing !== undefined) {
-      before = fileSha256(existing);
+      before = hashOf(existing);
       const written = ledger.lookup(target, id)?.sha256;
       if (written !== undefined && written === before) status = "updated";
       else if (holdsExactly(store, existing, copy)) status = "unchanged";
@@ -356,7 +359,7 @@ export function continueInto(
             ...(status === "updated" ? { overwrite: true } : {}),
             ...(options.surface !== undefined ? { surface: options.surface } : {}),
           });
-    const after = fileSha256(saved.path);
+    const after = hashOf(saved.path);
     // Rewriting an untouched copy with what it already held changes nothing.
     if (status === "updated" && after !== undefined && after === before) status = "unchanged";
     const result: Continued = { saved, transcript: copy, status, kept };

@@ -253,6 +253,13 @@ export interface Store<Body> extends StoreProbe {
   /** Remove the session's files inside the root; returns what was removed. */
   delete(id: string): string[];
   fingerprint(id: string): Fingerprint | undefined;
+  /**
+   * SHA-256 (hex) of what session `id` itself holds, for a store whose
+   * file is shared by many sessions (a database): the copy ledger judges a
+   * copy by this, so other sessions' writes do not make it look changed.
+   * Absent: the session's file is its own, hashed whole.
+   */
+  digest?(id: string): string | undefined;
 }
 
 /** A command line that reopens a saved session in its harness. */

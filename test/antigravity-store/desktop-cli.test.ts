@@ -41,7 +41,7 @@ function setUp() {
 
 describe("desktop conversations through the CLI", () => {
   it("list says which surface each came from, marks the running one, and --json links the subagent", () => {
-    const { f, run, before } = setUp();
+    const { f, run } = setUp();
     const r = run(["list"]);
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split("\n");

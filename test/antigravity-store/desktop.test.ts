@@ -6,18 +6,13 @@
  * status; the cache missing, locked, with extra or missing columns.
  */
 
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { antigravityLanes } from "../../src/harness/antigravity/paths.js";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
-import {
-  readSummaries,
-  SUMMARY_COLUMNS,
-  type SummaryRow,
-  writeSummaryRow,
-} from "../../src/harness/antigravity/store-summaries.js";
+import { readSummaries, writeSummaryRow } from "../../src/harness/antigravity/store-summaries.js";
 import { sessionRecord } from "../../src/sessionRecord.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 import {

@@ -82,6 +82,30 @@ describe("txcript with OpenCode", () => {
     expect(counts(db)).toMatchObject({ session: 0, message: 0, part: 0 });
   });
 
+  it("continues A, then B, then A again into one database: A's copy is its own rows, not the whole file", () => {
+    const home = tempDir("opencode-home-");
+    const root = join(home, ".local", "share", "opencode");
+    const env = { HOME: home, TXCRIPT_OPENCODE_ROOT: root };
+    const a = join(ROOT, "test/fixtures/common/full.simple.json");
+    const b = join(home, "b.json");
+    writeFileSync(
+      b,
+      JSON.stringify({ id: "doc-b", cwd: "/tmp", messages: [{ role: "user", content: "hi" }] }),
+    );
+    const go = (file: string) =>
+      txcript(["continue", file, "--with", "opencode", "--no-resume"], { env });
+    const first = go(a);
+    expect(first.status, first.stderr).toBe(0);
+    expect(go(b).status).toBe(0);
+    const again = go(a);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain("has changed since txcript wrote it");
+    expect(again.stderr).toContain("already holds this copy, unchanged");
+    expect(again.stdout.split("\n")[0]).toBe(first.stdout.split("\n")[0]);
+    const list = txcript(["list", "--json", "--from", "opencode"], { env });
+    expect((JSON.parse(list.stdout) as { sessions: unknown[] }).sessions).toHaveLength(2);
+  });
+
   it("answers bad input with one line naming the file", () => {
     const root = tempDir("opencode-cli-");
     const bad = join(root, "bad.json");
@@ -103,7 +127,8 @@ describe("txcript with OpenCode", () => {
         env: { TXCRIPT_OPENCODE_ROOT: join(root, "empty") },
       },
     );
-    expect(nowhere.status).toBe(1);
-    expect(nowhere.stderr).toMatch(/run OpenCode once/);
+    // A home where OpenCode never ran gets the database OpenCode would have made.
+    expect(nowhere.status, nowhere.stderr).toBe(0);
+    expect(nowhere.stderr).toContain(join(root, "empty", "opencode.db"));
   });
 });

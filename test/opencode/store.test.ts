@@ -317,13 +317,44 @@ describe("writing", async () => {
     expect(openCodeCodec.toCommon(store.load(saved.id)).body).toHaveLength(12);
   });
 
-  it("refuses to write where OpenCode never made its database", async () => {
-    const root = tempDir();
+  it("creates OpenCode's own first database where it never ran", async () => {
+    const root = join(tempDir(), "share", "opencode");
     const store = new OpenCodeStore({ root, env: {} });
-    const e = thrown(() => save(store, "nowhere"));
+    const saved = save(store, "nowhere");
+    expect(readdirSync(root)).toEqual(["opencode.db"]);
+    expect(openCodeCodec.toCommon(store.load(saved.id)).body).toHaveLength(12);
+    const db = new Database(join(root, "opencode.db"), { readonly: true });
+    try {
+      // Statement for statement the schema the real OpenCode 1.18.33 made (the fixture's dump).
+      const made = db
+        .prepare<[], string>("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
+        .pluck()
+        .all();
+      // (The dump is in .schema's order and spelling: compare the statements as a set.)
+      const dumped = OPENCODE_SCHEMA.replace("IF NOT EXISTS ", "")
+        .split(/;\n/)
+        .map((s) => s.trim().replace(/;$/, ""))
+        .filter((s) => s !== "");
+      expect([...made].sort()).toEqual([...dumped].sort());
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      const done = db.prepare<[], string>("SELECT id FROM migration ORDER BY id").pluck().all();
+      expect(done).toHaveLength(38);
+      expect(done.at(-1)).toBe("20260622202450_simplify_session_input");
+      expect(integrity(join(root, "opencode.db"))).toEqual(ok);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("refuses where OpenCode's pre-SQLite storage/ waits to be migrated", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "storage", "session"), { recursive: true });
+    const before = hashTree(root);
+    const store = new OpenCodeStore({ root, env: {} });
+    const e = thrown(() => save(store, "legacy"));
     expect(e).toBeInstanceOf(StoreError);
-    expect(e.detail).toMatch(/run OpenCode once/);
-    expect(readdirSync(root)).toEqual([]);
+    expect(e.detail).toMatch(/run OpenCode once so that it moves it into opencode.db/);
+    expect(hashTree(root)).toEqual(before);
   });
 
   it("files a session under its git repository's project, as OpenCode would", async () => {

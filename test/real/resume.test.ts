@@ -165,23 +165,6 @@ function prepareOpencodeCopy(home: string, id: string, project: string) {
   }
 }
 
-/** OpenCode's database as OpenCode creates it (txcript writes only into an existing one). */
-let opencodeTemplate: string | undefined;
-async function opencodeData(): Promise<string> {
-  if (opencodeTemplate) return opencodeTemplate;
-  const box = sandbox("opencode-template");
-  made.push({ cli: "opencode", box, env: {}, sessionId: undefined, runs: [] });
-  const env = cliEnv("opencode", box.home, server.url);
-  const r = await run(CLIS.opencode.bin, ["session", "list"], {
-    cwd: box.project,
-    env,
-    timeoutMs: 120_000,
-  });
-  if (r.status !== 0) throw new Error(`opencode session list exited ${r.status}\n${r.stderr}`);
-  opencodeTemplate = join(box.home, ".local", "share", "opencode");
-  return opencodeTemplate;
-}
-
 let server: MockServer;
 const real: Source[] = [];
 const made: RealSource[] = [];
@@ -236,10 +219,7 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
       const box = sandbox(`resume-${target}`);
       try {
         const env = cliEnv(target, box.home, server.url);
-        if (target === "opencode")
-          cpSync(await opencodeData(), join(box.home, ".local", "share", "opencode"), {
-            recursive: true,
-          });
+        // No OpenCode database in the target HOME: txcript creates the one OpenCode would.
         src.seed(box.home);
         const before = await viewCommon(box.home, src.id, src.harness);
 

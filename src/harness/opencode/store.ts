@@ -16,6 +16,7 @@
  */
 
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   type Dirent,
   existsSync,
@@ -83,6 +84,7 @@ import {
 } from "./body.js";
 import { sessionKeys, tail } from "./ids.js";
 import { DATABASE, OpenCodeProbe, openCodeRoot, STORAGE_DIR } from "./probe.js";
+import { createOpenCodeDatabase } from "./store-create.js";
 import {
   compare,
   firstModel,
@@ -144,6 +146,16 @@ function selectSession(db: Db, id: string): OpenCodeBody | undefined {
     if (project !== undefined) body.project = project;
   }
   return body;
+}
+
+/** The session id of `id`: itself, or for a non-OpenCode id the session txcript derives from it (its id ends the same). */
+function sessionIdFor(db: Db, id: string): string {
+  if (id.startsWith("ses_")) return id;
+  const found = db
+    .prepare<[string], SqlValue>(`SELECT id FROM ${SESSION_TABLE} WHERE substr(id, -14) = ?`)
+    .pluck()
+    .get(tail(sessionKeys(id)));
+  return stringOr(found) ?? id;
 }
 
 function stringOr(value: unknown): string | undefined {
@@ -435,17 +447,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
       try {
         const found = this.read((db) => {
           checkTables(db, this.database);
-          // A non-OpenCode id: the session txcript would derive from it (its id ends the same).
-          const sid = id.startsWith("ses_")
-            ? id
-            : (stringOr(
-                db
-                  .prepare<[string], SqlValue>(
-                    `SELECT id FROM ${SESSION_TABLE} WHERE substr(id, -14) = ?`,
-                  )
-                  .pluck()
-                  .get(tail(sessionKeys(id))),
-              ) ?? id);
+          const sid = sessionIdFor(db, id);
           const s = db
             .prepare<[string], SqlValue[]>(
               `SELECT s.time_updated,
@@ -483,6 +485,37 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     } catch {
       const st = statSync(file.path);
       return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
+    }
+  }
+
+  /**
+   * SHA-256 of the session's own rows (session, messages, parts, in
+   * OpenCode's order): other sessions written to the shared database leave
+   * it as it is, and anything OpenCode or the user changes in this session
+   * changes it.
+   */
+  digest(id: string): string | undefined {
+    try {
+      this.checkId(id);
+      if (!this.hasDatabase()) return undefined;
+      const body = this.read((db) => {
+        checkTables(db, this.database);
+        return selectSession(db, sessionIdFor(db, id));
+      });
+      if (body === undefined) return undefined;
+      const rows = [body.session, ...body.messages.flatMap((m) => [m.row, ...m.parts])];
+      const hash = createHash("sha256");
+      for (const row of rows) {
+        hash.update(
+          JSON.stringify(row, (_k, v: unknown) =>
+            v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v,
+          ),
+        );
+        hash.update("\n");
+      }
+      return hash.digest("hex");
+    } catch {
+      return undefined;
     }
   }
 
@@ -619,11 +652,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
    */
   private transaction<T>(write: (db: Db) => T): T {
     if (!this.hasDatabase()) {
-      throw new StoreError(
-        "opencode",
-        "no OpenCode database here: run OpenCode once so that it creates its schema",
-        { file: this.database },
-      );
+      throw new StoreError("opencode", "no OpenCode database here", { file: this.database });
     }
     const deadline = Date.now() + this.busyTimeoutMs;
     for (let attempt = 0; ; attempt++) {
@@ -664,6 +693,8 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     }
     this.checkId(id);
     const project = body.project === undefined ? this.projectFor(body.session) : undefined;
+    // Where OpenCode has never run: its first database, as OpenCode would create it.
+    createOpenCodeDatabase(this.root, this.database);
     this.transaction((db) => {
       checkTables(db, this.database, [...REQUIRED_TABLES, PROJECT_TABLE]);
       const exists = db.prepare(`SELECT 1 FROM ${SESSION_TABLE} WHERE id = ?`).get(id);
