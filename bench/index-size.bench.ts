@@ -117,7 +117,10 @@ function main(): void {
       store: `${count} agy conversations of ~${steps} steps`,
       sources: mb(sourceBytes),
       "index as built (index.db + -wal)": mb(
-        ["", "-wal"].reduce((s, x) => s + (existsSync(index + x) ? statSync(index + x).size : 0), 0),
+        ["", "-wal"].reduce(
+          (s, x) => s + (existsSync(index + x) ? statSync(index + x).size : 0),
+          0,
+        ),
       ),
     },
   ]);

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionIndex } from "../../src/index/index.js";
 import { INDEX_FILE, openIndexDb } from "../../src/index/open.js";
-import { SCHEMA_OBJECTS } from "../../src/index/schema.js";
+import { addTextFunction, SCHEMA_OBJECTS } from "../../src/index/schema.js";
 import {
   createDatabase,
   observeReads,
@@ -88,6 +88,7 @@ describe("the index's open", () => {
     openIndexDb(cache, () => {}).db.close();
     const path = join(cache, INDEX_FILE);
     const db = openForWriting(path, 1000);
+    addTextFunction(db); // the view over chunks calls it
     db.exec("DROP TABLE entries");
     db.close();
 
