@@ -4,15 +4,18 @@
  * conversations) is built once by the CLI (list, then a first query); its
  * chunks are then copied into a fresh database per variant, the full-text
  * index rebuilt with that variant's options and the file vacuumed:
- * - as shipped (external content, unicode61 remove_diacritics 2, detail=full);
+ * - schema 4: external content, unicode61 remove_diacritics 2, detail=full,
+ *   the text stored as text;
+ * - schema 5 (shipped): the same, each body deflated where that saves a
+ *   tenth, the full-text index reading it through a view;
  * - detail=column and detail=none (no positions: phrases cannot be asked);
  * - the porter stemmer over unicode61;
  * - columnsize=0 (no per-row token counts);
  * - tool output cut to 4 KB and 16 KB per piece (instead of 64 KB);
- * - trigram (substring search).
+ * - trigram (substring search), with --trigram (slow).
  * Recall: each variant answers the same queries (rare and common words,
  * a prefix, a phrase) and its matching chunks are counted beside the
- * shipped variant's.
+ * schema 4 variant's.
  *
  *   npx tsx bench/index-size.bench.ts [conversations] [steps]
  */
@@ -21,16 +24,19 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDatabase, type Db } from "../src/sqlite.js";
+import { addTextFunction, storedBody, TEXT_FUNCTION } from "../src/index/schema.js";
+import { createDatabase, type Db, openForWriting } from "../src/sqlite.js";
 import { agyStore } from "./list.bench.js";
 import { mb, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist", "cli", "main.js");
-const DATA = join(ROOT, ".bench-data", "index-size");
+const DATA = join(ROOT, ".bench-data", "index-size-v5");
 
 interface Variant {
   fts: string;
+  /** Bodies stored as storedBody makes them, read through a view (schema 5). */
+  packed?: boolean;
   /** Characters of tool output kept per piece (default: all the index keeps). */
   toolCap?: number;
   /** Phrases are asked as AND of their words (no positions). */
@@ -39,14 +45,19 @@ interface Variant {
 
 const SHIPPED = "tokenize = 'unicode61 remove_diacritics 2'";
 const VARIANTS: Record<string, Variant> = {
-  shipped: { fts: SHIPPED },
+  "text (schema 4)": { fts: SHIPPED },
+  "packed (schema 5, shipped)": { fts: SHIPPED, packed: true },
   "detail=column": { fts: `${SHIPPED}, detail = column`, noPhrases: true },
   "detail=none": { fts: `${SHIPPED}, detail = none`, noPhrases: true },
   porter: { fts: "tokenize = 'porter unicode61 remove_diacritics 2'" },
   "columnsize=0": { fts: `${SHIPPED}, columnsize = 0` },
   "tool output 16 KB": { fts: SHIPPED, toolCap: 16 * 1024 },
   "tool output 4 KB": { fts: SHIPPED, toolCap: 4 * 1024 },
-  trigram: { fts: "tokenize = 'trigram remove_diacritics 1'" },
+  // Measured once (1,000 conversations): 2.21x the text variant's size and
+  // 127 s to build; run with --trigram.
+  ...(process.argv.includes("--trigram")
+    ? { trigram: { fts: "tokenize = 'trigram remove_diacritics 1'" } }
+    : {}),
 };
 
 function bytesUnder(dir: string): number {
@@ -71,16 +82,36 @@ function sizes(db: Db): Map<string, number> {
 function build(source: string, file: string, v: Variant): Db {
   rmSync(file, { force: true });
   const db = createDatabase(file);
+  addTextFunction(db);
   db.exec(`ATTACH ${JSON.stringify(source).replaceAll('"', "'")} AS src`);
+  // The source index may be either schema: its bodies as text either way.
+  const text = `${TEXT_FUNCTION}(body)`;
   const body = v.toolCap
-    ? `CASE WHEN kind = 'tool_output' THEN substr(body, 1, ${v.toolCap}) ELSE body END`
-    : "body";
-  db.exec(`CREATE TABLE chunks (rowid INTEGER PRIMARY KEY, entry INTEGER NOT NULL, ordinal INTEGER NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL, body TEXT NOT NULL);
-    INSERT INTO chunks SELECT rowid, entry, ordinal, kind, at, ${body} FROM src.chunks;
+    ? `CASE WHEN kind = 'tool_output' THEN substr(${text}, 1, ${v.toolCap}) ELSE ${text} END`
+    : text;
+  db.exec(`CREATE TABLE chunks (rowid INTEGER PRIMARY KEY, entry INTEGER NOT NULL, ordinal INTEGER NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL, body NOT NULL);
     CREATE TABLE entries AS SELECT * FROM src.entries;
-    CREATE TABLE usage AS SELECT * FROM src.usage;
-    DETACH src;
-    CREATE VIRTUAL TABLE text USING fts5 (body, content = 'chunks', content_rowid = 'rowid', ${v.fts});
+    CREATE TABLE usage AS SELECT * FROM src.usage;`);
+  if (v.packed) {
+    // Read through a second connection: one cannot insert while it iterates.
+    const from = openForWriting(source, 5000);
+    addTextFunction(from);
+    const add = db.prepare("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)");
+    const rows = from
+      .prepare<[], [number, number, number, string, number, string]>(
+        `SELECT rowid, entry, ordinal, kind, at, ${body} FROM chunks`,
+      )
+      .raw();
+    db.exec("BEGIN");
+    for (const [rowid, entry, ordinal, kind, at, t] of rows.iterate())
+      add.run(rowid, entry, ordinal, kind, at, storedBody(t));
+    db.exec("COMMIT");
+    from.close();
+  } else
+    db.exec(`INSERT INTO chunks SELECT rowid, entry, ordinal, kind, at, ${body} FROM src.chunks`);
+  db.exec(`DETACH src;
+    CREATE VIEW chunk_text AS SELECT rowid, ${TEXT_FUNCTION}(body) AS body FROM chunks;
+    CREATE VIRTUAL TABLE text USING fts5 (body, content = '${v.packed ? "chunk_text" : "chunks"}', content_rowid = 'rowid', ${v.fts});
     INSERT INTO text (text) VALUES ('rebuild');
     INSERT INTO text (text) VALUES ('optimize');`);
   db.exec("VACUUM");
@@ -107,16 +138,12 @@ function main(): void {
     const r = spawnSync(process.execPath, [BIN, "query", "zanzibarquux", "--json"], { env });
     if (r.status !== 0 && r.status !== 1) throw new Error(`query failed: ${r.stderr}`);
   }
-  // Fold the -wal in, so the shipped index's size is its file's.
-  const shipped = createDatabase(`${index}.probe`);
-  shipped.close();
-  rmSync(`${index}.probe`, { force: true });
   const sourceBytes = bytesUnder(root);
   report([
     {
       store: `${count} agy conversations of ~${steps} steps`,
       sources: mb(sourceBytes),
-      "index as built (index.db + -wal)": mb(
+      "index as the CLI built it (index.db + -wal)": mb(
         ["", "-wal"].reduce(
           (s, x) => s + (existsSync(index + x) ? statSync(index + x).size : 0),
           0,
@@ -126,11 +153,13 @@ function main(): void {
   ]);
 
   // Queries whose hits each variant should keep.
+  rmSync(join(DATA, "probe.db"), { force: true });
   const probe = createDatabase(join(DATA, "probe.db"));
+  addTextFunction(probe);
   probe.exec(`ATTACH '${index.replaceAll("'", "''")}' AS src`);
   const kinds = probe
     .prepare<[], { kind: string; n: number; chars: number }>(
-      "SELECT kind, count(*) AS n, sum(length(body)) AS chars FROM src.chunks GROUP BY kind ORDER BY chars DESC",
+      `SELECT kind, count(*) AS n, sum(length(${TEXT_FUNCTION}(body))) AS chars FROM src.chunks GROUP BY kind ORDER BY chars DESC`,
     )
     .all();
   probe.close();
@@ -140,7 +169,14 @@ function main(): void {
       kinds.map((k) => [`chunks ${k.kind}`, `${k.n} pieces, ${mb(k.chars)} of text`]),
     ),
   ]);
-  const queries = ["module", "tests", "fail*", '"the tests"', "zanzibarquux", "readme"];
+  const queries = [
+    "module",
+    "request",
+    "fail*",
+    '"request client"',
+    '"file delete handler"',
+    "zanzibarquux",
+  ];
 
   const baseline: Record<string, number> = {};
   let shippedBytes = 0;
@@ -153,7 +189,7 @@ function main(): void {
     const fts = [...parts].filter(([n]) => n.startsWith("text_")).reduce((s, [, b]) => s + b, 0);
     const chunks = parts.get("chunks") ?? 0;
     const total = statSync(file).size;
-    if (name === "shipped") shippedBytes = total;
+    if (name === "text (schema 4)") shippedBytes = total;
     const recall: string[] = [];
     for (const q of queries) {
       const asked = v.noPhrases ? q.replaceAll('"', "").split(" ").join(" AND ") : q;
@@ -167,7 +203,7 @@ function main(): void {
       } catch {
         n = -1;
       }
-      if (name === "shipped") baseline[q] = n;
+      if (name === "text (schema 4)") baseline[q] = n;
       const base = baseline[q] ?? 0;
       recall.push(`${q} ${n === base ? "=" : `${n} vs ${base}`}`);
     }
@@ -176,11 +212,11 @@ function main(): void {
     report([
       {
         variant: name,
-        index: `${mb(total)}, ${(total / sourceBytes).toFixed(2)}x the sources, ${(total / shippedBytes).toFixed(2)}x shipped`,
+        index: `${mb(total)}, ${(total / sourceBytes).toFixed(2)}x the sources, ${(total / shippedBytes).toFixed(2)}x schema 4`,
         "full-text index": mb(fts),
         "chunk text": mb(chunks),
         rebuilt: `${(ms / 1000).toFixed(1)} s`,
-        "hits (= same as shipped)": recall.join(", "),
+        "hits (= same as schema 4)": recall.join(", "),
       },
     ]);
   }

@@ -65,7 +65,7 @@ interface Store {
   bytes: number;
 }
 
-function generate(count: number): Store {
+export function generate(count: number): Store {
   const dir = join(DATA, `mixed-v1-${count}`);
   const roots = {
     antigravity: join(dir, "antigravity"),
@@ -213,4 +213,4 @@ function main(): void {
   report([{ "rare-word hits": `${a.hits} at ${small}, ${b.hits} at ${large}` }]);
 }
 
-main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
