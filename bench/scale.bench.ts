@@ -3,7 +3,9 @@
  * shape (a fifth agy conversations of 20 steps, two fifths each Claude Code
  * and Codex sessions of 20 messages, one of them holding a rare word) at
  * 1,000 and 20,000 sessions, whole processes of the built CLI by hyperfine
- * (medians), index warm (rows and text built once beforehand):
+ * (medians), index warm (rows and text built once beforehand). Past the
+ * first 100 per harness, Claude Code and Codex sessions are copies of
+ * those under new ids:
  * - `list --json` and `list --json --limit 20`;
  * - `query <rare word> --json`, and the query's own work inside one process
  *   (SessionIndex.query after open and refresh);
@@ -17,9 +19,17 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { loadavg } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Message } from "../src/common.js";
 import { harness, openStore } from "../src/harness/index.js";
@@ -34,6 +44,8 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist", "cli", "main.js");
 const DATA = join(ROOT, ".bench-data", "scale");
 const RARE = "zanzibarquux";
+/** Sessions per harness saved through its store; the rest are copies of these. */
+const TEMPLATES = 100;
 const WORDS = "refactor checkout module rerun tests parser cache retry flaky build deploy".split(
   " ",
 );
@@ -80,18 +92,34 @@ export function generate(count: number): Store {
     TXCRIPT_CACHE: join(dir, "cache"),
   };
   if (!existsSync(join(dir, "complete"))) {
-    rmSync(dir, { recursive: true, force: true });
+    // An unfinished store is finished, not started again: what is there is kept.
     mkdirSync(join(roots.antigravity, "conversations"), { recursive: true });
     const agy = Math.floor(count / 5);
-    for (let i = 0; i < agy; i++)
-      writeAgyDatabase(roots.antigravity, buildConversation({ steps: 20, seed: i + 1 }));
+    for (let i = 0; i < agy; i++) {
+      const body = buildConversation({ steps: 20, seed: i + 1 });
+      if (!existsSync(join(roots.antigravity, "conversations", `${body.id}.db`)))
+        writeAgyDatabase(roots.antigravity, body);
+    }
     const per = Math.floor((count - agy) / 2);
     for (const h of ["claude_code", "codex"] as const) {
       const store = openStore(harness(h), { root: roots[h], env: {} });
       if (!store) throw new Error(`no ${h} store`);
+      // The first TEMPLATES through the store's save, the rest copies of
+      // them under their own ids (a save per session took hours at 20,000).
+      const templates: { path: string; id: string }[] = [];
       for (let i = 0; i < per; i++) {
         const id = `${h === "codex" ? "c0de" : "c1a0"}0000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-        store.save(session(id, i, h === "claude_code" && i === Math.floor(per / 2)));
+        const rare = h === "claude_code" && i === Math.floor(per / 2);
+        const template = templates[i % TEMPLATES];
+        if (template === undefined || rare) {
+          const saved = store.save(session(id, i, rare), { overwrite: true });
+          if (!rare) templates.push({ path: saved.path, id });
+          continue;
+        }
+        const path = template.path.replaceAll(template.id, id);
+        if (existsSync(path)) continue;
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, readFileSync(template.path, "utf8").replaceAll(template.id, id));
       }
     }
     writeFileSync(join(dir, "complete"), "");
