@@ -4,6 +4,9 @@
  */
 
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Message } from "../src/common.js";
 import { stableUuid } from "../src/ids.js";
@@ -142,4 +145,46 @@ export function interleaved(
     }
   }
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+}
+
+export interface HyperfineCommand {
+  /** A shell command line. */
+  command: string;
+  /** Its environment (PATH is added). */
+  env: Record<string, string>;
+  /** A shell command run before each timed run, untimed (e.g. emptying a cache). */
+  prepare?: string;
+}
+
+/**
+ * Whole-process medians (ms) by hyperfine, each command after two warm-up
+ * runs (the page cache), the commands one after another. Throws when a
+ * command fails.
+ */
+export function hyperfine(
+  commands: Record<string, HyperfineCommand>,
+  runs: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  const dir = mkdtempSync(join(tmpdir(), "txcript-bench-"));
+  try {
+    for (const [name, c] of Object.entries(commands)) {
+      const json = join(dir, "out.json");
+      const args = ["--runs", String(runs), "--warmup", "2", "--style", "none", "-N"];
+      if (c.command.includes("'") || c.prepare) args.splice(-1, 1); // quoted words need a shell
+      if (c.prepare) args.push("--prepare", c.prepare);
+      args.push("--export-json", json, c.command);
+      const r = spawnSync("hyperfine", args, {
+        env: { PATH: process.env.PATH ?? "", ...c.env },
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      if (r.status !== 0) throw new Error(`hyperfine ${name}: ${r.stderr}`);
+      const parsed = JSON.parse(readFileSync(json, "utf8")) as { results: { median: number }[] };
+      out[name] = (parsed.results[0]?.median ?? Number.NaN) * 1000;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
 }

@@ -155,6 +155,21 @@ function sizeOf(path: string): number {
   }
 }
 
+/** Called with each database `readSnapshot` opened and how: see `observeReads`. */
+export type ReadObserver = (path: string, mode: ReadMode) => void;
+
+const observers = new Set<ReadObserver>();
+
+/**
+ * Watch how this thread's reads open their databases (tests count private
+ * copies through this; nothing in txcript watches). Changes no read. The
+ * returned function stops watching.
+ */
+export function observeReads(observer: ReadObserver): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 interface Opened {
   db: Db;
   mode: ReadMode;
@@ -238,6 +253,7 @@ export function readSnapshot<T>(
       const remaining = Math.max(0, deadline - Date.now());
       opened = fallback ? openFallback(path, remaining) : openShared(path, remaining);
       const { db, mode } = opened;
+      for (const observer of observers) observer(path, mode);
       // BEGIN/COMMIT by hand: db.transaction() prepares four statements per connection.
       db.exec("BEGIN");
       const result = read(db, mode);

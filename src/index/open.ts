@@ -15,7 +15,13 @@ import { describeCause, errnoCode } from "../errors.js";
 import { tryLock as tryFileLock } from "../fsx.js";
 import type { Db } from "../sqlite.js";
 import { hasSqliteMagic, openInMemory, openOrCreate, sleepSync, sqliteCode } from "../sqlite.js";
-import { APPLICATION_ID, SCHEMA, SCHEMA_OBJECTS, SCHEMA_VERSION } from "./schema.js";
+import {
+  APPLICATION_ID,
+  addTextFunction,
+  SCHEMA,
+  SCHEMA_OBJECTS,
+  SCHEMA_VERSION,
+} from "./schema.js";
 
 export { cacheDir };
 
@@ -36,6 +42,7 @@ const BUSY_TIMEOUT_MS = 5000;
 const BUSY_RETRY_MS = 20_000;
 
 function configure(db: Db): void {
+  addTextFunction(db);
   db.pragma("foreign_keys = ON");
   db.pragma("synchronous = NORMAL");
 }

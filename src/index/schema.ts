@@ -5,14 +5,44 @@
  * alone for the txcript that made it.
  */
 
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import type { Db } from "../sqlite.js";
+
 /** "txci" in ASCII: marks the file as a txcript index. */
 export const APPLICATION_ID = 0x74786369;
 /**
- * Bump on any change below, or to what a refresh stores (5: first-prompt
- * titles for Claude Code and Codex, no title chunk that repeats the first
- * prompt); an older index is rebuilt from the stores.
+ * Bump on any change below, or to what a refresh stores (5: chunk bodies
+ * deflated; 6: first-prompt titles for Claude Code and Codex, no title
+ * chunk that repeats the first prompt); an older index is rebuilt from the stores.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
+
+/** The SQL function that gives a chunk's stored body back as text. */
+export const TEXT_FUNCTION = "txcript_chunk_text";
+
+/** Bodies shorter than this are stored as text: deflating them saves nothing worth a call. */
+const PACK_FROM = 512;
+
+/** A chunk's body as stored: deflated where that saves a tenth or more, else the text itself. */
+export function storedBody(text: string): string | Buffer {
+  if (text.length < PACK_FROM) return text;
+  const raw = Buffer.from(text, "utf8");
+  // Level 1: most of the saving at a fraction of the time (the build writes every body).
+  const packed = deflateRawSync(raw, { level: 1 });
+  return packed.length <= raw.length * 0.9 ? packed : text;
+}
+
+/** A stored body (`storedBody`) as text. */
+function bodyText(stored: unknown): string | null {
+  if (typeof stored === "string") return stored;
+  if (Buffer.isBuffer(stored)) return inflateRawSync(stored).toString("utf8");
+  return null;
+}
+
+/** Register TEXT_FUNCTION on `db`: every connection that reads or writes the index's text needs it. */
+export function addTextFunction(db: Db): void {
+  db.function(TEXT_FUNCTION, { deterministic: true }, bodyText);
+}
 
 export const SCHEMA = `
 CREATE TABLE stores (
@@ -60,14 +90,20 @@ CREATE INDEX entries_id ON entries (id);
 -- enter the index where chunks are written (session-index.ts), not by an
 -- insert trigger: a trigger made indexing about 1.6x slower (bench/index).
 -- Deletes, cascades from entries included, leave it by the trigger below.
+-- A body is TEXT, or its UTF-8 deflated (raw) as a BLOB where that is
+-- smaller (storedBody): the stored text was 84% of the index
+-- (bench/index-size). The full-text index reads bodies through chunk_text,
+-- which inflates them with a function every connection to the index
+-- registers (addTextFunction).
 CREATE TABLE chunks (
   rowid INTEGER PRIMARY KEY,
   entry INTEGER NOT NULL REFERENCES entries(rowid) ON DELETE CASCADE,
   ordinal INTEGER NOT NULL,
   kind TEXT NOT NULL,
   at INTEGER NOT NULL,
-  body TEXT NOT NULL
+  body NOT NULL
 );
+CREATE VIEW chunk_text AS SELECT rowid, ${TEXT_FUNCTION}(body) AS body FROM chunks;
 CREATE INDEX chunks_entry ON chunks (entry);
 
 -- One row per model response with its tokens (text.ts usageRowsOf), for usage by time and model.
@@ -84,16 +120,16 @@ CREATE TABLE usage (
 CREATE INDEX usage_entry ON usage (entry);
 CREATE VIRTUAL TABLE text USING fts5 (
   body,
-  content = 'chunks',
+  content = 'chunk_text',
   content_rowid = 'rowid',
   tokenize = 'unicode61 remove_diacritics 2'
 );
 CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
-  INSERT INTO text (text, rowid, body) VALUES ('delete', old.rowid, old.body);
+  INSERT INTO text (text, rowid, body) VALUES ('delete', old.rowid, ${TEXT_FUNCTION}(old.body));
 END;
 `;
 
 /** The names of the tables, indexes and triggers SCHEMA creates: an index lacking one is damaged. */
 export const SCHEMA_OBJECTS: readonly string[] = [
-  ...SCHEMA.matchAll(/CREATE (?:VIRTUAL )?(?:TABLE|INDEX|TRIGGER) (\w+)/g),
+  ...SCHEMA.matchAll(/CREATE (?:VIRTUAL )?(?:TABLE|INDEX|TRIGGER|VIEW) (\w+)/g),
 ].map((match) => match[1] ?? "");

@@ -50,6 +50,7 @@ import type {
 } from "./read.js";
 import * as read from "./read.js";
 import { isTextReads, readText, type TextRead, type TextTodo } from "./read-text.js";
+import { storedBody } from "./schema.js";
 import type { TextJob } from "./text-worker.js";
 
 export {
@@ -545,7 +546,13 @@ export class SessionIndex {
             if (changed === 0) continue; // changed meanwhile: the next refresh reads it again
             dropChunks.run(row.rowid);
             for (const c of "chunks" in read ? read.chunks : []) {
-              const { lastInsertRowid } = addChunk.run(row.rowid, c.ordinal, c.kind, c.at, c.body);
+              const { lastInsertRowid } = addChunk.run(
+                row.rowid,
+                c.ordinal,
+                c.kind,
+                c.at,
+                storedBody(c.body),
+              );
               addText.run(lastInsertRowid, c.body);
             }
             dropUsage.run(row.rowid);

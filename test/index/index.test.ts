@@ -24,6 +24,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../src/errors.js";
 import { storedHarnesses } from "../../src/harness/index.js";
 import { SCHEMA_VERSION, SessionIndex } from "../../src/index/index.js";
+import { addTextFunction, TEXT_FUNCTION } from "../../src/index/schema.js";
 import type { HarnessId } from "../../src/transcript.js";
 import { hashTree } from "../support/tmp.js";
 import { type Machine, machine, put } from "./support.js";
@@ -34,9 +35,10 @@ const IDS = {
   c: "0c0c0c0c-0000-4000-8000-000000000003",
 };
 
-/** The index database at `path`, open for `look` and closed after. */
+/** The index database at `path`, open for `look` (its text readable) and closed after. */
 function inIndexDb(path: string, look: (db: Database.Database) => void): void {
   const db = new Database(path);
+  addTextFunction(db);
   try {
     look(db);
   } finally {
@@ -235,10 +237,11 @@ describe("the index file", () => {
         .sort();
       index.close();
       const db = new Database(join(cache, "index.db"), { readonly: true });
+      addTextFunction(db);
       const chunks = db
         .prepare(
-          `SELECT e.id, c.ordinal, c.kind, c.body FROM chunks c JOIN entries e ON e.rowid = c.entry
-           ORDER BY e.id, c.ordinal, c.kind, c.body`,
+          `SELECT e.id, c.ordinal, c.kind, ${TEXT_FUNCTION}(c.body) AS body FROM chunks c
+           JOIN entries e ON e.rowid = c.entry ORDER BY e.id, c.ordinal, c.kind, body`,
         )
         .raw()
         .all();
@@ -252,6 +255,45 @@ describe("the index file", () => {
     expect(there.usage).toHaveLength(72);
     expect(there.chunks.length).toBeGreaterThanOrEqual(72 * 2);
     expect(there).toEqual(here);
+  });
+
+  it("stores long text packed, finds its last word with a snippet, and drops it cleanly", async () => {
+    const m = machine();
+    const long = `${"the build log repeats this line again and again\n".repeat(400)}finally quokkaberry`;
+    const a = put(m, "claude_code", { id: IDS.a, texts: ["show me the log", long] });
+    put(m, "claude_code", { id: IDS.b, texts: ["short one", "nothing long here"] });
+    const index = open(m);
+    await index.refresh({ text: true });
+    const [hit, ...rest] = index.query('"finally quokkaberry"');
+    expect(rest).toEqual([]);
+    expect([hit?.session.id, hit?.ordinal]).toEqual([IDS.a, 2]);
+    expect(hit?.snippet).toMatch(/again finally quokkaberry$/);
+    expect(hit?.highlights.map(([s, e]) => hit.snippet.slice(s, e))).toEqual([
+      "finally quokkaberry",
+    ]);
+    const path = join(m.cache, "index.db");
+    inIndexDb(path, (db) => {
+      const kinds = db
+        .prepare<[], [string, string]>(
+          "SELECT typeof(body), count(*) FROM chunks GROUP BY typeof(body) ORDER BY 1",
+        )
+        .raw()
+        .all();
+      // The long body is a blob far smaller than its text; the short ones stay text.
+      expect(kinds.map(([type]) => type)).toEqual(["blob", "text"]);
+      const size = db
+        .prepare<[], number>("SELECT max(length(body)) FROM chunks WHERE typeof(body) = 'blob'")
+        .pluck()
+        .get();
+      expect(size).toBeLessThan(long.length / 10);
+    });
+    rmSync(a.path);
+    await index.refresh({ text: true });
+    expect(index.query("quokkaberry")).toEqual([]);
+    index.close();
+    inIndexDb(path, (db) => {
+      expect(() => db.exec(FTS5_INTEGRITY_CHECK)).not.toThrow();
+    });
   });
 
   it("is rebuilt in silence when an older txcript made it (schema 3 indexed text by trigger)", async () => {

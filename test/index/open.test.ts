@@ -13,9 +13,18 @@ delete process.env.SQLITE_USE_URI;
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SessionIndex } from "../../src/index/index.js";
 import { INDEX_FILE, openIndexDb } from "../../src/index/open.js";
-import { SCHEMA_OBJECTS } from "../../src/index/schema.js";
-import { createDatabase, openForWriting, type ReadMode, readSnapshot } from "../../src/sqlite.js";
+import { addTextFunction, SCHEMA_OBJECTS } from "../../src/index/schema.js";
+import {
+  createDatabase,
+  observeReads,
+  openForWriting,
+  type ReadMode,
+  readSnapshot,
+} from "../../src/sqlite.js";
+import { writeAgyDatabase } from "../antigravity-store/support.js";
+import { buildConversation } from "../support/agy-fixtures.js";
 import { tempDir } from "../support/tmp.js";
 
 describe("the index's open", () => {
@@ -42,11 +51,44 @@ describe("the index's open", () => {
     expect(seen).toEqual(["hello", "shared"]);
   });
 
+  it("lists an agy store after the index opened without copying any database", async () => {
+    const home = tempDir("txcript-open-");
+    const root = join(home, "agy");
+    // The index opens SQLite first in this process (as in `list`), before the store is written.
+    const index = SessionIndex.open({
+      env: { HOME: home, TXCRIPT_ANTIGRAVITY_ROOT: root },
+      cache: join(home, "cache"),
+    });
+    // As agy leaves them: latest steps still in the -wal beside its -shm, and at rest.
+    const wal = writeAgyDatabase(root, buildConversation({ steps: 30, seed: 1 }), {
+      walShare: 0.3,
+    });
+    const rest = writeAgyDatabase(root, buildConversation({ steps: 30, seed: 2 }));
+    const seen: [string, ReadMode][] = [];
+    const stop = observeReads((path, mode) => seen.push([path, mode]));
+    try {
+      await index.refresh({ from: "antigravity" });
+      const { sessions } = index.list({ from: "antigravity" });
+      expect(sessions.map((s) => s.path).sort()).toEqual([rest, wal].sort());
+    } finally {
+      stop();
+      index.close();
+    }
+    expect(seen.filter(([, mode]) => mode === "private-copy")).toEqual([]);
+    expect(new Map(seen)).toEqual(
+      new Map([
+        [wal, "shared"],
+        [rest, "immutable"],
+      ]),
+    );
+  });
+
   it("rebuilds an index with a table missing under the current stamp, with one warning", () => {
     const cache = tempDir("txcript-open-");
     openIndexDb(cache, () => {}).db.close();
     const path = join(cache, INDEX_FILE);
     const db = openForWriting(path, 1000);
+    addTextFunction(db); // the view over chunks calls it
     db.exec("DROP TABLE entries");
     db.close();
 

@@ -1,0 +1,212 @@
+/**
+ * `list --json` as a new user meets it, whole processes of the built CLI
+ * (dist/) timed by hyperfine (medians), over a generated store of 1,000 agy
+ * conversations of ~200 steps written as agy leaves them (the latest fifth
+ * of each still in its -wal beside the -shm). Each figure sits beside a
+ * baseline measured in the same run, since the machine is shared:
+ * - cold `list --json` (empty cache) beside the read floor: a minimal Node
+ *   program that opens every database read-only with better-sqlite3 and
+ *   reads the rows a listing needs (the SQL txcript's listing runs), with
+ *   no decoding. The Rust peer's `discover` is the issue's yardstick; it
+ *   cannot be built here (no crates registry offline), so the floor stands
+ *   in for "a program opening every database";
+ * - cold `--no-cache list --json` beside the same floor;
+ * - warm `list --json` beside the warm floor: start Node, load SQLite, stat
+ *   every file a fingerprint covers, read every entry row from the index
+ *   and print them.
+ *
+ *   npx tsx bench/list.bench.ts [conversations] [steps] [runs]
+ */
+
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeAgyDatabase } from "../test/antigravity-store/support.js";
+import { buildConversation, type ConversationSpec } from "../test/support/agy-fixtures.js";
+import { hyperfine, mb, report } from "./util.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const require = createRequire(import.meta.url);
+const BIN = join(ROOT, "dist", "cli", "main.js");
+const DATA = join(ROOT, ".bench-data", "list");
+const SQLITE = pathToFileURL(require.resolve("better-sqlite3")).href;
+
+/** The agy store, generated once into .bench-data/. */
+export function agyStore(count: number, steps: number): string {
+  const root = join(DATA, `agy-v1-${count}x${steps}`);
+  if (existsSync(join(root, "complete"))) return root;
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(join(root, "conversations"), { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const spec: ConversationSpec = {
+      steps,
+      seed: i + 1,
+      layout: i % 4 === 0 ? "typed" : "generic",
+    };
+    if (i % 2) spec.modelName = "gemini-3.8-flash";
+    if (i % 3 === 0) spec.checkpointTitle = `Task ${i}`;
+    writeAgyDatabase(root, buildConversation(spec), { walShare: 0.2 });
+  }
+  writeFileSync(join(root, "complete"), "");
+  return root;
+}
+
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const st = statSync(join(dir, name));
+    if (st.isFile()) total += st.size;
+  }
+  return total;
+}
+
+/**
+ * The read floor: every database opened read-only (the same read-only,
+ * create-nothing URI txcript uses) and the rows a listing reads fetched
+ * raw: the version, the three small tables, the latest gen_metadata, the
+ * first user input, latest checkpoint and planner steps, the first and
+ * last steps without their payloads, and the step indexes grouped by type
+ * and status. One line of JSON per database is printed.
+ */
+export function readFloorCode(conversations: string): string {
+  return `process.env.SQLITE_USE_URI = "1";
+    const { default: Database } = await import(${JSON.stringify(SQLITE)});
+    const { readdirSync } = await import("node:fs");
+    const { pathToFileURL } = await import("node:url");
+    const dir = ${JSON.stringify(conversations)};
+    const out = [];
+    for (const n of readdirSync(dir)) {
+      if (!n.endsWith(".db")) continue;
+      const db = new Database(pathToFileURL(dir + "/" + n).href + "?mode=ro&readonly_shm=1", { readonly: true, fileMustExist: true });
+      db.exec("BEGIN");
+      const row = {
+        v: db.pragma("user_version", { simple: true }),
+        meta: db.prepare("SELECT * FROM trajectory_meta").raw().all(),
+        blob: db.prepare("SELECT * FROM trajectory_metadata_blob").raw().all(),
+        parents: db.prepare("SELECT * FROM parent_references").raw().all(),
+        gen: db.prepare("SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT 8").raw().all(),
+        picks: db.prepare("SELECT * FROM steps WHERE idx IN ((SELECT min(idx) FROM steps WHERE step_type = 14), (SELECT max(idx) FROM steps WHERE step_type = 23), (SELECT max(idx) FROM steps WHERE step_type = 15))").raw().all(),
+        ends: db.prepare("SELECT idx, step_type, status, metadata FROM steps WHERE idx IN ((SELECT min(idx) FROM steps), (SELECT max(idx) FROM steps))").raw().all(),
+        groups: db.prepare("SELECT step_type, group_concat(idx) FROM steps INDEXED BY idx_steps_step_type GROUP BY step_type UNION ALL SELECT NULL, group_concat(idx) FROM steps INDEXED BY idx_steps_status WHERE status IN (1, 2, 8, 9, 11)").raw().all(),
+      };
+      db.exec("COMMIT");
+      db.close();
+      out.push(JSON.stringify({ id: n, steps: row.groups.length, picks: row.picks.length }));
+    }
+    process.stdout.write(out.join("\\n") + "\\n");`;
+}
+
+/**
+ * The warm floor: what a warm list that is never stale must do at least:
+ * load SQLite, stat every file a fingerprint covers (each database and its
+ * -wal), read every entry row of the index and print them.
+ */
+export function warmFloorCode(conversations: string[], index: string): string {
+  return `const { default: Database } = await import(${JSON.stringify(SQLITE)});
+    const { readdirSync, statSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    for (const dir of ${JSON.stringify(conversations)})
+      for (const n of readdirSync(dir)) if (n.endsWith(".db")) {
+        statSync(join(dir, n)); statSync(join(dir, n + "-wal"), { throwIfNoEntry: false });
+      }
+    const db = new Database(${JSON.stringify(index)}, { readonly: true });
+    const rows = db.prepare("SELECT discovered FROM entries WHERE state = 'session' ORDER BY updated_ms DESC").pluck().all();
+    process.stdout.write(JSON.stringify(rows.map((r) => JSON.parse(r))));`;
+}
+
+/** A shell word. */
+export function sh(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+function main(): void {
+  const count = Number(process.argv[2] ?? 1000);
+  const steps = Number(process.argv[3] ?? 200);
+  const runs = Number(process.argv[4] ?? 7);
+  const t0 = performance.now();
+  const root = agyStore(count, steps);
+  const gen = performance.now() - t0;
+  if (spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" }).status !== 0)
+    throw new Error("build failed");
+  const conversations = join(root, "conversations");
+  const cache = join(DATA, `cache-${count}x${steps}`);
+  const cold = join(DATA, `cache-cold-${count}x${steps}`);
+  const env = {
+    HOME: join(DATA, "home"),
+    TXCRIPT_ANTIGRAVITY_ROOT: root,
+    // The other harnesses' default roots, made empty: only agy is measured.
+    TXCRIPT_CLAUDE_CODE_ROOT: join(DATA, "none"),
+    TXCRIPT_CODEX_ROOT: join(DATA, "none"),
+  };
+  report([
+    {
+      store: `${count} agy conversations of ~${steps} steps, the latest fifth of each in its -wal`,
+      size: mb(bytesUnder(root)),
+      generated: gen > 1000 ? `${(gen / 1000).toFixed(1)} s` : "cached in .bench-data/",
+      "load average": loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" "),
+    },
+  ]);
+  const node = sh(process.execPath);
+  const floorFile = join(DATA, "read-floor.mjs");
+  writeFileSync(floorFile, readFloorCode(conversations));
+  const cold1 = hyperfine(
+    {
+      "cold list --json": {
+        command: `${node} ${sh(BIN)} list --json`,
+        env: { ...env, TXCRIPT_CACHE: cold },
+        prepare: `rm -rf ${sh(cold)}`,
+      },
+      "--no-cache list --json": { command: `${node} ${sh(BIN)} --no-cache list --json`, env },
+      floor: { command: `${node} ${sh(floorFile)}`, env },
+      "node -e 0": { command: `${node} -e 0`, env },
+    },
+    runs,
+  );
+  const floor = cold1.floor ?? Number.NaN;
+  const vs = (ms: number | undefined) =>
+    `${(ms ?? Number.NaN).toFixed(0)} ms, ${((ms ?? Number.NaN) / floor).toFixed(2)}x the floor`;
+  report([
+    {
+      "read floor (open every database read-only, read the listing's rows)": `${floor.toFixed(0)} ms`,
+      "cold list --json (empty cache)": vs(cold1["cold list --json"]),
+      "--no-cache list --json": vs(cold1["--no-cache list --json"]),
+      "node -e 0": vs(cold1["node -e 0"]),
+    },
+  ]);
+
+  rmSync(cache, { recursive: true, force: true });
+  spawnSync(process.execPath, [BIN, "list", "--json"], {
+    env: { PATH: process.env.PATH ?? "", ...env, TXCRIPT_CACHE: cache },
+    stdio: "ignore",
+  });
+  const warmFile = join(DATA, "warm-floor.mjs");
+  writeFileSync(warmFile, warmFloorCode([conversations], join(cache, "index.db")));
+  const warm = hyperfine(
+    {
+      "warm list --json": {
+        command: `${node} ${sh(BIN)} list --json`,
+        env: { ...env, TXCRIPT_CACHE: cache },
+      },
+      "warm floor": { command: `${node} ${sh(warmFile)}`, env },
+      floor: { command: `${node} ${sh(floorFile)}`, env },
+    },
+    runs * 2,
+  );
+  const wf = warm["warm floor"] ?? Number.NaN;
+  const w = warm["warm list --json"] ?? Number.NaN;
+  report([
+    {
+      "warm list --json": `${w.toFixed(0)} ms`,
+      "warm floor (start, stat every fingerprinted file, print every row)": `${wf.toFixed(0)} ms`,
+      ratio: `${(w / wf).toFixed(2)}x the warm floor`,
+      "beside the read floor": `${(w / (warm.floor ?? Number.NaN)).toFixed(2)}x`,
+    },
+  ]);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();

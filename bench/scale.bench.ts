@@ -1,0 +1,244 @@
+/**
+ * How the warm commands grow with the store: the same mixed-harness store
+ * shape (a fifth agy conversations of 20 steps, two fifths each Claude Code
+ * and Codex sessions of 20 messages, one of them holding a rare word) at
+ * 1,000 and 20,000 sessions, whole processes of the built CLI by hyperfine
+ * (medians), index warm (rows and text built once beforehand). Past the
+ * first 100 per harness, Claude Code and Codex sessions are copies of
+ * those under new ids:
+ * - `list --json` and `list --json --limit 20`;
+ * - `query <rare word> --json`, and the query's own work inside one process
+ *   (SessionIndex.query after open and refresh);
+ * - `list --json` after one session changed (its file touched before each
+ *   run): the incremental refresh;
+ * - `usage --by day --json`;
+ * - beside `node -e 0`, and each 20,000 figure beside its 1,000 one.
+ * The first build (list, then a first query) is timed once per store.
+ *
+ *   npx tsx bench/scale.bench.ts [small] [large] [runs]
+ */
+
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Message } from "../src/common.js";
+import { harness, openStore } from "../src/harness/index.js";
+import { formatTimestamp } from "../src/time.js";
+import type { Common, Transcript } from "../src/transcript.js";
+import { writeAgyDatabase } from "../test/antigravity-store/support.js";
+import { buildConversation } from "../test/support/agy-fixtures.js";
+import { sh } from "./list.bench.js";
+import { hyperfine, mb, median, report } from "./util.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = join(ROOT, "dist", "cli", "main.js");
+const DATA = join(ROOT, ".bench-data", "scale");
+const RARE = "zanzibarquux";
+/** Sessions per harness saved through its store; the rest are copies of these. */
+const TEMPLATES = 100;
+const WORDS = "refactor checkout module rerun tests parser cache retry flaky build deploy".split(
+  " ",
+);
+
+function session(id: string, i: number, rare: boolean): Transcript<Common> {
+  const start = Date.UTC(2026, 0, 1) / 1000 + i * 1800;
+  const body: Message[] = [];
+  for (let n = 0; n < 20; n++) {
+    const words = Array.from({ length: 40 }, (_, k) => WORDS[(i * 7 + n * 3 + k) % WORDS.length]);
+    const text = `message ${n} of session ${i}: ${words.join(" ")} item${i}x${n}`;
+    const m: Message = {
+      role: n % 2 ? "assistant" : "user",
+      content: [{ type: "text", text: rare && n === 7 ? `${text} ${RARE}` : text }],
+      timestamp: formatTimestamp({ seconds: start + n * 5, nanos: 0 }),
+    };
+    if (n % 2) {
+      m.model = i % 3 ? "bench-model" : "bench-model-large";
+      m.usage = { input_tokens: 1000 + n, output_tokens: 200, cache_read_input_tokens: 5000 };
+    }
+    body.push(m);
+  }
+  return { meta: { id, timestamp: body[0]?.timestamp ?? "", cwd: `/home/dev/p${i % 9}` }, body };
+}
+
+interface Store {
+  env: Record<string, string>;
+  /** A file whose change makes one session stale. */
+  touch: string;
+  bytes: number;
+}
+
+export function generate(count: number): Store {
+  const dir = join(DATA, `mixed-v1-${count}`);
+  const roots = {
+    antigravity: join(dir, "antigravity"),
+    claude_code: join(dir, "claude_code"),
+    codex: join(dir, "codex"),
+  };
+  const env = {
+    HOME: join(dir, "home"),
+    TXCRIPT_ANTIGRAVITY_ROOT: roots.antigravity,
+    TXCRIPT_CLAUDE_CODE_ROOT: roots.claude_code,
+    TXCRIPT_CODEX_ROOT: roots.codex,
+    TXCRIPT_CACHE: join(dir, "cache"),
+  };
+  if (!existsSync(join(dir, "complete"))) {
+    // An unfinished store is finished, not started again: what is there is kept.
+    mkdirSync(join(roots.antigravity, "conversations"), { recursive: true });
+    const agy = Math.floor(count / 5);
+    for (let i = 0; i < agy; i++) {
+      const body = buildConversation({ steps: 20, seed: i + 1 });
+      if (!existsSync(join(roots.antigravity, "conversations", `${body.id}.db`)))
+        writeAgyDatabase(roots.antigravity, body);
+    }
+    const per = Math.floor((count - agy) / 2);
+    for (const h of ["claude_code", "codex"] as const) {
+      const store = openStore(harness(h), { root: roots[h], env: {} });
+      if (!store) throw new Error(`no ${h} store`);
+      // The first TEMPLATES through the store's save, the rest copies of
+      // them under their own ids (a save per session took hours at 20,000).
+      const templates: { path: string; id: string }[] = [];
+      for (let i = 0; i < per; i++) {
+        const id = `${h === "codex" ? "c0de" : "c1a0"}0000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+        const rare = h === "claude_code" && i === Math.floor(per / 2);
+        const template = templates[i % TEMPLATES];
+        if (template === undefined || rare) {
+          const saved = store.save(session(id, i, rare), { overwrite: true });
+          if (!rare) templates.push({ path: saved.path, id });
+          continue;
+        }
+        const path = template.path.replaceAll(template.id, id);
+        if (existsSync(path)) continue;
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, readFileSync(template.path, "utf8").replaceAll(template.id, id));
+      }
+    }
+    writeFileSync(join(dir, "complete"), "");
+  }
+  const cc = readdirSync(roots.claude_code, { recursive: true, encoding: "utf8" })
+    .filter((n) => n.endsWith(".jsonl"))
+    .sort();
+  let bytes = 0;
+  for (const root of Object.values(roots))
+    for (const n of readdirSync(root, { recursive: true, encoding: "utf8" })) {
+      const st = statSync(join(root, n));
+      if (st.isFile()) bytes += st.size;
+    }
+  return { env, touch: join(roots.claude_code, cc[0] ?? ""), bytes };
+}
+
+function runOnce(argv: string[], env: Record<string, string>): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, argv, {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
+  return performance.now() - t0;
+}
+
+/** Open + refresh, then the query alone, in one process: medians in ms. */
+function queryWork(env: Record<string, string>): { query: number; hits: number } {
+  const url = JSON.stringify(pathToFileURL(join(ROOT, "dist", "index", "index.js")).href);
+  const code = `const { SessionIndex } = await import(${url});
+    const index = SessionIndex.open({ env: process.env });
+    await index.refresh({ text: true });
+    const times = []; let hits = 0;
+    for (let i = 0; i < 9; i++) {
+      const t0 = performance.now();
+      hits = index.query(${JSON.stringify(RARE)}).length;
+      times.push(performance.now() - t0);
+    }
+    index.close();
+    times.sort((a, b) => a - b);
+    process.stdout.write(JSON.stringify({ query: times[4], hits }));`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    encoding: "utf8",
+  });
+  return JSON.parse(r.stdout) as { query: number; hits: number };
+}
+
+function measure(store: Store, runs: number): Record<string, number> {
+  const { env } = store;
+  rmSync(env.TXCRIPT_CACHE ?? "", { recursive: true, force: true });
+  const first = runOnce([BIN, "list", "--json"], env);
+  const firstQuery = runOnce([BIN, "query", RARE, "--json"], env);
+  const node = sh(process.execPath);
+  const cli = `${node} ${sh(BIN)}`;
+  const out = hyperfine(
+    {
+      list: { command: `${cli} list --json`, env },
+      "list --limit 20": { command: `${cli} list --json --limit 20`, env },
+      query: { command: `${cli} query ${RARE} --json`, env },
+      "list after one change": {
+        command: `${cli} list --json`,
+        env,
+        prepare: `touch ${sh(store.touch)}`,
+      },
+      "usage --by day": { command: `${cli} usage --by day --json`, env },
+      "node -e 0": { command: `${node} -e 0`, env },
+    },
+    runs,
+  );
+  const work = [0, 1, 2].map(() => queryWork(env));
+  return {
+    ...out,
+    "first list (cold)": first,
+    "first query (text build)": firstQuery,
+    "query work in-process": median(work.map((w) => w.query)),
+    hits: work[0]?.hits ?? 0,
+  };
+}
+
+function main(): void {
+  const small = Number(process.argv[2] ?? 1000);
+  const large = Number(process.argv[3] ?? 20000);
+  const runs = Number(process.argv[4] ?? 7);
+  if (spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" }).status !== 0)
+    throw new Error("build failed");
+  const t0 = performance.now();
+  const stores = { small: generate(small), large: generate(large) };
+  const gen = performance.now() - t0;
+  report([
+    {
+      stores: `${small} and ${large} sessions (1/5 agy, 2/5 Claude Code, 2/5 Codex)`,
+      sizes: `${mb(stores.small.bytes)}, ${mb(stores.large.bytes)}`,
+      generated: gen > 1000 ? `${(gen / 1000).toFixed(1)} s` : "cached in .bench-data/",
+      "load average": loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" "),
+    },
+  ]);
+  const a = measure(stores.small, runs);
+  const b = measure(stores.large, runs);
+  const ms = (v: number | undefined) => `${(v ?? Number.NaN).toFixed(1)} ms`;
+  for (const name of Object.keys(a)) {
+    if (name === "hits") continue;
+    const x = a[name] ?? Number.NaN;
+    const y = b[name] ?? Number.NaN;
+    report([
+      {
+        [name]: `${ms(x)} at ${small}, ${ms(y)} at ${large}: ${(y / x).toFixed(2)}x for ${(large / small).toFixed(0)}x the sessions`,
+        ...(name === "list after one change"
+          ? {
+              "beside a warm list": `${(x / (a.list ?? 1)).toFixed(2)}x, ${(y / (b.list ?? 1)).toFixed(2)}x`,
+            }
+          : {}),
+      },
+    ]);
+  }
+  report([{ "rare-word hits": `${a.hits} at ${small}, ${b.hits} at ${large}` }]);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
