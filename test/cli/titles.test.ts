@@ -74,7 +74,8 @@ beforeAll(() => {
   ]);
   ids.set("goose", "20260908_1");
   storedHarnesses().forEach((h, i) => {
-    if (h.id === "goose") return;
+    // Read-only harnesses other than Goose (written above as Goose writes it) have no writer here.
+    if (h.id === "goose" || h.resume === undefined) return;
     const store = openStore(harness(h.id), { env: { HOME: home } });
     if (!store) return;
     const saved = store.save(untitled(i + 1), { overwrite: true });
@@ -94,18 +95,23 @@ function listed(): Map<string, string | null> {
   return new Map(doc.sessions.map((r) => [`${r.harness}/${r.id}`, r.title]));
 }
 
+/** Every stored harness this test writes a session for (Kiro, read-only, has tests of its own). */
+function covered() {
+  return storedHarnesses().filter((h) => h.id === "goose" || h.resume !== undefined);
+}
+
 const single = (s: string) => s.replace(/\s+/g, " ").trim();
 
 describe("an untitled session is named by its first prompt, the same in every door", () => {
   it("wrote one untitled session per stored harness", () => {
     expect([...ids.keys()].sort()).toEqual(
-      storedHarnesses()
+      covered()
         .map((h) => h.id)
         .sort(),
     );
   });
 
-  for (const h of storedHarnesses()) {
+  for (const h of covered()) {
     it(`${h.id}: list, view, export and the index pages`, () => {
       const id = ids.get(h.id) ?? "";
       const title = listed().get(`${h.id}/${id}`);
