@@ -6,6 +6,7 @@
  */
 
 import { type Block, type Json, type Message, type Tool, toolToCanonical } from "../common.js";
+import { oneLineTitle } from "../strings.js";
 import { timestampMillis } from "../time.js";
 import type { Common, Transcript } from "../transcript.js";
 
@@ -110,8 +111,6 @@ function millis(ts: string, fallback: number): number {
   }
 }
 
-const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim();
-
 /**
  * Is the title the first prompt's own words (a harness's or reader's
  * fallback for an untitled session, perhaps cut with `…`)? Such a title is
@@ -120,9 +119,13 @@ const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim();
 function repeatsFirstPrompt(title: string, transcript: Transcript<Common>): boolean {
   const first = transcript.body.find((m) => m.role === "user");
   if (first === undefined) return false;
-  const prompt = oneLine(first.content.map((b) => (b.type === "text" ? b.text : "")).join(" "));
-  const words = oneLine(title.endsWith("…") ? title.slice(0, -1) : title);
-  return words !== "" && prompt.startsWith(words);
+  const whole = Number.POSITIVE_INFINITY;
+  const prompt = oneLineTitle(
+    first.content.map((b) => (b.type === "text" ? b.text : "")).join(" "),
+    whole,
+  );
+  const words = oneLineTitle(title.endsWith("…") ? title.slice(0, -1) : title, whole);
+  return prompt !== undefined && words !== undefined && prompt.startsWith(words);
 }
 
 /** The chunks of a session: its fields first (ordinal 0), then each message's text by kind. */

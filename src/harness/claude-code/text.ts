@@ -9,7 +9,7 @@ import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { checkLineCount } from "../../lines.js";
 import { firstLine, isJsonLines } from "../../sniff.js";
-import { nonEmpty, oneLineTitle } from "../../strings.js";
+import { nonEmpty, oneLineTitle, PROMPT_TITLE_MAX } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
@@ -19,7 +19,7 @@ import { type ClaudeCodeBody, type ClaudeLine, joinLines, lineType, splitLines }
 export const SYNTHETIC_MODEL = "<synthetic>";
 
 /** Titles made from a prompt longer than this are cut with an ellipsis. */
-const TITLE_MAX = 120;
+const TITLE_MAX = PROMPT_TITLE_MAX;
 
 /**
  * A user line's prompt as a title: its text on one line, trimmed, cut at

@@ -11,7 +11,7 @@ import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
 import { firstLine, isJsonLines, startsWithBytes, ZSTD_MAGIC } from "../../sniff.js";
-import { oneLineTitle } from "../../strings.js";
+import { oneLineTitle, PROMPT_TITLE_MAX } from "../../strings.js";
 import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
@@ -144,7 +144,7 @@ export function lastEventTime(lines: readonly CodexLine[]): Timestamp | undefine
 }
 
 /** Titles longer than this are cut (at a word) with an ellipsis. */
-const TITLE_MAX = 120;
+const TITLE_MAX = PROMPT_TITLE_MAX;
 
 /** The user's first prompt, on one line: Codex's own title for a thread nobody named. */
 export function firstPrompt(lines: readonly CodexLine[]): string | undefined {
