@@ -5,10 +5,11 @@
  * partial one), exclusive publishing (the existence check and the publish
  * are one step), folders created without going through a symlink, per-name
  * locks, and the sweep of temporaries that killed writers left behind
- * (their names carry the writer's pid).
+ * (their names carry the writer's pid, and a tag for the machine and pid
+ * namespace the pid belongs to).
  */
 
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   closeSync,
   fchmodSync,
@@ -19,6 +20,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -27,14 +29,43 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import { hostname } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { describeCause, errnoCode, StoreError, UnsafePathError } from "./errors.js";
 import { TEMP_NAME } from "./tempName.js";
 import type { TextForm } from "./transcript.js";
 
+let ownTag: string | undefined;
+
+/**
+ * Eight hex digits naming this machine and pid namespace. A pid means
+ * something only where it was taken: a container writing into the same
+ * home (a bind mount) has pids this process cannot see, so a temporary or
+ * lock carries the tag, and a pid is judged alive or dead only under the
+ * tag it was taken in.
+ */
+export function namespaceTag(): string {
+  if (ownTag === undefined) {
+    let ns = "";
+    try {
+      ns = readlinkSync("/proc/self/ns/pid"); // "pid:[4026531836]" on Linux
+    } catch {
+      // no /proc: the host name alone
+    }
+    ownTag = createHash("sha256").update(`${hostname()}\0${ns}`).digest("hex").slice(0, 8);
+  }
+  return ownTag;
+}
+
+/** A temporary from elsewhere (or an older txcript) is swept only when it is this old. */
+const FOREIGN_TEMP_MS = 24 * 60 * 60 * 1000;
+
 /** A fresh temporary path for `name` in `dir` (hidden, so no store lists it). */
 export function tempPath(dir: string, name: string): string {
-  return join(dir, `.${name}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
+  return join(
+    dir,
+    `.${name}.tmp-${process.pid}-${namespaceTag()}${randomBytes(6).toString("hex")}`,
+  );
 }
 
 /** fsync a file or directory; where that is impossible (directories on Windows) durability rests on the rename. */
@@ -75,14 +106,27 @@ export function sweepTemps(dir: string): void {
   } catch {
     return;
   }
+  const tag = namespaceTag();
   for (const name of names) {
     const m = TEMP_NAME.exec(name);
-    if (m && (Number(m[1]) === process.pid || !processAlive(Number(m[1])))) {
-      rmSync(join(dir, name), { force: true, recursive: true });
+    if (m) {
+      const pid = Number(m[1]);
+      const ours = m[2]?.startsWith(tag) === true;
+      const gone = ours ? pid === process.pid || !processAlive(pid) : olderThan(join(dir, name));
+      if (gone) rmSync(join(dir, name), { force: true, recursive: true });
     } else if (LOCK_NAME.test(name)) {
       const holder = lockHolder(join(dir, name));
-      if (holder !== undefined && !processAlive(holder)) rmSync(join(dir, name), { force: true });
+      if (holder !== undefined && !holderAlive(holder)) rmSync(join(dir, name), { force: true });
     }
+  }
+}
+
+/** Was `path` last changed over a day ago (the age at which a foreign temporary is abandoned)? */
+function olderThan(path: string): boolean {
+  try {
+    return Date.now() - lstatSync(path).mtimeMs > FOREIGN_TEMP_MS;
+  } catch {
+    return false;
   }
 }
 
@@ -291,14 +335,32 @@ export function mkdirInside(root: string, dir: string, harness: TextForm): strin
   return created;
 }
 
-/** The pid a lock file names, or undefined when it names none. */
-function lockHolder(path: string): number | undefined {
+/** Who holds a lock: a pid, and the namespace tag it was taken under (none from older txcripts). */
+interface Holder {
+  pid: number;
+  tag: string | undefined;
+  path: string;
+}
+
+/** The holder a lock file names (`<pid> <tag>`), or undefined when it names none. */
+function lockHolder(path: string): Holder | undefined {
   try {
-    const pid = Number(readFileSync(path, "utf8").trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const [pidText = "", tag] = readFileSync(path, "utf8").trim().split(/\s+/);
+    const pid = Number(pidText);
+    return Number.isInteger(pid) && pid > 0 ? { pid, tag, path } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Is a lock's holder still running? Under this process's tag (or none, as
+ * older txcripts wrote), as the pid says; under another, this process cannot
+ * see it, so it counts as running until the lock is a day old.
+ */
+function holderAlive(holder: Holder): boolean {
+  if (holder.tag === undefined || holder.tag === namespaceTag()) return processAlive(holder.pid);
+  return !olderThan(holder.path);
 }
 
 /**
@@ -311,7 +373,7 @@ export function tryLock(dir: string, name: string): { release(): void } | { held
   const path = join(dir, `.${name}.lock`);
   for (let attempt = 0; ; attempt++) {
     const tmp = tempPath(dir, `${name}.lock`);
-    writeFileSync(tmp, `${process.pid}\n`, { flag: "wx" });
+    writeFileSync(tmp, `${process.pid} ${namespaceTag()}\n`, { flag: "wx" });
     try {
       publish(tmp, path, true);
       return { release: () => rmSync(path, { force: true }) };
@@ -321,7 +383,7 @@ export function tryLock(dir: string, name: string): { release(): void } | { held
       rmSync(tmp, { force: true });
     }
     const holder = lockHolder(path);
-    if (holder !== undefined && (processAlive(holder) || attempt > 0)) return { heldBy: holder };
+    if (holder !== undefined && (holderAlive(holder) || attempt > 0)) return { heldBy: holder.pid };
     // Its holder is gone (or the lock vanished meanwhile): take it over once.
     rmSync(path, { force: true });
   }

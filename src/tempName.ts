@@ -4,5 +4,8 @@
  * user knows rather than the temporary file.
  */
 
-/** `.<name>.tmp-<pid>-<hex>`, plus SQLite's sidecars of such a name. */
-export const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]+(?:-journal|-wal|-shm)?$/;
+/**
+ * `.<name>.tmp-<pid>-<hex>`, plus SQLite's sidecars of such a name; the hex
+ * starts with the writer's namespace tag (fsx.ts `namespaceTag`).
+ */
+export const TEMP_NAME = /^\..+\.tmp-(\d+)-([0-9a-f]+)(?:-journal|-wal|-shm)?$/;
