@@ -667,3 +667,53 @@ describe("MCP Inspector CLI", () => {
     expect(listed.resourceTemplates).toMatchObject([{ uriTemplate: "txcript://{harness}/{id}" }]);
   });
 });
+
+describe("a failure no handler caught", () => {
+  it("is said in one line and stops the server (exit 1), which serves on no longer", async () => {
+    const home = makeHome();
+    const trigger = join(tempDir("txcript-mcp-crash-"), "now");
+    // Something escapes every handler once the test says so: a throw from a timer.
+    const crash = `data:text/javascript,const t=setInterval(()=>{if(process.getBuiltinModule("node:fs").existsSync(${JSON.stringify(
+      trigger,
+    )})){clearInterval(t);throw new Error("boom from nowhere")}},50);t.unref()`;
+    const child = spawn(process.execPath, ["--import", crash, BIN, "mcp"], {
+      env: serverEnv(home),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString("utf8");
+    });
+    // The server is up once it answers initialize; then the failure comes.
+    const answered = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      })}\n`,
+    );
+    await answered;
+    writeFileSync(trigger, "");
+    // stdin stays open: only the failure can end the server.
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        resolve(null);
+      }, 15_000);
+      child.once("exit", (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(code, err).toBe(1);
+    expect(err.trim().split("\n")).toEqual([
+      "txcript mcp: stopping after an unexpected failure: internal error: boom from nowhere (TXCRIPT_DEBUG=1 shows more)",
+    ]);
+  }, 30_000);
+});

@@ -57,9 +57,16 @@ export function register(program: Command): void {
       frames.on("error", gone);
       process.stdout.on("error", gone);
       process.stdout.write = process.stderr.write.bind(process.stderr);
-      // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
-      process.on("uncaughtException", (error) => log(errorLine(error)));
-      process.on("unhandledRejection", (error) => log(errorLine(error)));
+      // A bad request is answered inside its handler (the SDK turns a throw
+      // into a JSON-RPC error), so what escapes every handler is a failure of
+      // unknown extent: after it, no state can be trusted. It is said in one
+      // line and the server stops (exit 1); the client starts a fresh one.
+      const fatal = (error: unknown) => {
+        log(`stopping after an unexpected failure: ${errorLine(error).replace(/^txcript: /, "")}`);
+        process.exit(1);
+      };
+      process.on("uncaughtException", fatal);
+      process.on("unhandledRejection", fatal);
       // --cache DIR / --no-cache as every command takes them; TXCRIPT_CACHE is read by the index.
       const cache = cacheFlag(command);
       const { server, drain, close } = createMcpServer({
