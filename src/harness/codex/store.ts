@@ -515,42 +515,6 @@ export class CodexStore implements Store<CodexBody> {
     return path;
   }
 
-  /**
-   * Take session `id`'s lines out of session_index.jsonl. The file is
-   * rewritten only when it holds such a line; its size is checked again
-   * just before the rename and a file that grew meanwhile (a running Codex
-   * appended) is read again, which leaves only a tiny window for a lost line.
-   */
-  private forgetTitle(id: string): void {
-    const path = join(this.home, SESSION_INDEX);
-    const wanted = id.toLowerCase();
-    const mentions = (line: string) => {
-      try {
-        const entry: unknown = JSON.parse(line);
-        return (
-          isJsonObject(entry) && typeof entry.id === "string" && entry.id.toLowerCase() === wanted
-        );
-      } catch {
-        return false;
-      }
-    };
-    for (let attempt = 0; attempt < 5; attempt++) {
-      let text: string;
-      try {
-        text = readFileSync(path, "utf8");
-      } catch {
-        return;
-      }
-      const lines = text.split("\n");
-      if (!lines.some(mentions)) return;
-      const kept = lines.filter((line) => !mentions(line)).join("\n");
-      const size = Buffer.byteLength(text);
-      if (statSync(path).size !== size) continue;
-      writeFileAtomic(path, kept, { throughLink: true });
-      return;
-    }
-  }
-
   delete(id: string): string[] {
     this.checkId(id);
     const files = this.locate(id);
@@ -563,7 +527,10 @@ export class CodexStore implements Store<CodexBody> {
       return lstatSync(f.path).isSymbolicLink() ? f.path : real;
     });
     for (const t of targets) unlinkSync(t);
-    this.forgetTitle(id);
+    // session_index.jsonl is left as it is: Codex appends to it without a
+    // lock and never rewrites it, so any rewrite here could drop a line a
+    // running Codex appends meanwhile. A deleted session's name there names
+    // nothing (no rollout has its id).
     return targets;
   }
 
