@@ -388,3 +388,56 @@ export function tryLock(dir: string, name: string): { release(): void } | { held
     rmSync(path, { force: true });
   }
 }
+
+/** How long a tool's mkdir lock may go untouched before it counts as abandoned, and how long to wait for one. */
+export interface DirLockOptions {
+  staleMs?: number;
+  timeoutMs?: number;
+}
+
+/** Block this thread for `ms` (a lock wait in synchronous code). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Run `fn` holding the lock other tools take on `file` with the
+ * proper-lockfile package (Gemini CLI's `projects.json`): a directory
+ * `<real path of file>.lock`, made with mkdir (which only one process can
+ * win), judged abandoned when its mtime is older than `staleMs` (its holder
+ * refreshes it while it works), removed when done. Returns undefined when
+ * the lock stays held for `timeoutMs`.
+ */
+export function withDirLock<T>(
+  file: string,
+  fn: () => T,
+  { staleMs = 10_000, timeoutMs = 10_000 }: DirLockOptions = {},
+): { value: T } | undefined {
+  const lock = `${realpathSync(file)}.lock`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (errnoCode(error) !== "EEXIST") throw error;
+    }
+    let stale = false;
+    try {
+      stale = Date.now() - statSync(lock).mtimeMs > staleMs;
+    } catch {
+      continue; // released meanwhile: try again at once
+    }
+    if (stale) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() >= deadline) return undefined;
+    sleepSync(100);
+  }
+  try {
+    return { value: fn() };
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}

@@ -22,7 +22,7 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { mkdirInside, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import { mkdirInside, TargetExistsError, withDirLock, writeFileAtomic } from "../../fsx.js";
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
@@ -457,6 +457,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
     const ext = conversation.format === "json" ? ".json" : ".jsonl";
     const path = join(chats, sessionFileName(id, isoMillis(conversationStart(conversation)), ext));
     const files: string[] = [];
+    const notes: string[] = [];
     try {
       // Every folder on the way checked before any is made: none through a symlink.
       const made = mkdirInside(this.root, chats, "gemini_cli")[0];
@@ -488,8 +489,9 @@ export class GeminiCliStore implements Store<GeminiBody> {
         }
       }
       if (register && registry.valid) {
-        const written = this.register(root, slug);
-        if (written) files.push(written);
+        const registered = this.register(root, slug);
+        if (registered.path !== undefined) files.push(registered.path);
+        if (registered.skipped !== undefined) notes.push(registered.skipped);
       }
     } catch (cause) {
       if (cause instanceof TxcriptError) throw cause;
@@ -498,19 +500,28 @@ export class GeminiCliStore implements Store<GeminiBody> {
         cause,
       });
     }
-    return { harness: "gemini_cli", id, path, files };
+    return { harness: "gemini_cli", id, path, files, ...(notes.length > 0 ? { notes } : {}) };
   }
 
   /**
-   * Add `root -> slug` to projects.json, re-read just before writing so no
-   * other entry is lost; a registry the CLI could not read is left alone (the
-   * marker lets the CLI adopt the folder anyway). The CLI's lock file is not
-   * taken: the write is one atomic rename of a freshly read registry.
+   * Add `root -> slug` to projects.json under the lock Gemini CLI itself
+   * takes there (proper-lockfile's `projects.json.lock` directory, 10 s
+   * stale), re-read inside it so no other entry is lost. A registry the CLI
+   * could not read is left alone, and so is one whose lock stays held: the
+   * folder's marker lets the CLI adopt the folder anyway (`skipped`).
    */
-  private register(root: string, slug: string): string | undefined {
+  private register(root: string, slug: string): { path?: string; skipped?: string } {
     const path = join(this.root, REGISTRY);
-    let data: { projects: Record<string, unknown>; [k: string]: unknown } = { projects: {} };
-    if (existsSync(path)) {
+    // As the CLI does before locking: a registry must exist to be locked.
+    if (!existsSync(path)) {
+      try {
+        writeFileAtomic(path, JSON.stringify({ projects: {} }, null, 2), { exclusive: true });
+      } catch (cause) {
+        if (!(cause instanceof TargetExistsError)) throw cause;
+      }
+    }
+    const locked = withDirLock(path, () => {
+      let data: { projects: Record<string, unknown>; [k: string]: unknown };
       try {
         const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
         if (!isJsonObject(parsed) || !isJsonObject(parsed.projects)) return undefined;
@@ -518,11 +529,17 @@ export class GeminiCliStore implements Store<GeminiBody> {
       } catch {
         return undefined;
       }
+      if (data.projects[root] === slug) return undefined;
+      data.projects[root] = slug;
+      writeFileAtomic(path, JSON.stringify(data, null, 2), { throughLink: true });
+      return path;
+    });
+    if (locked === undefined) {
+      return {
+        skipped: `${path} stayed locked by another process; not registered there (the folder's .project_root marker lets Gemini CLI adopt it)`,
+      };
     }
-    if (data.projects[root] === slug) return undefined;
-    data.projects[root] = slug;
-    writeFileAtomic(path, JSON.stringify(data, null, 2), { throughLink: true });
-    return path;
+    return locked.value === undefined ? {} : { path: locked.value };
   }
 
   // -------------------------------------------------------------------------
