@@ -8,10 +8,11 @@
  */
 
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isJsonObject } from "./common.js";
 import { type Env, stateDir } from "./env.js";
+import { appendLine } from "./fsx.js";
 
 import type { Timestamp } from "./time.js";
 import type { Discovered, HarnessId, TextForm } from "./transcript.js";
@@ -122,8 +123,8 @@ export class CopyLedger {
   }
 
   /**
-   * Append a record (one short line, one write, so concurrent writers do not
-   * interleave). The directory is created only below an existing parent of
+   * Append a record: one line in one append (`appendLine`), so concurrent
+   * `continue`s need no lock (`test/hostile/ledger.test.ts`). The directory is created only below an existing parent of
    * the state root (a home that exists). Throws when it cannot be written.
    */
   record(record: CopyRecord): void {
@@ -135,7 +136,7 @@ export class CopyLedger {
       if (base === dirname(base) || base === "/") throw new Error(`no directory for ${dir}`);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
     }
-    appendFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    appendLine(this.path, JSON.stringify(record), 0o600);
     this.records().set(CopyLedger.key(record.harness, record.id), record);
   }
 }

@@ -11,8 +11,10 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import {
+  appendFileSync,
   closeSync,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   linkSync,
   lstatSync,
@@ -21,6 +23,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  readSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -440,4 +443,31 @@ export function withDirLock<T>(
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/**
+ * Append `line` (no newline of its own) to `path` in one write(2) to an
+ * O_APPEND file: the kernel places each such write whole at the end, so
+ * concurrent appenders (txcript's, or a harness's own) never interleave or
+ * overwrite each other, and no lock is needed. A file whose last line was
+ * left unterminated (a crash mid-write elsewhere) gets a newline first, so
+ * the torn line cannot swallow this one.
+ */
+export function appendLine(path: string, line: string, mode = 0o666): void {
+  let lead = "";
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const size = fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) lead = "\n";
+    }
+  } catch {
+    // no file yet: the append creates it
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  appendFileSync(path, `${lead}${line}\n`, { mode });
 }

@@ -12,16 +12,7 @@
  * files that resolve inside the Codex home. Stores do no conversion.
  */
 
-import {
-  appendFileSync,
-  closeSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readSync,
-  statSync,
-  unlinkSync,
-} from "node:fs";
+import { lstatSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Decompress } from "fzstd";
 import { parse as parseToml } from "smol-toml";
@@ -35,7 +26,13 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import {
+  appendLine,
+  mkdirInside,
+  sweepTemps,
+  TargetExistsError,
+  writeFileAtomic,
+} from "../../fsx.js";
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
@@ -494,24 +491,7 @@ export class CodexStore implements Store<CodexBody> {
       thread_name: title.trim(),
       updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     };
-    // A file whose last line has no newline yet gets one first.
-    let lead = "";
-    try {
-      const size = statSync(path).size;
-      if (size > 0) {
-        const fd = openSync(path, "r");
-        try {
-          const last = Buffer.alloc(1);
-          readSync(fd, last, 0, 1, size - 1);
-          if (last[0] !== 10) lead = "\n";
-        } finally {
-          closeSync(fd);
-        }
-      }
-    } catch {
-      // no index yet
-    }
-    appendFileSync(path, `${lead}${JSON.stringify(entry)}\n`);
+    appendLine(path, JSON.stringify(entry));
     return path;
   }
 
