@@ -29,8 +29,13 @@ export function sessionsFor(command: Command, backend?: SessionsBackend): Sessio
 export async function withSessions<T>(
   command: Command,
   work: (sessions: Sessions, progress: Progressed) => Promise<T>,
+  /** `local`: this machine's sessions even when the command names an archive (`archive push`). */
+  reading: "flags" | "local" = "flags",
 ): Promise<T> {
-  const sessions = sessionsFor(command, await archiveFor(command));
+  const sessions = sessionsFor(
+    command,
+    reading === "local" ? undefined : await archiveFor(command),
+  );
   const progress = new Progress();
   try {
     return await work(sessions, {

@@ -74,16 +74,19 @@ export function register(program: Command): void {
       const plan = redactionPlan({ redact: options.redact });
       const pool = openPool(url);
       try {
-        const pushed = await withSessions(command, (sessions, progress) =>
-          push(sessions, {
-            url,
-            pool,
-            machine,
-            user,
-            content: options.content,
-            redaction: options.redact ? { ...who, patterns: plan.patterns } : undefined,
-            onProgress: (done, total) => progress.onProgress?.("pushing", done, total),
-          }),
+        const pushed = await withSessions(
+          command,
+          (sessions, progress) =>
+            push(sessions, {
+              url,
+              pool,
+              machine,
+              user,
+              content: options.content,
+              redaction: options.redact ? { ...who, patterns: plan.patterns } : undefined,
+              onProgress: (done, total) => progress.onProgress?.("pushing", done, total),
+            }),
+          "local",
         );
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ version: 1, ...pushed }, null, 2)}\n`);
