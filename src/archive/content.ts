@@ -45,6 +45,29 @@ function updatedMs(d: Discovered): number {
   }
 }
 
+/**
+ * At `metadata` no message's words leave the machine, and a harness (or
+ * reader) that names an untitled session by its first prompt would send
+ * them as the title: such a title is left out.
+ */
+function withoutPromptTitle(
+  d: Discovered,
+  original: string | undefined,
+  transcript: Transcript<Common>,
+): Discovered {
+  const title = original?.replace(/…$/, "").replace(/\s+/g, " ").trim();
+  if (title === undefined) return d;
+  const first = transcript.body.find((m) => m.role === "user");
+  const text = (first?.content ?? [])
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (title !== "" && !text.startsWith(title)) return d;
+  const { title: _dropped, ...meta } = d.meta;
+  return { ...d, meta };
+}
+
 /** The listing's free-text fields through the same redactor as the transcript. */
 async function redactListing(d: Discovered, options: RedactOptions): Promise<Discovered> {
   const fields = [d.path, d.meta.title ?? "", d.meta.cwd ?? "", d.meta.git_branch ?? ""];
@@ -53,7 +76,8 @@ async function redactListing(d: Discovered, options: RedactOptions): Promise<Dis
   if (meta.title !== undefined && title !== undefined) meta.title = title;
   if (meta.cwd !== undefined && cwd !== undefined) meta.cwd = cwd;
   if (meta.git_branch !== undefined && branch !== undefined) meta.git_branch = branch;
-  return { ...d, path: path ?? d.path, meta };
+  // The fingerprint's local file paths stay here: the archive keeps a hash of it (push.ts).
+  return { ...d, path: path ?? d.path, meta, fingerprint: { files: [] } };
 }
 
 /**
@@ -74,7 +98,7 @@ export async function outgoing(
           meta: transcript.meta,
           body: transcript.body.map((m) => ({ ...m, content: m.content.map(withoutToolOutput) })),
         };
-  let d = discovered;
+  let d: Discovered = { ...discovered, fingerprint: { files: [] } };
   let redactions = 0;
   if (redaction !== undefined) {
     // At `metadata` no message leaves the machine: only the listing needs the redactor.
@@ -99,7 +123,13 @@ export async function outgoing(
         redactions,
       };
     case "metadata":
-      return { discovered: d, transcript: undefined, chunks: [], usage, redactions };
+      return {
+        discovered: withoutPromptTitle(d, discovered.meta.title, transcript),
+        transcript: undefined,
+        chunks: [],
+        usage,
+        redactions,
+      };
     default:
       return level satisfies never;
   }

@@ -11,6 +11,7 @@
  * deleted locally stays in the archive.
  */
 
+import { createHash } from "node:crypto";
 import { renderCommon } from "../commonJson.js";
 import { describeCause } from "../errors.js";
 import type { RedactOptions } from "../render/redact.js";
@@ -55,7 +56,10 @@ export interface Pushed {
 
 /** What makes two pushes of a session the same: its files, the level and the redaction. */
 export function versionOf(d: Discovered, content: ContentLevel, redacted: boolean): string {
-  return JSON.stringify([content, redacted, d.fingerprint.files]);
+  // A hash: the fingerprint names local paths, which do not leave the machine.
+  return createHash("sha256")
+    .update(JSON.stringify([content, redacted, d.fingerprint.files]))
+    .digest("hex");
 }
 
 async function write(

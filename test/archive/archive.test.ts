@@ -142,3 +142,176 @@ describe("two machines", () => {
     expect(snapshot()).toBe(before);
   });
 });
+
+/** Every text the archive holds for its sessions: transcripts, listings, chunks and their vectors. */
+function everything(name: string): string {
+  return sql(
+    name,
+    `SELECT coalesce(string_agg(coalesce(transcript, '') || discovered::text || coalesce(title, '') || coalesce(cwd, ''), ''), '') FROM txcript.sessions
+     UNION ALL SELECT coalesce(string_agg(body || tsv::text, ''), '') FROM txcript.chunks`,
+  );
+}
+
+describe("content levels and redaction", () => {
+  let c: Home;
+  let m: Marks;
+  beforeAll(() => {
+    c = home("levels");
+    m = markedSession(c, "charlie", "33333333-3333-4333-8333-333333333333");
+  });
+
+  it("sends no tool output and no secret by default", () => {
+    const { name, url } = database();
+    const r = run(c, ["archive", "push", "--archive", url]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("transcripts without tool output");
+    expect(r.stderr).toMatch(/redacted \([1-9]\d* replaced\)/);
+    const all = everything(name);
+    expect(all).toContain(m.prompt);
+    expect(all).not.toContain(m.toolOutput);
+    expect(all).not.toContain(m.secret);
+    expect(all).not.toContain(c.dir);
+    expect(sql(name, "SELECT count(*) FROM txcript.chunks WHERE kind = 'tool_output'")).toBe("0");
+  });
+
+  it("sends only usage and metadata at --content metadata", () => {
+    const { name, url } = database();
+    const r = run(c, ["archive", "push", "--archive", url, "--content", "metadata"]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("no messages");
+    const all = everything(name);
+    expect(all).not.toContain(m.prompt);
+    expect(all).not.toContain(m.toolOutput);
+    expect(all).not.toContain(m.secret);
+    expect(sql(name, "SELECT count(*) FROM txcript.chunks")).toBe("0");
+    expect(sql(name, "SELECT count(*) FROM txcript.sessions WHERE transcript IS NOT NULL")).toBe(
+      "0",
+    );
+    expect(sql(name, "SELECT sum(output) FROM txcript.usage")).toBe("7");
+    const v = run(c, ["view", "--archive", url, m.id]);
+    expect(v.status).toBe(1);
+    expect(v.stderr.trim().split("\n")).toHaveLength(1);
+    expect(v.stderr).toContain("metadata only");
+  });
+
+  it("sends tool output at --content full, still redacted", () => {
+    const { name, url } = database();
+    expect(run(c, ["archive", "push", "--archive", url, "--content", "full"]).status).toBe(0);
+    const all = everything(name);
+    expect(all).toContain(m.toolOutput);
+    expect(all).not.toContain(m.secret);
+    const q = run(c, ["query", "--json", "--archive", url, m.toolOutput]);
+    expect(JSON.parse(q.stdout).hits).toHaveLength(1);
+  });
+
+  it("sends the secret only when told --no-redact, and says so", () => {
+    const { name, url } = database();
+    const r = run(c, ["archive", "push", "--archive", url, "--content", "full", "--no-redact"]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("NOT redacted");
+    expect(everything(name)).toContain(m.secret);
+  });
+});
+
+describe("updates, interruptions and failures", () => {
+  it("updates a session changed here and keeps one deleted here", () => {
+    const h = home("changer");
+    const { name, url } = database();
+    markedSession(h, "delta", "44444444-4444-4444-8444-444444444444");
+    markedSession(h, "gone", "55555555-5555-4555-8555-555555555555");
+    expect(run(h, ["archive", "push", "--archive", url]).status).toBe(0);
+    markedSession(h, "echo", "44444444-4444-4444-8444-444444444444");
+    expect(run(h, ["delete", "--yes", "55555555-5555-4555-8555-555555555555"]).status).toBe(0);
+    const r = run(h, ["archive", "push", "--archive", url]);
+    expect(r.stderr).toMatch(/pushed 1 session .*\(0 unchanged/);
+    const hits = (word: string) =>
+      JSON.parse(run(h, ["query", "--json", "--archive", url, word]).stdout).hits.length;
+    expect(hits("echoprompt")).toBe(1);
+    expect(hits("deltaprompt")).toBe(0);
+    expect(hits("goneprompt")).toBe(1);
+    expect(sql(name, "SELECT count(*) FROM txcript.sessions")).toBe("2");
+  });
+
+  it("a push killed with SIGKILL and run again leaves every session exactly once", async () => {
+    const h = home("killed");
+    fill(h, { agy: 200, seed: 9 });
+    // The local index first, so the kill lands in the push itself.
+    expect(run(h, ["usage", "--json"]).status).toBe(0);
+    const ref = database();
+    expect(run(h, ["archive", "push", "--archive", ref.url]).status).toBe(0);
+    const { name, url } = database();
+    const { child, done } = start(h, ["archive", "push", "--archive", url]);
+    let seen = 0;
+    for (let i = 0; i < 2000 && seen === 0; i++) {
+      try {
+        seen = Number(sql(name, "SELECT count(*) FROM txcript.sessions"));
+      } catch {
+        // the schema is not there yet
+      }
+    }
+    child.kill("SIGKILL");
+    await done;
+    const atKill = Number(sql(name, "SELECT count(*) FROM txcript.sessions"));
+    expect(atKill).toBeGreaterThan(0);
+    expect(atKill).toBeLessThan(200);
+    const again = run(h, ["archive", "push", "--archive", url]);
+    expect(again.status).toBe(0);
+    const shape = (db: string) =>
+      sql(
+        db,
+        `SELECT s.harness, s.id, s.version,
+           (SELECT count(*) FROM txcript.chunks c WHERE c.sid = s.sid),
+           (SELECT count(*) FROM txcript.usage u WHERE u.sid = s.sid)
+         FROM txcript.sessions s ORDER BY s.harness, s.id`,
+      );
+    expect(shape(name)).toBe(shape(ref.name));
+    expect(shape(name).split("\n")).toHaveLength(200);
+  }, 180_000);
+
+  it("says in one line what is wrong with the archive, its password hidden", () => {
+    const h = home("oops");
+    markedSession(h, "foxtrot", "66666666-6666-4666-8666-666666666666");
+    const { name, url } = database();
+    const oneLine = (r: { status: number; stderr: string; stdout: string }, pattern: RegExp) => {
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stderr).not.toContain(pg.password);
+      expect(r.stderr).not.toContain("Wr0ng-Pa55");
+      expect(r.stderr).not.toMatch(/\s+at /);
+    };
+    const wrong = pg.url(name, pg.user, "Wr0ng-Pa55");
+    oneLine(run(h, ["archive", "push", "--archive", wrong]), /refused the user name or password/);
+    oneLine(run(h, ["list", "--archive", wrong]), /refused the user name or password/);
+    oneLine(
+      run(h, ["archive", "push", "--archive", `postgres://u:Wr0ng-Pa55@127.0.0.1:1/x`]),
+      /connection refused/,
+    );
+    oneLine(run(h, ["archive", "push", "--archive", pg.url("nosuchdb")]), /no such database/);
+    const scheme = run(h, ["archive", "push", "--archive", "http://u:Wr0ng-Pa55@example.org/x"]);
+    expect(scheme.stderr.trim().split("\n")).toHaveLength(1);
+    expect(scheme.stderr).toContain("postgres://");
+    expect(scheme.stderr).not.toContain("Wr0ng-Pa55");
+    expect(sql(name, "SELECT count(*) FROM pg_namespace WHERE nspname = 'txcript'")).toBe("0");
+
+    // A newer schema: refused, nothing written.
+    expect(run(h, ["archive", "push", "--archive", url]).status).toBe(0);
+    sql(name, "INSERT INTO txcript.migrations (version) VALUES (99)");
+    markedSession(h, "golf", "66666666-6666-4666-8666-666666666666");
+    const before = sql(name, "SELECT string_agg(sid || ':' || xmin, ',') FROM txcript.sessions");
+    oneLine(run(h, ["archive", "push", "--archive", url]), /version 99, newer than this txcript's/);
+    oneLine(run(h, ["list", "--archive", url]), /version 99, newer/);
+    expect(sql(name, "SELECT string_agg(sid || ':' || xmin, ',') FROM txcript.sessions")).toBe(
+      before,
+    );
+
+    // A schema named txcript that txcript did not make.
+    const foreign = database();
+    sql(foreign.name, "CREATE SCHEMA txcript; CREATE TABLE txcript.sessions (x integer)");
+    oneLine(run(h, ["archive", "push", "--archive", foreign.url]), /did not make/);
+    expect(sql(foreign.name, "SELECT count(*) FROM pg_tables WHERE schemaname = 'txcript'")).toBe(
+      "1",
+    );
+  });
+});
