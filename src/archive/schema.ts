@@ -78,6 +78,29 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX usage_sid ON txcript.usage (sid);
   CREATE INDEX usage_at ON txcript.usage (at);
   `,
+  // 2: row-level security. The owner (who ran the first push) is not bound
+  // by it; any other role sees and writes only the rows it pushed, unless
+  // it is a member of txcript_reader, which reads everything
+  // (docs/archive.md creates the roles and grants).
+  `
+  CREATE FUNCTION txcript.reads_all() RETURNS boolean LANGUAGE sql STABLE AS $$
+    SELECT EXISTS (SELECT 1 FROM pg_roles r
+                   WHERE r.rolname = 'txcript_reader' AND pg_has_role(r.oid, 'MEMBER'))
+  $$;
+  CREATE FUNCTION txcript.owns(s bigint) RETURNS boolean LANGUAGE sql STABLE AS $$
+    SELECT EXISTS (SELECT 1 FROM txcript.sessions WHERE sid = s AND pushed_by = current_user)
+  $$;
+  ALTER TABLE txcript.sessions ENABLE ROW LEVEL SECURITY;
+  ALTER TABLE txcript.chunks ENABLE ROW LEVEL SECURITY;
+  ALTER TABLE txcript.usage ENABLE ROW LEVEL SECURITY;
+  CREATE POLICY own ON txcript.sessions
+    USING (pushed_by = current_user) WITH CHECK (pushed_by = current_user);
+  CREATE POLICY read_all ON txcript.sessions FOR SELECT USING (txcript.reads_all());
+  CREATE POLICY own ON txcript.chunks USING (txcript.owns(sid)) WITH CHECK (txcript.owns(sid));
+  CREATE POLICY read_all ON txcript.chunks FOR SELECT USING (txcript.reads_all());
+  CREATE POLICY own ON txcript.usage USING (txcript.owns(sid)) WITH CHECK (txcript.owns(sid));
+  CREATE POLICY read_all ON txcript.usage FOR SELECT USING (txcript.reads_all());
+  `,
 ];
 
 /** The schema version this txcript writes and reads. */

@@ -84,7 +84,7 @@ describe("two machines", () => {
     expect(
       sql(name, "SELECT machine, os_user, count(*) FROM txcript.sessions GROUP BY 1, 2 ORDER BY 1"),
     ).toBe("devbox|user-devbox|6\nlaptop|user-laptop|7");
-    expect(sql(name, "SELECT max(version) FROM txcript.migrations")).toBe("1");
+    expect(sql(name, "SELECT max(version) FROM txcript.migrations")).toBe("2");
   });
 
   it("finds both machines' sessions from either", () => {
@@ -313,5 +313,61 @@ describe("updates, interruptions and failures", () => {
     expect(sql(foreign.name, "SELECT count(*) FROM pg_tables WHERE schemaname = 'txcript'")).toBe(
       "1",
     );
+  });
+});
+
+/** The roles docs/archive.md tells an administrator to create, word for word. */
+export const ROLES_SQL = `
+CREATE ROLE txcript_pusher NOLOGIN;
+CREATE ROLE txcript_reader NOLOGIN;
+GRANT USAGE ON SCHEMA txcript TO txcript_pusher, txcript_reader;
+GRANT SELECT ON txcript.migrations TO txcript_pusher, txcript_reader;
+GRANT SELECT, INSERT, UPDATE, DELETE ON txcript.sessions, txcript.chunks, txcript.usage TO txcript_pusher;
+GRANT SELECT ON txcript.sessions, txcript.chunks, txcript.usage TO txcript_reader;
+`;
+
+describe("least-privilege roles (row-level security)", () => {
+  it("lets a pusher read only its own sessions, and a reader read all", () => {
+    const { name, url } = database();
+    const admin = home("admin");
+    expect(run(admin, ["archive", "push", "--archive", url]).status).toBe(0);
+    sql(name, ROLES_SQL);
+    sql(
+      name,
+      `CREATE ROLE alice LOGIN PASSWORD 'alice-pw' IN ROLE txcript_pusher;
+       CREATE ROLE bob LOGIN PASSWORD 'bob-pw' IN ROLE txcript_pusher;
+       CREATE ROLE carol LOGIN PASSWORD 'carol-pw' IN ROLE txcript_reader;`,
+    );
+    const as = (user: string) => pg.url(name, user, `${user}-pw`);
+    const a = home("alice-box");
+    const b = home("bob-box");
+    const ma = markedSession(a, "hotel", "77777777-7777-4777-8777-777777777777");
+    const mb = markedSession(b, "india", "88888888-8888-4888-8888-888888888888");
+    expect(run(a, ["archive", "push", "--archive", as("alice")]).stderr).toMatch(
+      /pushed 1 session/,
+    );
+    expect(run(b, ["archive", "push", "--archive", as("bob")]).stderr).toMatch(/pushed 1 session/);
+    const ids = (h: Home, user: string) =>
+      JSON.parse(run(h, ["list", "--json", "--archive", as(user)]).stdout).sessions.map(
+        (x: { id: string }) => x.id,
+      );
+    expect(ids(a, "alice")).toEqual([ma.id]);
+    expect(ids(b, "bob")).toEqual([mb.id]);
+    const hits = (user: string, word: string) =>
+      JSON.parse(run(a, ["query", "--json", "--archive", as(user), word]).stdout).hits.length;
+    expect(hits("alice", mb.prompt)).toBe(0);
+    expect(hits("carol", mb.prompt)).toBe(1);
+    expect(hits("carol", ma.prompt)).toBe(1);
+    const v = run(a, ["view", "--archive", as("alice"), mb.id]);
+    expect(v.status).toBe(1);
+    expect(v.stderr).toContain("no session in the archive");
+    // A reader cannot push.
+    const c = home("carol-box");
+    markedSession(c, "juliet", "99999999-9999-4999-8999-999999999999");
+    const r = run(c, ["archive", "push", "--archive", as("carol")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("permission denied");
+    expect(r.stderr).not.toContain("carol-pw");
   });
 });
