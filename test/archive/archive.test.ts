@@ -127,6 +127,17 @@ describe("two machines", () => {
     expect(r.stdout).toContain(mb.prompt);
   });
 
+  it("continues a colleague's session here", () => {
+    const r = run(a, ["continue", "--archive", url, mb.id, "--with", "codex", "--no-resume"]);
+    expect(r.stderr).toContain("wrote Codex session");
+    expect(r.status).toBe(0);
+    const local = JSON.parse(run(a, ["list", "--json", "--from", "codex"]).stdout).sessions;
+    const copy = local.find((s: { forked_from: string | null }) => s.forked_from === mb.id);
+    expect(copy).toBeDefined();
+    const shown = run(a, ["view", copy.id]);
+    expect(shown.stdout).toContain(mb.prompt);
+  });
+
   it("a second push changes no row", () => {
     const snapshot = () =>
       sql(
@@ -136,9 +147,9 @@ describe("two machines", () => {
                 (SELECT count(*) || ':' || max(xmin::text) FROM txcript.usage)`,
       );
     const before = snapshot();
-    const r = run(a, ["archive", "push", "--archive", url]);
+    const r = run(b, ["archive", "push", "--archive", url]);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/pushed 0 sessions .*\(7 unchanged/);
+    expect(r.stderr).toMatch(/pushed 0 sessions .*\(6 unchanged/);
     expect(snapshot()).toBe(before);
   });
 });
