@@ -13,6 +13,7 @@
 
 import { createHash } from "node:crypto";
 import { renderCommon } from "../commonJson.js";
+import { CopyLedger } from "../copies.js";
 import { describeCause } from "../errors.js";
 import type { RedactOptions } from "../render/redact.js";
 import type { Sessions } from "../sessions/sessions.js";
@@ -55,10 +56,15 @@ export interface Pushed {
 }
 
 /** What makes two pushes of a session the same: its files, the level and the redaction. */
-export function versionOf(d: Discovered, content: ContentLevel, redacted: boolean): string {
+export function versionOf(
+  d: Discovered,
+  content: ContentLevel,
+  redacted: boolean,
+  copiedAt: number | undefined,
+): string {
   // A hash: the fingerprint names local paths, which do not leave the machine.
   return createHash("sha256")
-    .update(JSON.stringify([content, redacted, d.fingerprint.files]))
+    .update(JSON.stringify([content, redacted, copiedAt ?? null, d.fingerprint.files]))
     .digest("hex");
 }
 
@@ -162,15 +168,24 @@ export async function push(sessions: Sessions, o: PushOptions): Promise<Pushed> 
         )
       ).rows.map((r) => [`${r.harness}/${r.id}`, r.version]),
     );
+    // A copy `continue` wrote repeats its source's messages: as the local
+    // index does, only its usage after it was written counts.
+    const copies = new Map(
+      new CopyLedger(sessions.options.env)
+        .writtenCopies()
+        .map(([harness, id, ms]) => [`${harness}/${id}`, ms]),
+    );
     let done = 0;
     for (const d of listing.sessions) {
-      const version = versionOf(d, o.content, redacted);
+      const cut = copies.get(`${d.harness}/${d.id}`);
+      const version = versionOf(d, o.content, redacted, cut);
       if (known.get(`${d.harness}/${d.id}`) === version) result.unchanged++;
       else {
         let out: Outgoing | undefined;
         try {
           const loaded = await sessions.load({ harness: d.harness, id: d.id });
           out = await outgoing(d, loaded.transcript, o.content, o.redaction);
+          if (cut !== undefined) out.usage = out.usage.filter((u) => u.at > cut);
         } catch (error) {
           result.failed.push({
             harness: d.harness,

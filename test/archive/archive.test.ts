@@ -136,6 +136,11 @@ describe("two machines", () => {
     expect(copy).toBeDefined();
     const shown = run(a, ["view", copy.id]);
     expect(shown.stdout).toContain(mb.prompt);
+    // Pushed, the copy counts no token twice: the archive still sums the machines.
+    expect(run(a, ["archive", "push", "--archive", url]).stderr).toMatch(/pushed 1 session /);
+    const remote = usageTotal(b, ["--archive", url]);
+    expect(remote.input_tokens).toBe(usageTotal(a).input_tokens + usageTotal(b).input_tokens);
+    expect(remote.messages).toBe(usageTotal(a).messages + usageTotal(b).messages);
   });
 
   it("a second push changes no row", () => {
