@@ -143,6 +143,20 @@ describe("two machines", () => {
     expect(remote.messages).toBe(usageTotal(a).messages + usageTotal(b).messages);
   });
 
+  it("serves the archive over MCP", async () => {
+    const { connect, call, textOf } = await import("../mcp/support.js");
+    const server = await connect(a.dir, ["--archive", url], { env: a.env });
+    try {
+      const found = await call(server.client, "search_sessions", { query: mb.prompt });
+      expect(found.isError).toBeFalsy();
+      expect(textOf(found)).toContain(mb.id);
+      const read = await call(server.client, "read_session", { session: mb.id });
+      expect(textOf(read)).toContain(mb.prompt);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a second push changes no row", () => {
     const snapshot = () =>
       sql(
