@@ -88,12 +88,20 @@ export async function withClient<T>(
     throw archiveFailure(url, error, "cannot connect to the archive");
   }
   let broken = false;
+  // The server may end the connection between two queries (a restart): the
+  // driver emits that as an event, which must not crash the process; the
+  // next query fails and says so.
+  const dropped = () => {
+    broken = true;
+  };
+  client.on("error", dropped);
   try {
     return await work(client);
   } catch (error) {
     broken = true;
     throw archiveFailure(url, error, doing);
   } finally {
+    client.off("error", dropped);
     client.release(broken);
   }
 }

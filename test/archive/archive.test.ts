@@ -243,6 +243,17 @@ describe("content levels and redaction", () => {
   });
 });
 
+/** Every session's key, version and row counts: equal for two archives holding the same. */
+function shape(db: string): string {
+  return sql(
+    db,
+    `SELECT s.harness, s.id, s.version,
+       (SELECT count(*) FROM txcript.chunks c WHERE c.sid = s.sid),
+       (SELECT count(*) FROM txcript.usage u WHERE u.sid = s.sid)
+     FROM txcript.sessions s ORDER BY s.harness, s.id`,
+  );
+}
+
 describe("updates, interruptions and failures", () => {
   it("updates a session changed here and keeps one deleted here", () => {
     const h = home("changer");
@@ -286,16 +297,35 @@ describe("updates, interruptions and failures", () => {
     expect(atKill).toBeLessThan(200);
     const again = run(h, ["archive", "push", "--archive", url]);
     expect(again.status).toBe(0);
-    const shape = (db: string) =>
-      sql(
-        db,
-        `SELECT s.harness, s.id, s.version,
-           (SELECT count(*) FROM txcript.chunks c WHERE c.sid = s.sid),
-           (SELECT count(*) FROM txcript.usage u WHERE u.sid = s.sid)
-         FROM txcript.sessions s ORDER BY s.harness, s.id`,
-      );
     expect(shape(name)).toBe(shape(ref.name));
     expect(shape(name).split("\n")).toHaveLength(200);
+  }, 180_000);
+
+  it("a push cut by a server restart fails in one line, and the next push completes it", async () => {
+    const h = home("restarted");
+    fill(h, { agy: 200, seed: 11 });
+    expect(run(h, ["usage", "--json"]).status).toBe(0);
+    const ref = database();
+    expect(run(h, ["archive", "push", "--archive", ref.url]).status).toBe(0);
+    const { name, url } = database();
+    const { done } = start(h, ["archive", "push", "--archive", url]);
+    let seen = 0;
+    for (let i = 0; i < 2000 && seen === 0; i++) {
+      try {
+        seen = Number(sql(name, "SELECT count(*) FROM txcript.sessions"));
+      } catch {
+        // the schema is not there yet
+      }
+    }
+    pg.restart();
+    const cut = await done;
+    expect(cut.status).toBe(1);
+    expect(cut.stderr.trim().split("\n")).toHaveLength(1);
+    expect(cut.stderr).toMatch(/^txcript: postgres:\/\/txcript_admin:\*\*\*@/);
+    const atCut = Number(sql(name, "SELECT count(*) FROM txcript.sessions"));
+    expect(atCut).toBeLessThan(200);
+    expect(run(h, ["archive", "push", "--archive", url]).status).toBe(0);
+    expect(shape(name)).toBe(shape(ref.name));
   }, 180_000);
 
   it("says in one line what is wrong with the archive, its password hidden", () => {

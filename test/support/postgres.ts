@@ -22,6 +22,8 @@ export interface Cluster {
   url(database?: string, user?: string, password?: string): string;
   /** Run SQL as the superuser through psql; returns its unaligned output. */
   psql(sql: string, database?: string): string;
+  /** Stop the server at once (clients' connections cut) and start it again. */
+  restart(): void;
   stop(): void;
 }
 
@@ -83,19 +85,22 @@ export function startPostgres(): Cluster {
     "--locale=C.UTF-8",
   ]);
   let port = 0;
+  const pgCtl = (action: string, extra: string[] = []) =>
+    asOwner(join(bin, "pg_ctl"), [
+      "-D",
+      data,
+      "-l",
+      join(dir, "log"),
+      "-w",
+      ...extra,
+      "-o",
+      `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=60`,
+      action,
+    ]);
   for (let attempt = 0; ; attempt++) {
     port = freePort();
     try {
-      asOwner(join(bin, "pg_ctl"), [
-        "-D",
-        data,
-        "-l",
-        join(dir, "log"),
-        "-w",
-        "-o",
-        `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=60`,
-        "start",
-      ]);
+      pgCtl("start");
       break;
     } catch (error) {
       if (attempt >= 3) throw error;
@@ -131,6 +136,9 @@ export function startPostgres(): Cluster {
       );
       if (r.status !== 0) throw new Error(`psql failed: ${r.stderr}`);
       return r.stdout.trim();
+    },
+    restart: () => {
+      pgCtl("restart", ["-m", "immediate"]);
     },
     stop: () => {
       try {
