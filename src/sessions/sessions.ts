@@ -7,7 +7,9 @@
  * (the source always named, so a copy's id and lineage are the same from
  * any door), deletes and totals usage. The persistent index is its memory
  * (in memory when the cache cannot open); the stores (`Local`) are read
- * for what the index does not hold: a session's full transcript.
+ * for what the index does not hold: a session's full transcript. Given a
+ * `backend` (backend.ts: a shared archive), it answers list, search,
+ * usage, resolve and load from that memory instead, with the same types.
  * Importing this module opens nothing.
  */
 
