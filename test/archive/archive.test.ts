@@ -357,6 +357,11 @@ describe("updates, interruptions and failures", () => {
 
     // A newer schema: refused, nothing written.
     expect(run(h, ["archive", "push", "--archive", url]).status).toBe(0);
+    // The password out of the URL (and so out of the process list): PGPASSWORD.
+    const bare = `postgres://${pg.user}@${pg.host}:${pg.port}/${name}`;
+    const listed = run(h, ["list", "--json", "--archive", bare], { PGPASSWORD: pg.password });
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout).sessions).toHaveLength(1);
     sql(name, "INSERT INTO txcript.migrations (version) VALUES (99)");
     markedSession(h, "golf", "66666666-6666-4666-8666-666666666666");
     const before = sql(name, "SELECT string_agg(sid || ':' || xmin, ',') FROM txcript.sessions");
