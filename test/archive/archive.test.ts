@@ -382,7 +382,7 @@ describe("updates, interruptions and failures", () => {
 });
 
 /** The roles docs/archive.md tells an administrator to create, word for word. */
-export const ROLES_SQL = `
+const ROLES_SQL = `
 CREATE ROLE txcript_pusher NOLOGIN;
 CREATE ROLE txcript_reader NOLOGIN;
 GRANT USAGE ON SCHEMA txcript TO txcript_pusher, txcript_reader;
