@@ -33,8 +33,10 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  // tinypool starts its workers from files beside its own module.
-  external: ["better-sqlite3", "tinypool"],
+  // tinypool starts its workers from files beside its own module; pg
+  // requires its optional native binding (pg-native) by name, which a
+  // bundle cannot leave optional.
+  external: ["better-sqlite3", "tinypool", "pg"],
   // ES builds first: jsonc-parser's CommonJS build requires its files by
   // computed names, which a bundle cannot follow.
   mainFields: ["module", "main"],

@@ -176,3 +176,6 @@ export function errorLine(error: unknown, door: Door = {}): string {
   }
   return `txcript: internal error: ${oneLine(describeCause(error))} (TXCRIPT_DEBUG=1 shows more)`;
 }
+
+/** The shared archive (PostgreSQL) could not be reached, read or written; its URL is always redacted. */
+export class ArchiveError extends TxcriptError {}

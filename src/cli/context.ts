@@ -14,6 +14,7 @@ import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from
 import { Sessions } from "../sessions/sessions.js";
 import { promptTitle } from "../strings.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
+import { archiveFor } from "./archive.js";
 import { readDocument } from "./documents.js";
 import { UsageError } from "./errors.js";
 import { rootsFrom } from "./roots.js";
@@ -99,7 +100,11 @@ export async function resolveSource(
     }
   } else {
     // Resolving and loading read the stores only: the index is never opened for them.
-    const sessions = new Sessions({ env: process.env, roots: rootsFrom(command) });
+    const sessions = new Sessions({
+      env: process.env,
+      roots: rootsFrom(command),
+      backend: await archiveFor(command),
+    });
     try {
       found = await sessions.resolve(parsed.ref, options.from);
     } catch (error) {
@@ -116,8 +121,13 @@ export async function resolveSource(
       }
       throw error;
     }
-    const loaded = await sessions.load(found);
-    forkedFrom = await sessions.lineage(found);
+    let loaded: Awaited<ReturnType<Sessions["load"]>>;
+    try {
+      loaded = await sessions.load(found);
+      forkedFrom = await sessions.lineage(found);
+    } finally {
+      sessions.close();
+    }
     transcript = loaded.transcript;
     path = loaded.path;
   }

@@ -7,18 +7,21 @@
  */
 
 import type { Command } from "commander";
+import type { SessionsBackend } from "../sessions/backend.js";
 import { type Progressed, Sessions } from "../sessions/sessions.js";
+import { archiveFor } from "./archive.js";
 import { cacheFlag, warn } from "./cache.js";
 import { Progress } from "./output.js";
 import { rootsFrom } from "./roots.js";
 
 /** The sessions service for this command line: its roots and its index (`--cache`, `--no-cache`). */
-export function sessionsFor(command: Command): Sessions {
+export function sessionsFor(command: Command, backend?: SessionsBackend): Sessions {
   return new Sessions({
     env: process.env,
     roots: rootsFrom(command),
     cache: cacheFlag(command),
     warn,
+    backend,
   });
 }
 
@@ -26,8 +29,13 @@ export function sessionsFor(command: Command): Sessions {
 export async function withSessions<T>(
   command: Command,
   work: (sessions: Sessions, progress: Progressed) => Promise<T>,
+  /** `local`: this machine's sessions even when the command names an archive (`archive push`). */
+  reading: "flags" | "local" = "flags",
 ): Promise<T> {
-  const sessions = sessionsFor(command);
+  const sessions = sessionsFor(
+    command,
+    reading === "local" ? undefined : await archiveFor(command),
+  );
   const progress = new Progress();
   try {
     return await work(sessions, {

@@ -6,6 +6,7 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Env } from "../env.js";
+import type { SessionsBackend } from "../sessions/backend.js";
 import { Sessions } from "../sessions/sessions.js";
 import type { HarnessId } from "../transcript.js";
 import { registerResources } from "./resources.js";
@@ -26,6 +27,8 @@ export interface McpServerOptions {
   cache?: string | null;
   /** Redaction: forced for every answer (--redact) or per call; the home path, user name and patterns to use. */
   redaction?: McpRedaction;
+  /** Answer from this memory (a shared archive, `--archive`) instead of the machine's index and stores. */
+  backend?: SessionsBackend | undefined;
 }
 
 export interface TxcriptMcpServer {
@@ -45,6 +48,7 @@ export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
     cache: options.cache,
     warn: (line) => log(`warning: ${line}`),
     keepLoaded: 8,
+    backend: options.backend,
   });
   const server = new McpServer(
     { name: "txcript", title: "txcript: coding-agent sessions", version: options.version },

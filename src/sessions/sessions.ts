@@ -7,12 +7,15 @@
  * (the source always named, so a copy's id and lineage are the same from
  * any door), deletes and totals usage. The persistent index is its memory
  * (in memory when the cache cannot open); the stores (`Local`) are read
- * for what the index does not hold: a session's full transcript.
+ * for what the index does not hold: a session's full transcript. Given a
+ * `backend` (backend.ts: a shared archive), it answers list, search,
+ * usage, resolve and load from that memory instead, with the same types.
  * Importing this module opens nothing.
  */
 
 import type { Origin } from "../copies.js";
 import type { Env } from "../env.js";
+import { UnsupportedError } from "../errors.js";
 import {
   type Hit,
   type IndexedId,
@@ -27,6 +30,7 @@ import {
 import { ftsExpression } from "../index/terms.js";
 import type { Continued, Listing, Loaded, Local, Located } from "../local.js";
 import type { Common, Fingerprint, HarnessId, Transcript } from "../transcript.js";
+import type { SessionsBackend } from "./backend.js";
 import type { SessionFilter } from "./filter.js";
 
 export interface SessionsOptions {
@@ -41,6 +45,13 @@ export interface SessionsOptions {
   textWorker?: boolean | undefined;
   /** How many loaded transcripts to keep between calls (a long-lived door; default 0). */
   keepLoaded?: number | undefined;
+  /**
+   * Answer from this memory instead of the machine's index and stores: a
+   * shared archive (`--archive`, src/archive/). Listing, search, usage,
+   * resolving and loading then read it; continue writes locally as ever;
+   * delete refuses.
+   */
+  backend?: SessionsBackend | undefined;
 }
 
 /** A list request: the filter, and at most `limit` sessions. */
@@ -88,6 +99,9 @@ export interface ContinueRequest {
   /** The target's surface, when it has several (agy: `cli`, the default, or `desktop`). */
   surface?: string | undefined;
 }
+
+/** What a backend's answers report as refreshed: it has no local stores to skip. */
+const NOTHING_REFRESHED: Refreshed = { skipped: [], unreadable: [] };
 
 function versionOf(fp: Fingerprint | undefined): string {
   return fp === undefined
@@ -176,8 +190,15 @@ export class Sessions {
     return p;
   }
 
+  /** The backend answering instead of the index and stores, if any. */
+  get backend(): SessionsBackend | undefined {
+    return this.options.backend;
+  }
+
   /** Sessions, newest activity first (then id, then harness), after a refresh. */
   async list(request: ListRequest = {}, progress: Progressed = {}): Promise<Listing> {
+    const backend = this.options.backend;
+    if (backend) return { sessions: await backend.list(request), skipped: [], unreadable: [] };
     const refreshed = await this.refresh({ from: request.from, ...progress });
     const sessions = this.index().list(request).sessions;
     return { sessions, skipped: refreshed.skipped, unreadable: refreshed.unreadable };
@@ -194,6 +215,11 @@ export class Sessions {
     progress: Progressed = {},
   ): Promise<Found> {
     ftsExpression(terms);
+    const backend = this.options.backend;
+    if (backend) {
+      const { hits, total } = await backend.query(terms, request);
+      return { hits, total, unreadable: 0, refreshed: NOTHING_REFRESHED };
+    }
     const refreshed = await this.refresh({ from: request.from, text: true, ...progress });
     const index = this.index();
     const total = index.count(terms, request);
@@ -205,6 +231,13 @@ export class Sessions {
 
   /** Tokens per session, model and 15-minute span of the messages the filter selects. */
   async usage(filter: SessionFilter = {}, progress: Progressed = {}): Promise<Usage> {
+    const backend = this.options.backend;
+    if (backend)
+      return {
+        buckets: await backend.usageBuckets(filter),
+        unread: 0,
+        refreshed: NOTHING_REFRESHED,
+      };
     const refreshed = await this.refresh({ from: filter.from, text: true, ...progress });
     const index = this.index();
     return { buckets: index.usageBuckets(filter), unread: index.unreadCount(filter), refreshed };
@@ -226,16 +259,19 @@ export class Sessions {
 
   /** An exact id, else a unique prefix of one, across the stores or in `from`'s. */
   async resolve(ref: string, from?: HarnessId): Promise<Located> {
+    if (this.options.backend) return this.options.backend.resolve(ref, from);
     return (await this.stores(from)).resolve(ref);
   }
 
   /** The session a copy was made from, when `continue` wrote it. */
   async lineage(located: Located): Promise<Origin | undefined> {
+    if (this.options.backend) return undefined;
     return (await this.stores()).lineage(located);
   }
 
   /** The current fingerprint of one session as a string; `-` when it is gone. */
   async version(located: Located): Promise<string> {
+    if (this.options.backend) return "-";
     const local = await this.stores();
     try {
       return versionOf(local.store(located.harness).fingerprint(located.id));
@@ -246,6 +282,8 @@ export class Sessions {
 
   /** Load as Common; a long-lived door reuses its last loads while the files are unchanged. */
   async load(located: Located): Promise<LoadedAt> {
+    if (this.options.backend)
+      return { ...(await this.options.backend.load(located)), version: "-" };
     const local = await this.stores();
     const key = `${located.harness}/${located.id}`;
     const version = await this.version(located);
@@ -285,6 +323,8 @@ export class Sessions {
 
   /** Delete a session's files from its store; returns the paths removed. */
   async remove(located: Located): Promise<string[]> {
+    if (this.options.backend)
+      throw new UnsupportedError(undefined, "sessions in the archive are not deleted from here");
     return (await this.stores()).remove(located);
   }
 
@@ -295,5 +335,6 @@ export class Sessions {
       // closing is best effort
     }
     this.opened = undefined;
+    this.options.backend?.close();
   }
 }

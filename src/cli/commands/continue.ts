@@ -12,6 +12,7 @@ import type { Origin } from "../../copies.js";
 import { harness } from "../../harness/index.js";
 import { resumeLine } from "../../sessions/resume.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
+import { addArchiveOptions } from "../archive.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
 import { childStarted, INTERRUPTED, uninterrupted } from "../interrupt.js";
@@ -65,8 +66,7 @@ function launchHarness(program: string, args: string[], cwd: string | undefined)
 }
 
 export function register(program: Command): void {
-  program
-    .command("continue")
+  addArchiveOptions(program.command("continue"))
     .description("copy a session or document into a harness and resume it there")
     .argument(
       "<source>",

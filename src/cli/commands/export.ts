@@ -18,6 +18,7 @@ import { isInside } from "../../paths.js";
 import { type IndexEntry, renderIndexHtml } from "../../render/index.js";
 import { pathStyle } from "../../render/paths.js";
 import type { Discovered, StoreOptions, TextForm } from "../../transcript.js";
+import { addArchiveOptions, archiveFor } from "../archive.js";
 import { resolveSource, type Source } from "../context.js";
 import { UsageError } from "../errors.js";
 import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
@@ -195,7 +196,7 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
   } catch (cause) {
     throw new TxcriptError(undefined, `cannot create ${dir}: ${describeCause(cause)}`, { cause });
   }
-  const sessions = sessionsFor(command);
+  const sessions = sessionsFor(command, await archiveFor(command));
   const who = identity();
   const entries: IndexEntry[] = [];
   let redacted = 0;
@@ -315,7 +316,7 @@ export function register(program: Command): void {
     )
     .option("--all", "export every session the filters select, one file each, into --out DIR")
     .option("--force", "replace files that already exist");
-  addListFilters(command, "sessions (with --all)").action(
+  addListFilters(addArchiveOptions(command), "sessions (with --all)").action(
     async (ref: string | undefined, options: ExportOptions, cmd: Command) => {
       if (options.all) {
         if (ref !== undefined) throw new UsageError("export --all takes no session argument");

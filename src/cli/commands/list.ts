@@ -10,6 +10,7 @@ import type { Listing } from "../../local.js";
 import { sessionRecord } from "../../sessionRecord.js";
 import type { ListRequest } from "../../sessions/sessions.js";
 import type { HarnessId } from "../../transcript.js";
+import { addArchiveOptions } from "../archive.js";
 import { reportSkipped } from "../cache.js";
 import { takeInterrupts } from "../interrupt.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
@@ -27,8 +28,7 @@ interface ListOptions {
 }
 
 export function register(program: Command): void {
-  program
-    .command("list")
+  addArchiveOptions(program.command("list"))
     .alias("ls")
     .description("list sessions, newest first")
     .option("--from <harness>", "only this harness", parseHarness)

@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import { describeCause, errorLine } from "../../errors.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { FrameTransport } from "../../mcp/transport.js";
+import { addArchiveOptions, archiveFor } from "../archive.js";
 import { cacheFlag } from "../cache.js";
 import { identity, redactionPlan } from "../pages.js";
 import { rootsFrom } from "../roots.js";
@@ -22,8 +23,7 @@ interface McpOptions {
 }
 
 export function register(program: Command): void {
-  program
-    .command("mcp")
+  addArchiveOptions(program.command("mcp"))
     .description("serve every session to agents over MCP (stdio)")
     .option("--allow-write", "offer continue_session, which writes copies into harness stores")
     .option(
@@ -78,6 +78,7 @@ export function register(program: Command): void {
         redaction: { force: options.redact === true, options: { ...identity(), patterns } },
         version: packageVersion(),
         log,
+        backend: await archiveFor(command),
       });
       // Oversized, unparsable and invalid frames are answered and noted in one line each; the server serves on.
       const transport = new FrameTransport(process.stdin, frames, { note: log });

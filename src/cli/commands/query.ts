@@ -20,6 +20,7 @@ import {
 import { sessionRecord } from "../../sessionRecord.js";
 import { timestampMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
+import { addArchiveOptions } from "../archive.js";
 import { localDate, padEnd } from "../columns.js";
 import { UsageError } from "../errors.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
@@ -120,8 +121,7 @@ export function renderHits(hits: readonly Hit[], color: boolean): string {
 }
 
 export function register(program: Command): void {
-  program
-    .command("query")
+  addArchiveOptions(program.command("query"))
     .alias("search")
     .description('search every session\'s messages: words, "phrases", prefix*, -excluded')
     .argument("[terms...]", "what to find; on a terminal with none, the picker opens")

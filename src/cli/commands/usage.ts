@@ -27,6 +27,7 @@ import {
   isGrouping,
   type Report,
 } from "../../usage/report.js";
+import { addArchiveOptions } from "../archive.js";
 import { reportSkipped } from "../cache.js";
 import { fitWidth } from "../columns.js";
 import { tildify } from "../list-table.js";
@@ -204,8 +205,7 @@ export function usageJson(
 }
 
 export function register(program: Command): void {
-  program
-    .command("usage")
+  addArchiveOptions(program.command("usage"))
     .description("tokens and cost per day, week, month, model, harness, session or directory")
     .option(
       "--by <grouping>",

@@ -7,6 +7,7 @@ import { type Command, Option } from "commander";
 import { renderCommonChunks } from "../../commonJson.js";
 import { renderText, type ViewInput } from "../../render/text.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
+import { addArchiveOptions } from "../archive.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { colorEnabled, painter, writeChunks, writePaged } from "../output.js";
@@ -28,8 +29,7 @@ interface ViewOptions {
 }
 
 export function register(program: Command): void {
-  program
-    .command("view")
+  addArchiveOptions(program.command("view"))
     .alias("show")
     .description("show a session (or a #range of its messages)")
     .argument(
