@@ -28,6 +28,7 @@ const COMMANDS: { names: string[]; load: () => Promise<CommandModule> }[] = [
   { names: ["convert"], load: () => import("./commands/convert.js") },
   { names: ["delete", "rm"], load: () => import("./commands/delete.js") },
   { names: ["mcp"], load: () => import("./commands/mcp.js") },
+  { names: ["serve"], load: () => import("./commands/serve.js") },
   { names: ["completion", "complete"], load: () => import("./commands/completion.js") },
 ];
 
