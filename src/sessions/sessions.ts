@@ -41,6 +41,12 @@ export interface SessionsOptions {
   textWorker?: boolean | undefined;
   /** How many loaded transcripts to keep between calls (a long-lived door; default 0). */
   keepLoaded?: number | undefined;
+  /**
+   * A long-lived door under many requests (`txcript serve`): reuse a
+   * refresh that ended less than this many ms ago instead of probing the
+   * stores again (default 0: every call refreshes).
+   */
+  reuseRefreshMs?: number | undefined;
 }
 
 /** A list request: the filter, and at most `limit` sessions. */
@@ -104,6 +110,10 @@ export class Sessions {
   private queued:
     | { text: boolean; from: HarnessId | undefined; promise: Promise<Refreshed> }
     | undefined;
+  /** The last refresh that ended, for `reuseRefreshMs`. */
+  private last:
+    | { at: number; text: boolean; from: HarnessId | undefined; result: Refreshed }
+    | undefined;
 
   constructor(readonly options: SessionsOptions) {}
 
@@ -149,12 +159,27 @@ export class Sessions {
     options: { from?: HarnessId | undefined; text?: boolean } & Progressed = {},
   ): Promise<Refreshed> {
     const text = options.text === true;
+    const reuse = this.options.reuseRefreshMs ?? 0;
+    const last = this.last;
+    if (
+      reuse > 0 &&
+      last !== undefined &&
+      Date.now() - last.at < reuse &&
+      (last.text || !text) &&
+      (last.from === undefined || last.from === options.from)
+    )
+      return Promise.resolve(last.result);
     const run = () =>
-      this.index().refresh({
-        text,
-        ...(options.from !== undefined ? { from: options.from } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      });
+      this.index()
+        .refresh({
+          text,
+          ...(options.from !== undefined ? { from: options.from } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        })
+        .then((result) => {
+          if (reuse > 0) this.last = { at: Date.now(), text, from: options.from, result };
+          return result;
+        });
     if (this.running === undefined) {
       const p = run();
       this.running = p;

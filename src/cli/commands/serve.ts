@@ -16,9 +16,11 @@ import type { ClientAssets } from "../../serve/app.js";
 import { startServer } from "../../serve/server.js";
 import { resumeLine } from "../../sessions/resume.js";
 import type { LoadedAt } from "../../sessions/sessions.js";
+import { Sessions } from "../../sessions/sessions.js";
+import { cacheFlag, warn } from "../cache.js";
 import { UsageError } from "../errors.js";
 import { identity } from "../pages.js";
-import { sessionsFor } from "../sessions.js";
+import { rootsFrom } from "../roots.js";
 
 interface ServeOptions {
   port: number;
@@ -103,7 +105,15 @@ export function register(program: Command): void {
       if (options.archive !== undefined)
         throw new UsageError("--archive is not available yet: the archive backend is issue 37");
       const assets = clientAssets();
-      const sessions = sessionsFor(command);
+      // A long-lived door: recent loads kept, and a refresh reused for a second under load.
+      const sessions = new Sessions({
+        env: process.env,
+        roots: rootsFrom(command),
+        cache: cacheFlag(command),
+        warn,
+        keepLoaded: 8,
+        reuseRefreshMs: 1000,
+      });
       const log = (line: string) => process.stderr.write(`txcript serve: ${line}\n`);
       // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
       process.on("uncaughtException", (error) => log(errorLine(error)));
