@@ -384,7 +384,7 @@ async function showUsage(): Promise<void> {
   };
   const day = canvas("chart-day", "Tokens by day");
   const model = canvas("chart-model", "Tokens by model");
-  const harness = canvas("chart-harness", "Cost by harness");
+  const harness = canvas("chart-harness", "Tokens by harness");
   usageView.replaceChildren(
     el(
       "p",
@@ -446,10 +446,8 @@ async function showUsage(): Promise<void> {
         labels: harnessGroups.map((g) => str(g.key)),
         datasets: [
           {
-            label: "cost",
-            data: harnessGroups.map((g) =>
-              typeof g.cost === "number" ? g.cost : num(g.total_tokens),
-            ),
+            label: "tokens",
+            data: harnessGroups.map((g) => num(g.total_tokens)),
             backgroundColor: harnessGroups.map((_, i) => PALETTE[i % PALETTE.length] ?? "#888"),
           },
         ],
@@ -513,7 +511,8 @@ document.addEventListener("keydown", (e) => {
 const events = new EventSource("/api/events");
 events.addEventListener("sessions", (e) => {
   const version = e instanceof MessageEvent ? String(e.data) : "";
-  if (version === list.version) return;
+  // Before the first listing arrives there is nothing to bring up to date.
+  if (list.version === "" || version === list.version) return;
   if (current === "sessions") {
     void loadList();
     live.textContent = `updated ${new Date().toLocaleTimeString()}`;
