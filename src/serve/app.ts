@@ -212,22 +212,18 @@ export function createApp(options: AppOptions): Hono {
   });
 
   app.get("/", (c) => c.html(shellHtml({ writable: options.allowWrite })));
-  const asset =
-    (body: () => string, type: string) =>
-    (c: { body: (b: string, s: 200, h: Record<string, string>) => Response }) =>
-      c.body(body(), 200, { "Content-Type": type });
-  app.get(
-    "/assets/app.js",
-    asset(() => options.assets.js, "text/javascript; charset=utf-8"),
-  );
-  app.get(
-    "/assets/app.css",
-    asset(() => options.assets.css, "text/css; charset=utf-8"),
-  );
-  app.get(
-    "/assets/session.js",
-    asset(() => sessionScript, "text/javascript; charset=utf-8"),
-  );
+  // The only files served: a fixed table, so no URL path reaches the disk.
+  const JS = "text/javascript; charset=utf-8";
+  const assets = new Map<string, [string, string]>([
+    ["app.js", [options.assets.js, JS]],
+    ["app.css", [options.assets.css, "text/css; charset=utf-8"]],
+    ["session.js", [sessionScript, JS]],
+  ]);
+  app.get("/assets/:name", (c) => {
+    const found = assets.get(c.req.param("name"));
+    if (found === undefined) return c.json({ error: "not found" }, 404);
+    return c.body(found[0], 200, { "Content-Type": found[1] });
+  });
 
   app.get("/api/sessions", async (c) => {
     const q = (n: string) => c.req.query(n);

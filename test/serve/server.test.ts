@@ -6,11 +6,13 @@
  * requests refused with the right status, and a bounded load.
  */
 
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, txcript } from "../support/cli.js";
 import { secretCorpus } from "../support/secrets.js";
 import {
   claudeProject,
@@ -414,6 +416,40 @@ describe("txcript serve beyond the loopback, and with --allow-write", () => {
       });
       expect(del.status).toBe(200);
       expect(existsSync(file)).toBe(false);
+    } finally {
+      await served.stop();
+    }
+  });
+});
+
+describe("txcript serve's flags and start-up failures", () => {
+  it("refuses a bad port and the not-yet-built archive in one line (exit 2)", () => {
+    for (const args of [
+      ["serve", "--port", "99999"],
+      ["serve", "--port", "http"],
+      ["serve", "--archive", "postgres://db/x"],
+    ]) {
+      const r = txcript(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stdout).toBe("");
+    }
+  });
+
+  it("fails in one line naming the address when the port is taken (exit 1)", async () => {
+    const home = serveHome();
+    const served = await startServe(home);
+    try {
+      const port = new URL(served.base).port;
+      const r = spawnSync(process.execPath, [BIN, "serve", "--port", port], {
+        env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1" },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}`);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stdout).toBe("");
     } finally {
       await served.stop();
     }
