@@ -47,6 +47,13 @@ export interface SessionsOptions {
    * stores again (default 0: every call refreshes).
    */
   reuseRefreshMs?: number | undefined;
+  /**
+   * With `reuseRefreshMs`: past the window, answer from the last refresh
+   * and run the next one behind the answer, so no request waits on a
+   * refresh of a large machine (the next request sees its result). Only
+   * the first refresh (and the first with text) is waited for.
+   */
+  refreshBehind?: boolean | undefined;
 }
 
 /** A list request: the filter, and at most `limit` sessions. */
@@ -110,10 +117,9 @@ export class Sessions {
   private queued:
     | { text: boolean; from: HarnessId | undefined; promise: Promise<Refreshed> }
     | undefined;
-  /** The last refresh that ended, for `reuseRefreshMs`. */
-  private last:
-    | { at: number; text: boolean; from: HarnessId | undefined; result: Refreshed }
-    | undefined;
+  /** The last refresh that ended, and the last with text, for `reuseRefreshMs`. */
+  private last: { at: number; from: HarnessId | undefined; result: Refreshed } | undefined;
+  private lastText: { at: number; from: HarnessId | undefined; result: Refreshed } | undefined;
 
   constructor(readonly options: SessionsOptions) {}
 
@@ -160,15 +166,23 @@ export class Sessions {
   ): Promise<Refreshed> {
     const text = options.text === true;
     const reuse = this.options.reuseRefreshMs ?? 0;
-    const last = this.last;
-    if (
-      reuse > 0 &&
-      last !== undefined &&
-      Date.now() - last.at < reuse &&
-      (last.text || !text) &&
-      (last.from === undefined || last.from === options.from)
-    )
+    const last = text ? this.lastText : this.last;
+    const covers =
+      reuse > 0 && last !== undefined && (last.from === undefined || last.from === options.from);
+    if (covers && Date.now() - last.at < reuse) return Promise.resolve(last.result);
+    if (covers && this.options.refreshBehind) {
+      // Started now, answered from before; a failure shows on a later call that waits.
+      if (this.running === undefined) this.startRefresh(text, options).catch(() => undefined);
       return Promise.resolve(last.result);
+    }
+    return this.startRefresh(text, options);
+  }
+
+  private startRefresh(
+    text: boolean,
+    options: { from?: HarnessId | undefined } & Progressed,
+  ): Promise<Refreshed> {
+    const reuse = this.options.reuseRefreshMs ?? 0;
     const run = () =>
       this.index()
         .refresh({
@@ -177,7 +191,10 @@ export class Sessions {
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         })
         .then((result) => {
-          if (reuse > 0) this.last = { at: Date.now(), text, from: options.from, result };
+          if (reuse > 0) {
+            this.last = { at: Date.now(), from: options.from, result };
+            if (text) this.lastText = this.last;
+          }
           return result;
         });
     if (this.running === undefined) {
@@ -195,7 +212,7 @@ export class Sessions {
     const settle = () => undefined;
     const p = this.running.then(settle, settle).then(() => {
       if (this.queued?.promise === p) this.queued = undefined;
-      return this.refresh(options);
+      return this.refresh({ ...options, text });
     });
     this.queued = { text, from: options.from, promise: p };
     return p;

@@ -188,6 +188,8 @@ describe("txcript serve in Chromium", () => {
       }, id);
       expect(painted, id).toBeGreaterThan(500);
     }
+    const models = await o.page.locator("#usage-models tbody td:first-child").allTextContents();
+    expect(models).toContain("claude-sonnet-4-5");
     await shot(o.page, "usage");
     expect(o.errors).toEqual([]);
     expect(o.foreign).toEqual([]);

@@ -350,6 +350,44 @@ function color(name: string): string {
 
 const PALETTE = ["#0b62d6", "#1a7f37", "#c4222e", "#8250df", "#953800", "#0a7ea4", "#b08800"];
 
+/** Tokens, responses and cost per model, under the charts. */
+function costTable(groups: Record<string, unknown>[]): HTMLElement {
+  const money = (g: Record<string, unknown>) =>
+    typeof g.cost === "number"
+      ? `$${g.cost.toFixed(2)}${num(g.unpriced_tokens) > 0 ? "*" : ""}`
+      : "no price";
+  return el(
+    "table",
+    { class: "list", id: "usage-models" },
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        ...["Model", "Tokens", "Responses", "Sessions", "Cost"].map((h) =>
+          el("th", { scope: "col" }, h),
+        ),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      ...groups.map((g) =>
+        el(
+          "tr",
+          {},
+          el("td", {}, str(g.key) || "(unknown model)"),
+          el("td", { class: "n" }, num(g.total_tokens).toLocaleString()),
+          el("td", { class: "n" }, num(g.messages).toLocaleString()),
+          el("td", { class: "n" }, String(num(g.sessions))),
+          el("td", { class: "n" }, money(g)),
+        ),
+      ),
+    ),
+  );
+}
+
 async function showUsage(): Promise<void> {
   for (const c of charts.splice(0)) c.destroy();
   usageView.replaceChildren(el("p", { class: "muted" }, "Totalling…"));
@@ -392,6 +430,7 @@ async function showUsage(): Promise<void> {
       `${num(totals.total_tokens).toLocaleString()} tokens · ${num(totals.messages).toLocaleString()} responses · ${num(totals.sessions)} sessions · ${cost}`,
     ),
     el("div", { class: "charts" }, day.box, model.box, harness.box),
+    costTable(arr(byModel.groups).filter(isRecord)),
   );
   const dayGroups = arr(byDay.groups).filter(isRecord);
   const kinds: [string, string][] = [

@@ -113,6 +113,7 @@ export function register(program: Command): void {
         warn,
         keepLoaded: 8,
         reuseRefreshMs: 1000,
+        refreshBehind: true,
       });
       const log = (line: string) => process.stderr.write(`txcript serve: ${line}\n`);
       // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
