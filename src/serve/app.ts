@@ -161,6 +161,22 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   const sessionScript = `${SCRIPT}\n${SESSION_SCRIPT_EXTRA}`;
 
+  // A listing per filter, kept while the backend answers from the same
+  // refresh: 20,000 sessions are read from the index once a refresh, not
+  // once a request.
+  const listed = new Map<string, { refreshed: unknown; sessions: Discovered[]; version: string }>();
+  const listing = async (filter: ReturnType<typeof filterOf>) => {
+    const refreshed = await backend.refresh({ from: filter.from });
+    const key = JSON.stringify(filter);
+    const hit = listed.get(key);
+    if (hit && hit.refreshed === refreshed) return hit;
+    const sessions = (await backend.list(filter)).sessions;
+    const entry = { refreshed, sessions, version: listingVersion(sessions) };
+    if (listed.size >= 32) listed.clear();
+    listed.set(key, entry);
+    return entry;
+  };
+
   app.onError((error, c) => {
     const status = statusOf(error);
     // The line names the file or id, never a stack.
@@ -236,12 +252,12 @@ export function createApp(options: AppOptions): Hono {
       .toLowerCase()
       .split(/\s+/)
       .filter((w) => w !== "");
-    const listing = await backend.list(filter);
-    let sessions = listing.sessions.filter((s) => matches(s, words));
+    const all = await listing(filter);
+    let sessions = all.sessions.filter((s) => matches(s, words));
     if (sortText !== "updated") sessions = [...sessions].sort(compare(sortText));
     if (q("order") === "asc") sessions = [...sessions].reverse();
     return c.json({
-      version: listingVersion(listing.sessions),
+      version: all.version,
       total: sessions.length,
       offset,
       sessions: sessions.slice(offset, offset + limit).map(sessionRecord),
@@ -353,7 +369,7 @@ export function createApp(options: AppOptions): Hono {
       });
       while (open) {
         try {
-          const version = listingVersion((await backend.list({})).sessions);
+          const { version } = await listing({});
           if (version !== last) {
             await stream.writeSSE({ event: "sessions", data: version });
             last = version;

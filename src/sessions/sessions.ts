@@ -315,6 +315,7 @@ export class Sessions {
    * session continued from any door gets the same copy.
    */
   async continue(request: ContinueRequest): Promise<Continued> {
+    this.forgetRefresh();
     const { continueInto } = await import("../local.js");
     return continueInto(request.transcript, request.target, {
       env: this.options.env,
@@ -327,7 +328,14 @@ export class Sessions {
 
   /** Delete a session's files from its store; returns the paths removed. */
   async remove(located: Located): Promise<string[]> {
+    this.forgetRefresh();
     return (await this.stores()).remove(located);
+  }
+
+  /** After a write through this service, the next call waits for a refresh that sees it. */
+  private forgetRefresh(): void {
+    this.last = undefined;
+    this.lastText = undefined;
   }
 
   close(): void {
