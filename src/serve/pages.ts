@@ -130,10 +130,16 @@ export function sessionPage(
   });
 }
 
-/** What the served session page adds to the export's script: copying the resume command. */
+/**
+ * What the served session page adds to the export's script: landing on the
+ * message the URL names (the page arrives in pieces, so the browser's own
+ * jump can come before the message does), and copying the resume command.
+ */
 export const SESSION_SCRIPT_EXTRA = `
 (function(){
 "use strict";
+var h=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1)));
+if(h)h.scrollIntoView({block:"start"});
 var b=document.getElementById("copy-resume"),c=document.getElementById("resume-cmd");
 if(!b||!c)return;
 b.addEventListener("click",function(){

@@ -128,6 +128,16 @@ describe("txcript serve in Chromium", () => {
     const message = o.page.locator(`#${anchor}`);
     expect(await message.textContent()).toContain(PLANTED);
     expect(await message.isVisible()).toBe(true);
+    // Landed on it: the message is in the viewport.
+    await expect
+      .poll(() =>
+        message.evaluate((e) => {
+          const r = e.getBoundingClientRect();
+          return r.top >= 0 && r.top < window.innerHeight;
+        }),
+      )
+      .toBe(true);
+    await shot(o.page, "session");
     // The export's script runs from /assets/session.js under the server's CSP.
     await expect
       .poll(() => o.page.evaluate(() => document.documentElement.classList.contains("js")))
@@ -137,7 +147,6 @@ describe("txcript serve in Chromium", () => {
       "light",
     );
     expect(await o.page.locator("#resume-cmd").textContent()).toContain(PLANTED_SID);
-    await shot(o.page, "session");
     expect(o.foreign).toEqual([]);
     expect(o.errors).toEqual([]);
     await o.page.close();
