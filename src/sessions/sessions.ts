@@ -43,8 +43,9 @@ export interface SessionsOptions {
   keepLoaded?: number | undefined;
   /**
    * A long-lived door under many requests (`txcript serve`): reuse a
-   * refresh that ended less than this many ms ago instead of probing the
-   * stores again (default 0: every call refreshes).
+   * refresh that ended less than this many ms ago (or four times as long
+   * as it took, if longer) instead of probing the stores again (default 0:
+   * every call refreshes).
    */
   reuseRefreshMs?: number | undefined;
   /**
@@ -120,6 +121,8 @@ export class Sessions {
   /** The last refresh that ended, and the last with text, for `reuseRefreshMs`. */
   private last: { at: number; from: HarnessId | undefined; result: Refreshed } | undefined;
   private lastText: { at: number; from: HarnessId | undefined; result: Refreshed } | undefined;
+  /** How long the last refresh took (ms). */
+  private lastTook = 0;
 
   constructor(readonly options: SessionsOptions) {}
 
@@ -169,7 +172,9 @@ export class Sessions {
     const last = text ? this.lastText : this.last;
     const covers =
       reuse > 0 && last !== undefined && (last.from === undefined || last.from === options.from);
-    if (covers && Date.now() - last.at < reuse) return Promise.resolve(last.result);
+    // A refresh that took long (a large machine) is reused for longer: at most a fifth of the time refreshing.
+    const window = Math.max(reuse, 4 * this.lastTook);
+    if (covers && Date.now() - last.at < window) return Promise.resolve(last.result);
     if (covers && this.options.refreshBehind) {
       // Started now, answered from before; a failure shows on a later call that waits.
       if (this.running === undefined) this.startRefresh(text, options).catch(() => undefined);
@@ -183,8 +188,9 @@ export class Sessions {
     options: { from?: HarnessId | undefined } & Progressed,
   ): Promise<Refreshed> {
     const reuse = this.options.reuseRefreshMs ?? 0;
-    const run = () =>
-      this.index()
+    const run = () => {
+      const started = Date.now();
+      return this.index()
         .refresh({
           text,
           ...(options.from !== undefined ? { from: options.from } : {}),
@@ -194,9 +200,11 @@ export class Sessions {
           if (reuse > 0) {
             this.last = { at: Date.now(), from: options.from, result };
             if (text) this.lastText = this.last;
+            this.lastTook = Date.now() - started;
           }
           return result;
         });
+    };
     if (this.running === undefined) {
       const p = run();
       this.running = p;
