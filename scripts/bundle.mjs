@@ -6,7 +6,9 @@
 // their files was a fifth of `list`'s start. better-sqlite3 stays outside
 // (a native addon), and the library in dist/ still imports every package.
 // agy's discovery worker and the index's text worker are bundled beside it,
-// where the bundle looks for them.
+// where the bundle looks for them. `txcript serve`'s web client (web/serve/)
+// is bundled for the browser into dist/cli/serve-client/, Chart.js with it:
+// the server reads it from there and fetches nothing at run time.
 
 import { rmSync } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -46,5 +48,20 @@ await build({
   },
   chunkNames: "chunk-[hash]",
   sourcemap: true,
+  logLevel: "warning",
+});
+
+await build({
+  entryPoints: {
+    app: join(root, "web", "serve", "app.ts"),
+    "app-style": join(root, "web", "serve", "app.css"),
+  },
+  outdir: join(cli, "serve-client"),
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: "es2022",
+  minify: true,
+  legalComments: "linked",
   logLevel: "warning",
 });

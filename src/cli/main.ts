@@ -29,6 +29,7 @@ const COMMANDS: { names: string[]; load: () => Promise<CommandModule> }[] = [
   { names: ["delete", "rm"], load: () => import("./commands/delete.js") },
   { names: ["mcp"], load: () => import("./commands/mcp.js") },
   { names: ["archive"], load: () => import("./commands/archive.js") },
+  { names: ["serve"], load: () => import("./commands/serve.js") },
   { names: ["completion", "complete"], load: () => import("./commands/completion.js") },
 ];
 

@@ -337,23 +337,38 @@ function messageHtml(m: Message, i: number, model: Model): string {
 /** The Content-Security-Policy of every page: nothing from anywhere, images only from the page itself. */
 const PAGE_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src ${SCRIPT_HASH}; base-uri 'none'; form-action 'none'`;
 
+/**
+ * How a page is framed when a server serves it (`txcript serve`) rather
+ * than written as a file: its script from `scriptSrc` (the server's CSP
+ * allows no inline script), and `preface`, HTML the caller built (escaped
+ * there), at the top of the main column.
+ */
+export interface PageShell {
+  scriptSrc?: string;
+  preface?: string;
+}
+
+/** The served page's policy: the same, with the script from the page's own origin. */
+const SERVED_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'`;
+
 function page(title: string, body: string, toc: string): string {
   return `${pageStart(title, toc)}${body}${PAGE_END}`;
 }
 
 /** A page up to where its main content begins. */
-function pageStart(title: string, toc: string): string {
+function pageStart(title: string, toc: string, shell: PageShell = {}): string {
+  const csp = shell.scriptSrc !== undefined ? SERVED_CSP : PAGE_CSP;
   return `<!doctype html>
 <html lang="en" data-theme="auto"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="referrer" content="no-referrer">
 <meta name="generator" content="txcript">
 <title>${title}</title>
 <style>${CSS}</style></head><body>
 <div class="bar"><span class="brand">${title}</span><input type="search" id="q" placeholder="Search  ( / )" aria-label="Search this page" autocomplete="off"><span id="qcount" aria-live="polite"></span><button id="prev" type="button" aria-label="Previous match">↑</button><button id="next" type="button" aria-label="Next match">↓</button><button id="expand" type="button" aria-pressed="false">Expand all</button><button id="theme" type="button">Theme: auto</button></div>
 <div class="layout">${toc}<main>
-`;
+${shell.preface ?? ""}`;
 }
 
 /** A page from the end of its main content. */
@@ -373,7 +388,7 @@ export function renderHtml(input: RenderInput): string {
  * each as it comes: a page of a huge session is larger than the longest
  * string V8 can hold (issue 31, item 9), and never exists whole this way.
  */
-export function* renderHtmlChunks(input: RenderInput): Generator<string> {
+export function* renderHtmlChunks(input: RenderInput, shell: PageShell = {}): Generator<string> {
   const model = buildModel(input);
   model.highlightLeft = HIGHLIGHT_BUDGET;
   const { meta } = model;
@@ -385,7 +400,7 @@ export function* renderHtmlChunks(input: RenderInput): Generator<string> {
   rows.push(["Tool calls", String(model.numbers.size)]);
   const head = `<section class="head"><h1>${title}</h1><dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl></section>`;
   const toc = `<nav class="toc" aria-label="Turns"><h2>Turns</h2><ol>${model.turns.map((t) => `<li><a href="#t${t.n}"><span class="n">${t.n}</span><span class="l">${escapeHtml(model.paths.text(t.label))}</span></a></li>`).join("")}</ol></nav>`;
-  yield pageStart(title, toc);
+  yield pageStart(title, toc, shell);
   yield head;
   if (model.turns.length === 0) yield "\n";
   for (const t of model.turns) {
@@ -399,7 +414,12 @@ export function* renderHtmlChunks(input: RenderInput): Generator<string> {
     }
     yield "</section>";
   }
-  yield PAGE_END;
+  yield shell.scriptSrc !== undefined
+    ? PAGE_END.replace(
+        `<script>${SCRIPT}</script>`,
+        `<script src="${escapeHtml(shell.scriptSrc)}"></script>`,
+      )
+    : PAGE_END;
 }
 
 export interface IndexEntry {

@@ -3,7 +3,13 @@
  * Common transcript, and redaction for sharing them.
  */
 
-export { type IndexEntry, renderHtml, renderHtmlChunks, renderIndexHtml } from "./html.js";
+export {
+  type IndexEntry,
+  type PageShell,
+  renderHtml,
+  renderHtmlChunks,
+  renderIndexHtml,
+} from "./html.js";
 export { markdownPieces, renderMarkdown } from "./markdown.js";
 export type { RenderInput } from "./model.js";
 export type { PathOptions } from "./paths.js";

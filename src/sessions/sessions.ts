@@ -52,6 +52,20 @@ export interface SessionsOptions {
    * delete refuses.
    */
   backend?: SessionsBackend | undefined;
+  /**
+   * A long-lived door under many requests (`txcript serve`): reuse a
+   * refresh that ended less than this many ms ago (or four times as long
+   * as it took, if longer) instead of probing the stores again (default 0:
+   * every call refreshes).
+   */
+  reuseRefreshMs?: number | undefined;
+  /**
+   * With `reuseRefreshMs`: past the window, answer from the last refresh
+   * and run the next one behind the answer, so no request waits on a
+   * refresh of a large machine (the next request sees its result). Only
+   * the first refresh (and the first with text) is waited for.
+   */
+  refreshBehind?: boolean | undefined;
 }
 
 /** A list request: the filter, and at most `limit` sessions. */
@@ -118,6 +132,11 @@ export class Sessions {
   private queued:
     | { text: boolean; from: HarnessId | undefined; promise: Promise<Refreshed> }
     | undefined;
+  /** The last refresh that ended, and the last with text, for `reuseRefreshMs`. */
+  private last: { at: number; from: HarnessId | undefined; result: Refreshed } | undefined;
+  private lastText: { at: number; from: HarnessId | undefined; result: Refreshed } | undefined;
+  /** How long the last refresh took (ms). */
+  private lastTook = 0;
 
   constructor(readonly options: SessionsOptions) {}
 
@@ -163,12 +182,43 @@ export class Sessions {
     options: { from?: HarnessId | undefined; text?: boolean } & Progressed = {},
   ): Promise<Refreshed> {
     const text = options.text === true;
-    const run = () =>
-      this.index().refresh({
-        text,
-        ...(options.from !== undefined ? { from: options.from } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      });
+    const reuse = this.options.reuseRefreshMs ?? 0;
+    const last = text ? this.lastText : this.last;
+    const covers =
+      reuse > 0 && last !== undefined && (last.from === undefined || last.from === options.from);
+    // A refresh that took long (a large machine) is reused for longer: at most a fifth of the time refreshing.
+    const window = Math.max(reuse, 4 * this.lastTook);
+    if (covers && Date.now() - last.at < window) return Promise.resolve(last.result);
+    if (covers && this.options.refreshBehind) {
+      // Started now, answered from before; a failure shows on a later call that waits.
+      if (this.running === undefined) this.startRefresh(text, options).catch(() => undefined);
+      return Promise.resolve(last.result);
+    }
+    return this.startRefresh(text, options);
+  }
+
+  private startRefresh(
+    text: boolean,
+    options: { from?: HarnessId | undefined } & Progressed,
+  ): Promise<Refreshed> {
+    const reuse = this.options.reuseRefreshMs ?? 0;
+    const run = () => {
+      const started = Date.now();
+      return this.index()
+        .refresh({
+          text,
+          ...(options.from !== undefined ? { from: options.from } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        })
+        .then((result) => {
+          if (reuse > 0) {
+            this.last = { at: Date.now(), from: options.from, result };
+            if (text) this.lastText = this.last;
+            this.lastTook = Date.now() - started;
+          }
+          return result;
+        });
+    };
     if (this.running === undefined) {
       const p = run();
       this.running = p;
@@ -184,7 +234,7 @@ export class Sessions {
     const settle = () => undefined;
     const p = this.running.then(settle, settle).then(() => {
       if (this.queued?.promise === p) this.queued = undefined;
-      return this.refresh(options);
+      return this.refresh({ ...options, text });
     });
     this.queued = { text, from: options.from, promise: p };
     return p;
@@ -311,6 +361,7 @@ export class Sessions {
    * session continued from any door gets the same copy.
    */
   async continue(request: ContinueRequest): Promise<Continued> {
+    this.forgetRefresh();
     const { continueInto } = await import("../local.js");
     return continueInto(request.transcript, request.target, {
       env: this.options.env,
@@ -325,7 +376,14 @@ export class Sessions {
   async remove(located: Located): Promise<string[]> {
     if (this.options.backend)
       throw new UnsupportedError(undefined, "sessions in the archive are not deleted from here");
+    this.forgetRefresh();
     return (await this.stores()).remove(located);
+  }
+
+  /** After a write through this service, the next call waits for a refresh that sees it. */
+  private forgetRefresh(): void {
+    this.last = undefined;
+    this.lastText = undefined;
   }
 
   close(): void {

@@ -56,6 +56,8 @@ describe("layer rules", () => {
     "src/harness/fine/probe.ts":
       'import { statSync } from "node:fs";\nimport { demoRoot } from "./paths.js";\nexport const x = [statSync, demoRoot];\n',
     "src/local2.ts": "export function f() {\n  console.log(1);\n}\n",
+    "src/serve/x.ts": 'import { tell } from "../cli/output.js";\nexport const x = tell;\n',
+    "src/serve/y.ts": 'import Database from "better-sqlite3";\nexport const x = Database;\n',
     "src/cli/commands/x.ts": "export function f() {\n  console.log(1);\n}\n",
     "src/model.ts": "export const f = (a?: string) => a!.length;\n",
     "src/index/open.ts": 'import Database from "better-sqlite3";\nexport const x = Database;\n',
@@ -106,6 +108,11 @@ describe("layer rules", () => {
     // The shared module is shared because it belongs to no harness: it imports none.
     expect(fired["src/harness/shared/results.ts"]).toContain("lint/style/noRestrictedImports");
     expect(fired["src/harness/beta/body.ts"] ?? []).not.toContain("lint/style/noRestrictedImports");
+  });
+
+  it("the server importing the CLI or SQLite fails", () => {
+    expect(fired["src/serve/x.ts"]).toContain("lint/style/noRestrictedImports");
+    expect(fired["src/serve/y.ts"]).toContain("lint/style/noRestrictedImports");
   });
 
   it("non-null assertions fail in src", () => {

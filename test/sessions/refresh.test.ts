@@ -90,3 +90,63 @@ describe("Sessions refresh", () => {
     }
   });
 });
+
+describe("Sessions refresh for a long-lived door (reuseRefreshMs, refreshBehind)", () => {
+  function change(home: string) {
+    // A new session beside makeHome's five.
+    const t = claudeSession();
+    const id = "7d1e6f2a-3b4c-4d5e-8f60-000000000001";
+    const path = saveCommon(home, "claude_code", { meta: { ...t.meta, id }, body: t.body });
+    utimesSync(path, new Date(), new Date(Date.now() + 5_000));
+  }
+
+  it("reuses a refresh within the window, and refreshes again after it", async () => {
+    const home = makeHome();
+    const sessions = new Sessions({
+      env: { HOME: home },
+      cache: tempDir("txcript-reuse-cache-"),
+      reuseRefreshMs: 60_000,
+    });
+    try {
+      const before = (await sessions.list({})).sessions.length;
+      const refresh = vi.spyOn(SessionIndex.prototype, "refresh");
+      change(home);
+      // Within the window: the same answer, no refresh.
+      expect((await sessions.list({})).sessions.length).toBe(before);
+      expect(refresh).not.toHaveBeenCalled();
+      // A search needs text the plain refresh did not index: it waits for one.
+      await sessions.query("anything");
+      expect(refresh).toHaveBeenCalledTimes(1);
+      expect((await sessions.list({})).sessions.length).toBe(before + 1);
+    } finally {
+      sessions.close();
+    }
+  });
+
+  it("past the window with refreshBehind, answers at once and the next call sees the change", async () => {
+    const home = makeHome();
+    const sessions = new Sessions({
+      env: { HOME: home },
+      cache: tempDir("txcript-behind-cache-"),
+      reuseRefreshMs: 1,
+      refreshBehind: true,
+    });
+    try {
+      const t0 = Date.now();
+      const before = (await sessions.list({})).sessions.length;
+      const took = Date.now() - t0;
+      change(home);
+      // Past the window: a refresh is reused for four times as long as it took.
+      await new Promise((r) => setTimeout(r, 5 * took + 10));
+      const refresh = vi.spyOn(SessionIndex.prototype, "refresh");
+      // Answered from the last refresh, one started behind it.
+      expect((await sessions.list({})).sessions.length).toBe(before);
+      expect(refresh).toHaveBeenCalledTimes(1);
+      await refresh.mock.results[0]?.value;
+      await new Promise((r) => setTimeout(r, 5));
+      expect((await sessions.list({})).sessions.length).toBe(before + 1);
+    } finally {
+      sessions.close();
+    }
+  });
+});
