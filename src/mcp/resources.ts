@@ -21,7 +21,7 @@ import {
   shownSession,
   type ToolContext,
   tracked,
-} from "./tools.js";
+} from "./tool-context.js";
 
 const RESOURCE_CHARS = 1_000_000;
 
