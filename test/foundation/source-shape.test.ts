@@ -21,6 +21,7 @@ function sources(): { path: string; text: string }[] {
 }
 
 function lineCount(text: string): number {
+  if (text === "") return 0;
   return text.endsWith("\n") ? text.split("\n").length - 1 : text.split("\n").length;
 }
 
