@@ -285,6 +285,27 @@ export class Checker {
   }
 }
 
+/*
+ * Optional fields, one idiom (exactOptionalPropertyTypes forbids writing an
+ * undefined into an optional field): onto an object that exists,
+ * `assignDefined(target, "key", value)`; inside an object literal,
+ * `...defined({ key: value })`. Not `if (v !== undefined) o.k = v` nor
+ * `...defined({ k: v })` (test/foundation/source-shape.test.ts;
+ * scripts/dev/optional-fields.mjs rewrites them).
+ */
+
+/** `fields` without its undefined values, to spread into an object literal. */
+export function defined<T extends Record<string, unknown>>(
+  fields: T,
+): { [K in keyof T]?: T[K] & ({} | null) } {
+  const out: { [K in keyof T]?: T[K] & ({} | null) } = {};
+  for (const key in fields) {
+    const value = fields[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 /** Set `target[key] = value` only when value is defined (exactOptionalPropertyTypes-friendly). */
 export function assignDefined<T extends object, K extends keyof T>(
   target: T,

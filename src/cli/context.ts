@@ -9,6 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Origin } from "../copies.js";
 import { NotFoundError, TxcriptError } from "../errors.js";
+import { assignDefined } from "../json.js";
 import { Local, type Located } from "../local.js";
 import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
 import { Sessions } from "../sessions/sessions.js";
@@ -23,7 +24,7 @@ export function localFor(command: Command, from?: HarnessId): Local {
     env: process.env,
     roots: rootsFrom(command),
   };
-  if (from !== undefined) options.from = from;
+  assignDefined(options, "from", from);
   return new Local(options);
 }
 
@@ -128,9 +129,9 @@ export async function resolveSource(
   const source: Source = { transcript, start, end };
   if (found) source.found = found;
   if (forkedFrom) source.forkedFrom = forkedFrom;
-  if (path !== undefined) source.path = path;
-  if (origin !== undefined) source.origin = origin;
-  if (form !== undefined) source.form = form;
+  assignDefined(source, "path", path);
+  assignDefined(source, "origin", origin);
+  assignDefined(source, "form", form);
   return source;
 }
 

@@ -13,6 +13,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Env } from "../env.js";
 import { describeCause, TxcriptError } from "../errors.js";
 import { probeStore } from "../harness/probes.js";
+import { assignDefined, defined } from "../json.js";
 import type { Listing, Local, SkippedIn } from "../local.js";
 import type { Db } from "../sqlite.js";
 import { timestampMillis } from "../time.js";
@@ -244,7 +245,7 @@ export class SessionIndex {
     if (!probe) {
       const options: StoreOptions = { env: this.options.env };
       const root = this.options.roots?.[harness];
-      if (root !== undefined) options.root = root;
+      assignDefined(options, "root", root);
       probe = probeStore(harness, options);
       this.probes.set(harness, probe);
     }
@@ -261,7 +262,7 @@ export class SessionIndex {
       const { Local } = await import("../local.js");
       this.local = new Local({
         env: this.options.env,
-        ...(this.options.roots ? { roots: this.options.roots } : {}),
+        ...defined({ roots: this.options.roots }),
       });
     }
     return this.local;
@@ -500,7 +501,7 @@ export class SessionIndex {
         module: TEXT_WORKER,
         job: (rows): TextJob => ({
           env: this.options.env,
-          ...(this.options.roots ? { roots: this.options.roots } : {}),
+          ...defined({ roots: this.options.roots }),
           todo: rows,
         }),
         accept: (value, rows): value is TextRead[] => isTextReads(value, rows.length),
@@ -576,11 +577,6 @@ export class SessionIndex {
   /** How many of the sessions the filter selects could not be read for their text (and usage). */
   unreadCount(filter: UsageFilter = {}): number {
     return read.unreadCount(this.reader(), filter);
-  }
-
-  /** The options this index was opened with. */
-  get config(): Readonly<IndexOptions> {
-    return this.options;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { InvalidRequestError } from "../errors.js";
 import { renderSimple } from "../harness/simple.js";
+import { assignDefined } from "../json.js";
 import type { Located } from "../local.js";
 import { type MessageRange, parseSessionRef, resolveRange, type SessionRef } from "../range.js";
 import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../render/text.js";
@@ -103,7 +104,7 @@ export async function readSession(
     end,
     harness: loaded.located.harness,
   };
-  if (shown.path !== undefined) input.path = shown.path;
+  assignDefined(input, "path", shown.path);
   const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${format}/${start}-${end}${redacted ? "/redacted" : ""}`;
   let raw: ViewParts;
   if (format === "markdown") {

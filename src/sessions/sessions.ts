@@ -25,6 +25,7 @@ import {
   type UsageBucket,
 } from "../index/session-index.js";
 import { ftsExpression } from "../index/terms.js";
+import { assignDefined, defined } from "../json.js";
 import type { Continued, Listing, Loaded, Local, Located } from "../local.js";
 import type { Common, Fingerprint, HarnessId, Transcript } from "../transcript.js";
 import type { SessionFilter } from "./filter.js";
@@ -113,9 +114,9 @@ export class Sessions {
       const o = this.options;
       const options: IndexOptions = { env: o.env };
       if (o.roots) options.roots = o.roots;
-      if (o.cache !== undefined) options.cache = o.cache;
+      assignDefined(options, "cache", o.cache);
       if (o.warn) options.warn = o.warn;
-      if (o.textWorker !== undefined) options.textWorker = o.textWorker;
+      assignDefined(options, "textWorker", o.textWorker);
       this.opened = SessionIndex.open(options);
     }
     return this.opened;
@@ -133,8 +134,8 @@ export class Sessions {
     if (!local) {
       local = new make({
         env: this.options.env,
-        ...(this.options.roots ? { roots: this.options.roots } : {}),
-        ...(from ? { from } : {}),
+        ...defined({ roots: this.options.roots }),
+        ...defined({ from }),
       });
       this.locals.set(key, local);
     }
@@ -152,8 +153,8 @@ export class Sessions {
     const run = () =>
       this.index().refresh({
         text,
-        ...(options.from !== undefined ? { from: options.from } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...defined({ from: options.from }),
+        ...defined({ onProgress: options.onProgress }),
       });
     if (this.running === undefined) {
       const p = run();
@@ -277,9 +278,9 @@ export class Sessions {
     return continueInto(request.transcript, request.target, {
       env: this.options.env,
       source: request.source,
-      ...(request.defaultCwd !== undefined ? { defaultCwd: request.defaultCwd } : {}),
-      ...(request.root !== undefined ? { root: request.root } : {}),
-      ...(request.surface !== undefined ? { surface: request.surface } : {}),
+      ...defined({ defaultCwd: request.defaultCwd }),
+      ...defined({ root: request.root }),
+      ...defined({ surface: request.surface }),
     });
   }
 

@@ -41,3 +41,41 @@ it("counts lines as wc -l does", () => {
   expect(lineCount("a\nb")).toBe(2);
   expect(lineCount("a\nb\n")).toBe(2);
 });
+
+/*
+ * One idiom for optional fields (src/json.ts): `assignDefined(o, "k", v)`
+ * onto an object, `...defined({ k: v })` in a literal. The two idioms it
+ * replaced are refused here; scripts/dev/optional-fields.mjs rewrites them.
+ */
+const EXPR = String.raw`[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*`;
+const REJECTED = [
+  {
+    name: "if (v !== undefined) o.k = v",
+    pattern: new RegExp(String.raw`if \((${EXPR}) !== undefined\) ${EXPR}\.[\w$]+ = \1;`),
+  },
+  {
+    name: "...(v === undefined ? {} : { k: v })",
+    pattern: new RegExp(String.raw`\.\.\.\(${EXPR} (=== undefined \? \{\} :|!== undefined \? \{)`),
+  },
+];
+
+it("copies optional fields one way", () => {
+  const found: string[] = [];
+  for (const f of sources()) {
+    if (f.path === "src/json.ts") continue; // its comment names the rejected idioms
+    f.text.split("\n").forEach((line, i) => {
+      for (const r of REJECTED)
+        if (r.pattern.test(line)) found.push(`${f.path}:${i + 1}: ${r.name}`);
+    });
+  }
+  expect(found).toEqual([]);
+});
+
+it("recognizes the rejected idioms", () => {
+  const [ifAssign, spread] = REJECTED;
+  expect(ifAssign?.pattern.test("  if (cwd !== undefined) meta.cwd = cwd;")).toBe(true);
+  expect(ifAssign?.pattern.test("  if (slot !== undefined) slot.consumed = true;")).toBe(false);
+  expect(spread?.pattern.test("    ...(cwd === undefined ? {} : { cwd }),")).toBe(true);
+  expect(spread?.pattern.test("    ...(a.b !== undefined ? { k: a.b } : {}),")).toBe(true);
+  expect(spread?.pattern.test("    ...defined({ cwd }),")).toBe(false);
+});

@@ -16,6 +16,7 @@ import {
   TxcriptError,
   UnsafePathError,
 } from "../../errors.js";
+import { assignDefined } from "../../json.js";
 import { pathComponentProblem } from "../../paths.js";
 import { type DatabaseFile, inspectDatabaseFile, readSnapshot } from "../../sqlite.js";
 import { timestampFromMillis } from "../../time.js";
@@ -131,13 +132,13 @@ function discoverOne(lane: LaneRoot, id: string, path: string, busyTimeoutMs: nu
   });
   const files = lanePaths(lane, id);
   const annotation = readAnnotation(files.annotation);
-  if (annotation !== undefined) rows.annotation = annotation;
+  assignDefined(rows, "annotation", annotation);
   const listing = summarize(rows);
   const fingerprint = fingerprintOf(lane, files, id);
   const meta = { ...listing.meta };
   if (lane.lane === "acp" && meta.cwd === undefined) {
     const cwd = acpCwd(readTextIfPresent(files.meta));
-    if (cwd !== undefined) meta.cwd = cwd;
+    assignDefined(meta, "cwd", cwd);
   }
   const newest = Math.max(
     ...fingerprint.files
@@ -154,8 +155,8 @@ function discoverOne(lane: LaneRoot, id: string, path: string, busyTimeoutMs: nu
     fingerprint,
     lane: lane.lane,
   };
-  if (listing.parent_id !== undefined) found.parent_id = listing.parent_id;
-  if (listing.forked_from !== undefined) found.forked_from = listing.forked_from;
+  assignDefined(found, "parent_id", listing.parent_id);
+  assignDefined(found, "forked_from", listing.forked_from);
   return found;
 }
 
@@ -167,7 +168,7 @@ function discoverOne(lane: LaneRoot, id: string, path: string, busyTimeoutMs: nu
  * it is idle, rather than keeping a stale "running".
  */
 export function applyCached(found: Discovered, cached: CachedSummary, cache: string): void {
-  if (cached.status !== undefined) found.status = cached.status;
+  assignDefined(found, "status", cached.status);
   if (cached.running) {
     found.running = true;
     const st = statOrUndefined(cache);

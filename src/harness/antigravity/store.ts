@@ -36,6 +36,7 @@ import {
   tryLock,
   writeFileAtomic,
 } from "../../fsx.js";
+import { assignDefined, defined } from "../../json.js";
 import { checkPathComponent, isInside, pathComponentProblem } from "../../paths.js";
 import { type Db, isBusy, openForWriting, readSnapshot } from "../../sqlite.js";
 import type {
@@ -226,7 +227,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
         },
       }),
       stallMs: this.busyTimeoutMs + WORKER_STALL_MS,
-      ...(onProgress ? { onProgress } : {}),
+      ...defined({ onProgress }),
     });
     const sessions: Discovered[] = [];
     const caches = new Map(this.lanes.map((l) => [l.root, readSummaries(l.root)] as const));
@@ -272,14 +273,14 @@ export class AntigravityStore implements Store<AntigravityBody> {
     if (lane.lane !== "cli") body.lane = lane.lane;
     if (lane.lane === "acp") {
       const sidecar = readTextIfPresent(paths.meta);
-      if (sidecar !== undefined) body.acp_meta = sidecar;
+      assignDefined(body, "acp_meta", sidecar);
     }
     const annotation = readAnnotation(paths.annotation);
-    if (annotation !== undefined) body.annotation = annotation;
+    assignDefined(body, "annotation", annotation);
     const { meta } = summarize(listingRows(body));
     if (lane.lane === "acp" && meta.cwd === undefined) {
       const cwd = acpCwd(body.acp_meta);
-      if (cwd !== undefined) meta.cwd = cwd;
+      assignDefined(meta, "cwd", cwd);
     }
     return { meta, body };
   }

@@ -19,6 +19,7 @@ import {
 import { renderCommon } from "../../commonJson.js";
 import { InvalidRequestError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
+import { assignDefined } from "../../json.js";
 import { decode, encode, type ProtoWriter } from "../../protobuf.js";
 import { type EpochTime, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Common, FromCommonOptions, Transcript } from "../../transcript.js";
@@ -331,8 +332,8 @@ function writeAssistant(
     if (stop !== undefined) w.uint(CortexStepPlannerResponse.stop_reason, stop);
   });
   const envelope: Envelope = { at: m.timestamp, source: StepSource.MODEL };
-  if (model !== undefined) envelope.model = model;
-  if (m.usage !== undefined) envelope.usage = m.usage;
+  assignDefined(envelope, "model", model);
+  assignDefined(envelope, "usage", m.usage);
   pushStep(ctx, StepType.PLANNER_RESPONSE, StepStatus.DONE, payload, envelope);
 
   calls.forEach((call, i) => {

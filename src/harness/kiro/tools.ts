@@ -17,6 +17,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 
 export const SHELL = "shell";
 /** Names Kiro accepts for its shell tool (strum serializations of `ExecuteCmd`). */
@@ -44,7 +45,7 @@ export function toolToKiro(tool: Tool): { name: string; input: Json } {
     Object.keys(tool).every((k) => k === "name" || k === "command" || k === "workdir")
   ) {
     const input: JsonObject = { command: tool.command };
-    if (tool.workdir !== undefined) input.working_dir = tool.workdir;
+    assignDefined(input, "working_dir", tool.workdir);
     return { name: SHELL, input };
   }
   if (tool.name === "Raw") return { name: tool.tool_name, input: tool.input };

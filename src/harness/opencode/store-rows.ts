@@ -6,6 +6,7 @@
  */
 
 import { UnsupportedError } from "../../errors.js";
+import { assignDefined } from "../../json.js";
 import type { Db } from "../../sqlite.js";
 import { firstPromptTitle } from "../../strings.js";
 import {
@@ -58,7 +59,7 @@ export function selectSession(db: Db, id: string): OpenCodeBody | undefined {
     const project = db
       .prepare<[string], Row>(`SELECT * FROM ${PROJECT_TABLE} WHERE id = ?`)
       .get(projectId);
-    if (project !== undefined) body.project = project;
+    assignDefined(body, "project", project);
   }
   return body;
 }
