@@ -3,7 +3,13 @@ import { InvalidRequestError } from "../errors.js";
 import { renderSimple } from "../harness/simple.js";
 import { assignDefined } from "../json.js";
 import type { Located } from "../local.js";
-import { type MessageRange, parseSessionRef, resolveRange, type SessionRef } from "../range.js";
+import {
+  type MessageRange,
+  parseSessionRef,
+  type SessionRef,
+  selectMessages,
+  sliceTranscript,
+} from "../range.js";
 import { commonJsonParts, textParts, type ViewInput, type ViewParts } from "../render/text.js";
 import type { LoadedAt } from "../sessions/sessions.js";
 import type { HarnessId } from "../transcript.js";
@@ -48,10 +54,7 @@ export async function target(
 }
 
 export function selection(loaded: LoadedAt, range: MessageRange | undefined) {
-  const body = loaded.transcript.body;
-  return range
-    ? resolveRange(body, range, `session ${loaded.located.id}`)
-    : { start: 0, end: body.length };
+  return selectMessages(loaded.transcript.body, range, `session ${loaded.located.id}`);
 }
 
 type ReadArgs = z.infer<z.ZodObject<typeof readInput>>;
@@ -211,8 +214,7 @@ export async function exportSession(
   let text: string;
   if (ctx.memo.export?.key === key) text = ctx.memo.export.text;
   else {
-    const tr = shown.transcript;
-    text = renderSimple({ meta: tr.meta, body: tr.body.slice(start, end) });
+    text = renderSimple(sliceTranscript(shown.transcript, { start, end }));
     ctx.memo.export = { key, text };
   }
   const budget = budgetOf(args);

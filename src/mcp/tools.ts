@@ -20,6 +20,7 @@ import { InvalidRequestError } from "../errors.js";
 import { harness as harnessOf } from "../harness/index.js";
 import { parseSimple } from "../harness/simple.js";
 import type { Located } from "../local.js";
+import { sliceTranscript } from "../range.js";
 import { resumeLine } from "../sessions/resume.js";
 import type { Common, Transcript } from "../transcript.js";
 import {
@@ -56,9 +57,7 @@ async function continueSession(
   } else {
     const t = await target(ctx, args.session, args.harness);
     const loaded = await ctx.sessions.load(t.located);
-    const { start, end } = selection(loaded, t.range);
-    const tr = loaded.transcript;
-    transcript = { meta: tr.meta, body: tr.body.slice(start, end) };
+    transcript = sliceTranscript(loaded.transcript, selection(loaded, t.range));
     source = t.located;
   }
   const into = args.with ?? source?.harness;
