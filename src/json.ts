@@ -294,11 +294,15 @@ export class Checker {
  * scripts/dev/optional-fields.mjs rewrites them).
  */
 
+/** A value known not to be undefined: what TypeScript narrows `v !== undefined` to. */
+// biome-ignore lint/complexity/noBannedTypes: `{} | null` is every value but undefined, TypeScript's own narrowing.
+type Present<V> = V & ({} | null);
+
 /** `fields` without its undefined values, to spread into an object literal. */
 export function defined<T extends Record<string, unknown>>(
   fields: T,
-): { [K in keyof T]?: T[K] & ({} | null) } {
-  const out: { [K in keyof T]?: T[K] & ({} | null) } = {};
+): { [K in keyof T]?: Present<T[K]> } {
+  const out: { [K in keyof T]?: Present<T[K]> } = {};
   for (const key in fields) {
     const value = fields[key];
     if (value !== undefined) out[key] = value;

@@ -60,7 +60,9 @@ function addImports(file, text, names) {
   if (file === JSON_TS || names.size === 0) return text;
   let spec = relative(dirname(file), JSON_TS).replace(/\.ts$/, ".js");
   if (!spec.startsWith(".")) spec = `./${spec}`;
-  const existing = new RegExp(String.raw`import \{([^}]*)\} from "${spec.replace(/[.]/g, "\\.")}";`);
+  const existing = new RegExp(
+    String.raw`import \{([^}]*)\} from "${spec.replace(/[.]/g, "\\.")}";`,
+  );
   const m = existing.exec(text);
   if (m) {
     const have = new Set(

@@ -15,7 +15,7 @@ import { assignDefined } from "../../json.js";
 import { type Db, isBusy, openForWriting, readSnapshot } from "../../sqlite.js";
 import { IDLE_STATUS, RUNNING_STATUS, SUMMARY_COLUMNS, type SummaryRow } from "./summary-row.js";
 
-export { IDLE_STATUS, RUNNING_STATUS, SUMMARY_COLUMNS, type SummaryRow } from "./summary-row.js";
+export { SUMMARY_COLUMNS, type SummaryRow } from "./summary-row.js";
 
 /** The cache's file name, beside `conversations/`. */
 const SUMMARIES_FILE = "conversation_summaries.db";

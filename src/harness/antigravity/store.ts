@@ -117,7 +117,10 @@ interface Located {
  * saves. See docs/formats/antigravity-store.md, "Discovery" (Threads).
  */
 export const PARALLEL_DISCOVERY_FROM = 64;
-/** Each worker loads its own copy of the store's modules and SQLite's caches. */
+/**
+ * Each worker loads its own copy of the store's modules and SQLite's caches.
+ * @public bench/antigravity-store.bench.ts reads it through a namespace import.
+ */
 export const MAX_DISCOVERY_WORKERS = 3;
 /** How long past the busy timeout a silent discovery worker is waited for. */
 const WORKER_STALL_MS = 30_000;

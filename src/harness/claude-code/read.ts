@@ -28,7 +28,7 @@ import { type ClaudeCodeBody, type ClaudeLine, lineType } from "./body.js";
 import { readMarkup } from "./markup.js";
 
 /** Indices of the lines that make up the conversation, in file order. */
-export function liveLines(lines: readonly ClaudeLine[]): number[] {
+function liveLines(lines: readonly ClaudeLine[]): number[] {
   const byUuid = new Map<string, number>();
   const duplicate = new Set<number>();
   lines.forEach(({ record }, i) => {
@@ -164,7 +164,7 @@ export function liveLines(lines: readonly ClaudeLine[]): number[] {
  * (`workdir`, `timeout_ms`): an input whose every key fits the canonical Bash
  * reads as Bash; one naming both timeouts is ambiguous and stays Raw.
  */
-export function toolFromClaude(name: string, input: Json): Tool {
+function toolFromClaude(name: string, input: Json): Tool {
   if (name.startsWith("/")) return { name: "Raw", tool_name: name, input };
   if (name === "Bash") {
     if (!isJsonObject(input) || ("timeout_ms" in input && "timeout" in input)) {

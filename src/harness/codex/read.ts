@@ -32,7 +32,7 @@ function isScaffolding(text: string): boolean {
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/;
 
 /** An image URL (a `data:` URL in files Codex writes) as an image source. */
-export function imageFromUrl(url: string): ImageSource {
+function imageFromUrl(url: string): ImageSource {
   const m = DATA_URL.exec(url);
   if (m && (m[2] ?? "").split(";").includes("base64")) {
     return {
@@ -130,7 +130,7 @@ function count(value: unknown): number | undefined {
  * `token_count.info.last_token_usage` in Anthropic's terms. OpenAI's
  * input_tokens include the cached ones; Anthropic's input_tokens do not.
  */
-export function usageFromTokenCount(payload: JsonObject): Usage | undefined {
+function usageFromTokenCount(payload: JsonObject): Usage | undefined {
   const info = payload.info;
   if (!isJsonObject(info)) return undefined;
   const last = info.last_token_usage;

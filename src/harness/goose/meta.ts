@@ -41,7 +41,7 @@ function sessionModel(session: JsonObject): string | undefined {
 }
 
 /** The first user prompt's text items, as a title (what toCommon's text blocks give). */
-export function promptOf(messages: readonly JsonObject[]): string | undefined {
+function promptOf(messages: readonly JsonObject[]): string | undefined {
   function* users() {
     for (const m of messages)
       if (m.role === "user")

@@ -19,7 +19,7 @@ import {
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
 
-export const SHELL = "shell";
+const SHELL = "shell";
 /** Names Kiro accepts for its shell tool (strum serializations of `ExecuteCmd`). */
 const SHELL_NAMES = new Set([SHELL, "execute_bash", "executeCmd", "execute_cmd"]);
 

@@ -284,7 +284,7 @@ function readMessage(message: OpenCodeMessage, sessionStart: Timestamp, out: Mes
   out.push(...pieces);
 }
 
-export function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
+function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
   const meta = metaFromSession(
     transcript.body.session,
     firstModel(transcript.body),
