@@ -34,7 +34,7 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { isUuid, stableUuid } from "../../ids.js";
+import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -49,7 +49,7 @@ import { toolToCall } from "./tools.js";
 
 /** Gemini CLI session ids are UUIDs: a UUID is kept (lowercased), anything else is mapped to one. */
 export function geminiSessionId(id: string): string {
-  return isUuid(id) ? id.toLowerCase() : stableUuid("gemini-session", id);
+  return uuidSessionId("gemini-session", id);
 }
 
 /** The minimal preamble txcript writes so the text form carries the cwd; the CLI hides it. */
