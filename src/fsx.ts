@@ -28,7 +28,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { describeCause, errnoCode, StoreError, UnsafePathError } from "./errors.js";
+import { describeCause, errnoCode, ParseError, StoreError, UnsafePathError } from "./errors.js";
 import { TEMP_NAME } from "./tempName.js";
 import type { TextForm } from "./transcript.js";
 
@@ -324,5 +324,44 @@ export function tryLock(dir: string, name: string): { release(): void } | { held
     if (holder !== undefined && (processAlive(holder) || attempt > 0)) return { heldBy: holder };
     // Its holder is gone (or the lock vanished meanwhile): take it over once.
     rmSync(path, { force: true });
+  }
+}
+
+/**
+ * The bytes of `what` at `path` (a session file), refusing one larger than
+ * `maxBytes` before reading it: a one-line StoreError naming the file.
+ */
+export function readFileCapped(
+  path: string,
+  maxBytes: number,
+  harness: TextForm,
+  what: string,
+): Uint8Array {
+  try {
+    const size = statSync(path).size;
+    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
+    return readFileSync(path);
+  } catch (cause) {
+    throw new StoreError(harness, `cannot read ${what}: ${describeCause(cause)}`, {
+      file: path,
+      cause,
+    });
+  }
+}
+
+// ignoreBOM keeps a byte-order mark in the text, so saving reproduces it.
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** `bytes` as strict UTF-8, else a one-line ParseError naming the file. */
+export function decodeUtf8(
+  bytes: Uint8Array,
+  path: string,
+  harness: TextForm,
+  what: string,
+): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch (cause) {
+    throw new ParseError(harness, `${what} is not valid UTF-8`, { file: path, cause });
   }
 }
