@@ -21,6 +21,27 @@ export function homeDir(env: Env, platform: NodeJS.Platform = process.platform):
   return home ?? homedir();
 }
 
+/**
+ * A harness store's root, read in the order every harness reads it: an
+ * explicit root, `$<variable>` (`TXCRIPT_<HARNESS>_ROOT`), then the
+ * harness's own `fallback` (its own variables, then its default under the
+ * home directory); resolved.
+ */
+export function storeRoot(
+  options: { root?: string | undefined; env?: Env | undefined },
+  variable: string,
+  fallback: (env: Env, home: () => string) => string,
+): string {
+  const env = options.env ?? process.env;
+  const explicit = nonEmpty(options.root) ?? nonEmpty(env[variable]);
+  return resolve(explicit ?? fallback(env, () => homeDir(env)));
+}
+
+/** `$XDG_DATA_HOME`, else `~/.local/share`: where XDG tools keep their data. */
+export function xdgDataHome(env: Env): string {
+  return nonEmpty(env.XDG_DATA_HOME) ?? join(homeDir(env), ".local", "share");
+}
+
 /** The directory index.db lives in: TXCRIPT_CACHE, else $XDG_CACHE_HOME/txcript, else the platform's cache folder. */
 export function cacheDir(env: Env, platform: NodeJS.Platform = process.platform): string {
   const explicit = nonEmpty(env.TXCRIPT_CACHE);

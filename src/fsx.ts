@@ -34,7 +34,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { describeCause, errnoCode, StoreError, UnsafePathError } from "./errors.js";
+import { describeCause, errnoCode, ParseError, StoreError, UnsafePathError } from "./errors.js";
 import { TEMP_NAME } from "./tempName.js";
 import type { TextForm } from "./transcript.js";
 
@@ -470,4 +470,43 @@ export function appendLine(path: string, line: string, mode = 0o666): void {
     if (fd !== undefined) closeSync(fd);
   }
   appendFileSync(path, `${lead}${line}\n`, { mode });
+}
+
+/**
+ * The bytes of `what` at `path` (a session file), refusing one larger than
+ * `maxBytes` before reading it: a one-line StoreError naming the file.
+ */
+export function readFileCapped(
+  path: string,
+  maxBytes: number,
+  harness: TextForm,
+  what: string,
+): Uint8Array {
+  try {
+    const size = statSync(path).size;
+    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
+    return readFileSync(path);
+  } catch (cause) {
+    throw new StoreError(harness, `cannot read ${what}: ${describeCause(cause)}`, {
+      file: path,
+      cause,
+    });
+  }
+}
+
+// ignoreBOM keeps a byte-order mark in the text, so saving reproduces it.
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** `bytes` as strict UTF-8, else a one-line ParseError naming the file. */
+export function decodeUtf8(
+  bytes: Uint8Array,
+  path: string,
+  harness: TextForm,
+  what: string,
+): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch (cause) {
+    throw new ParseError(harness, `${what} is not valid UTF-8`, { file: path, cause });
+  }
 }

@@ -24,6 +24,14 @@ export function isUuid(id: string): boolean {
   return UUID.test(id);
 }
 
+/**
+ * A session id for a harness whose ids are UUIDs: a UUID is kept
+ * (lowercased), anything else maps to one, stable under `namespace`.
+ */
+export function uuidSessionId(namespace: string, id: string): string {
+  return isUuid(id) ? id.toLowerCase() : stableUuid(namespace, id);
+}
+
 /** The fewest characters a printed id is cut to: short enough to type, long enough to read. */
 const SHORT_ID_MIN = 8;
 

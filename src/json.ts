@@ -285,6 +285,31 @@ export class Checker {
   }
 }
 
+/*
+ * Optional fields, one idiom (exactOptionalPropertyTypes forbids writing an
+ * undefined into an optional field): onto an object that exists,
+ * `assignDefined(target, "key", value)`; inside an object literal,
+ * `...defined({ key: value })`. Not `if (v !== undefined) o.k = v` nor
+ * `...defined({ k: v })` (test/foundation/source-shape.test.ts;
+ * scripts/dev/optional-fields.mjs rewrites them).
+ */
+
+/** A value known not to be undefined: what TypeScript narrows `v !== undefined` to. */
+// biome-ignore lint/complexity/noBannedTypes: `{} | null` is every value but undefined, TypeScript's own narrowing.
+type Present<V> = V & ({} | null);
+
+/** `fields` without its undefined values, to spread into an object literal. */
+export function defined<T extends Record<string, unknown>>(
+  fields: T,
+): { [K in keyof T]?: Present<T[K]> } {
+  const out: { [K in keyof T]?: Present<T[K]> } = {};
+  for (const key in fields) {
+    const value = fields[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 /** Set `target[key] = value` only when value is defined (exactOptionalPropertyTypes-friendly). */
 export function assignDefined<T extends object, K extends keyof T>(
   target: T,

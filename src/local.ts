@@ -20,6 +20,7 @@ import {
   storedHarnesses,
 } from "./harness/index.js";
 import { stableUuid } from "./ids.js";
+import { assignDefined, defined } from "./json.js";
 import { compareTimestamps, nowTimestamp } from "./time.js";
 import type {
   Common,
@@ -120,7 +121,7 @@ export class Local {
       const h: Harness = harness(id);
       const opts: StoreOptions = { env: this.options.env };
       const root = this.options.roots?.[id];
-      if (root !== undefined) opts.root = root;
+      assignDefined(opts, "root", root);
       store = openStore(h, opts);
       if (!store) throw new TxcriptError(id, `${h.label} has no session store`);
       this.opened.set(id, store);
@@ -229,7 +230,7 @@ export class Local {
     const store = this.commonStore(located.harness);
     const loaded: Loaded = { located, transcript: store.load(located.id) };
     const path = store.native.fingerprint(located.id)?.files[0]?.path;
-    if (path !== undefined) loaded.path = path;
+    assignDefined(loaded, "path", path);
     return loaded;
   }
 
@@ -323,7 +324,7 @@ export function continueInto(
 ): Continued {
   const h: Harness = harness(target);
   const opts: StoreOptions = { env: options.env };
-  if (options.root !== undefined) opts.root = options.root;
+  assignDefined(opts, "root", options.root);
   const store = openStore(h, opts);
   if (!store)
     throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
@@ -357,7 +358,7 @@ export function continueInto(
         ? { harness: target, id, path: existing, files: [] }
         : store.save(copy, {
             ...(status === "updated" ? { overwrite: true } : {}),
-            ...(options.surface !== undefined ? { surface: options.surface } : {}),
+            ...defined({ surface: options.surface }),
           });
     const after = hashOf(saved.path);
     // Rewriting an untouched copy with what it already held changes nothing.
@@ -431,7 +432,7 @@ function resumeWith(
       argv: [fill(program), ...args.map(fill)],
       overridden: true,
     };
-    if (base?.cwd !== undefined) cmd.cwd = base.cwd;
+    assignDefined(cmd, "cwd", base?.cwd);
     return cmd;
   }
   return base && { ...base, overridden: false };

@@ -1,11 +1,13 @@
 /**
  * Message ranges: `<id>#7`, `#5-12`, `#5-`, `#-10`, by the 1-based ordinals
  * `view` prints. A range that would separate a tool call from its result is
- * refused, naming the nearest range that keeps every pair whole.
+ * refused, naming the nearest range that keeps every pair whole. The one
+ * place a reference's messages are selected and sliced, for every door.
  */
 
 import type { Message } from "./common.js";
 import { InvalidRequestError } from "./errors.js";
+import type { Common, Transcript } from "./transcript.js";
 
 /** Inclusive, 1-based; an open end is undefined. */
 export interface MessageRange {
@@ -94,6 +96,24 @@ export function resolveRange(
     );
   }
   return { start: from - 1, end: to };
+}
+
+/** The messages a reference selects: its range resolved, else every message. */
+export function selectMessages(
+  messages: readonly Message[],
+  range: MessageRange | undefined,
+  label: string,
+): { start: number; end: number } {
+  return range ? resolveRange(messages, range, label) : { start: 0, end: messages.length };
+}
+
+/** Messages [start, end) as a transcript of their own (the transcript itself when that is all of it). */
+export function sliceTranscript(
+  transcript: Transcript<Common>,
+  { start, end }: { start: number; end: number },
+): Transcript<Common> {
+  if (start === 0 && end === transcript.body.length) return transcript;
+  return { meta: transcript.meta, body: transcript.body.slice(start, end) };
 }
 
 /** Widen [a, b] (0-based, inclusive) until no tool call or result inside has its partner outside. */

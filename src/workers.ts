@@ -217,7 +217,7 @@ function workerFilename(module: URL): string {
 }
 
 /** An idle worker thread exits after this long, in ms. */
-export const IDLE_EXIT_MS = 20_000;
+const IDLE_EXIT_MS = 20_000;
 
 const pools = new Map<string, Tinypool>();
 

@@ -23,7 +23,7 @@ import type {
 } from "../index/session-index.js";
 import { ftsExpression, parseTerms, type Term } from "../index/terms.js";
 import { isKind } from "../index/text.js";
-import { Checker, parseJson } from "../json.js";
+import { assignDefined, Checker, parseJson } from "../json.js";
 import type { Loaded, Located } from "../local.js";
 import type { SessionsBackend } from "../sessions/backend.js";
 import { timestampFromMillis } from "../time.js";
@@ -237,8 +237,8 @@ export class PgArchive implements SessionsBackend {
   async usageBuckets(filter: UsageFilter): Promise<UsageBucket[]> {
     return this.read(async (client) => {
       const sessions: ListRequest = {};
-      if (filter.from !== undefined) sessions.from = filter.from;
-      if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
+      assignDefined(sessions, "from", filter.from);
+      assignDefined(sessions, "cwd", filter.cwd);
       const w = this.where(sessions);
       if (filter.since !== undefined) w.add((n) => `u.at >= ${n}`, filter.since);
       if (filter.until !== undefined) w.add((n) => `u.at <= ${n}`, filter.until);

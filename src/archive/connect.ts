@@ -35,7 +35,7 @@ function code(error: unknown): string | undefined {
 }
 
 /** A driver failure as an ArchiveError: one line, the URL redacted, the password nowhere. */
-export function archiveFailure(url: string, error: unknown, doing: string): TxcriptError {
+function archiveFailure(url: string, error: unknown, doing: string): TxcriptError {
   if (error instanceof ArchiveError) return error;
   // txcript's own failures (a session that cannot be read) keep their words;
   // a schema this txcript cannot use is about the archive, so it is named.

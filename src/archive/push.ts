@@ -56,7 +56,7 @@ export interface Pushed {
 }
 
 /** What makes two pushes of a session the same: its files, the level and the redaction. */
-export function versionOf(
+function versionOf(
   d: Discovered,
   content: ContentLevel,
   redacted: boolean,

@@ -104,7 +104,7 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 /** The schema version this txcript writes and reads. */
-export const ARCHIVE_SCHEMA_VERSION = MIGRATIONS.length;
+const ARCHIVE_SCHEMA_VERSION = MIGRATIONS.length;
 
 async function applied(client: Client): Promise<number | "foreign" | "none"> {
   const ns = await client.query<{ n: string }>(

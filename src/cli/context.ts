@@ -9,8 +9,15 @@ import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Origin } from "../copies.js";
 import { NotFoundError, TxcriptError } from "../errors.js";
+import { assignDefined } from "../json.js";
 import { Local, type Located } from "../local.js";
-import { parseSessionRef, RangeSyntaxError, resolveRange, type SessionRef } from "../range.js";
+import {
+  parseSessionRef,
+  RangeSyntaxError,
+  type SessionRef,
+  selectMessages,
+  sliceTranscript,
+} from "../range.js";
 import { Sessions } from "../sessions/sessions.js";
 import { promptTitle } from "../strings.js";
 import type { Common, HarnessId, TextForm, Transcript } from "../transcript.js";
@@ -24,7 +31,7 @@ export function localFor(command: Command, from?: HarnessId): Local {
     env: process.env,
     roots: rootsFrom(command),
   };
-  if (from !== undefined) options.from = from;
+  assignDefined(options, "from", from);
   return new Local(options);
 }
 
@@ -132,23 +139,17 @@ export async function resolveSource(
     path = loaded.path;
   }
   const label = found ? `session ${found.id}` : (origin ?? "the document");
-  const { start, end } = parsed.range
-    ? resolveRange(transcript.body, parsed.range, label)
-    : { start: 0, end: transcript.body.length };
+  const { start, end } = selectMessages(transcript.body, parsed.range, label);
   const source: Source = { transcript, start, end };
   if (found) source.found = found;
   if (forkedFrom) source.forkedFrom = forkedFrom;
-  if (path !== undefined) source.path = path;
-  if (origin !== undefined) source.origin = origin;
-  if (form !== undefined) source.form = form;
+  assignDefined(source, "path", path);
+  assignDefined(source, "origin", origin);
+  assignDefined(source, "form", form);
   return source;
 }
 
 /** The selected messages as a transcript of their own. */
 export function selected(source: Source): Transcript<Common> {
-  if (source.start === 0 && source.end === source.transcript.body.length) return source.transcript;
-  return {
-    meta: source.transcript.meta,
-    body: source.transcript.body.slice(source.start, source.end),
-  };
+  return sliceTranscript(source.transcript, source);
 }

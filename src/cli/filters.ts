@@ -6,6 +6,7 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { assignDefined } from "../json.js";
 import type { Listing } from "../local.js";
 import type { ListRequest } from "../sessions/sessions.js";
 import type { HarnessId } from "../transcript.js";
@@ -29,8 +30,8 @@ export function addListFilters(command: Command, what = "sessions"): Command {
 /** The sessions the filters select, newest activity first: `list`'s answer. */
 export async function listSessions(command: Command, options: FilterOptions): Promise<Listing> {
   const request: ListRequest = {};
-  if (options.from !== undefined) request.from = options.from;
+  assignDefined(request, "from", options.from);
   if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
-  if (options.limit !== undefined) request.limit = options.limit;
+  assignDefined(request, "limit", options.limit);
   return withSessions(command, (sessions, progress) => sessions.list(request, progress));
 }

@@ -11,6 +11,7 @@ import { basename } from "node:path";
 import { homeDir } from "../env.js";
 import { describeCause } from "../errors.js";
 import { renderSimple } from "../harness/simple.js";
+import { assignDefined } from "../json.js";
 import { type RenderInput, redact, renderHtmlChunks, renderMarkdown } from "../render/index.js";
 import type { Finding } from "../render/redact.js";
 import { parsePatterns, type SecretPattern } from "../render/secrets.js";
@@ -157,10 +158,10 @@ export async function renderSource(
   const redacted: Rendered["redacted"] = done.redacted;
   const input: RenderInput = { transcript, start: source.start, end: source.end };
   if (source.found) input.harness = source.found.harness;
-  if (source.path !== undefined) input.path = source.path;
+  assignDefined(input, "path", source.path);
   if (options.showPaths) input.showPaths = true;
   // A redacted page shows no home path either way; without --redact, `~` still replaces it.
-  if (who.home !== undefined) input.home = who.home;
+  assignDefined(input, "home", who.home);
   let pieces: Iterable<string>;
   switch (format) {
     case "simple":

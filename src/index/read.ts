@@ -8,6 +8,7 @@
 import { CopyLedger } from "../copies.js";
 import type { Env } from "../env.js";
 import { describeCause, TxcriptError } from "../errors.js";
+import { assignDefined } from "../json.js";
 import type { Listing, SkippedIn } from "../local.js";
 import type { Db } from "../sqlite.js";
 import { timestampFromMillis } from "../time.js";
@@ -373,8 +374,8 @@ export function usage(ix: Reader, filter: Filter = {}): SessionUsage[] {
 export function usageBuckets(ix: Reader, filter: UsageFilter = {}): UsageBucket[] {
   return ix.guard(() => {
     const sessions: Filter = {};
-    if (filter.from !== undefined) sessions.from = filter.from;
-    if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
+    assignDefined(sessions, "from", filter.from);
+    assignDefined(sessions, "cwd", filter.cwd);
     const { sql, params } = where(ix, sessions);
     // The sessions once each (their title sits in the listing's JSON), then their buckets.
     const meta = new Map(
@@ -445,8 +446,8 @@ export function usageBuckets(ix: Reader, filter: UsageFilter = {}): UsageBucket[
 export function unreadCount(ix: Reader, filter: UsageFilter = {}): number {
   return ix.guard(() => {
     const sessions: Filter = {};
-    if (filter.from !== undefined) sessions.from = filter.from;
-    if (filter.cwd !== undefined) sessions.cwd = filter.cwd;
+    assignDefined(sessions, "from", filter.from);
+    assignDefined(sessions, "cwd", filter.cwd);
     return unreadableText(ix, sessions);
   });
 }

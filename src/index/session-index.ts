@@ -13,6 +13,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Env } from "../env.js";
 import { describeCause, TxcriptError } from "../errors.js";
 import { probeStore } from "../harness/probes.js";
+import { assignDefined, defined } from "../json.js";
 import type { Listing, Local, SkippedIn } from "../local.js";
 import type { Db } from "../sqlite.js";
 import { timestampMillis } from "../time.js";
@@ -50,8 +51,8 @@ import type {
 } from "./read.js";
 import * as read from "./read.js";
 import { isTextReads, readText, type TextRead, type TextTodo } from "./read-text.js";
-import { storedBody } from "./schema.js";
 import type { TextJob } from "./text-worker.js";
+import { textWriter } from "./write-text.js";
 
 export {
   type Filter,
@@ -244,7 +245,7 @@ export class SessionIndex {
     if (!probe) {
       const options: StoreOptions = { env: this.options.env };
       const root = this.options.roots?.[harness];
-      if (root !== undefined) options.root = root;
+      assignDefined(options, "root", root);
       probe = probeStore(harness, options);
       this.probes.set(harness, probe);
     }
@@ -261,7 +262,7 @@ export class SessionIndex {
       const { Local } = await import("../local.js");
       this.local = new Local({
         env: this.options.env,
-        ...(this.options.roots ? { roots: this.options.roots } : {}),
+        ...defined({ roots: this.options.roots }),
       });
     }
     return this.local;
@@ -490,22 +491,7 @@ export class SessionIndex {
     try {
       const local = await this.stores();
       const db = this.db;
-      const dropChunks = db.prepare("DELETE FROM chunks WHERE entry = ?");
-      const addChunk = db.prepare(
-        "INSERT INTO chunks (entry, ordinal, kind, at, body) VALUES (?, ?, ?, ?, ?)",
-      );
-      const addText = db.prepare("INSERT INTO text (rowid, body) VALUES (?, ?)");
-      const dropUsage = db.prepare("DELETE FROM usage WHERE entry = ?");
-      const addUsage = db.prepare(
-        `INSERT INTO usage (entry, at, model, input, output, cache_read, cache_write, messages)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      const done = db.prepare(
-        `UPDATE entries SET text_fp = fingerprint, text_error = @error, input_tokens = @input,
-           output_tokens = @output, cache_read_input_tokens = @cacheRead,
-           cache_creation_input_tokens = @cacheCreation, model = @model, models = @models
-         WHERE rowid = @rowid AND fingerprint = @fingerprint`,
-      );
+      const writeText = textWriter(db);
       const batches: TextTodo[][] = [];
       for (let start = 0; start < todo.length; start += TEXT_BATCH)
         batches.push(todo.slice(start, start + TEXT_BATCH));
@@ -515,7 +501,7 @@ export class SessionIndex {
         module: TEXT_WORKER,
         job: (rows): TextJob => ({
           env: this.options.env,
-          ...(this.options.roots ? { roots: this.options.roots } : {}),
+          ...defined({ roots: this.options.roots }),
           todo: rows,
         }),
         accept: (value, rows): value is TextRead[] => isTextReads(value, rows.length),
@@ -528,47 +514,7 @@ export class SessionIndex {
       for await (const { batch: rows, result: reads } of reading) {
         options.onProgress?.("indexing text", indexed, todo.length);
         indexed += rows.length;
-        const writeBatch = db.transaction(() => {
-          for (const [i, row] of rows.entries()) {
-            const read = reads[i] ?? { error: "not read" };
-            const u = "usage" in read ? read.usage : undefined;
-            const changed = done.run({
-              rowid: row.rowid,
-              fingerprint: row.fingerprint,
-              error: "error" in read ? read.error : null,
-              input: u?.input_tokens ?? null,
-              output: u?.output_tokens ?? null,
-              cacheRead: u?.cache_read_input_tokens ?? null,
-              cacheCreation: u?.cache_creation_input_tokens ?? null,
-              model: u?.model ?? null,
-              models: u ? JSON.stringify(u.models) : null,
-            }).changes;
-            if (changed === 0) continue; // changed meanwhile: the next refresh reads it again
-            dropChunks.run(row.rowid);
-            for (const c of "chunks" in read ? read.chunks : []) {
-              const { lastInsertRowid } = addChunk.run(
-                row.rowid,
-                c.ordinal,
-                c.kind,
-                c.at,
-                storedBody(c.body),
-              );
-              addText.run(lastInsertRowid, c.body);
-            }
-            dropUsage.run(row.rowid);
-            for (const r of "rows" in read ? read.rows : [])
-              addUsage.run(
-                row.rowid,
-                r.at,
-                r.model ?? null,
-                r.input_tokens,
-                r.output_tokens,
-                r.cache_read_input_tokens,
-                r.cache_creation_input_tokens,
-                r.messages,
-              );
-          }
-        });
+        const writeBatch = db.transaction(() => writeText(rows, reads));
         indexWrite(() => writeBatch.immediate());
       }
       options.onProgress?.("indexing text", todo.length, todo.length);
@@ -631,11 +577,6 @@ export class SessionIndex {
   /** How many of the sessions the filter selects could not be read for their text (and usage). */
   unreadCount(filter: UsageFilter = {}): number {
     return read.unreadCount(this.reader(), filter);
-  }
-
-  /** The options this index was opened with. */
-  get config(): Readonly<IndexOptions> {
-    return this.options;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type { Env } from "../env.js";
+import { defined } from "../json.js";
 import { Local } from "../local.js";
 import type { HarnessId } from "../transcript.js";
 import { readText, type TextRead, type TextTodo } from "./read-text.js";
@@ -18,6 +19,6 @@ export interface TextJob {
 
 export default function readTextBatch(job: TextJob): TextRead[] {
   // A Local per batch: nothing a store learnt reading one batch outlives it.
-  const local = new Local({ env: job.env, ...(job.roots ? { roots: job.roots } : {}) });
+  const local = new Local({ env: job.env, ...defined({ roots: job.roots }) });
   return job.todo.map((todo) => readText(local, todo));
 }

@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { InvalidRequestError } from "../errors.js";
+import { assignDefined } from "../json.js";
 import type { MessageRange } from "../range.js";
 import { markdownPieces, type RenderInput } from "../render/index.js";
 import type { ViewInput, ViewParts } from "../render/text.js";
@@ -111,8 +112,8 @@ export function cursorRange(
 ): MessageRange | undefined {
   if (r === undefined) return undefined;
   const out: MessageRange = {};
-  if (r.from !== undefined) out.from = r.from;
-  if (r.to !== undefined) out.to = r.to;
+  assignDefined(out, "from", r.from);
+  assignDefined(out, "to", r.to);
   return out;
 }
 
@@ -228,8 +229,8 @@ export function markdownPage(input: ViewInput, home: string | undefined): ViewPa
     start: input.start ?? 0,
     end: input.end ?? input.messages.length,
   };
-  if (input.harness !== undefined) page.harness = input.harness;
-  if (input.path !== undefined) page.path = input.path;
+  assignDefined(page, "harness", input.harness);
+  assignDefined(page, "path", input.path);
   if (home !== undefined && home !== "") page.home = home;
   const pieces = markdownPieces(page);
   return {

@@ -12,6 +12,7 @@ import { ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { errorLine, NotFoundError } from "../errors.js";
 import { storedHarnesses } from "../harness/index.js";
+import { defined } from "../json.js";
 import { isHarnessId } from "../transcript.js";
 import { markdownPage } from "./pages.js";
 import {
@@ -21,7 +22,7 @@ import {
   shownSession,
   type ToolContext,
   tracked,
-} from "./tools.js";
+} from "./tool-context.js";
 
 const RESOURCE_CHARS = 1_000_000;
 
@@ -103,7 +104,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
           meta: shown.transcript.meta,
           messages: shown.transcript.body,
           harness: located.harness,
-          ...(shown.path !== undefined ? { path: shown.path } : {}),
+          ...defined({ path: shown.path }),
         };
         const parts = markdownPage(input, ctx.env.HOME);
         const out = [parts.head];

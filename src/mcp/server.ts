@@ -10,7 +10,8 @@ import type { SessionsBackend } from "../sessions/backend.js";
 import { Sessions } from "../sessions/sessions.js";
 import type { HarnessId } from "../transcript.js";
 import { registerResources } from "./resources.js";
-import { type McpRedaction, registerTools, type ToolContext } from "./tools.js";
+import type { McpRedaction, ToolContext } from "./tool-context.js";
+import { registerTools } from "./tools.js";
 
 export interface McpServerOptions {
   env: Env;

@@ -5,7 +5,6 @@
 
 export {
   type IndexEntry,
-  type PageShell,
   renderHtml,
   renderHtmlChunks,
   renderIndexHtml,

@@ -89,7 +89,7 @@ function safeLine(line: string): string {
  * shows them as text; everywhere else raw HTML is escaped. Indented code
  * is escaped too, which shows `&lt;` there: the price of not parsing.
  */
-export function safeMarkdown(text: string): string {
+function safeMarkdown(text: string): string {
   const kept = keptCode(text);
   // Where a renderer's block structure differs from the line scan above (a
   // fence inside a list item ends with the item; a code span cannot cross

@@ -7,6 +7,7 @@
  */
 
 import type { Message, Meta, ToolResultBlock, ToolUseBlock } from "../common.js";
+import { defined } from "../json.js";
 import type { Common, Transcript } from "../transcript.js";
 import { type PathOptions, type PathStyle, pathStyle } from "./paths.js";
 
@@ -134,8 +135,8 @@ export function buildModel(input: RenderInput): Model {
   const cwd = input.transcript.meta.cwd;
   const paths = pathStyle({
     ...(input.showPaths ? { showPaths: true } : {}),
-    ...(input.home !== undefined ? { home: input.home } : {}),
-    ...(cwd !== undefined ? { cwd } : {}),
+    ...defined({ home: input.home }),
+    ...defined({ cwd }),
   });
   return {
     meta: input.transcript.meta,

@@ -17,6 +17,7 @@
 
 import { isJsonObject } from "../common.js";
 import { TxcriptError } from "../errors.js";
+import { assignDefined } from "../json.js";
 import type { Common, Transcript } from "../transcript.js";
 import { BUILTIN, SECRET_FIELD, type SecretPattern } from "./secrets.js";
 
@@ -88,7 +89,7 @@ function slots(t: Transcript<Common>): Slot[] {
       },
       field,
     };
-    if (message !== undefined) slot.message = message;
+    assignDefined(slot, "message", message);
     if (secretField && value !== "") slot.secretField = true;
     out.push(slot);
   };
@@ -348,7 +349,7 @@ export async function redact(
       at = r.to;
       byKind[r.kind] = (byKind[r.kind] ?? 0) + 1;
       const finding: Finding = { kind: r.kind, field: slot.field };
-      if (slot.message !== undefined) finding.message = slot.message;
+      assignDefined(finding, "message", slot.message);
       findings.push(finding);
     }
     slot.set(out + s.slice(at));

@@ -9,6 +9,7 @@
  */
 
 import { isJsonObject, type Json, type JsonObject, type Tool } from "../common.js";
+import { defined } from "../json.js";
 
 export interface EditHunk {
   old: string;
@@ -78,12 +79,12 @@ function rawView(name: string, input: Json): CallView {
   if (!isJsonObject(input)) return { kind: "raw", tool: name, input };
   const o = input;
   const summary = summaryOf(o);
-  const note = summary !== undefined ? { note: summary } : {};
+  const note = defined({ note: summary });
   // Shell tools: agy run_command, Codex exec_command/shell, MCP shells.
   const command = commandOf(o.CommandLine ?? o.command ?? o.cmd);
   if (command !== undefined) {
     const cwd = str(o, "Cwd", "workdir", "cwd", "working_directory", "dir_path");
-    return { kind: "shell", tool: name, command, ...(cwd !== undefined ? { cwd } : {}), ...note };
+    return { kind: "shell", tool: name, command, ...defined({ cwd }), ...note };
   }
   const patch = typeof o.patch === "string" ? o.patch : o.input;
   if (typeof patch === "string" && /\*\*\* Begin Patch/.test(patch))
@@ -126,7 +127,7 @@ function rawView(name: string, input: Json): CallView {
         ),
     );
     if (/view|read|cat/i.test(name)) {
-      return { kind: "read", tool: name, path: file, ...(lines !== undefined ? { lines } : {}) };
+      return { kind: "read", tool: name, path: file, ...defined({ lines }) };
     }
   }
   const dir = str(o, "DirectoryPath", "dir_path");
@@ -134,9 +135,9 @@ function rawView(name: string, input: Json): CallView {
   const query = str(o, "Query", "pattern", "query");
   if (query !== undefined && /grep|search|find|glob/i.test(name)) {
     const where = str(o, "SearchPath", "SearchDirectory", "path");
-    return { kind: "search", tool: name, query, ...(where !== undefined ? { path: where } : {}) };
+    return { kind: "search", tool: name, query, ...defined({ path: where }) };
   }
-  return { kind: "raw", tool: name, input, ...(summary !== undefined ? { summary } : {}) };
+  return { kind: "raw", tool: name, input, ...defined({ summary }) };
 }
 
 /** How a page shows one tool call. */
@@ -147,8 +148,8 @@ export function callView(tool: Tool): CallView {
         kind: "shell",
         tool: "Bash",
         command: tool.command,
-        ...(tool.workdir !== undefined ? { cwd: tool.workdir } : {}),
-        ...(tool.description !== undefined ? { note: tool.description } : {}),
+        ...defined({ cwd: tool.workdir }),
+        ...defined({ note: tool.description }),
         ...(tool.run_in_background ? { background: true } : {}),
       };
     case "Read": {
@@ -180,7 +181,7 @@ export function callView(tool: Tool): CallView {
         kind: "command",
         tool: tool.command,
         command: tool.command,
-        ...(tool.args !== undefined ? { args: tool.args } : {}),
+        ...defined({ args: tool.args }),
       };
     case "Raw":
       return rawView(tool.tool_name, tool.input);

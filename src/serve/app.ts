@@ -13,6 +13,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { errorLine, InvalidRequestError, NotFoundError, TxcriptError } from "../errors.js";
 import { isKind, type Kind } from "../index/text.js";
+import { defined } from "../json.js";
 import { SCRIPT } from "../render/assets.js";
 import { sessionRecord } from "../sessionRecord.js";
 import { sessionFilter } from "../sessions/filter.js";
@@ -38,7 +39,7 @@ import { type Guard, hasToken, refusal, SECURITY_HEADERS, TOKEN_COOKIE } from ".
  * What serve needs of a sessions backend: the methods of `Sessions` it
  * calls. The local index is one; an archive (issue 37) is another.
  */
-export type ServeBackend = Pick<
+type ServeBackend = Pick<
   Sessions,
   "list" | "query" | "usage" | "ids" | "load" | "refresh" | "continue" | "remove"
 >;
@@ -127,7 +128,7 @@ function matches(s: Discovered, words: readonly string[]): boolean {
 }
 
 /** A listing's version: changes when a session is added, removed or grows. */
-export function listingVersion(sessions: readonly Discovered[]): string {
+function listingVersion(sessions: readonly Discovered[]): string {
   const h = createHash("sha1");
   for (const s of sessions)
     h.update(`${s.harness}\u0000${s.id}\u0000${s.updated}\u0000${s.message_count}\n`);
@@ -306,7 +307,7 @@ export function createApp(options: AppOptions): Hono {
     const report = buildReport(buckets, {
       by: grouping,
       prices,
-      ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
+      ...defined({ timeZone: options.timeZone }),
     });
     const strip = ({ models: _m, ...rest }: (typeof report.groups)[number]) => rest;
     return c.json({
@@ -429,7 +430,7 @@ export function createApp(options: AppOptions): Hono {
 }
 
 /** A write refused for what the server allows, not for what was asked. */
-export class WriteRefused extends TxcriptError {
+class WriteRefused extends TxcriptError {
   constructor(
     readonly status: 401 | 405,
     detail: string,

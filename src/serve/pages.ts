@@ -8,11 +8,12 @@
  */
 
 import { renderSimple } from "../harness/simple.js";
+import { assignDefined, defined } from "../json.js";
 import { escapeHtml } from "../render/highlight.js";
 import { type RenderInput, redact, renderHtmlChunks, renderMarkdown } from "../render/index.js";
 import type { Common, HarnessId, Transcript } from "../transcript.js";
 
-export const DOWNLOAD_FORMATS = ["html", "markdown", "simple"] as const;
+const DOWNLOAD_FORMATS = ["html", "markdown", "simple"] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 
 export function isDownloadFormat(value: string): value is DownloadFormat {
@@ -68,8 +69,8 @@ export async function shown(
 ): Promise<Transcript<Common>> {
   if (!redacted) return transcript;
   const r = await redact(transcript, {
-    ...(who.home !== undefined ? { home: who.home } : {}),
-    ...(who.user !== undefined ? { user: who.user } : {}),
+    ...defined({ home: who.home }),
+    ...defined({ user: who.user }),
     patterns: [],
   });
   return r.transcript;
@@ -77,7 +78,7 @@ export async function shown(
 
 function renderInput(transcript: Transcript<Common>, harness: HarnessId, who: Who): RenderInput {
   const input: RenderInput = { transcript, harness };
-  if (who.home !== undefined) input.home = who.home;
+  assignDefined(input, "home", who.home);
   return input;
 }
 

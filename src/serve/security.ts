@@ -10,7 +10,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 
 /** The policy of every answer: scripts and styles from this origin only, nothing from elsewhere. */
-export const CSP =
+const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -28,12 +28,12 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export const TOKEN_COOKIE = "txcript_token";
 
 /** A fresh token: 32 random bytes, URL-safe. */
-export function newToken(): string {
+function newToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
 /** Loopback addresses: bound there, only this machine can connect, so reads need no token. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return (
     host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host)
   );
@@ -77,14 +77,14 @@ export function makeGuard(options: {
 }
 
 /** Equal strings in time that does not depend on where they differ. */
-export function sameSecret(given: string, expected: string): boolean {
+function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The token a request carries: `Authorization: Bearer …`, else the cookie. */
-export function tokenOf(headers: Headers): string | undefined {
+function tokenOf(headers: Headers): string | undefined {
   const auth = headers.get("authorization");
   if (auth !== null) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);

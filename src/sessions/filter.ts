@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import type { Filter } from "../index/session-index.js";
 import { parseWhen } from "../index/when.js";
+import { assignDefined } from "../json.js";
 import type { HarnessId } from "../transcript.js";
 
 /** Sessions by harness and cwd, and by last activity (or, for usage, messages by their time). */
@@ -24,7 +25,7 @@ export interface FilterText {
 /** The filter `text` asks for: `cwd` resolved against `base`, times read by `parseWhen`. */
 export function sessionFilter(text: FilterText, base: string, now: number): SessionFilter {
   const out: SessionFilter = {};
-  if (text.from !== undefined) out.from = text.from;
+  assignDefined(out, "from", text.from);
   if (text.cwd !== undefined) out.cwd = resolve(base, text.cwd);
   if (text.since !== undefined) out.since = parseWhen(text.since, now);
   if (text.until !== undefined) out.until = parseWhen(text.until, now, true);

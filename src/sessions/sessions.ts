@@ -28,6 +28,7 @@ import {
   type UsageBucket,
 } from "../index/session-index.js";
 import { ftsExpression } from "../index/terms.js";
+import { assignDefined, defined } from "../json.js";
 import type { Continued, Listing, Loaded, Local, Located } from "../local.js";
 import type { Common, Fingerprint, HarnessId, Transcript } from "../transcript.js";
 import type { SessionsBackend } from "./backend.js";
@@ -146,9 +147,9 @@ export class Sessions {
       const o = this.options;
       const options: IndexOptions = { env: o.env };
       if (o.roots) options.roots = o.roots;
-      if (o.cache !== undefined) options.cache = o.cache;
+      assignDefined(options, "cache", o.cache);
       if (o.warn) options.warn = o.warn;
-      if (o.textWorker !== undefined) options.textWorker = o.textWorker;
+      assignDefined(options, "textWorker", o.textWorker);
       this.opened = SessionIndex.open(options);
     }
     return this.opened;
@@ -166,8 +167,8 @@ export class Sessions {
     if (!local) {
       local = new make({
         env: this.options.env,
-        ...(this.options.roots ? { roots: this.options.roots } : {}),
-        ...(from ? { from } : {}),
+        ...defined({ roots: this.options.roots }),
+        ...defined({ from }),
       });
       this.locals.set(key, local);
     }
@@ -207,7 +208,7 @@ export class Sessions {
       return this.index()
         .refresh({
           text,
-          ...(options.from !== undefined ? { from: options.from } : {}),
+          ...defined({ from: options.from }),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         })
         .then((result) => {
@@ -366,9 +367,9 @@ export class Sessions {
     return continueInto(request.transcript, request.target, {
       env: this.options.env,
       source: request.source,
-      ...(request.defaultCwd !== undefined ? { defaultCwd: request.defaultCwd } : {}),
-      ...(request.root !== undefined ? { root: request.root } : {}),
-      ...(request.surface !== undefined ? { surface: request.surface } : {}),
+      ...defined({ defaultCwd: request.defaultCwd }),
+      ...defined({ root: request.root }),
+      ...defined({ surface: request.surface }),
     });
   }
 

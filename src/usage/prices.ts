@@ -88,7 +88,7 @@ const perMillion = (v: number | undefined) =>
  * every day (LiteLLM's file has no dates). Entries with no token price
  * (LiteLLM's `sample_spec`, image models) are left out.
  */
-export function parseLiteLlm(value: unknown, file: string): PriceTable {
+function parseLiteLlm(value: unknown, file: string): PriceTable {
   const result = LiteLlmSchema.safeParse(value);
   if (!result.success) fail(result.error, file, "LiteLLM model prices");
   const models: PriceTable["models"] = {};

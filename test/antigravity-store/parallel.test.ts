@@ -10,14 +10,13 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { expect, it } from "vitest";
+import { AntigravityStore, PARALLEL_DISCOVERY_FROM } from "../../src/harness/antigravity/store.js";
 import {
-  AntigravityStore,
   type Candidate,
   type CandidateResult,
   type DiscoverJob,
   discoverCandidate,
-  PARALLEL_DISCOVERY_FROM,
-} from "../../src/harness/antigravity/store.js";
+} from "../../src/harness/antigravity/store-discover.js";
 import { sleepSync } from "../../src/sqlite.js";
 import type { Discovery } from "../../src/transcript.js";
 import { runShared } from "../../src/workers.js";

@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import which from "which";
 import type { Origin } from "../../copies.js";
 import { harness } from "../../harness/index.js";
+import { defined } from "../../json.js";
 import { resumeLine } from "../../sessions/resume.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { addArchiveOptions } from "../archive.js";
@@ -51,7 +52,7 @@ function launchHarness(program: string, args: string[], cwd: string | undefined)
     const child = spawn(program, args, {
       stdio: "inherit",
       env: process.env,
-      ...(cwd !== undefined ? { cwd } : {}),
+      ...defined({ cwd }),
     });
     child.on("error", (error) => {
       done();
@@ -94,7 +95,7 @@ export function register(program: Command): void {
         throw new UsageError(`continuing a document needs --with <harness> (where to continue it)`);
       }
       const source = await resolveSource(command, ref, {
-        ...(options.from ? { from: options.from } : {}),
+        ...defined({ from: options.from }),
         ...(options.as ? { documentForm: options.as } : {}),
         allowDocuments: true,
       });

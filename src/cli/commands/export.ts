@@ -14,6 +14,7 @@ import type { Meta } from "../../common.js";
 import { ConflictError, describeCause, InvalidRequestError, TxcriptError } from "../../errors.js";
 import { TargetExistsError, writeFileAtomic } from "../../fsx.js";
 import { storedHarnesses } from "../../harness/index.js";
+import { defined } from "../../json.js";
 import { isInside } from "../../paths.js";
 import { type IndexEntry, renderIndexHtml } from "../../render/index.js";
 import { pathStyle } from "../../render/paths.js";
@@ -142,7 +143,7 @@ async function exportOne(ref: string, options: ExportOptions, command: Command):
   if (options.out !== undefined && options.out !== "-")
     checkTarget(command, options.out, options.force === true);
   const source = await resolveSource(command, ref, {
-    ...(options.from ? { from: options.from } : {}),
+    ...defined({ from: options.from }),
     ...(options.as ? { documentForm: options.as } : {}),
     allowDocuments: true,
     titleDocuments: true,
@@ -211,7 +212,7 @@ async function exportAll(options: ExportOptions, command: Command): Promise<void
         found: loaded.located,
         start: 0,
         end: loaded.transcript.body.length,
-        ...(loaded.path !== undefined ? { path: loaded.path } : {}),
+        ...defined({ path: loaded.path }),
       };
     } catch (error) {
       failed++;

@@ -6,6 +6,7 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { assignDefined } from "../../json.js";
 import type { Listing } from "../../local.js";
 import { sessionRecord } from "../../sessionRecord.js";
 import type { ListRequest } from "../../sessions/sessions.js";
@@ -48,11 +49,11 @@ export function register(program: Command): void {
     .option("-v, --verbose", "say why each skipped file was skipped")
     .action(async (options: ListOptions, command: Command) => {
       const request: ListRequest = {};
-      if (options.from !== undefined) request.from = options.from;
+      assignDefined(request, "from", options.from);
       if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
-      if (options.since !== undefined) request.since = options.since;
-      if (options.until !== undefined) request.until = options.until;
-      if (options.limit !== undefined) request.limit = options.limit;
+      assignDefined(request, "since", options.since);
+      assignDefined(request, "until", options.until);
+      assignDefined(request, "limit", options.limit);
       const listing: Listing = await withSessions(command, (sessions, progress) =>
         sessions.list(request, progress),
       );

@@ -8,6 +8,7 @@
 import { Writable } from "node:stream";
 import type { Command } from "commander";
 import { describeCause, errorLine } from "../../errors.js";
+import { defined } from "../../json.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { FrameTransport } from "../../mcp/transport.js";
 import { addArchiveOptions, archiveFor } from "../archive.js";
@@ -38,7 +39,7 @@ export function register(program: Command): void {
       // Read before serving: a bad pattern file is a usage error, not a server that half works.
       const patterns = redactionPlan({
         redact: true,
-        ...(options.redactPatterns !== undefined ? { redactPatterns: options.redactPatterns } : {}),
+        ...defined({ redactPatterns: options.redactPatterns }),
       }).patterns;
       const log = (line: string) => process.stderr.write(`txcript mcp: ${line}\n`);
       // The transport writes through the real stdout's own write (which
@@ -72,7 +73,7 @@ export function register(program: Command): void {
       const { server, drain, close } = createMcpServer({
         env: process.env,
         roots: rootsFrom(command),
-        ...(cache !== undefined ? { cache } : {}),
+        ...defined({ cache }),
         cwd: process.cwd(),
         allowWrite: options.allowWrite === true,
         redaction: { force: options.redact === true, options: { ...identity(), patterns } },

@@ -15,6 +15,7 @@ import fuzzysort from "fuzzysort";
 import { storedHarnesses } from "../../harness/index.js";
 import { shortener } from "../../ids.js";
 import type { Hit } from "../../index/index.js";
+import { defined } from "../../json.js";
 import type { Sessions } from "../../sessions/sessions.js";
 import { type Discovered, type HarnessId, STORED_HARNESS_IDS } from "../../transcript.js";
 import { cacheFlag } from "../cache.js";
@@ -107,7 +108,7 @@ export async function pick(command: Command, from?: HarnessId): Promise<void> {
       const onProgress = (what: string, done: number, total: number) =>
         progress.update(`${what}: ${done}/${total}`);
       // The text too, before the prompt draws: typing then searches a fresh index.
-      await service.refresh({ ...(from ? { from } : {}), text: true, onProgress });
+      await service.refresh({ ...defined({ from }), text: true, onProgress });
       sessions = (await service.list(from ? { from } : {})).sessions;
     } finally {
       progress.done();

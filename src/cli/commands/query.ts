@@ -17,6 +17,7 @@ import {
   type Kind,
   type QueryRequest,
 } from "../../index/index.js";
+import { assignDefined } from "../../json.js";
 import { sessionRecord } from "../../sessionRecord.js";
 import { timestampMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
@@ -161,11 +162,11 @@ export function register(program: Command): void {
         throw error;
       }
       const request: QueryRequest = { limit: options.limit ?? 20 };
-      if (options.from !== undefined) request.from = options.from;
+      assignDefined(request, "from", options.from);
       if (options.cwd !== undefined) request.cwd = resolve(options.cwd);
-      if (options.since !== undefined) request.since = options.since;
-      if (options.until !== undefined) request.until = options.until;
-      if (options.role !== undefined) request.kinds = options.role;
+      assignDefined(request, "since", options.since);
+      assignDefined(request, "until", options.until);
+      assignDefined(request, "kinds", options.role);
       const hits: Hit[] = await withSessions(
         command,
         async (sessions, progress) => (await sessions.query(text, request, progress)).hits,

@@ -15,6 +15,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { describeCause, StoreError } from "../../errors.js";
 import { shortener } from "../../ids.js";
 import type { UsageFilter } from "../../index/index.js";
+import { assignDefined } from "../../json.js";
 import { timestampFromMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
 import { overlay, type PriceTable, parsePriceText, shippedPrices } from "../../usage/prices.js";
@@ -235,10 +236,10 @@ export function register(program: Command): void {
       // The price table first: a bad file fails before any store is read.
       const prices = loadPrices(options.prices);
       const filter: UsageFilter = {};
-      if (options.from !== undefined) filter.from = options.from;
+      assignDefined(filter, "from", options.from);
       if (options.cwd !== undefined) filter.cwd = resolve(options.cwd);
-      if (options.since !== undefined) filter.since = options.since;
-      if (options.until !== undefined) filter.until = options.until;
+      assignDefined(filter, "since", options.since);
+      assignDefined(filter, "until", options.until);
       const {
         buckets,
         unread,

@@ -5,6 +5,7 @@
 
 import { type Command, Option } from "commander";
 import { renderCommonChunks } from "../../commonJson.js";
+import { assignDefined, defined } from "../../json.js";
 import { renderText, type ViewInput } from "../../render/text.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { addArchiveOptions } from "../archive.js";
@@ -53,7 +54,7 @@ export function register(program: Command): void {
     .option("--no-pager", "never page the output")
     .action(async (ref: string, options: ViewOptions, command: Command) => {
       const given = await resolveSource(command, ref, {
-        ...(options.from ? { from: options.from } : {}),
+        ...defined({ from: options.from }),
         ...(options.as ? { documentForm: options.as } : {}),
         allowDocuments: true,
         titleDocuments: true,
@@ -90,7 +91,7 @@ export function register(program: Command): void {
           };
           if (source.found) {
             input.harness = source.found.harness;
-            if (source.path !== undefined) input.path = source.path;
+            assignDefined(input, "path", source.path);
             if (source.forkedFrom) input.forkedFrom = source.forkedFrom;
           }
           // The painter makes each piece safe before coloring it; without

@@ -5,7 +5,7 @@
  */
 
 import type { WorkerChunk } from "../../workers.js";
-import { type CandidateResult, type DiscoverJob, discoverCandidate } from "./store.js";
+import { type CandidateResult, type DiscoverJob, discoverCandidate } from "./store-discover.js";
 
 export default function discoverChunk({
   indexes,

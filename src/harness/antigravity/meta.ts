@@ -4,6 +4,7 @@
  */
 
 import type { Meta } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { decode } from "../../protobuf.js";
 import { EPOCH } from "../../time.js";
 import type { AntigravityBody } from "./body.js";
@@ -43,18 +44,18 @@ export function antigravityLineage(body: AntigravityBody): Lineage {
       const m = decode(row.data);
       const ref: TrajectoryReference = {};
       const trajectory = m.string(CortexTrajectoryReference.trajectory_id);
-      if (trajectory !== undefined) ref.trajectory_id = trajectory;
+      assignDefined(ref, "trajectory_id", trajectory);
       const step = m.uint(CortexTrajectoryReference.step_index);
-      if (step !== undefined) ref.step_index = step;
+      assignDefined(ref, "step_index", step);
       const type = m.uint(CortexTrajectoryReference.type);
-      if (type !== undefined) ref.type = type;
+      assignDefined(ref, "type", type);
       const conversation = m.string(CortexTrajectoryReference.conversation_id);
-      if (conversation !== undefined) ref.conversation_id = conversation;
+      assignDefined(ref, "conversation_id", conversation);
       return ref;
     }),
   };
-  if (listing.parent_id !== undefined) lineage.parent_id = listing.parent_id;
-  if (listing.forked_from !== undefined) lineage.forked_from = listing.forked_from;
+  assignDefined(lineage, "parent_id", listing.parent_id);
+  assignDefined(lineage, "forked_from", listing.forked_from);
   return lineage;
 }
 

@@ -15,6 +15,7 @@
  */
 
 import type { Json, JsonObject } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { formatTimestamp } from "../../time.js";
 import type { StepRow } from "./body.js";
 import { decodeStep, isBlank, parseBounded, stepPayload, userInputText } from "./decode.js";
@@ -101,7 +102,7 @@ function mirrorLine(row: StepRow): { head: JsonObject; calls: MirrorCall[] } {
     type: STEP_TYPE_NAMES.get(row.step_type) ?? `STEP_TYPE_${row.step_type}`,
     status: STATUS_NAMES.get(row.status) ?? `STATUS_${row.status}`,
   };
-  if (created !== undefined) head.created_at = created;
+  assignDefined(head, "created_at", created);
   const p = stepPayload(d);
   let calls: MirrorCall[] = [];
   switch (row.step_type) {

@@ -8,6 +8,7 @@ import type {
   ToolUseBlock,
   Usage,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { decode, type ProtoMessage } from "../../protobuf.js";
 import { nonEmpty } from "../../strings.js";
 import type { Timestamp } from "../../time.js";
@@ -199,7 +200,7 @@ function plannerMessage(
   if (thinking !== undefined) {
     const block: Block = { type: "thinking", text: thinking };
     const signature = nonEmpty(planner.string(CortexStepPlannerResponse.thinking_signature));
-    if (signature !== undefined) block.signature = signature;
+    assignDefined(block, "signature", signature);
     content.push(block);
   }
   const text =
@@ -218,7 +219,7 @@ function plannerMessage(
   const stop = planner.uint(CortexStepPlannerResponse.stop_reason);
   if (stop !== undefined) message.stop_reason = stopFromNative(stop);
   const usage = readUsage(d.meta.message(CortexStepMetadata.model_usage));
-  if (usage !== undefined) message.usage = usage;
+  assignDefined(message, "usage", usage);
   return message;
 }
 
@@ -378,7 +379,7 @@ function resultContent(d: DecodedStep, callName: string | undefined): Output {
         const entry: JsonObject = { name: e.string(ListDirectoryResult.name) ?? "" };
         if (e.uint(ListDirectoryResult.is_dir) === 1) entry.is_dir = true;
         const size = e.uint(ListDirectoryResult.size_bytes);
-        if (size !== undefined) entry.size_bytes = size;
+        assignDefined(entry, "size_bytes", size);
         return entry;
       });
       const dir = p.string(CortexStepListDirectory.directory_uri);

@@ -35,7 +35,8 @@ const AGY_SCHEMA: readonly string[] = [
   "CREATE TABLE battle_mode_infos(idx integer PRIMARY KEY, data blob)",
 ];
 
-export const { USER_INPUT, PLANNER_RESPONSE, CHECKPOINT, TASK_BOUNDARY } = StepType;
+export const { USER_INPUT, PLANNER_RESPONSE, CHECKPOINT } = StepType;
+const { TASK_BOUNDARY } = StepType;
 /** Steps that never become a message nor part of one (TASK_BOUNDARY carries no tool call). */
 export const SILENT: ReadonlySet<number> = new Set([...BOOKKEEPING_STEP_TYPES, TASK_BOUNDARY]);
 export const IN_FLIGHT = [...IN_FLIGHT_STATUSES];

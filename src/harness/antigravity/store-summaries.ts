@@ -11,10 +11,11 @@
 
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { assignDefined } from "../../json.js";
 import { type Db, isBusy, openForWriting, readSnapshot } from "../../sqlite.js";
 import { IDLE_STATUS, RUNNING_STATUS, SUMMARY_COLUMNS, type SummaryRow } from "./summary-row.js";
 
-export { IDLE_STATUS, RUNNING_STATUS, SUMMARY_COLUMNS, type SummaryRow } from "./summary-row.js";
+export { SUMMARY_COLUMNS, type SummaryRow } from "./summary-row.js";
 
 /** The cache's file name, beside `conversations/`. */
 const SUMMARIES_FILE = "conversation_summaries.db";
@@ -87,10 +88,10 @@ export function readSummaries(root: string, busyTimeoutMs = 200): Map<string, Ca
                 (status === IDLE_STATUS && truthy(r.get("not_fully_idle")))),
           };
           const title = text(r.get("title"));
-          if (title !== undefined) found.title = title;
+          assignDefined(found, "title", title);
           const preview = text(r.get("preview"));
-          if (preview !== undefined) found.preview = preview;
-          if (status !== undefined) found.status = status;
+          assignDefined(found, "preview", preview);
+          assignDefined(found, "status", status);
           out.set(id, found);
         }
       },

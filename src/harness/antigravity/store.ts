@@ -1,8 +1,9 @@
 /**
  * The Antigravity store: agy's conversation databases on disk. Finds the
- * roots (the CLI lane and the ACP lane, paths.ts), lists conversations (on
- * worker threads for large stores, discover-worker.ts) from the few rows a
- * listing needs (store-listing.ts), loads every row of every table into the
+ * roots (the CLI lane and the ACP lane, paths.ts), lists conversations (one
+ * listing in store-discover.ts, on worker threads for large stores,
+ * discover-worker.ts) from the few rows a listing needs
+ * (store-listing.ts), loads every row of every table into the
  * Body and writes a Body back as the database agy itself creates
  * (store-rows.ts; atomically here, with its brain directory), deletes
  * inside the root only, and fingerprints the files. No conversion to
@@ -10,25 +11,15 @@
  * See docs/formats/antigravity.md, section "Store".
  */
 
-import {
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  type Stats,
-  statSync,
-  unlinkSync,
-} from "node:fs";
+import { readdirSync, realpathSync, rmSync, type Stats, unlinkSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { isJsonObject } from "../../common.js";
 import {
   ConflictError,
   describeCause,
   errnoCode,
   InvalidRequestError,
   NotFoundError,
-  ParseError,
   StoreError,
   TxcriptError,
   UnsafePathError,
@@ -45,16 +36,9 @@ import {
   tryLock,
   writeFileAtomic,
 } from "../../fsx.js";
+import { assignDefined, defined } from "../../json.js";
 import { checkPathComponent, isInside, pathComponentProblem } from "../../paths.js";
-import {
-  type DatabaseFile,
-  type Db,
-  inspectDatabaseFile,
-  isBusy,
-  openForWriting,
-  readSnapshot,
-} from "../../sqlite.js";
-import { timestampFromMillis } from "../../time.js";
+import { type Db, isBusy, openForWriting, readSnapshot } from "../../sqlite.js";
 import type {
   Discovered,
   DiscoverOptions,
@@ -74,14 +58,20 @@ import {
   lanePaths,
 } from "./paths.js";
 import { AntigravityProbe, conversationNames, fingerprintOf, statOrUndefined } from "./probe.js";
-import { readListing } from "./store-listing.js";
-import { HARNESS, readDatabase, writeDatabase } from "./store-rows.js";
 import {
-  type CachedSummary,
-  readSummaries,
-  summariesPath,
-  writeSummaryRow,
-} from "./store-summaries.js";
+  acpCwd,
+  applyCached,
+  type Candidate,
+  type CandidateResult,
+  candidateAt,
+  checkFile,
+  type DiscoverJob,
+  discoverCandidate,
+  readAnnotation,
+  readTextIfPresent,
+} from "./store-discover.js";
+import { HARNESS, readDatabase, writeDatabase } from "./store-rows.js";
+import { readSummaries, summariesPath, writeSummaryRow } from "./store-summaries.js";
 import { summaryRowFor } from "./summary-row.js";
 
 export {
@@ -93,142 +83,6 @@ export {
 import { mergeAnnotation } from "./annotation.js";
 import type { AntigravityBody } from "./body.js";
 import { listingRows, summarize } from "./summary.js";
-
-/** `cwd` from the ACP lane's `<id>.meta` JSON sidecar, when it names one. */
-function acpCwd(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const cwd = isJsonObject(parsed) ? parsed.cwd : undefined;
-    return typeof cwd === "string" && cwd !== "" ? cwd : undefined;
-  } catch {
-    return undefined; // a damaged sidecar only costs the listing its cwd
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Files
-
-/**
- * `annotations/<id>.pbtxt` when it is a readable file. Anything else (a
- * folder, a dangling link, an unreadable file) costs only the title.
- */
-function readAnnotation(path: string): string | undefined {
-  // The stat first: a FIFO by that name would block a read. Unlike
-  // readTextIfPresent, no error here fails the conversation.
-  if (!statOrUndefined(path)?.isFile()) return undefined;
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-function readTextIfPresent(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new StoreError(HARNESS, describeCause(error), { file: path, cause: error });
-  }
-}
-
-/**
- * Reasons a file cannot be read as a database, before SQLite opens it.
- * Returns whether its header says WAL.
- */
-function checkFile(path: string): boolean {
-  const unreadable = (error: unknown) =>
-    new StoreError(HARNESS, `unreadable (${describeCause(error)})`, { file: path, cause: error });
-  let st: Stats;
-  try {
-    st = statSync(path);
-  } catch (error) {
-    throw unreadable(error);
-  }
-  if (!st.isFile()) throw new ParseError(HARNESS, "not a regular file", { file: path });
-  let file: DatabaseFile;
-  try {
-    file = inspectDatabaseFile(path, st.size);
-  } catch (error) {
-    throw unreadable(error);
-  }
-  if (!file.ok) throw new ParseError(HARNESS, file.problem, { file: path });
-  return file.wal;
-}
-
-/** The database, its -wal, the brain logs and the ACP sidecar: whichever exist. */
-/** Candidate `i` of a batch (indexes come from the batch itself: an invariant). */
-function candidateAt(candidates: readonly Candidate[], i: number): Candidate {
-  const c = candidates[i];
-  if (!c) throw new Error(`no discovery candidate ${i}`);
-  return c;
-}
-
-/** A `.db` file discovery will read. */
-export interface Candidate {
-  lane: LaneRoot;
-  name: string;
-}
-
-/** What reading one candidate gives: a listing, or the reason it is skipped. */
-export type CandidateResult = { session: Discovered } | { skipped: Skipped };
-
-/**
- * Read one candidate's listing. Never throws for a bad file: the calling
- * thread and the discovery workers (discover-worker.ts) both run this, so
- * either gives the same result.
- */
-export function discoverCandidate(candidate: Candidate, busyTimeoutMs: number): CandidateResult {
-  const { lane, name } = candidate;
-  const path = join(lane.root, "conversations", name);
-  try {
-    return { session: discoverOne(lane, name.slice(0, -3), path, busyTimeoutMs) };
-  } catch (error) {
-    const reason = error instanceof TxcriptError ? error.detail : describeCause(error);
-    return { skipped: { path, reason } };
-  }
-}
-
-function discoverOne(lane: LaneRoot, id: string, path: string, busyTimeoutMs: number): Discovered {
-  const problem = pathComponentProblem(id);
-  if (problem) throw new UnsafePathError(HARNESS, `unusable conversation id: the name ${problem}`);
-  const wal = checkFile(path);
-  const { rows, messageCount } = readSnapshot(path, (db) => readListing(db, path, id), {
-    harness: HARNESS,
-    busyTimeoutMs,
-    wal,
-  });
-  const files = lanePaths(lane, id);
-  const annotation = readAnnotation(files.annotation);
-  if (annotation !== undefined) rows.annotation = annotation;
-  const listing = summarize(rows);
-  const fingerprint = fingerprintOf(lane, files, id);
-  const meta = { ...listing.meta };
-  if (lane.lane === "acp" && meta.cwd === undefined) {
-    const cwd = acpCwd(readTextIfPresent(files.meta));
-    if (cwd !== undefined) meta.cwd = cwd;
-  }
-  const newest = Math.max(
-    ...fingerprint.files
-      .filter((f) => f.path === files.db || f.path === files.wal)
-      .map((f) => f.mtime_ms),
-  );
-  const found: Discovered = {
-    harness: HARNESS,
-    id,
-    path,
-    meta,
-    updated: listing.updated ?? timestampFromMillis(Math.floor(newest)),
-    message_count: messageCount,
-    fingerprint,
-    lane: lane.lane,
-  };
-  if (listing.parent_id !== undefined) found.parent_id = listing.parent_id;
-  if (listing.forked_from !== undefined) found.forked_from = listing.forked_from;
-  return found;
-}
 
 /**
  * A conversation database named by path (a file given on the command
@@ -249,27 +103,6 @@ export function loadConversationFile(path: string): Transcript<AntigravityBody> 
   return { meta: summarize(listingRows(body)).meta, body };
 }
 
-/**
- * What the summaries cache adds to a listing: the run status, and the
- * title (else preview) where the conversation's own files give none. A
- * running conversation's fingerprint also covers the cache, which the
- * probe never lists: so the index reads it afresh on every command until
- * it is idle, rather than keeping a stale "running".
- */
-function applyCached(found: Discovered, cached: CachedSummary, cache: string): void {
-  if (cached.status !== undefined) found.status = cached.status;
-  if (cached.running) {
-    found.running = true;
-    const st = statOrUndefined(cache);
-    if (st?.isFile())
-      found.fingerprint = {
-        files: [...found.fingerprint.files, { path: cache, mtime_ms: st.mtimeMs, size: st.size }],
-      };
-  }
-  const title = cached.title ?? cached.preview;
-  if (found.meta.title === undefined && title !== undefined) found.meta.title = title;
-}
-
 // ---------------------------------------------------------------------------
 // The store
 
@@ -284,19 +117,16 @@ interface Located {
  * saves. See docs/formats/antigravity-store.md, "Discovery" (Threads).
  */
 export const PARALLEL_DISCOVERY_FROM = 64;
-/** Each worker loads its own copy of the store's modules and SQLite's caches. */
+/**
+ * Each worker loads its own copy of the store's modules and SQLite's caches.
+ * @public bench/antigravity-store.bench.ts reads it through a namespace import.
+ */
 export const MAX_DISCOVERY_WORKERS = 3;
 /** How long past the busy timeout a silent discovery worker is waited for. */
 const WORKER_STALL_MS = 30_000;
 
 /** The discovery worker module, beside this one (`.ts` when run from source). */
 const DISCOVER_WORKER = workerModule("discover-worker", import.meta.url);
-
-/** What the discovery workers receive. */
-export interface DiscoverJob {
-  candidates: Candidate[];
-  busyTimeoutMs: number;
-}
 
 export class AntigravityStore implements Store<AntigravityBody> {
   readonly harness = HARNESS;
@@ -400,7 +230,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
         },
       }),
       stallMs: this.busyTimeoutMs + WORKER_STALL_MS,
-      ...(onProgress ? { onProgress } : {}),
+      ...defined({ onProgress }),
     });
     const sessions: Discovered[] = [];
     const caches = new Map(this.lanes.map((l) => [l.root, readSummaries(l.root)] as const));
@@ -446,14 +276,14 @@ export class AntigravityStore implements Store<AntigravityBody> {
     if (lane.lane !== "cli") body.lane = lane.lane;
     if (lane.lane === "acp") {
       const sidecar = readTextIfPresent(paths.meta);
-      if (sidecar !== undefined) body.acp_meta = sidecar;
+      assignDefined(body, "acp_meta", sidecar);
     }
     const annotation = readAnnotation(paths.annotation);
-    if (annotation !== undefined) body.annotation = annotation;
+    assignDefined(body, "annotation", annotation);
     const { meta } = summarize(listingRows(body));
     if (lane.lane === "acp" && meta.cwd === undefined) {
       const cwd = acpCwd(body.acp_meta);
-      if (cwd !== undefined) meta.cwd = cwd;
+      assignDefined(meta, "cwd", cwd);
     }
     return { meta, body };
   }

@@ -66,7 +66,7 @@ const PREVIEW_LIMIT = 16_384;
  * A timestamp as the cache stores its `datetime` columns: `YYYY-MM-DD
  * HH:MM:SS[.fraction]+00:00` (observed in agy's own rows and written so by [SM]).
  */
-export function cacheTime(ts: Timestamp): string {
+function cacheTime(ts: Timestamp): string {
   return ts.replace("T", " ").replace(/Z$/, "+00:00");
 }
 

@@ -7,6 +7,7 @@
  */
 
 import type { Meta } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { decode, type ProtoMessage } from "../../protobuf.js";
 import { EPOCH, formatTimestamp, type Timestamp } from "../../time.js";
 import { annotationTitle } from "./annotation.js";
@@ -113,21 +114,21 @@ export function summarize(rows: ListingRows): Listing {
     nonBlank(workspace?.string(Workspace.uri)) ??
     nonBlank(main.string(CortexTrajectoryMetadata.workspace_uri));
   const cwd = uri === undefined ? undefined : nonBlank(uriToPath(uri));
-  if (cwd !== undefined) meta.cwd = cwd;
+  assignDefined(meta, "cwd", cwd);
   const branch = nonBlank(workspace?.string(Workspace.git_branch));
-  if (branch !== undefined) meta.git_branch = branch;
+  assignDefined(meta, "git_branch", branch);
 
   const title =
     annotationTitle(rows.annotation) ?? rowTitle(rows.latest_checkpoint, rows.first_user_input);
-  if (title !== undefined) meta.title = title;
+  assignDefined(meta, "title", title);
 
   const model = recentModel(rows.recent_gen_metadata) ?? plannerModel(rows.latest_planner);
-  if (model !== undefined) meta.model = model;
+  assignDefined(meta, "model", model);
 
   const listing: Listing = { meta };
   const lastStep = rows.last_step && decodeStep(rows.last_step);
   const updated = lastStep && stepCreatedAt(lastStep.meta);
-  if (updated !== undefined) listing.updated = updated;
+  assignDefined(listing, "updated", updated);
 
   const refs = rows.parent_references.map((r) => decode(r.data));
   const refTo = (type: number): string | undefined => {
@@ -145,9 +146,9 @@ export function summarize(rows: ListingRows): Listing {
     nonBlank(main.string(CortexTrajectoryMetadata.parent_conversation_id)) ??
     refTo(TrajectoryReferenceType.SUBAGENT_FORK) ??
     (root !== undefined && root !== id ? root : undefined);
-  if (parent !== undefined) listing.parent_id = parent;
+  assignDefined(listing, "parent_id", parent);
   const fork = refTo(TrajectoryReferenceType.FORK);
-  if (fork !== undefined) listing.forked_from = fork;
+  assignDefined(listing, "forked_from", fork);
   return listing;
 }
 
@@ -159,7 +160,7 @@ export function listingRows(body: AntigravityBody): ListingRows {
     trajectory_metadata_blob: body.trajectory_metadata_blob,
     parent_references: body.parent_references,
   };
-  if (body.annotation !== undefined) rows.annotation = body.annotation;
+  assignDefined(rows, "annotation", body.annotation);
   let first: StepRow | undefined;
   let last: StepRow | undefined;
   for (const step of body.steps) {
@@ -183,8 +184,8 @@ export function listingRows(body: AntigravityBody): ListingRows {
         break;
     }
   }
-  if (first !== undefined) rows.first_step = first;
-  if (last !== undefined) rows.last_step = last;
+  assignDefined(rows, "first_step", first);
+  assignDefined(rows, "last_step", last);
   const recent = [...body.gen_metadata].sort((a, b) => b.idx - a.idx).slice(0, RECENT_GEN_METADATA);
   if (recent.length > 0) rows.recent_gen_metadata = recent;
   return rows;

@@ -18,7 +18,7 @@
  */
 
 import { stableUuid } from "../../ids.js";
-import { Checker, joinPath, parseJson } from "../../json.js";
+import { assignDefined, Checker, joinPath, parseJson } from "../../json.js";
 import { decode } from "../../protobuf.js";
 import { firstKey, SQLITE_MAGIC, startsWithBytes } from "../../sniff.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
@@ -108,12 +108,12 @@ export function renderAntigravity(transcript: Transcript<AntigravityBody>): stri
       data: hex(r.data),
     }));
   }
-  if (b.transcript !== undefined) doc.transcript = b.transcript;
-  if (b.transcript_full !== undefined) doc.transcript_full = b.transcript_full;
+  assignDefined(doc, "transcript", b.transcript);
+  assignDefined(doc, "transcript_full", b.transcript_full);
   if (b.id !== rowsId(b)) doc.x_id = b.id;
-  if (b.lane !== undefined) doc.x_lane = b.lane;
-  if (b.acp_meta !== undefined) doc.x_acp_meta = b.acp_meta;
-  if (b.annotation !== undefined) doc.x_annotation = b.annotation;
+  assignDefined(doc, "x_lane", b.lane);
+  assignDefined(doc, "x_acp_meta", b.acp_meta);
+  assignDefined(doc, "x_annotation", b.annotation);
   if (b.extra_tables.length > 0) {
     doc.x_extra_tables = b.extra_tables.map((t) => ({
       name: t.name,
@@ -314,19 +314,19 @@ export function parseAntigravity(text: string, origin?: string): Transcript<Anti
     extra_tables: extra,
   };
   const transcript = c.optional(doc, "transcript", "", str);
-  if (transcript !== undefined) body.transcript = transcript;
+  assignDefined(body, "transcript", transcript);
   const transcriptFull = c.optional(doc, "transcript_full", "", str);
-  if (transcriptFull !== undefined) body.transcript_full = transcriptFull;
+  assignDefined(body, "transcript_full", transcriptFull);
   const lane = c.optional(doc, "x_lane", "", (v, p): AntigravityLane => {
     if (v !== "cli" && v !== "acp" && v !== "desktop")
       return c.expected(p, `"cli", "acp" or "desktop"`, v);
     return v;
   });
-  if (lane !== undefined) body.lane = lane;
+  assignDefined(body, "lane", lane);
   const acpMeta = c.optional(doc, "x_acp_meta", "", str);
-  if (acpMeta !== undefined) body.acp_meta = acpMeta;
+  assignDefined(body, "acp_meta", acpMeta);
   const annotation = c.optional(doc, "x_annotation", "", str);
-  if (annotation !== undefined) body.annotation = annotation;
+  assignDefined(body, "annotation", annotation);
 
   const explicitId = c.optional(doc, "x_id", "", str);
   if (explicitId === "") c.fail("x_id", "a conversation id cannot be empty");

@@ -15,6 +15,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { encode } from "../../protobuf.js";
 import { ChatToolCall, CLI_WAIT_MS_BEFORE_ASYNC } from "./schema.js";
 
@@ -61,7 +62,7 @@ export function nativeTool(name: string, input: Json): Tool {
         return raw;
       }
       const tool: Tool = { name: "Read", file_path: path };
-      if (start !== undefined) tool.offset = start;
+      assignDefined(tool, "offset", start);
       if (end !== undefined) {
         // EndLine is inclusive; an inverted range has no canonical form.
         if (start !== undefined && end < start) return raw;
@@ -164,13 +165,13 @@ function nativeArgs(tool: Tool): { name: string; args: JsonObject } | undefined 
   switch (tool.name) {
     case "Bash": {
       const args: JsonObject = { CommandLine: tool.command };
-      if (tool.workdir !== undefined) args.Cwd = tool.workdir;
+      assignDefined(args, "Cwd", tool.workdir);
       args.WaitMsBeforeAsync = CLI_WAIT_MS_BEFORE_ASYNC;
       return { name: "run_command", args };
     }
     case "Read": {
       const args: JsonObject = { AbsolutePath: tool.file_path };
-      if (tool.offset !== undefined) args.StartLine = tool.offset;
+      assignDefined(args, "StartLine", tool.offset);
       if (tool.limit !== undefined) {
         args.EndLine = tool.offset === undefined ? tool.limit : tool.offset + tool.limit - 1;
       }

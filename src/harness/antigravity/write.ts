@@ -9,10 +9,8 @@ import { isDeepStrictEqual } from "node:util";
 import {
   type Block,
   type ImageBlock,
-  type Json,
   type Message,
   type Meta,
-  type Tool,
   type ToolResultBlock,
   type ToolUseBlock,
   toolToCanonical,
@@ -21,6 +19,7 @@ import {
 import { renderCommon } from "../../commonJson.js";
 import { InvalidRequestError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
+import { assignDefined } from "../../json.js";
 import { decode, encode, type ProtoWriter } from "../../protobuf.js";
 import { type EpochTime, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Common, FromCommonOptions, Transcript } from "../../transcript.js";
@@ -30,32 +29,18 @@ import { isBlank, pathToUri } from "./decode.js";
 import { renderMirror } from "./mirror.js";
 import { stopToNative, toolResult } from "./read.js";
 import {
-  ActionResult,
-  ActionResultEdit,
-  ActionSpec,
-  ActionSpecCommand,
-  ActionSpecCreateFile,
-  CLI_WAIT_MS_BEFORE_ASYNC,
-  CommandOutput,
-  CortexStepCodeAction,
-  CortexStepGeneric,
   CortexStepMetadata,
   CortexStepPlannerResponse,
-  CortexStepRunCommand,
   CortexStepUserInput,
-  CortexStepViewFile,
   CortexTrajectoryMetadata,
   DEFAULT_PROJECT,
   DESKTOP_PROJECT,
-  GenericResult,
   ImageData,
   MAIN_BLOB_ID,
   Media,
   MODEL_PREFIX,
   ModelUsageStats,
-  PathScope,
   payloadField,
-  ReplacementChunk,
   Step,
   StepInfo,
   StepSource,
@@ -68,6 +53,7 @@ import {
   Workspace,
 } from "./schema.js";
 import { type NativeCall, nativeCall } from "./tools.js";
+import { genericStep, resultText, typedStep } from "./write-steps.js";
 
 // ---------------------------------------------------------------------------
 // fromCommon
@@ -210,10 +196,6 @@ function mainBlobFor(meta: Meta, id: string, project: string): Uint8Array {
   });
 }
 
-function resultText(content: Json): string {
-  return typeof content === "string" ? content : JSON.stringify(content);
-}
-
 /** A result whose call is not in the transcript, as user-visible text. */
 function orphanText(b: ToolResultBlock): string {
   return `Tool ${b.is_error ? "error" : "result"} for ${b.tool_use_id}:\n${resultText(b.content)}`;
@@ -350,8 +332,8 @@ function writeAssistant(
     if (stop !== undefined) w.uint(CortexStepPlannerResponse.stop_reason, stop);
   });
   const envelope: Envelope = { at: m.timestamp, source: StepSource.MODEL };
-  if (model !== undefined) envelope.model = model;
-  if (m.usage !== undefined) envelope.usage = m.usage;
+  assignDefined(envelope, "model", model);
+  assignDefined(envelope, "usage", m.usage);
   pushStep(ctx, StepType.PLANNER_RESPONSE, StepStatus.DONE, payload, envelope);
 
   calls.forEach((call, i) => {
@@ -365,12 +347,6 @@ function numericModel(model: string | undefined): number | undefined {
   if (model === undefined || !model.startsWith(MODEL_PREFIX)) return undefined;
   const digits = model.slice(MODEL_PREFIX.length);
   return /^(0|[1-9]\d{0,14})$/.test(digits) ? Number(digits) : undefined;
-}
-
-interface StepPlan {
-  type: number;
-  status: number;
-  payload: Uint8Array;
 }
 
 /** The step executing one call: the typed kind agy writes when it carries the result exactly, else GENERIC. */
@@ -426,110 +402,6 @@ function sameResult(a: ToolResultBlock | undefined, b: ToolResultBlock): boolean
     a.tool_use_id === b.tool_use_id &&
     isDeepStrictEqual(a.content, b.content)
   );
-}
-
-function genericStep(result: ToolResultBlock | undefined): StepPlan {
-  const payload = encode((w) => {
-    if (result !== undefined) {
-      w.message(CortexStepGeneric.result, (r) =>
-        r.string(GenericResult.result, resultText(result.content)),
-      );
-    }
-  });
-  const status =
-    result === undefined
-      ? StepStatus.PENDING
-      : result.is_error
-        ? StepStatus.ERROR
-        : StepStatus.DONE;
-  return { type: StepType.GENERIC, status, payload };
-}
-
-function typedStep(tool: Tool, result: ToolResultBlock | undefined): StepPlan | undefined {
-  const status = result === undefined ? StepStatus.PENDING : StepStatus.DONE;
-  switch (tool.name) {
-    case "Bash": {
-      const output = result?.content;
-      if (result !== undefined && typeof output !== "string") return undefined;
-      const payload = encode((w) => {
-        if (tool.workdir !== undefined) w.string(CortexStepRunCommand.cwd, tool.workdir);
-        if (result !== undefined) w.int(CortexStepRunCommand.exit_code, result.is_error ? 1 : 0);
-        w.uint(CortexStepRunCommand.field_11, 1);
-        w.uint(CortexStepRunCommand.wait_ms_before_async, CLI_WAIT_MS_BEFORE_ASYNC);
-        if (typeof output === "string") {
-          w.message(CortexStepRunCommand.combined_output, (o) =>
-            o.string(CommandOutput.full, output),
-          );
-        }
-        w.string(CortexStepRunCommand.command_line, tool.command);
-        w.string(CortexStepRunCommand.proposed_command_line, tool.command);
-      });
-      return { type: StepType.RUN_COMMAND, status, payload };
-    }
-    case "Read": {
-      if (result !== undefined && (typeof result.content !== "string" || result.is_error)) {
-        return undefined;
-      }
-      const payload = encode((w) => {
-        w.string(CortexStepViewFile.absolute_uri, pathToUri(tool.file_path));
-        if (tool.offset !== undefined) w.uint(CortexStepViewFile.start_line, tool.offset);
-        if (tool.limit !== undefined) {
-          const end = tool.offset === undefined ? tool.limit : tool.offset + tool.limit - 1;
-          if (end >= 0) w.uint(CortexStepViewFile.end_line, end);
-        }
-        const text = result?.content;
-        if (typeof text === "string") {
-          w.string(CortexStepViewFile.content, text);
-          w.uint(CortexStepViewFile.num_lines, text === "" ? 0 : text.split("\n").length);
-          w.uint(CortexStepViewFile.num_bytes, Buffer.byteLength(text, "utf8"));
-        }
-      });
-      return { type: StepType.VIEW_FILE, status, payload };
-    }
-    case "Write":
-    case "Edit": {
-      if (result?.is_error) return undefined;
-      const uri = pathToUri(tool.file_path);
-      const payload = encode((w) => {
-        w.message(CortexStepCodeAction.action_spec, (spec) => {
-          if (tool.name === "Write") {
-            spec.message(ActionSpec.create_file, (c) => {
-              c.string(ActionSpecCreateFile.content, tool.content);
-              c.message(ActionSpecCreateFile.path, (p) => p.string(PathScope.absolute_uri, uri));
-              c.uint(ActionSpecCreateFile.field_4, 1);
-            });
-          } else {
-            spec.message(ActionSpec.command, (c) => {
-              c.uint(ActionSpecCommand.field_2, 1);
-              c.message(ActionSpecCommand.file, (p) => p.string(PathScope.absolute_uri, uri));
-              c.uint(ActionSpecCommand.field_8, 1);
-              c.message(ActionSpecCommand.replacement_chunk, (chunk) => {
-                chunk.string(ReplacementChunk.target_content, tool.old_string);
-                chunk.string(ReplacementChunk.replacement_content, tool.new_string);
-                if (tool.replace_all) chunk.uint(ReplacementChunk.allow_multiple, 1);
-              });
-            });
-          }
-        });
-        if (result !== undefined) {
-          w.message(CortexStepCodeAction.action_result, (r) =>
-            r.message(ActionResult.edit, (e) => {
-              e.string(ActionResultEdit.absolute_uri, uri);
-              if (tool.name === "Write") e.uint(ActionResultEdit.created, 1);
-            }),
-          );
-        }
-        w.uint(CortexStepCodeAction.field_4, 1);
-      });
-      return { type: StepType.CODE_ACTION, status, payload };
-    }
-    case "MultiEdit":
-    case "Command":
-    case "Raw":
-      return undefined;
-    default:
-      return tool satisfies never;
-  }
 }
 
 interface Envelope {

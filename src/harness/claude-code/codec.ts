@@ -19,6 +19,7 @@ import {
 } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
 import { isUuid, stableUuid } from "../../ids.js";
+import { assignDefined, defined } from "../../json.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { type ClaudeCodeBody, type ClaudeLine, lineType, recordLine } from "./body.js";
@@ -140,10 +141,10 @@ class Writer {
       isSidechain: false,
       userType: "external",
     };
-    if (this.meta.cwd !== undefined) record.cwd = this.meta.cwd;
+    assignDefined(record, "cwd", this.meta.cwd);
     record.sessionId = this.sessionId;
     record.version = WRITER_VERSION;
-    if (this.meta.git_branch !== undefined) record.gitBranch = this.meta.git_branch;
+    assignDefined(record, "gitBranch", this.meta.git_branch);
     record.type = type;
     for (const [k, v] of Object.entries(fields)) record[k] = v;
     record.uuid = uuid;
@@ -185,9 +186,9 @@ class Writer {
         bash.workdir === undefined || bash.workdir === this.meta.cwd
           ? bash.command
           : `cd ${quote([bash.workdir])} && ${bash.command}`;
-      if (bash.timeout_ms !== undefined) out.timeout = bash.timeout_ms;
-      if (bash.description !== undefined) out.description = bash.description;
-      if (bash.run_in_background !== undefined) out.run_in_background = bash.run_in_background;
+      assignDefined(out, "timeout", bash.timeout_ms);
+      assignDefined(out, "description", bash.description);
+      assignDefined(out, "run_in_background", bash.run_in_background);
       args = out;
     } else if (!isJsonObject(args)) {
       // The API requires an object of arguments.
@@ -206,7 +207,7 @@ class Writer {
       role: "assistant",
     };
     const model = source.model ?? this.meta.model;
-    if (model !== undefined) message.model = model;
+    assignDefined(message, "model", model);
     message.content = content;
     message.stop_reason =
       source.stop_reason === undefined
@@ -244,7 +245,7 @@ class Writer {
     if (block.tool.name !== "Command") return;
     const command = {
       name: block.tool.command,
-      ...(block.tool.args === undefined ? {} : { args: block.tool.args }),
+      ...defined({ args: block.tool.args }),
     };
     this.emit("system", ts, {
       subtype: "local_command",

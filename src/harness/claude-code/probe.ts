@@ -5,20 +5,17 @@
  */
 
 import { type Dirent, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { homeDir } from "../../env.js";
+import { join } from "node:path";
+import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode, StoreError } from "../../errors.js";
 import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
 
 /** Where the store lives: explicit root, TXCRIPT_CLAUDE_CODE_ROOT, $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects. */
 export function claudeCodeRoot(options: StoreOptions = {}): string {
-  if (options.root !== undefined) return resolve(options.root);
-  const env = options.env ?? process.env;
-  const own = env.TXCRIPT_CLAUDE_CODE_ROOT;
-  if (own !== undefined && own !== "") return resolve(own);
-  const config = env.CLAUDE_CONFIG_DIR;
-  if (config !== undefined && config !== "") return resolve(config, "projects");
-  return resolve(homeDir(env), ".claude", "projects");
+  return storeRoot(options, "TXCRIPT_CLAUDE_CODE_ROOT", (env, home) => {
+    const config = nonEmpty(env.CLAUDE_CONFIG_DIR);
+    return config !== undefined ? join(config, "projects") : join(home(), ".claude", "projects");
+  });
 }
 
 export const SESSION_SUFFIX = ".jsonl";

@@ -20,6 +20,7 @@ import {
   type Usage,
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
+import { assignDefined } from "../../json.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
@@ -27,7 +28,7 @@ import { type ClaudeCodeBody, type ClaudeLine, lineType } from "./body.js";
 import { readMarkup } from "./markup.js";
 
 /** Indices of the lines that make up the conversation, in file order. */
-export function liveLines(lines: readonly ClaudeLine[]): number[] {
+function liveLines(lines: readonly ClaudeLine[]): number[] {
   const byUuid = new Map<string, number>();
   const duplicate = new Set<number>();
   lines.forEach(({ record }, i) => {
@@ -163,7 +164,7 @@ export function liveLines(lines: readonly ClaudeLine[]): number[] {
  * (`workdir`, `timeout_ms`): an input whose every key fits the canonical Bash
  * reads as Bash; one naming both timeouts is ambiguous and stays Raw.
  */
-export function toolFromClaude(name: string, input: Json): Tool {
+function toolFromClaude(name: string, input: Json): Tool {
   if (name.startsWith("/")) return { name: "Raw", tool_name: name, input };
   if (name === "Bash") {
     if (!isJsonObject(input) || ("timeout_ms" in input && "timeout" in input)) {
@@ -201,8 +202,8 @@ function readUsage(value: Json | undefined): Usage | undefined {
   const usage: Usage = { input_tokens: input, output_tokens: output };
   const read = count(value.cache_read_input_tokens);
   const created = count(value.cache_creation_input_tokens);
-  if (read !== undefined) usage.cache_read_input_tokens = read;
-  if (created !== undefined) usage.cache_creation_input_tokens = created;
+  assignDefined(usage, "cache_read_input_tokens", read);
+  assignDefined(usage, "cache_creation_input_tokens", created);
   return usage;
 }
 
@@ -397,8 +398,8 @@ export function claudeToCommon(transcript: Transcript<ClaudeCodeBody>): Transcri
     if (target !== undefined) {
       target.content.push(...content);
       // Each split line repeats the response's usage: the last copy is the final count.
-      if (usage !== undefined) target.usage = usage;
-      if (stop !== undefined) target.stop_reason = stop;
+      assignDefined(target, "usage", usage);
+      assignDefined(target, "stop_reason", stop);
       timestampOf(record);
       continue;
     }
@@ -406,7 +407,7 @@ export function claudeToCommon(transcript: Transcript<ClaudeCodeBody>): Transcri
     const out: Message = { role: "assistant", content, timestamp: timestampOf(record) };
     const model = str(message, "model");
     if (model !== undefined && model !== "") out.model = model;
-    if (stop !== undefined) out.stop_reason = stop;
+    assignDefined(out, "stop_reason", stop);
     // A response id seen before (its lines interrupted by a prompt) had its usage counted.
     if (usage !== undefined && (responseId === undefined || !seenResponses.has(responseId))) {
       out.usage = usage;

@@ -28,6 +28,7 @@ import {
   TxcriptError,
 } from "../../errors.js";
 import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import { assignDefined } from "../../json.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -213,7 +214,7 @@ function scanSession(buf: Buffer): Scan {
   if (first !== undefined) m.timestamp = formatTimestamp(first);
   if (last !== undefined) scan.updated = formatTimestamp(last);
   const title = custom ?? ai ?? summary ?? prompt;
-  if (title !== undefined) m.title = title;
+  assignDefined(m, "title", title);
   return scan;
 }
 

@@ -7,6 +7,7 @@
 import { isJsonObject, type JsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
+import { assignDefined } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
 import { firstLine, isJsonLines } from "../../sniff.js";
 import { nonEmpty, oneLineTitle, PROMPT_TITLE_MAX } from "../../strings.js";
@@ -96,12 +97,12 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
     }
   }
   const meta: Meta = { id: id ?? fallbackId(), timestamp: start ?? EPOCH };
-  if (cwd !== undefined) meta.cwd = cwd;
-  if (gitBranch !== undefined) meta.git_branch = gitBranch;
+  assignDefined(meta, "cwd", cwd);
+  assignDefined(meta, "git_branch", gitBranch);
   const title = custom ?? ai ?? summary ?? prompt;
-  if (title !== undefined) meta.title = title;
-  if (version !== undefined) meta.cli_version = version;
-  if (model !== undefined) meta.model = model;
+  assignDefined(meta, "title", title);
+  assignDefined(meta, "cli_version", version);
+  assignDefined(meta, "model", model);
   return meta;
 }
 

@@ -36,7 +36,7 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { isUuid, stableUuid } from "../../ids.js";
+import { stableUuid, uuidSessionId } from "../../ids.js";
 import { nonEmpty } from "../../strings.js";
 import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -50,7 +50,7 @@ import { type CodexCall, toolToCodexCall } from "./tools.js";
 
 /** Codex thread ids are UUIDs: a UUID is kept (lowercased), anything else is mapped to one. */
 export function codexSessionId(id: string): string {
-  return isUuid(id) ? id.toLowerCase() : stableUuid("codex-session", id);
+  return uuidSessionId("codex-session", id);
 }
 
 /** A tool result as a `function_call_output.output`: a string or input_text/input_image items. */

@@ -6,8 +6,8 @@
  */
 
 import { type Dirent, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { homeDir, nonEmpty } from "../../env.js";
+import { join } from "node:path";
+import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode } from "../../errors.js";
 import { isUuid } from "../../ids.js";
 import type { Fingerprint, Skipped, StoreOptions, StoreProbe } from "../../transcript.js";
@@ -17,12 +17,10 @@ const ARCHIVED_DIR = "archived_sessions";
 
 /** The Codex home: the explicit root, `$TXCRIPT_CODEX_ROOT`, `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(options: StoreOptions = {}): string {
-  const env = options.env ?? process.env;
-  return resolve(
-    options.root ??
-      nonEmpty(env.TXCRIPT_CODEX_ROOT) ??
-      nonEmpty(env.CODEX_HOME) ??
-      join(homeDir(env), ".codex"),
+  return storeRoot(
+    options,
+    "TXCRIPT_CODEX_ROOT",
+    (env, home) => nonEmpty(env.CODEX_HOME) ?? join(home(), ".codex"),
   );
 }
 

@@ -17,7 +17,7 @@ import {
   totalTokens,
   type Usage,
 } from "../../common.js";
-import { parseBounded } from "../../json.js";
+import { assignDefined, parseBounded } from "../../json.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
 import { type CodexBody, type Envelope, readEnvelope, SCAFFOLDING_PREFIXES } from "./body.js";
@@ -32,7 +32,7 @@ function isScaffolding(text: string): boolean {
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/;
 
 /** An image URL (a `data:` URL in files Codex writes) as an image source. */
-export function imageFromUrl(url: string): ImageSource {
+function imageFromUrl(url: string): ImageSource {
   const m = DATA_URL.exec(url);
   if (m && (m[2] ?? "").split(";").includes("base64")) {
     return {
@@ -130,7 +130,7 @@ function count(value: unknown): number | undefined {
  * `token_count.info.last_token_usage` in Anthropic's terms. OpenAI's
  * input_tokens include the cached ones; Anthropic's input_tokens do not.
  */
-export function usageFromTokenCount(payload: JsonObject): Usage | undefined {
+function usageFromTokenCount(payload: JsonObject): Usage | undefined {
   const info = payload.info;
   if (!isJsonObject(info)) return undefined;
   const last = info.last_token_usage;
@@ -145,7 +145,7 @@ function usageFromCounters(u: JsonObject): Usage | undefined {
   if (input === undefined || output === undefined) return undefined;
   const cached = count(u.cached_input_tokens);
   const usage: Usage = { input_tokens: Math.max(0, input - (cached ?? 0)), output_tokens: output };
-  if (cached !== undefined) usage.cache_read_input_tokens = cached;
+  assignDefined(usage, "cache_read_input_tokens", cached);
   return usage;
 }
 
@@ -357,7 +357,7 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
             : undefined;
         if (text === "" && encrypted === undefined) return;
         const block: Block = { type: "thinking", text };
-        if (encrypted !== undefined) block.encrypted = encrypted;
+        assignDefined(block, "encrypted", encrypted);
         open("assistant", "assistant", ts).content.push(block);
         return;
       }
@@ -425,7 +425,7 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
   const meta = { ...transcript.meta };
   if (meta.title === undefined) {
     const prompt = firstPrompt(transcript.body.lines);
-    if (prompt !== undefined) meta.title = prompt;
+    assignDefined(meta, "title", prompt);
   }
   return { meta, body: messages.filter((m) => m.content.length > 0) };
 }

@@ -28,7 +28,9 @@ import {
 } from "../../errors.js";
 import {
   appendLine,
+  decodeUtf8,
   mkdirInside,
+  readFileCapped,
   sweepTemps,
   TargetExistsError,
   writeFileAtomic,
@@ -107,21 +109,9 @@ export function decompressCapped(data: Uint8Array, cap: number): Uint8Array {
   return out;
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /** The text of a rollout file (plain or zstd). Errors name the file. */
 export function readRolloutText(path: string, maxBytes = MAX_ROLLOUT_BYTES): string {
-  let bytes: Uint8Array;
-  try {
-    const size = statSync(path).size;
-    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
-    bytes = readFileSync(path);
-  } catch (cause) {
-    throw new StoreError("codex", `cannot read the rollout: ${describeCause(cause)}`, {
-      file: path,
-      cause,
-    });
-  }
+  let bytes = readFileCapped(path, maxBytes, "codex", "the rollout");
   if (path.endsWith(".zst")) {
     try {
       bytes = decompressCapped(bytes, maxBytes);
@@ -132,12 +122,7 @@ export function readRolloutText(path: string, maxBytes = MAX_ROLLOUT_BYTES): str
       });
     }
   }
-  try {
-    // ignoreBOM keeps a byte-order mark in the text, so saving reproduces it.
-    return UTF8.decode(bytes);
-  } catch (cause) {
-    throw new ParseError("codex", "the rollout is not valid UTF-8", { file: path, cause });
-  }
+  return decodeUtf8(bytes, path, "codex", "the rollout");
 }
 
 /** Titles from `session_index.jsonl`: the last non-blank name per id wins; bad lines are skipped. */

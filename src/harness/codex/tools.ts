@@ -24,6 +24,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import {
   addable,
   patchablePath,
@@ -191,8 +192,8 @@ export function toolToCodexCall(tool: Tool): CodexCall {
       // shell_command carries command, workdir and timeout_ms; description and
       // run_in_background have no Codex field.
       const args: JsonObject = { command: tool.command };
-      if (tool.workdir !== undefined) args.workdir = tool.workdir;
-      if (tool.timeout_ms !== undefined) args.timeout_ms = tool.timeout_ms;
+      assignDefined(args, "workdir", tool.workdir);
+      assignDefined(args, "timeout_ms", tool.timeout_ms);
       return {
         kind: "function",
         name: "shell_command",

@@ -34,7 +34,8 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { isUuid, stableUuid } from "../../ids.js";
+import { stableUuid, uuidSessionId } from "../../ids.js";
+import { assignDefined } from "../../json.js";
 import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { artifactText, resultText } from "../shared/results.js";
@@ -48,7 +49,7 @@ import { toolToCall } from "./tools.js";
 
 /** Gemini CLI session ids are UUIDs: a UUID is kept (lowercased), anything else is mapped to one. */
 export function geminiSessionId(id: string): string {
-  return isUuid(id) ? id.toLowerCase() : stableUuid("gemini-session", id);
+  return uuidSessionId("gemini-session", id);
 }
 
 /** The minimal preamble txcript writes so the text form carries the cwd; the CLI hides it. */
@@ -226,7 +227,7 @@ class Writer {
     const record: JsonObject = { id: this.nextId(), timestamp: at, type: "gemini" };
     // A turn without a model runs on the one in effect (the session's at first).
     const model = message.model ?? this.inEffect;
-    if (model !== undefined) record.model = model;
+    assignDefined(record, "model", model);
     this.inEffect = model;
     const g: GeminiRecord = { record, texts: [], thoughts: [], calls: [], usage: undefined };
     this.records.push(record);
@@ -290,7 +291,7 @@ class Writer {
       r.content = g.texts.join("\n\n");
       r.thoughts = g.thoughts;
       r.tokens = g.usage ? tokensFromUsage(g.usage) : null;
-      if (model !== undefined) r.model = model;
+      assignDefined(r, "model", model);
       if (g.calls.length > 0) r.toolCalls = g.calls;
     }
     for (const [id, call] of this.pending) {

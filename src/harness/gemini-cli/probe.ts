@@ -7,8 +7,8 @@
 
 import { createHash } from "node:crypto";
 import { type Dirent, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { homeDir, nonEmpty } from "../../env.js";
+import { join } from "node:path";
+import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode } from "../../errors.js";
 import type { Skipped, StoreOptions, StoreProbe } from "../../transcript.js";
 
@@ -25,14 +25,11 @@ export const SUB_NAME = /^(.+)\.jsonl$/;
 
 /** The `.gemini` directory a store reads (see the module header for the order). */
 export function geminiCliRoot(options: StoreOptions = {}): string {
-  const env = options.env ?? process.env;
-  const explicit = nonEmpty(options.root) ?? nonEmpty(env.TXCRIPT_GEMINI_CLI_ROOT);
-  if (explicit !== undefined) return resolve(explicit);
-  const cliHome = nonEmpty(env.GEMINI_CLI_HOME);
-  if (cliHome !== undefined) return resolve(cliHome, ".gemini");
-  const relocated = nonEmpty(env.GEMINI_HOME);
-  if (relocated !== undefined) return resolve(relocated);
-  return resolve(homeDir(env), ".gemini");
+  return storeRoot(options, "TXCRIPT_GEMINI_CLI_ROOT", (env, home) => {
+    const cliHome = nonEmpty(env.GEMINI_CLI_HOME);
+    if (cliHome !== undefined) return join(cliHome, ".gemini");
+    return nonEmpty(env.GEMINI_HOME) ?? join(home(), ".gemini");
+  });
 }
 
 export interface SessionFile {

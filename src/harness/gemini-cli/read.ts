@@ -29,7 +29,7 @@ function count(v: Json | undefined): number | undefined {
  * `tokens` in Anthropic's terms: Gemini's prompt count includes the cached
  * tokens and its candidate count excludes the thinking tokens.
  */
-export function usageFromTokens(tokens: Json | undefined): Usage | undefined {
+function usageFromTokens(tokens: Json | undefined): Usage | undefined {
   if (!isJsonObject(tokens)) return undefined;
   const input = count(tokens.input);
   const output = count(tokens.output);
@@ -85,7 +85,7 @@ function tsOf(v: Json | undefined, fallback: Timestamp): Timestamp {
 }
 
 /** `**subject** description`, the text the CLI replays a thought summary as. */
-export function thoughtText(thought: JsonObject): string {
+function thoughtText(thought: JsonObject): string {
   const subject = typeof thought.subject === "string" ? thought.subject : "";
   const description = typeof thought.description === "string" ? thought.description : "";
   return subject ? `**${subject}** ${description}` : description;
@@ -238,7 +238,7 @@ class Reader {
 }
 
 /** The conversation's messages as Common, in the order the CLI replays them. */
-export function conversationMessages(conversation: Conversation, start: Timestamp): Message[] {
+function conversationMessages(conversation: Conversation, start: Timestamp): Message[] {
   const reader = new Reader(start);
   for (const record of conversation.messages) {
     switch (record.type) {

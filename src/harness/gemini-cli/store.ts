@@ -18,11 +18,17 @@ import {
   errnoCode,
   InvalidRequestError,
   NotFoundError,
-  ParseError,
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { mkdirInside, TargetExistsError, withDirLock, writeFileAtomic } from "../../fsx.js";
+import {
+  decodeUtf8,
+  mkdirInside,
+  readFileCapped,
+  TargetExistsError,
+  withDirLock,
+  writeFileAtomic,
+} from "../../fsx.js";
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
@@ -86,26 +92,10 @@ function sessionFileName(id: string, startIso: string, ext = ".jsonl"): string {
   return `session-${startIso.slice(0, 16).replaceAll(":", "-")}-${id.slice(0, 8)}${ext}`;
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /** A session file's text. Errors name the file. */
 export function readSessionText(path: string, maxBytes = MAX_SESSION_BYTES): string {
-  let bytes: Uint8Array;
-  try {
-    const size = statSync(path).size;
-    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
-    bytes = readFileSync(path);
-  } catch (cause) {
-    throw new StoreError("gemini_cli", `cannot read the session: ${describeCause(cause)}`, {
-      file: path,
-      cause,
-    });
-  }
-  try {
-    return UTF8.decode(bytes);
-  } catch (cause) {
-    throw new ParseError("gemini_cli", "the session is not valid UTF-8", { file: path, cause });
-  }
+  const bytes = readFileCapped(path, maxBytes, "gemini_cli", "the session");
+  return decodeUtf8(bytes, path, "gemini_cli", "the session");
 }
 
 const HEAD_ID = /"sessionId"\s*:\s*"([^"\\]{1,255})"/;

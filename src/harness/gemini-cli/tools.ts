@@ -117,7 +117,7 @@ export function callToTool(name: string, args: Json): Tool {
         return { name: "Raw", tool_name: name, input: args };
       }
       const t: ReadTool = { name: "Read", file_path: str(args, "file_path") };
-      if (start !== undefined) t.offset = start;
+      assignDefined(t, "offset", start);
       if (end !== undefined) t.limit = end - (start ?? 1) + 1;
       return t;
     }
@@ -146,9 +146,9 @@ export function toolToCall(tool: Tool): { name: string; args: Json } {
     case "Bash": {
       if (tool.timeout_ms !== undefined) break; // no native key: keep the canonical call
       const args: JsonObject = { command: tool.command };
-      if (tool.description !== undefined) args.description = tool.description;
-      if (tool.workdir !== undefined) args.dir_path = tool.workdir;
-      if (tool.run_in_background !== undefined) args.is_background = tool.run_in_background;
+      assignDefined(args, "description", tool.description);
+      assignDefined(args, "dir_path", tool.workdir);
+      assignDefined(args, "is_background", tool.run_in_background);
       return { name: SHELL, args };
     }
     case "Read": {
@@ -156,7 +156,7 @@ export function toolToCall(tool: Tool): { name: string; args: Json } {
       const { offset, limit } = tool;
       // Line numbers are 1-based; offset 0 or limit 0 have no native spelling.
       if (offset === 0 || limit === 0) break;
-      if (offset !== undefined) args.start_line = offset;
+      assignDefined(args, "start_line", offset);
       if (limit !== undefined) args.end_line = (offset ?? 1) + limit - 1;
       return { name: READ, args };
     }
@@ -168,7 +168,7 @@ export function toolToCall(tool: Tool): { name: string; args: Json } {
         old_string: tool.old_string,
         new_string: tool.new_string,
       };
-      if (tool.replace_all !== undefined) args.allow_multiple = tool.replace_all;
+      assignDefined(args, "allow_multiple", tool.replace_all);
       return { name: EDIT, args };
     }
     case "Raw":

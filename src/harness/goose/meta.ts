@@ -5,7 +5,7 @@
  */
 
 import { isJsonObject, type Json, type JsonObject, type Meta } from "../../common.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { firstPromptTitle } from "../../strings.js";
 import { EPOCH, formatTimestamp, normalizeTimestamp, type Timestamp } from "../../time.js";
 import { str } from "../shared/fields.js";
@@ -41,7 +41,7 @@ function sessionModel(session: JsonObject): string | undefined {
 }
 
 /** The first user prompt's text items, as a title (what toCommon's text blocks give). */
-export function promptOf(messages: readonly JsonObject[]): string | undefined {
+function promptOf(messages: readonly JsonObject[]): string | undefined {
   function* users() {
     for (const m of messages)
       if (m.role === "user")
@@ -70,7 +70,7 @@ export function gooseMeta(
   if (title) meta.title = title;
   else {
     const prompt = promptOf(messages);
-    if (prompt !== undefined) meta.title = prompt;
+    assignDefined(meta, "title", prompt);
   }
   const model = sessionModel(session);
   if (model) meta.model = model;

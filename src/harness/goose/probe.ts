@@ -6,8 +6,8 @@
  */
 
 import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { homeDir, nonEmpty } from "../../env.js";
+import { join } from "node:path";
+import { nonEmpty, storeRoot, xdgDataHome } from "../../env.js";
 import { errnoCode } from "../../errors.js";
 import type { StoreOptions, StoreProbe } from "../../transcript.js";
 
@@ -20,15 +20,10 @@ export const DATABASE = "sessions.db";
  * then `~/.local/share/goose` (the etcetera XDG strategy Goose uses).
  */
 export function gooseRoot(options: StoreOptions = {}): string {
-  const env = options.env ?? process.env;
-  if (options.root !== undefined) return resolve(options.root);
-  const explicit = nonEmpty(env.TXCRIPT_GOOSE_ROOT);
-  if (explicit !== undefined) return resolve(explicit);
-  const pathRoot = nonEmpty(env.GOOSE_PATH_ROOT);
-  if (pathRoot !== undefined) return resolve(pathRoot, "data");
-  const xdg = nonEmpty(env.XDG_DATA_HOME);
-  if (xdg !== undefined) return resolve(xdg, "goose");
-  return resolve(homeDir(env), ".local", "share", "goose");
+  return storeRoot(options, "TXCRIPT_GOOSE_ROOT", (env) => {
+    const pathRoot = nonEmpty(env.GOOSE_PATH_ROOT);
+    return pathRoot !== undefined ? join(pathRoot, "data") : join(xdgDataHome(env), "goose");
+  });
 }
 
 /** The legacy `<id>.jsonl` session files, by name (none when the folder is missing). */

@@ -15,7 +15,7 @@ export interface KiroBody {
 }
 
 /** The `LogEntryV1` kinds Kiro CLI 2.2.1 writes (`crates/agent/src/agent/event_log.rs`). */
-export const ENTRY_KINDS = [
+const ENTRY_KINDS = [
   "Prompt",
   "AssistantMessage",
   "ToolResults",
@@ -27,7 +27,7 @@ export const ENTRY_KINDS = [
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 /** The `ContentBlock` kinds (`agent_loop/types.rs`, serde camelCase). */
-export const BLOCK_KINDS = ["text", "toolUse", "toolResult", "image", "thinking"] as const;
+const BLOCK_KINDS = ["text", "toolUse", "toolResult", "image", "thinking"] as const;
 export type BlockKind = (typeof BLOCK_KINDS)[number];
 
 /** An entry's kind, or undefined for a version or kind this reader does not know (kept, not read). */

@@ -11,10 +11,8 @@ import { KiroStore } from "./store.js";
 import { kiroText } from "./text.js";
 
 export type { KiroBody } from "./body.js";
-export { kiroCodec } from "./codec.js";
-export { kiroRoot } from "./probe.js";
-export { KiroStore, WRITE_REFUSAL } from "./store.js";
-export { kiroText } from "./text.js";
+
+export { KiroStore } from "./store.js";
 
 export const kiro: Harness<"kiro", KiroBody> = {
   id: "kiro",

@@ -16,7 +16,7 @@ export function kiroTime(value: Json | undefined): Timestamp | undefined {
 }
 
 /** The model: `session_state.rts_model_state.model_info.model_id` (name when no id). */
-export function sessionModel(session: JsonObject): string | undefined {
+function sessionModel(session: JsonObject): string | undefined {
   const info = obj(obj(obj(session, "session_state"), "rts_model_state"), "model_info");
   return str(info, "model_id") || str(info, "model_name") || undefined;
 }

@@ -6,8 +6,8 @@
  */
 
 import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { homeDir, nonEmpty } from "../../env.js";
+import { join } from "node:path";
+import { homeDir, nonEmpty, storeRoot } from "../../env.js";
 import { errnoCode } from "../../errors.js";
 import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
 
@@ -17,11 +17,7 @@ export const LOG_SUFFIX = ".jsonl";
 
 /** Kiro's folder: an explicit root, `TXCRIPT_KIRO_ROOT`, then `~/.kiro`. */
 export function kiroRoot(options: StoreOptions = {}): string {
-  const env = options.env ?? process.env;
-  if (options.root !== undefined) return resolve(options.root);
-  const explicit = nonEmpty(env.TXCRIPT_KIRO_ROOT);
-  if (explicit !== undefined) return resolve(explicit);
-  return resolve(homeDir(env), ".kiro");
+  return storeRoot(options, "TXCRIPT_KIRO_ROOT", (_env, home) => join(home(), ".kiro"));
 }
 
 /**

@@ -43,11 +43,11 @@ import {
 import { firstPromptTime, parseKiro } from "./text.js";
 
 /** Why `continue --with kiro` refuses, in one line. */
-export const WRITE_REFUSAL =
+const WRITE_REFUSAL =
   "txcript reads Kiro CLI sessions but does not write them: no Kiro CLI build was run here to prove a written session resumes";
 
 /** What discovery says of the older engine's database. */
-export const LEGACY_UNREAD =
+const LEGACY_UNREAD =
   "Kiro CLI's older SQLite conversations (conversations_v2) are not read by this version; its sessions under ~/.kiro/sessions/cli are";
 
 /** Messages as the log adds them (an estimate: resets and cancels are not replayed here). */

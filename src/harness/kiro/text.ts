@@ -22,7 +22,7 @@ import type { KiroBody } from "./body.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 
 /** The newest `LogEntry` version this reader was checked against. */
-export const KNOWN_LOG_VERSION = "v1";
+const KNOWN_LOG_VERSION = "v1";
 
 function lineObject(line: string, n: number, origin?: string): JsonObject {
   let value: unknown;
@@ -83,13 +83,13 @@ function isSessionData(line: JsonObject): boolean {
   return typeof line.session_id === "string" && "session_state" in line && !("kind" in line);
 }
 
-export function renderKiro(t: Transcript<KiroBody>): string {
+function renderKiro(t: Transcript<KiroBody>): string {
   const lines = Object.keys(t.body.session).length > 0 ? [t.body.session] : [];
   return [...lines, ...t.body.entries].map((o) => `${JSON.stringify(o)}\n`).join("");
 }
 
 /** A first line that is a versioned `LogEntry` or Kiro's SessionData. */
-export function detectKiro(sample: Sample): Recognized | undefined {
+function detectKiro(sample: Sample): Recognized | undefined {
   const line = firstLine(sample);
   if (/^\{\s*"version"\s*:\s*"v\d+"\s*,\s*"kind"\s*:\s*"[A-Za-z]+"/.test(line)) return "text";
   return /^\{\s*"session_id"\s*:\s*"/.test(line) && line.includes('"session_state"')

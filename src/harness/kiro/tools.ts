@@ -17,8 +17,9 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 
-export const SHELL = "shell";
+const SHELL = "shell";
 /** Names Kiro accepts for its shell tool (strum serializations of `ExecuteCmd`). */
 const SHELL_NAMES = new Set([SHELL, "execute_bash", "executeCmd", "execute_cmd"]);
 
@@ -44,7 +45,7 @@ export function toolToKiro(tool: Tool): { name: string; input: Json } {
     Object.keys(tool).every((k) => k === "name" || k === "command" || k === "workdir")
   ) {
     const input: JsonObject = { command: tool.command };
-    if (tool.workdir !== undefined) input.working_dir = tool.workdir;
+    assignDefined(input, "working_dir", tool.workdir);
     return { name: SHELL, input };
   }
   if (tool.name === "Raw") return { name: tool.tool_name, input: tool.input };

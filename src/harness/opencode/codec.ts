@@ -30,6 +30,7 @@ import type {
   ToolResultBlock,
   Usage,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { nonEmpty } from "../../strings.js";
 import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -243,7 +244,7 @@ function readMessage(message: OpenCodeMessage, sessionStart: Timestamp, out: Mes
   const flush = () => {
     if (cur.length > 0) {
       const m: Message = { role: "assistant", content: cur, timestamp: curAt };
-      if (model !== undefined) m.model = model;
+      assignDefined(m, "model", model);
       pieces.push(m);
     }
     if (results.length > 0) pieces.push({ role: "user", content: results, timestamp: resultsAt });
@@ -276,14 +277,14 @@ function readMessage(message: OpenCodeMessage, sessionStart: Timestamp, out: Mes
   const last = pieces.filter((m) => m.role === "assistant").at(-1);
   if (last !== undefined) {
     const stop = stopReasonOf(info);
-    if (stop !== undefined) last.stop_reason = stop;
+    assignDefined(last, "stop_reason", stop);
     const usage = usageOf(info);
-    if (usage !== undefined) last.usage = usage;
+    assignDefined(last, "usage", usage);
   }
   out.push(...pieces);
 }
 
-export function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
+function openCodeToCommon(transcript: Transcript<OpenCodeBody>): Transcript<Common> {
   const meta = metaFromSession(
     transcript.body.session,
     firstModel(transcript.body),

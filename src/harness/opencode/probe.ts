@@ -6,8 +6,8 @@
  */
 
 import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { homeDir, nonEmpty } from "../../env.js";
+import { join } from "node:path";
+import { storeRoot, xdgDataHome } from "../../env.js";
 import { errnoCode } from "../../errors.js";
 import type { StoreOptions, StoreProbe } from "../../transcript.js";
 
@@ -16,14 +16,7 @@ export const STORAGE_DIR = "storage";
 
 /** OpenCode's data directory for an environment (and an explicit root). */
 export function openCodeRoot(options: StoreOptions = {}): string {
-  const env = options.env ?? process.env;
-  if (options.root !== undefined) return resolve(options.root);
-  const explicit = nonEmpty(env.TXCRIPT_OPENCODE_ROOT);
-  if (explicit !== undefined) return resolve(explicit);
-  const xdg = nonEmpty(env.XDG_DATA_HOME);
-  if (xdg !== undefined) return resolve(xdg, "opencode");
-  const home = homeDir(env);
-  return resolve(home, ".local", "share", "opencode");
+  return storeRoot(options, "TXCRIPT_OPENCODE_ROOT", (env) => join(xdgDataHome(env), "opencode"));
 }
 
 export class OpenCodeProbe implements StoreProbe {

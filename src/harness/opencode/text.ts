@@ -48,7 +48,7 @@ export function metaFromSession(session: Row, firstModel?: string, prompt?: stri
   assignDefined(meta, "cwd", nonEmpty(text(session, "directory")));
   const title = nonEmpty(text(session, "title"));
   if (title !== undefined && !DEFAULT_TITLE.test(title)) meta.title = title;
-  else if (prompt !== undefined) meta.title = prompt;
+  else assignDefined(meta, "title", prompt);
   assignDefined(meta, "cli_version", nonEmpty(text(session, "version")));
   const model = text(session, "model");
   if (model !== undefined) {

@@ -24,6 +24,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { patchToTool } from "../shared/patch.js";
 
 type KeyMap = readonly (readonly [native: string, canonical: string])[];
@@ -133,7 +134,7 @@ export function toolToNative(tool: Tool): { name: string; input: JsonObject } {
           oldString: op.old_string,
           newString: op.new_string,
         };
-        if (op.replace_all !== undefined) e.replaceAll = op.replace_all;
+        assignDefined(e, "replaceAll", op.replace_all);
         return e;
       });
       return { name: "multiedit", input: { filePath: tool.file_path, edits } };

@@ -17,17 +17,17 @@
 
 import type { Tool } from "../../common.js";
 
-export interface HunkLine {
+interface HunkLine {
   sign: " " | "-" | "+";
   text: string;
 }
-export interface Hunk {
+interface Hunk {
   /** Text after "@@", trimmed; "" for a bare "@@" or an implicit first hunk. */
   anchor: string;
   lines: HunkLine[];
   endOfFile: boolean;
 }
-export type PatchOp =
+type PatchOp =
   | { kind: "add"; path: string; lines: string[] }
   | { kind: "delete"; path: string }
   | { kind: "update"; path: string; moveTo: string | undefined; hunks: Hunk[] };
@@ -41,7 +41,7 @@ const MOVE = "*** Move to: ";
 const EOF_MARK = "*** End of File";
 
 /** Parse a patch; undefined when it does not follow the grammar (it then stays Raw). */
-export function parsePatch(text: string): PatchOp[] | undefined {
+function parsePatch(text: string): PatchOp[] | undefined {
   const lines = text.split("\n");
   // A trailing newline (or trailing blank lines) after the end marker is usual.
   while (lines.length > 0 && (lines.at(-1) ?? "").trim() === "") lines.pop();
@@ -126,7 +126,7 @@ export function patchablePath(path: string): boolean {
 }
 
 /** Content of an Add File: every line ends with "\n". */
-export function addedContent(lines: readonly string[]): string {
+function addedContent(lines: readonly string[]): string {
   return lines.map((l) => `${l}\n`).join("");
 }
 
@@ -153,7 +153,7 @@ export function renderUpdatePatch(path: string, oldText: string, newText: string
 }
 
 /** Old and new text of a hunk (context lines count in both), joined with "\n". */
-export function hunkTexts(hunk: Hunk): { old: string; new: string } {
+function hunkTexts(hunk: Hunk): { old: string; new: string } {
   const pick = (keep: string) =>
     hunk.lines
       .filter((l) => l.sign === " " || l.sign === keep)
