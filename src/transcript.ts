@@ -17,6 +17,8 @@ export const HARNESS_IDS = [
   "opencode",
   "goose",
   "kiro",
+  "pi",
+  "copilot",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -30,6 +32,8 @@ export const HARNESS_LABELS = {
   opencode: "OpenCode",
   goose: "Goose",
   kiro: "Kiro CLI",
+  pi: "pi",
+  copilot: "GitHub Copilot CLI",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -45,6 +49,8 @@ export const STORED_HARNESS_IDS = [
   "opencode",
   "goose",
   "kiro",
+  "pi",
+  "copilot",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

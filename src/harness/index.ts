@@ -19,10 +19,12 @@ import { HARNESS_IDS } from "../transcript.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
+import { copilot } from "./copilot/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
 import { kiro } from "./kiro/index.js";
 import { openCode } from "./opencode/index.js";
+import { pi } from "./pi/index.js";
 import { simple } from "./simple.js";
 
 export type { Harness, ResumeCommand } from "../transcript.js";
@@ -36,6 +38,8 @@ const HARNESSES = {
   gemini_cli: geminiCli,
   goose,
   kiro,
+  pi,
+  copilot,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

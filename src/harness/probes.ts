@@ -10,10 +10,12 @@ import type { StoredHarnessId, StoreOptions, StoreProbe } from "../transcript.js
 import { AntigravityProbe } from "./antigravity/probe.js";
 import { ClaudeCodeProbe } from "./claude-code/probe.js";
 import { CodexProbe } from "./codex/probe.js";
+import { CopilotProbe } from "./copilot/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
 import { OpenCodeProbe } from "./opencode/probe.js";
+import { PiProbe } from "./pi/probe.js";
 
 const PROBES = {
   antigravity: (options) => new AntigravityProbe(options),
@@ -23,6 +25,8 @@ const PROBES = {
   opencode: (options) => new OpenCodeProbe(options),
   goose: (options) => new GooseProbe(options),
   kiro: (options) => new KiroProbe(options),
+  pi: (options) => new PiProbe(options),
+  copilot: (options) => new CopilotProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

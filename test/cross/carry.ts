@@ -39,8 +39,11 @@ import {
 import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
 import { SCAFFOLDING_PREFIXES } from "../../src/harness/codex/body.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
+import { toolFromCopilot, toolToCopilot } from "../../src/harness/copilot/tools.js";
 import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
 import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
+import { toolFromPi, toolToPi } from "../../src/harness/pi/tools.js";
+import { artifactText, resultText } from "../../src/harness/shared/results.js";
 import { oneLineTitle } from "../../src/strings.js";
 import {
   compareTimestamps,
@@ -1457,6 +1460,273 @@ const carryKiro: Carry = (t) => {
   return { meta, body };
 };
 
+/**
+ * pi (docs/formats/pi.md): one pi message per Common message, but [a user
+ * message's tool results become one `toolResult` message each, and its other
+ * blocks one user message between them]; [consecutive results read back as one
+ * message]; [times to the millisecond];
+ * [git branch and CLI version are lost]; [an assistant message with no model
+ * takes the session's, else "unknown"], [its usage is always written, and
+ * all zeros read as none]; [no stop reason reads as tool_use when the message
+ * calls a tool, else end_turn; stop_sequence and other reasons as end_turn];
+ * [a structured tool result becomes its text]; [opaque reasoning beside text
+ * is lost]; [an image or artifact in an assistant message becomes text]; tools go through
+ * pi's own names (its tools module, tested on its own in test/pi).
+ */
+const carryPi: Carry = (t) => {
+  const ms = (ts: Timestamp): Timestamp => timestampFromMillis(timestampMillis(ts));
+  const meta: Meta = { id: t.meta.id, timestamp: ms(t.meta.timestamp) };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  // [A title is pi's session name: trimmed, and an empty one is none].
+  const named = t.meta.title?.trim();
+  if (named) meta.title = named;
+  const userBlock = (b: Block): Block => {
+    switch (b.type) {
+      case "text":
+        return clone(b);
+      case "image":
+        return {
+          type: "image",
+          source: { type: "base64", media_type: b.source.media_type, data: b.source.data },
+        };
+      case "thinking":
+        return { type: "text", text: b.text };
+      case "artifact":
+        return { type: "text", text: artifactText(b) };
+      default:
+        return unsupported("pi", `${b.type} in a user message`);
+    }
+  };
+  const assistantBlock = (b: Block): Block => {
+    switch (b.type) {
+      case "text":
+        return clone(b);
+      case "thinking":
+        if (b.text === "" && b.encrypted !== undefined)
+          return { type: "thinking", text: "", encrypted: b.encrypted };
+        return b.signature !== undefined
+          ? { type: "thinking", text: b.text, signature: b.signature }
+          : { type: "thinking", text: b.text };
+      case "tool_use": {
+        const { name, arguments: args } = toolToPi(b.tool);
+        return { type: "tool_use", id: b.id, tool: toolFromPi(name, args) };
+      }
+      case "image":
+        return { type: "text", text: "" };
+      case "artifact":
+        return { type: "text", text: artifactText(b) };
+      default:
+        return unsupported("pi", `${b.type} in an assistant message`);
+    }
+  };
+  const body: Message[] = [];
+  for (const m of t.body) {
+    const timestamp = ms(m.timestamp);
+    if (m.role === "assistant") {
+      const out: Message = {
+        role: "assistant",
+        content: m.content.map(assistantBlock),
+        timestamp,
+        model: m.model ?? t.meta.model ?? "unknown",
+      };
+      const calls = m.content.some((b) => b.type === "tool_use");
+      const reason = m.stop_reason;
+      out.stop_reason =
+        reason === undefined
+          ? calls
+            ? "tool_use"
+            : "end_turn"
+          : typeof reason === "string" && reason !== "stop_sequence"
+            ? reason
+            : "end_turn";
+      const u = m.usage;
+      if (
+        u !== undefined &&
+        u.input_tokens +
+          u.output_tokens +
+          (u.cache_read_input_tokens ?? 0) +
+          (u.cache_creation_input_tokens ?? 0) >
+          0
+      ) {
+        const usage: Usage = { input_tokens: u.input_tokens, output_tokens: u.output_tokens };
+        if (u.cache_read_input_tokens) usage.cache_read_input_tokens = u.cache_read_input_tokens;
+        if (u.cache_creation_input_tokens)
+          usage.cache_creation_input_tokens = u.cache_creation_input_tokens;
+        out.usage = usage;
+      }
+      body.push(out);
+      continue;
+    }
+    let pending: Block[] = [];
+    const flush = () => {
+      if (pending.length > 0) body.push({ role: "user", content: pending, timestamp });
+      pending = [];
+    };
+    for (const b of m.content) {
+      if (b.type !== "tool_result") {
+        pending.push(userBlock(b));
+        continue;
+      }
+      flush();
+      const r: ToolResultBlock = {
+        type: "tool_result",
+        tool_use_id: b.tool_use_id,
+        content: resultText(b.content),
+      };
+      if (b.is_error) r.is_error = true;
+      body.push({ role: "user", content: [r], timestamp });
+    }
+    flush();
+  }
+  // [Consecutive tool results read back as one user message, at the first one's time].
+  const merged: Message[] = [];
+  const onlyResults = (m: Message) =>
+    m.role === "user" && m.content.length > 0 && m.content.every((b) => b.type === "tool_result");
+  for (const m of body) {
+    const last = merged.at(-1);
+    if (last !== undefined && onlyResults(last) && onlyResults(m)) last.content.push(...m.content);
+    else merged.push(m);
+  }
+  body.splice(0, body.length, ...merged);
+  const firstModel = body.find((m) => m.role === "assistant")?.model;
+  if (firstModel !== undefined) meta.model = firstModel;
+  if (meta.title === undefined) {
+    const title = firstPromptTitle(
+      body.filter((m) => !m.content.some((b) => b.type === "tool_result")),
+      () => false,
+    );
+    if (title !== undefined) meta.title = title;
+  }
+  return { meta, body };
+};
+
+/**
+ * GitHub Copilot CLI (docs/formats/copilot.md), text form only (read-only
+ * store): [a user message's text-like blocks become one `user.message`,
+ * joined by a blank line, then its images as blob attachments, each tool
+ * result its own completion]; [consecutive results read back as one message]; [an assistant
+ * message is its first non-empty thinking (with its signature), its other
+ * text-like blocks joined by a blank line, then its calls]; [stop reasons
+ * and the session title are lost; the title is the first prompt]; [results
+ * become text]; tools go through Copilot's own names (its tools module).
+ */
+const carryCopilot: Carry = (t) => {
+  const meta: Meta = { id: t.meta.id, timestamp: t.meta.timestamp };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  if (t.meta.git_branch) meta.git_branch = t.meta.git_branch;
+  if (t.meta.cli_version) meta.cli_version = t.meta.cli_version;
+  const textOf = (b: Block): string | undefined => {
+    switch (b.type) {
+      case "text":
+      case "thinking":
+        return b.text;
+      case "artifact":
+        return artifactText(b);
+      case "tool_use":
+        return JSON.stringify(toolToCopilot(b.tool));
+      case "tool_result":
+        return resultText(b.content);
+      case "image":
+        return undefined;
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = [];
+  for (const m of t.body) {
+    const timestamp = m.timestamp;
+    if (m.role === "assistant") {
+      const content: Block[] = [];
+      const texts: string[] = [];
+      const calls: Block[] = [];
+      let reasoned = false;
+      for (const b of m.content) {
+        if (b.type === "thinking" && !reasoned) {
+          reasoned = true;
+          if (b.text !== "")
+            content.push(
+              b.signature !== undefined
+                ? { type: "thinking", text: b.text, signature: b.signature }
+                : { type: "thinking", text: b.text },
+            );
+        } else if (b.type === "tool_use") {
+          const { name, arguments: args } = toolToCopilot(b.tool);
+          calls.push({ type: "tool_use", id: b.id, tool: toolFromCopilot(name, args) });
+        } else {
+          const text = textOf(b);
+          if (text !== undefined) texts.push(text);
+        }
+      }
+      const joined = texts.join("\n\n");
+      if (joined !== "") content.push({ type: "text", text: joined });
+      content.push(...calls);
+      const out: Message = { role: "assistant", content, timestamp };
+      if (m.model !== undefined) out.model = m.model;
+      if (m.usage !== undefined) {
+        const usage: Usage = {
+          input_tokens: m.usage.input_tokens,
+          output_tokens: m.usage.output_tokens,
+        };
+        if (m.usage.cache_read_input_tokens)
+          usage.cache_read_input_tokens = m.usage.cache_read_input_tokens;
+        if (m.usage.cache_creation_input_tokens)
+          usage.cache_creation_input_tokens = m.usage.cache_creation_input_tokens;
+        out.usage = usage;
+      }
+      body.push(out);
+      continue;
+    }
+    let texts: string[] = [];
+    let images: Block[] = [];
+    const flush = () => {
+      const text = texts.join("\n\n");
+      const head: Block[] = text !== "" || images.length === 0 ? [{ type: "text", text }] : [];
+      if (texts.length > 0 || images.length > 0)
+        body.push({ role: "user", content: [...head, ...images], timestamp });
+      texts = [];
+      images = [];
+    };
+    for (const b of m.content) {
+      if (b.type === "tool_result") {
+        flush();
+        const r: ToolResultBlock = {
+          type: "tool_result",
+          tool_use_id: b.tool_use_id,
+          content: resultText(b.content),
+        };
+        if (b.is_error) r.is_error = true;
+        body.push({ role: "user", content: [r], timestamp });
+        continue;
+      }
+      if (b.type === "image")
+        images.push({
+          type: "image",
+          source: { type: "base64", media_type: b.source.media_type, data: b.source.data },
+        });
+      const text = textOf(b);
+      if (text !== undefined) texts.push(text);
+    }
+    flush();
+  }
+  const merged: Message[] = [];
+  const onlyResults = (m: Message) =>
+    m.role === "user" && m.content.length > 0 && m.content.every((b) => b.type === "tool_result");
+  for (const m of body) {
+    const last = merged.at(-1);
+    if (last !== undefined && onlyResults(last) && onlyResults(m)) last.content.push(...m.content);
+    else merged.push(m);
+  }
+  const title = firstPromptTitle(
+    merged.filter((m) => !onlyResults(m)),
+    () => false,
+  );
+  if (title !== undefined) meta.title = title;
+  const model =
+    merged.find((m) => m.role === "assistant" && m.model !== undefined)?.model ?? t.meta.model;
+  if (model) meta.model = model;
+  return { meta, body: merged };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -1466,4 +1736,6 @@ export const CARRY: Record<HarnessId, Carry> = {
   simple: carrySimple,
   goose: carryGoose,
   kiro: carryKiro,
+  pi: carryPi,
+  copilot: carryCopilot,
 };

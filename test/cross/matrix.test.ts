@@ -50,6 +50,8 @@ const HARNESSES = [
   "simple",
   "goose",
   "kiro",
+  "pi",
+  "copilot",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -60,6 +62,8 @@ const LABEL: Record<HarnessId, string> = {
   simple: "Simple",
   goose: "Goose",
   kiro: "Kiro CLI",
+  pi: "pi",
+  copilot: "Copilot CLI",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */
@@ -233,7 +237,7 @@ describe.each(sources)("from $name", (source) => {
 // Through each target's real store on a temporary home
 
 // Read-only stores (Goose, Kiro CLI) refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose", "kiro"];
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "copilot"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

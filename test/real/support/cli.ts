@@ -93,7 +93,7 @@ export function sandbox(name: string): Sandbox {
 }
 
 /** What every CLI gets: a bare environment, and every proxy variable aimed at the mock so an escape is seen. */
-function baseEnv(home: string, mockUrl: string): Record<string, string> {
+export function baseEnv(home: string, mockUrl: string): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: home,

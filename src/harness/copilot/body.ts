@@ -1,0 +1,85 @@
+/**
+ * GitHub Copilot CLI's native Body: a session's `events.jsonl`, verbatim.
+ * Every line is an event `{type, data, id, timestamp, parentId}`
+ * (`session.start`, `user.message`, `assistant.message`,
+ * `tool.execution_complete`, `session.usage_record`, and many UI and
+ * bookkeeping kinds). This module splits and joins lines, reads events and
+ * picks the ones that become Common messages, one group per message, so the
+ * store counts what `view` numbers. Pure.
+ */
+
+import { isJsonObject, type JsonObject } from "../../common.js";
+import { parseBounded } from "../../json.js";
+import type { VerbatimLine } from "../../lines.js";
+
+export { joinLines, splitLines } from "../../lines.js";
+
+export interface CopilotBody {
+  lines: VerbatimLine[];
+}
+
+export interface CopilotEvent {
+  type: string;
+  data: JsonObject;
+  timestamp: string | undefined;
+}
+
+/** One line as an event, or undefined (blank, malformed, no string type). */
+function readEvent(text: string): CopilotEvent | undefined {
+  const t = text.trim();
+  if (!t.startsWith("{")) return undefined;
+  const parsed = parseBounded(t);
+  if (parsed === undefined || !isJsonObject(parsed.value)) return undefined;
+  const e = parsed.value;
+  if (typeof e.type !== "string") return undefined;
+  return {
+    type: e.type,
+    data: isJsonObject(e.data) ? e.data : {},
+    timestamp: typeof e.timestamp === "string" ? e.timestamp : undefined,
+  };
+}
+
+export function eventsOf(lines: readonly VerbatimLine[]): CopilotEvent[] {
+  return lines.flatMap((l) => readEvent(l.text) ?? []);
+}
+
+/** The `session.start` event: the first event, when it is one with a string `sessionId`. */
+export function startOf(events: readonly CopilotEvent[]): CopilotEvent | undefined {
+  const first = events[0];
+  return first?.type === "session.start" && typeof first.data.sessionId === "string"
+    ? first
+    : undefined;
+}
+
+/** The event kinds that become Common messages. */
+const MESSAGE_EVENTS = ["user.message", "assistant.message", "tool.execution_complete"] as const;
+type MessageEvent = (typeof MESSAGE_EVENTS)[number];
+
+function messageKind(e: CopilotEvent): MessageEvent | undefined {
+  return MESSAGE_EVENTS.find((k) => k === e.type);
+}
+
+/**
+ * The events that become Common messages, one group per message:
+ * consecutive tool completions share one (a user message holding a turn's
+ * results). A `session.usage_record` rides with the assistant message after it.
+ */
+export function messageGroups(events: readonly CopilotEvent[]): CopilotEvent[][] {
+  const groups: CopilotEvent[][] = [];
+  let results: CopilotEvent[] | undefined;
+  for (const e of events) {
+    const kind = messageKind(e);
+    if (kind === undefined) continue;
+    if (kind === "tool.execution_complete") {
+      if (results === undefined) {
+        results = [];
+        groups.push(results);
+      }
+      results.push(e);
+      continue;
+    }
+    results = undefined;
+    groups.push([e]);
+  }
+  return groups;
+}

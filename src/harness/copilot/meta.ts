@@ -1,0 +1,41 @@
+/**
+ * A Copilot CLI session's metadata in Common terms. Pure; shared by the
+ * codec, the text codec and the store.
+ */
+
+import type { Meta } from "../../common.js";
+import { assignDefined } from "../../json.js";
+import { firstPromptTitle } from "../../strings.js";
+import { EPOCH, normalizeTimestamp } from "../../time.js";
+import { obj, str } from "../shared/fields.js";
+import { type CopilotEvent, startOf } from "./body.js";
+
+/** Header `session.start` (id, start, cwd, CLI version), first prompt as title, first model. */
+export function copilotMeta(events: readonly CopilotEvent[], fallbackId = ""): Meta {
+  const start = startOf(events);
+  const data = start?.data;
+  const meta: Meta = {
+    id: str(data, "sessionId") ?? fallbackId,
+    timestamp:
+      normalizeTimestamp(str(data, "startTime") ?? "") ??
+      normalizeTimestamp(start?.timestamp ?? "") ??
+      EPOCH,
+  };
+  const cwd = str(obj(data, "context"), "cwd");
+  if (cwd) meta.cwd = cwd;
+  const branch = str(obj(data, "context"), "branch");
+  if (branch) meta.git_branch = branch;
+  const version = str(data, "copilotVersion");
+  if (version) meta.cli_version = version;
+  const title = firstPromptTitle(
+    (function* () {
+      for (const e of events) if (e.type === "user.message") yield [str(e.data, "content") ?? ""];
+    })(),
+  );
+  assignDefined(meta, "title", title);
+  const model =
+    events.find((e) => e.type === "assistant.message" && str(e.data, "model"))?.data.model ??
+    str(data, "selectedModel");
+  if (typeof model === "string" && model !== "") meta.model = model;
+  return meta;
+}
