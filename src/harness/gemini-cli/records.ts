@@ -8,7 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { isJsonObject, type Json, type JsonObject } from "../../common.js";
+import { isJsonObject, type JsonObject } from "../../common.js";
 import { EPOCH, normalizeTimestamp, type Timestamp, timestampMillis } from "../../time.js";
 import { nameOf, partsOf, partsText } from "../shared/gemini-parts.js";
 import type { Conversation } from "./body.js";
