@@ -17,6 +17,7 @@ export const HARNESS_IDS = [
   "opencode",
   "goose",
   "kiro",
+  "qwen_code",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -30,6 +31,7 @@ export const HARNESS_LABELS = {
   opencode: "OpenCode",
   goose: "Goose",
   kiro: "Kiro CLI",
+  qwen_code: "Qwen Code",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -45,6 +47,7 @@ export const STORED_HARNESS_IDS = [
   "opencode",
   "goose",
   "kiro",
+  "qwen_code",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 
@@ -56,6 +59,7 @@ export const HARNESS_ALIASES = {
   agy: "antigravity",
   claude: "claude_code",
   gemini: "gemini_cli",
+  qwen: "qwen_code",
 } as const satisfies Readonly<Record<string, HarnessId>>;
 
 /** A harness id or alias (case-insensitive, `-` for `_`) as its id; undefined when unknown. */

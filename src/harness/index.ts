@@ -23,6 +23,7 @@ import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
 import { kiro } from "./kiro/index.js";
 import { openCode } from "./opencode/index.js";
+import { qwenCode } from "./qwen-code/index.js";
 import { simple } from "./simple.js";
 
 export type { Harness, ResumeCommand } from "../transcript.js";
@@ -36,6 +37,7 @@ const HARNESSES = {
   gemini_cli: geminiCli,
   goose,
   kiro,
+  qwen_code: qwenCode,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -14,6 +14,7 @@ import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
 import { OpenCodeProbe } from "./opencode/probe.js";
+import { QwenCodeProbe } from "./qwen-code/probe.js";
 
 const PROBES = {
   antigravity: (options) => new AntigravityProbe(options),
@@ -23,6 +24,7 @@ const PROBES = {
   opencode: (options) => new OpenCodeProbe(options),
   goose: (options) => new GooseProbe(options),
   kiro: (options) => new KiroProbe(options),
+  qwen_code: (options) => new QwenCodeProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */
