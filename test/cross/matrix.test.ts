@@ -50,6 +50,7 @@ const HARNESSES = [
   "simple",
   "goose",
   "kiro",
+  "qwen_code",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -60,6 +61,7 @@ const LABEL: Record<HarnessId, string> = {
   simple: "Simple",
   goose: "Goose",
   kiro: "Kiro CLI",
+  qwen_code: "Qwen Code",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */

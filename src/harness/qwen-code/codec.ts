@@ -14,9 +14,10 @@
  *
  * Writing produces what 0.24.4 records: one line per message in a
  * `parentUuid` chain (ids UUIDv5 over the session id and position), each
- * result its own `tool_result` record with `toolCallResult`; a call the
- * session never answered gets an error result, since the model API refuses
- * a call without one.
+ * result its own `tool_result` record with `toolCallResult`, right after
+ * its call; a call the session never answered gets an error result, since
+ * the model API refuses a call without one. A title is written as the
+ * CLI's `custom_title` record, at the session's start.
  */
 
 import {
@@ -132,7 +133,11 @@ class Reader {
         const id = nameOf(fc.id, `${str(record, "uuid") ?? ""}-call-${i}`);
         const name = nameOf(fc.name, "function");
         this.callNames.set(id, name);
-        content.push({ type: "tool_use", id, tool: callToTool(name, fc.args ?? {}) });
+        content.push({
+          type: "tool_use",
+          id,
+          tool: callToTool(name, fc.args === undefined ? {} : fc.args),
+        });
       } else if (p.thought !== undefined && p.thought !== false) {
         if (typeof p.text === "string") content.push({ type: "thinking", text: p.text });
       } else if (typeof p.text === "string") {
@@ -221,15 +226,15 @@ function responseFromCommon(block: ToolResultBlock): JsonObject {
 class Writer {
   readonly records: JsonObject[] = [];
   private parent: string | null = null;
-  /** Calls written and not yet answered, by id, with their native names. */
-  private readonly pending = new Map<string, string>();
 
   constructor(
     private readonly id: string,
     private readonly cwd: string | undefined,
+    /** Each call's result and the time of its message, so it can follow its call. */
+    private readonly results: Map<string, { block: ToolResultBlock; at: Timestamp }>,
   ) {}
 
-  private push(type: string, at: Timestamp, fields: JsonObject): void {
+  push(type: string, at: Timestamp, fields: JsonObject): void {
     const uuid = stableUuid("qwen-record", this.id, this.records.length);
     const record: JsonObject = {
       uuid,
@@ -243,48 +248,13 @@ class Writer {
     this.parent = uuid;
   }
 
-  private result(id: string, name: string, response: JsonObject, error: boolean, at: Timestamp) {
-    this.pending.delete(id);
-    this.push("tool_result", at, {
-      message: { role: "user", parts: [{ functionResponse: { id, name, response } }] },
-      toolCallResult: { callId: id, status: error ? "error" : "success" },
-    });
-  }
-
-  /** Error results for the calls left unanswered when the conversation moves on. */
-  private closeCalls(at: Timestamp): void {
-    for (const [id, name] of [...this.pending])
-      this.result(id, name, { error: UNANSWERED }, true, at);
-  }
-
   user(message: Message): void {
     const parts: Json[] = [];
-    const flush = () => {
-      if (parts.length === 0) return;
-      this.closeCalls(message.timestamp);
-      this.push("user", message.timestamp, { message: { role: "user", parts: [...parts] } });
-      parts.length = 0;
-    };
     for (const b of message.content) {
       switch (b.type) {
-        case "tool_result": {
-          flush();
-          const name = this.pending.get(b.tool_use_id);
-          // A result to no pending call has nothing to answer in the model's history: kept as text.
-          if (name === undefined) parts.push({ text: resultText(b.content) });
-          else
-            this.result(
-              b.tool_use_id,
-              name,
-              responseFromCommon(b),
-              b.is_error === true,
-              message.timestamp,
-            );
-          break;
-        }
+        case "tool_result":
+          break; // written right after its call (assistant)
         case "text":
-          parts.push({ text: b.text });
-          break;
         case "thinking":
           parts.push({ text: b.text });
           break;
@@ -307,11 +277,11 @@ class Writer {
           b satisfies never;
       }
     }
-    flush();
+    if (parts.length > 0)
+      this.push("user", message.timestamp, { message: { role: "user", parts } });
   }
 
   assistant(message: Message): void {
-    this.closeCalls(message.timestamp);
     const parts: Json[] = [];
     const calls: [string, string][] = [];
     for (const b of message.content) {
@@ -346,23 +316,42 @@ class Writer {
     if (message.model !== undefined) fields.model = message.model;
     if (message.usage !== undefined) fields.usageMetadata = usageMetadata(message.usage);
     this.push("assistant", message.timestamp, fields);
-    for (const [id, name] of calls) this.pending.set(id, name);
-  }
-
-  finish(at: Timestamp): void {
-    this.closeCalls(at);
+    // Each result right after its call, as the CLI records them; an unanswered call gets an error.
+    for (const [id, name] of calls) {
+      const r = this.results.get(id);
+      const response = r === undefined ? { error: UNANSWERED } : responseFromCommon(r.block);
+      const failed = r === undefined || r.block.is_error === true;
+      this.push("tool_result", r?.at ?? message.timestamp, {
+        message: { role: "user", parts: [{ functionResponse: { id, name, response } }] },
+        toolCallResult: { callId: id, status: failed ? "error" : "success" },
+      });
+    }
   }
 }
 
 function qwenFromCommon(transcript: Transcript<Common>): Transcript<QwenBody> {
   const id = qwenSessionId(transcript.meta.id);
   const meta: Meta = { ...transcript.meta, id };
-  const writer = new Writer(id, meta.cwd);
+  const results = new Map<string, { block: ToolResultBlock; at: Timestamp }>();
+  for (const m of transcript.body) {
+    for (const b of m.content) {
+      if (b.type === "tool_result" && !results.has(b.tool_use_id))
+        results.set(b.tool_use_id, { block: b, at: m.timestamp });
+    }
+  }
+  const writer = new Writer(id, meta.cwd, results);
+  // A title is what the CLI's /rename records; its time keeps the session's start.
+  const title = meta.title;
+  if (title !== undefined && title !== "") {
+    writer.push("system", meta.timestamp, {
+      subtype: "custom_title",
+      systemPayload: { customTitle: title },
+    });
+  }
   for (const message of transcript.body) {
     if (message.role === "user") writer.user(message);
     else writer.assistant(message);
   }
-  writer.finish(transcript.body.at(-1)?.timestamp ?? meta.timestamp);
   return { meta, body: { lines: writer.records.map(recordLine) } };
 }
 
