@@ -54,6 +54,12 @@ const TOKEN_KEYS = {
   thoughts: "thoughtsTokenCount",
 } as const;
 
+/** A record's `message.parts`; the CLI ignores parts that are not a list. */
+function recordParts(record: JsonObject): JsonObject[] {
+  const parts = obj(record, "message")?.parts;
+  return Array.isArray(parts) ? partsOf(parts) : [];
+}
+
 class Reader {
   readonly messages: Message[] = [];
   private readonly answered = new Set<string>();
@@ -101,7 +107,7 @@ class Reader {
 
   user(record: JsonObject): void {
     const blocks: Block[] = [];
-    for (const p of partsOf(obj(record, "message")?.parts)) {
+    for (const p of recordParts(record)) {
       if (isJsonObject(p.functionResponse)) {
         const b = this.result(p, false);
         if (b) blocks.push(b);
@@ -119,15 +125,13 @@ class Reader {
   toolResult(record: JsonObject): void {
     const status = str(obj(record, "toolCallResult"), "status");
     const failed = status === "error" || status === "cancelled";
-    const blocks = partsOf(obj(record, "message")?.parts).flatMap(
-      (p) => this.result(p, failed) ?? [],
-    );
+    const blocks = recordParts(record).flatMap((p) => this.result(p, failed) ?? []);
     this.pushUser(blocks, record, true);
   }
 
   assistant(record: JsonObject): void {
     const content: Block[] = [];
-    partsOf(obj(record, "message")?.parts).forEach((p, i) => {
+    recordParts(record).forEach((p, i) => {
       const fc = obj(p, "functionCall");
       if (fc !== undefined) {
         const id = nameOf(fc.id, `${str(record, "uuid") ?? ""}-call-${i}`);
