@@ -39,7 +39,7 @@ import { makeSource, promptArgs, type RealSource } from "./support/sources.js";
 
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
-const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode"];
+const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code"];
 const known = await knownHarnesses();
 const enabled = CLI_IDS.filter((c) => known.includes(c));
 for (const c of CLI_IDS)

@@ -173,8 +173,8 @@ multi_agent = false
 /** The OpenCode model the mock provider serves. */
 export const OPENCODE_MODEL = "mock/mock-model";
 
-/** The model Qwen Code is told to use (any name: the mock answers every model). */
-export const QWEN_MODEL = "mock-model";
+/** The model Qwen Code is told to use: a `gpt-` name, which Qwen Code takes as accepting images, so a copied image reaches the request (an unknown name gets `[image: …]` text instead). */
+export const QWEN_MODEL = "gpt-mock";
 
 /** Write the CLI's config into the sandbox's HOME and return its environment. */
 export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string, string> {
