@@ -98,7 +98,7 @@ export function assertScriptedSession(doc: CommonDoc, cli: CliId, project: strin
   expect(out[0]!.text).toContain("notes.txt");
   expect(out[1]!.text).toContain(NOTES.trim());
   expect(out[4]!.text).toMatch(
-    /No such file|not found|does not exist|exit code 1|exited with code 1/i,
+    /No such file|not found|does not exist|exit code:? 1|exited with code 1/i,
   );
   expect(out[5]!.text).toMatch(/1 hello\.txt/);
   const errors = out.map((o) => o.error === true);
