@@ -19,6 +19,7 @@ export const HARNESS_IDS = [
   "kiro",
   "pi",
   "copilot",
+  "qwen_code",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -34,6 +35,7 @@ export const HARNESS_LABELS = {
   kiro: "Kiro CLI",
   pi: "pi",
   copilot: "GitHub Copilot CLI",
+  qwen_code: "Qwen Code",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -51,6 +53,7 @@ export const STORED_HARNESS_IDS = [
   "kiro",
   "pi",
   "copilot",
+  "qwen_code",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 
@@ -62,6 +65,7 @@ export const HARNESS_ALIASES = {
   agy: "antigravity",
   claude: "claude_code",
   gemini: "gemini_cli",
+  qwen: "qwen_code",
 } as const satisfies Readonly<Record<string, HarnessId>>;
 
 /** A harness id or alias (case-insensitive, `-` for `_`) as its id; undefined when unknown. */

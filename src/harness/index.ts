@@ -25,6 +25,7 @@ import { goose } from "./goose/index.js";
 import { kiro } from "./kiro/index.js";
 import { openCode } from "./opencode/index.js";
 import { pi } from "./pi/index.js";
+import { qwenCode } from "./qwen-code/index.js";
 import { simple } from "./simple.js";
 
 export type { Harness, ResumeCommand } from "../transcript.js";
@@ -40,6 +41,7 @@ const HARNESSES = {
   kiro,
   pi,
   copilot,
+  qwen_code: qwenCode,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

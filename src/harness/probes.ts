@@ -16,6 +16,7 @@ import { GooseProbe } from "./goose/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
 import { OpenCodeProbe } from "./opencode/probe.js";
 import { PiProbe } from "./pi/probe.js";
+import { QwenCodeProbe } from "./qwen-code/probe.js";
 
 const PROBES = {
   antigravity: (options) => new AntigravityProbe(options),
@@ -27,6 +28,7 @@ const PROBES = {
   kiro: (options) => new KiroProbe(options),
   pi: (options) => new PiProbe(options),
   copilot: (options) => new CopilotProbe(options),
+  qwen_code: (options) => new QwenCodeProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

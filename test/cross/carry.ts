@@ -43,6 +43,7 @@ import { toolFromCopilot, toolToCopilot } from "../../src/harness/copilot/tools.
 import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
 import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
 import { toolFromPi, toolToPi } from "../../src/harness/pi/tools.js";
+import { qwenSessionId } from "../../src/harness/qwen-code/codec.js";
 import { artifactText, resultText } from "../../src/harness/shared/results.js";
 import { oneLineTitle } from "../../src/strings.js";
 import {
@@ -1727,6 +1728,212 @@ const carryCopilot: Carry = (t) => {
   return { meta, body: merged };
 };
 
+/**
+ * Qwen Code (docs/formats/qwen-code.md, "Common → Qwen Code"): one record
+ * per message; [results follow their call, one user message per run of
+ * results; a call never answered gets an error result]; [thinking in a user
+ * message becomes text; signatures, stop reasons, cli_version and
+ * git_branch are lost; times are cut to milliseconds]; [the session starts
+ * at its first record: the title's, else the first message's].
+ */
+function qwenWritten(tool: Tool): { name: string; input: Json } {
+  switch (tool.name) {
+    case "Bash": {
+      if (
+        tool.timeout_ms !== undefined &&
+        !(Number.isSafeInteger(tool.timeout_ms) && tool.timeout_ms >= 1)
+      )
+        break;
+      const input: JsonObject = { command: tool.command };
+      if (tool.description !== undefined) input.description = tool.description;
+      if (tool.workdir !== undefined) input.directory = tool.workdir;
+      if (tool.run_in_background !== undefined) input.is_background = tool.run_in_background;
+      if (tool.timeout_ms !== undefined) input.timeout = tool.timeout_ms;
+      return { name: "run_shell_command", input };
+    }
+    case "Read": {
+      const { offset, limit } = tool;
+      if (offset === 0 || limit === 0 || (offset !== undefined && limit === undefined)) break;
+      const input: JsonObject = { file_path: tool.file_path };
+      if (offset !== undefined) input.offset = offset - 1;
+      if (limit !== undefined) input.limit = limit;
+      return { name: "read_file", input };
+    }
+    case "Write":
+      return { name: "write_file", input: { file_path: tool.file_path, content: tool.content } };
+    case "Edit": {
+      const input: JsonObject = {
+        file_path: tool.file_path,
+        old_string: tool.old_string,
+        new_string: tool.new_string,
+      };
+      if (tool.replace_all !== undefined) input.replace_all = tool.replace_all;
+      return { name: "edit", input };
+    }
+    case "Raw":
+      return { name: tool.tool_name, input: clone(tool.input) };
+    default:
+      unsupported("Qwen Code", `${tool.name} tools`);
+  }
+  return toolToCanonical(tool);
+}
+
+/** The native call read back: the four tools typed (the writer only writes fitting arguments). */
+function qwenRead(name: string, input: Json, canonical: Tool): Tool {
+  if (["run_shell_command", "read_file", "write_file", "edit"].includes(name))
+    return clone(canonical);
+  return toolFromCanonical(name, input);
+}
+
+const carryQwen: Carry = (t) => {
+  assistantCalls(t.body);
+  const session = t.meta;
+  const results = new Map<string, { block: ToolResultBlock; at: Timestamp }>();
+  for (const m of t.body) {
+    for (const b of m.content) {
+      if (b.type === "tool_result" && !results.has(b.tool_use_id))
+        results.set(b.tool_use_id, { block: b, at: m.timestamp });
+    }
+  }
+  const body: Message[] = [];
+  const times: Timestamp[] = [];
+  let model: string | undefined;
+  let prompt: string | undefined;
+  const title = session.title !== undefined && session.title !== "" ? session.title : undefined;
+  if (title !== undefined) times.push(toMillis(session.timestamp));
+  for (const m of t.body) {
+    if (m.role === "user") {
+      const content: Block[] = [];
+      let written = 0;
+      let promptText = "";
+      for (const b of m.content) {
+        if (b.type === "text" || b.type === "thinking") {
+          written++;
+          promptText += b.text;
+          if (b.text !== "") content.push({ type: "text", text: b.text });
+        } else if (b.type === "image") {
+          written++;
+          if (b.source.type === "base64") content.push(clone(b));
+          else {
+            const text = `[image: ${b.source.data}]`;
+            promptText += text;
+            content.push({ type: "text", text });
+          }
+        }
+      }
+      if (written === 0) continue;
+      times.push(toMillis(m.timestamp));
+      const trimmed = promptText.trim();
+      if (prompt === undefined && trimmed !== "") prompt = trimmed;
+      if (content.length > 0)
+        body.push({ role: "user", content, timestamp: toMillis(m.timestamp) });
+      continue;
+    }
+    const content: Block[] = [];
+    const uses: { id: string; name: string }[] = [];
+    let written = 0;
+    for (const b of m.content) {
+      written++;
+      switch (b.type) {
+        case "text":
+          if (b.text !== "") content.push({ type: "text", text: b.text });
+          break;
+        case "thinking":
+          content.push({ type: "thinking", text: b.text });
+          break;
+        case "image":
+          content.push({ type: "text", text: "[Media]" });
+          break;
+        case "tool_use": {
+          if (b.id === "") unsupported("Qwen Code", "empty call ids");
+          const w = qwenWritten(b.tool);
+          content.push({ type: "tool_use", id: b.id, tool: qwenRead(w.name, w.input, b.tool) });
+          uses.push({ id: b.id, name: w.name });
+          break;
+        }
+        default:
+          unsupported("Qwen Code", `${b.type} blocks in assistant messages`);
+      }
+    }
+    if (written === 0) continue;
+    times.push(toMillis(m.timestamp));
+    if (model === undefined && m.model !== undefined && m.model !== "") model = m.model;
+    if (content.length > 0) {
+      const out: Message = { role: "assistant", content, timestamp: toMillis(m.timestamp) };
+      if (m.model !== undefined && m.model !== "") out.model = m.model;
+      if (m.usage !== undefined) {
+        const u = m.usage;
+        const read = u.cache_read_input_tokens ?? 0;
+        const input = u.input_tokens + read + (u.cache_creation_input_tokens ?? 0);
+        if (Number.isSafeInteger(input) && Number.isSafeInteger(u.output_tokens)) {
+          const usage: Usage = {
+            input_tokens: Math.max(0, input - read),
+            output_tokens: u.output_tokens,
+          };
+          if (read > 0) usage.cache_read_input_tokens = read;
+          out.usage = usage;
+        }
+      }
+      body.push(out);
+    }
+    const answers: ToolResultBlock[] = [];
+    let when: Timestamp | undefined;
+    for (const use of uses) {
+      const r = results.get(use.id);
+      const at = toMillis(r?.at ?? m.timestamp);
+      when ??= at;
+      times.push(at);
+      if (r === undefined) {
+        answers.push({
+          type: "tool_result",
+          tool_use_id: use.id,
+          content: "[no result was recorded for this call]",
+          is_error: true,
+        });
+        continue;
+      }
+      const c = r.block.content;
+      if (r.block.is_error) {
+        answers.push({
+          type: "tool_result",
+          tool_use_id: use.id,
+          content: asText(c),
+          is_error: true,
+        });
+        continue;
+      }
+      const collides =
+        isJsonObject(c) &&
+        Object.keys(c).length === 1 &&
+        (typeof c.output === "string" || typeof c.error === "string");
+      if (isJsonObject(c) && !collides) {
+        answers.push({ type: "tool_result", tool_use_id: use.id, content: clone(c) });
+        continue;
+      }
+      const text = asText(c);
+      const code =
+        use.name === "run_shell_command"
+          ? /(?:^|\n)Exit Code: (-?\d+)(?:\n|$)/.exec(text)?.[1]
+          : undefined;
+      answers.push(
+        code !== undefined && code !== "0"
+          ? { type: "tool_result", tool_use_id: use.id, content: text, is_error: true }
+          : { type: "tool_result", tool_use_id: use.id, content: text },
+      );
+    }
+    if (answers.length > 0) body.push({ role: "user", content: answers, timestamp: when! });
+  }
+  const start = [...times].sort(compareTimestamps)[0];
+  if (start === undefined) unsupported("Qwen Code", "sessions with nothing to write");
+  const meta: Meta = { id: qwenSessionId(session.id), timestamp: start };
+  if (session.cwd !== undefined && session.cwd !== "") meta.cwd = session.cwd;
+  const shown =
+    title ?? (prompt === undefined ? undefined : oneLineTitle(prompt.split("\n")[0] ?? "", 80));
+  if (shown !== undefined) meta.title = shown;
+  if (model !== undefined) meta.model = model;
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -1738,4 +1945,5 @@ export const CARRY: Record<HarnessId, Carry> = {
   kiro: carryKiro,
   pi: carryPi,
   copilot: carryCopilot,
+  qwen_code: carryQwen,
 };

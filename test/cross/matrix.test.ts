@@ -52,6 +52,7 @@ const HARNESSES = [
   "kiro",
   "pi",
   "copilot",
+  "qwen_code",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -64,6 +65,7 @@ const LABEL: Record<HarnessId, string> = {
   kiro: "Kiro CLI",
   pi: "pi",
   copilot: "Copilot CLI",
+  qwen_code: "Qwen Code",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */

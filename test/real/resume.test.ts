@@ -39,7 +39,7 @@ import { makeSource, promptArgs, type RealSource } from "./support/sources.js";
 
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
-const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode"];
+const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code"];
 const known = await knownHarnesses();
 const enabled = CLI_IDS.filter((c) => known.includes(c));
 for (const c of CLI_IDS)
@@ -75,6 +75,7 @@ const STORE: Record<CliId, string[]> = {
   codex: [".codex/sessions"],
   gemini_cli: [".gemini/tmp", ".gemini/projects.json"],
   opencode: [".local/share/opencode"],
+  qwen_code: [".qwen/projects"],
 };
 
 function realSource(src: RealSource, id: string): Source {
@@ -107,7 +108,8 @@ function prepareCopy(target: CliId, path: string, project: string, home: string)
   const out = lines.map((line) => {
     if (!line.trim()) return line;
     const rec = JSON.parse(line) as Record<string, unknown>;
-    if (target === "claude_code" && typeof rec.cwd === "string") rec.cwd = project;
+    if ((target === "claude_code" || target === "qwen_code") && typeof rec.cwd === "string")
+      rec.cwd = project;
     if (
       target === "codex" &&
       rec.type === "session_meta" &&
@@ -135,6 +137,11 @@ function prepareCopy(target: CliId, path: string, project: string, home: string)
   let dest = path;
   if (target === "claude_code") {
     dest = join(home, ".claude", "projects", claudeSlug(project), path.split("/").pop()!);
+    mkdirSync(dirname(dest), { recursive: true });
+  }
+  // Qwen Code looks for a session under its cwd's folder (the same sanitizing as Claude Code's).
+  if (target === "qwen_code") {
+    dest = join(home, ".qwen", "projects", claudeSlug(project), "chats", path.split("/").pop()!);
     mkdirSync(dirname(dest), { recursive: true });
   }
   writeFileSync(`${dest}.tmp`, out.join("\n"));

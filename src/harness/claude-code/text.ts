@@ -148,7 +148,11 @@ const CLAUDE_LINE = /"(?:sessionId|parentUuid|leafUuid|isSidechain|messageId)"\s
 function detectClaudeCode(sample: Sample): Recognized | undefined {
   const line = firstLine(sample);
   // Gemini CLI's metadata line has a sessionId too, beside its projectHash.
-  return isJsonLines(sample) && CLAUDE_LINE.test(line) && !/"projectHash"\s*:/.test(line)
+  // Qwen Code's records share the envelope but carry Gemini `parts` or a `systemPayload`.
+  const qwen =
+    /"(?:parts|systemPayload)"\s*:/.test(line) &&
+    !/"(?:isSidechain|userType|leafUuid)"\s*:/.test(line);
+  return isJsonLines(sample) && CLAUDE_LINE.test(line) && !/"projectHash"\s*:/.test(line) && !qwen
     ? "text"
     : undefined;
 }

@@ -17,67 +17,27 @@ import {
 import { blockToJson } from "../../commonJson.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
+import {
+  imageBlock,
+  nameOf,
+  partsOf,
+  partsText,
+  placeholder,
+  responseToCommon,
+  usageFromCounts,
+} from "../shared/gemini-parts.js";
 import { type Conversation, type GeminiBody, type MessageRecord, replay } from "./body.js";
-import { isInjected, nameOf, partsOf, partsText } from "./records.js";
+import { isInjected } from "./records.js";
 import { callToTool, SHELL } from "./tools.js";
 
-function count(v: Json | undefined): number | undefined {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
-}
-
-/**
- * `tokens` in Anthropic's terms: Gemini's prompt count includes the cached
- * tokens and its candidate count excludes the thinking tokens.
- */
+/** `tokens` in Anthropic's terms (see usageFromCounts). */
 function usageFromTokens(tokens: Json | undefined): Usage | undefined {
-  if (!isJsonObject(tokens)) return undefined;
-  const input = count(tokens.input);
-  const output = count(tokens.output);
-  if (input === undefined || output === undefined) return undefined;
-  const cached = count(tokens.cached) ?? 0;
-  const usage: Usage = {
-    input_tokens: Math.max(0, input - cached),
-    output_tokens: output + (count(tokens.thoughts) ?? 0),
-  };
-  if (cached > 0) usage.cache_read_input_tokens = cached;
-  return usage;
-}
-
-const EXIT_CODE = /(?:^|\n)Exit Code: (-?\d+)(?:\n|$)/;
-
-/** A functionResponse's `response` as a tool_result's content and error flag. */
-function responseToCommon(
-  response: Json | undefined,
-  tool: string,
-): { content: Json; is_error: boolean } {
-  if (!isJsonObject(response)) return { content: response ?? "", is_error: false };
-  const keys = Object.keys(response);
-  if (keys.length === 1 && typeof response.output === "string") {
-    // The shell tool reports a failing command in its output, not as an error.
-    const code = tool === SHELL ? EXIT_CODE.exec(response.output)?.[1] : undefined;
-    return { content: response.output, is_error: code !== undefined && code !== "0" };
-  }
-  if (keys.length === 1 && typeof response.error === "string") {
-    return { content: response.error, is_error: true };
-  }
-  return { content: response, is_error: false };
-}
-
-function imageBlock(data: JsonObject): Block {
-  return {
-    type: "image",
-    source: {
-      type: "base64",
-      media_type: typeof data.mimeType === "string" ? data.mimeType : "application/octet-stream",
-      data: typeof data.data === "string" ? data.data : "",
-    },
-  };
-}
-
-/** A part no block holds, as the placeholder the CLI shows for it. */
-function placeholder(part: JsonObject): Block | undefined {
-  const text = partsText([part]);
-  return text === "" ? undefined : { type: "text", text };
+  return usageFromCounts(tokens, {
+    input: "input",
+    output: "output",
+    cached: "cached",
+    thoughts: "thoughts",
+  });
 }
 
 function tsOf(v: Json | undefined, fallback: Timestamp): Timestamp {
@@ -120,7 +80,7 @@ class Reader {
         if (id === "" || this.answered.has(id) || !this.callNames.has(id)) continue;
         this.answered.add(id);
         const tool = nameOf(fr.name, this.callNames.get(id) ?? "");
-        const { content, is_error } = responseToCommon(fr.response, tool);
+        const { content, is_error } = responseToCommon(fr.response, tool, SHELL);
         const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
         if (is_error || status === "error" || status === "cancelled") block.is_error = true;
         out.push(block);

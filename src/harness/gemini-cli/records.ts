@@ -8,41 +8,12 @@
  */
 
 import { createHash } from "node:crypto";
-import { isJsonObject, type Json, type JsonObject } from "../../common.js";
+import { isJsonObject, type JsonObject } from "../../common.js";
 import { EPOCH, normalizeTimestamp, type Timestamp, timestampMillis } from "../../time.js";
+import { nameOf, partsOf, partsText } from "../shared/gemini-parts.js";
 import type { Conversation } from "./body.js";
 
-/** A record's `content` (PartListUnion) as a list of parts. */
-export function partsOf(content: Json | undefined): JsonObject[] {
-  if (content === undefined || content === null) return [];
-  if (typeof content === "string") return [{ text: content }];
-  if (Array.isArray(content)) {
-    return content.flatMap((p) =>
-      typeof p === "string" ? [{ text: p }] : isJsonObject(p) ? [p] : [],
-    );
-  }
-  return isJsonObject(content) ? [content] : [];
-}
-
-export function nameOf(v: Json | undefined, fallback: string): string {
-  return typeof v === "string" && v !== "" ? v : fallback;
-}
-
-/** The CLI's `partListUnionToString(…, verbose)`: what it tests prompts with. */
-export function partsText(parts: readonly JsonObject[]): string {
-  return parts
-    .map((p) => {
-      if (p.thought !== undefined) return `[Thought: ${String(p.thought)}]`;
-      if (p.fileData !== undefined) return "[File Data]";
-      if (isJsonObject(p.functionCall))
-        return `[Function Call: ${nameOf(p.functionCall.name, "")}]`;
-      if (isJsonObject(p.functionResponse))
-        return `[Function Response: ${nameOf(p.functionResponse.name, "")}]`;
-      if (isJsonObject(p.inlineData)) return "[Media]";
-      return typeof p.text === "string" ? p.text : "";
-    })
-    .join("");
-}
+export { partsOf, partsText } from "../shared/gemini-parts.js";
 
 /** User texts the CLI injects and never replays to the model. */
 const INJECTED_PREFIXES = ["<session_context>", "<hook_context>"] as const;

@@ -31,6 +31,7 @@ export const CLIS = {
   codex: { bin: join(BIN, "codex"), pkg: "@openai/codex" },
   gemini_cli: { bin: join(BIN, "gemini"), pkg: "@google/gemini-cli" },
   opencode: { bin: join(BIN, "opencode"), pkg: "opencode-ai" },
+  qwen_code: { bin: join(BIN, "qwen"), pkg: "@qwen-code/qwen-code" },
 } as const;
 export type CliId = keyof typeof CLIS;
 
@@ -172,6 +173,9 @@ multi_agent = false
 /** The OpenCode model the mock provider serves. */
 export const OPENCODE_MODEL = "mock/mock-model";
 
+/** The model Qwen Code is told to use: a `gpt-` name, which Qwen Code takes as accepting images, so a copied image reaches the request (an unknown name gets `[image: …]` text instead). */
+export const QWEN_MODEL = "gpt-mock";
+
 /** Write the CLI's config into the sandbox's HOME and return its environment. */
 export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string, string> {
   const env = baseEnv(home, mockUrl);
@@ -275,6 +279,26 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
         OPENCODE_DISABLE_AUTOCOMPACT: "1",
         OPENCODE_DISABLE_PRUNE: "1",
         OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "1",
+      };
+    }
+    case "qwen_code": {
+      // OpenAI-compatible chat completions at the mock; telemetry, updates and the memory side agent off.
+      mkdirSync(join(home, ".qwen"), { recursive: true });
+      const settings = {
+        security: { auth: { selectedType: "openai" } },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        telemetry: { enabled: false },
+        privacy: { usageStatisticsEnabled: false },
+        ide: { enabled: false },
+        memory: { enableManagedAutoMemory: false },
+      };
+      writeFileSync(join(home, ".qwen", "settings.json"), JSON.stringify(settings, null, 2));
+      return {
+        ...env,
+        OPENAI_API_KEY: "sk-mock",
+        OPENAI_BASE_URL: `${mockUrl}/v1`,
+        OPENAI_MODEL: QWEN_MODEL,
+        QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
       };
     }
     default:

@@ -31,6 +31,7 @@ const DROPPED: Record<CliId, string[]> = {
   codex: ["description", "run_in_background"],
   gemini_cli: [],
   opencode: [],
+  qwen_code: [],
 };
 
 /**
@@ -150,6 +151,8 @@ const CLI_FILLER: Record<CliId, RegExp> = {
   // txcript's Gemini CLI writer answers such a call itself (Gemini needs a response per call).
   gemini_cli: /^\[no result was recorded for this call\]$/,
   opencode: /interrupted|aborted|cancel/i,
+  // txcript's Qwen Code writer answers such a call itself, as for Gemini CLI.
+  qwen_code: /^\[no result was recorded for this call\]$/,
 };
 
 /** Text a target CLI adds around the history on its own: not part of what was converted. */
@@ -179,6 +182,8 @@ export function isCliContext(target: CliId, item: Item): boolean {
       );
     case "opencode":
       return t.startsWith("<system-reminder>");
+    case "qwen_code":
+      return t.startsWith("<system-reminder>") || t.includes("<qwen:user-prompt-submit-context>");
     default:
       return target satisfies never;
   }

@@ -56,6 +56,7 @@ export const SCRIPT_TOOLS: Record<CliId, string[]> = {
   // Gemini CLI 0.61's `replace` takes an `instruction`, which no canonical Edit holds: it reads as Raw.
   gemini_cli: ["Bash", "Read", "Write", "Raw", "Bash", "Bash"],
   opencode: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
+  qwen_code: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
 };
 
 /**
@@ -97,7 +98,7 @@ export function assertScriptedSession(doc: CommonDoc, cli: CliId, project: strin
   expect(out[0]!.text).toContain("notes.txt");
   expect(out[1]!.text).toContain(NOTES.trim());
   expect(out[4]!.text).toMatch(
-    /No such file|not found|does not exist|exit code 1|exited with code 1/i,
+    /No such file|not found|does not exist|exit code:? 1|exited with code 1/i,
   );
   expect(out[5]!.text).toMatch(/1 hello\.txt/);
   const errors = out.map((o) => o.error === true);

@@ -216,6 +216,54 @@ export function sourceScript(cli: CliId, project: string): Turn[] {
           ],
         },
       ];
+    case "qwen_code":
+      return [
+        {
+          prompt: PROMPT_1,
+          steps: [
+            {
+              thinking: THINKING,
+              text: FIRST_TEXT,
+              calls: [
+                { name: "run_shell_command", input: { command: "ls", description: "List files" } },
+              ],
+            },
+            { calls: [{ name: "read_file", input: { file_path: notes } }] },
+            { calls: [{ name: "write_file", input: { file_path: hello, content: "hello\n" } }] },
+            {
+              calls: [
+                {
+                  name: "edit",
+                  input: { file_path: hello, old_string: "hello", new_string: "hello world" },
+                },
+              ],
+            },
+            {
+              calls: [
+                {
+                  name: "run_shell_command",
+                  input: { command: "cat missing.txt", description: "Show missing.txt" },
+                },
+              ],
+            },
+            { text: FINAL_1 },
+          ],
+        },
+        {
+          prompt: PROMPT_2,
+          steps: [
+            {
+              calls: [
+                {
+                  name: "run_shell_command",
+                  input: { command: "wc -l hello.txt", description: "Count lines" },
+                },
+              ],
+            },
+            { text: FINAL_2 },
+          ],
+        },
+      ];
     default:
       return cli satisfies never;
   }
@@ -253,6 +301,14 @@ export function promptArgs(
         "--pure",
         ...(first ? [] : sessionId ? ["--session", sessionId] : ["--continue"]),
         ...prompt.split(" "),
+      ];
+    case "qwen_code":
+      // Headless `-p`; a later prompt resumes by id (`--resume`), else the project's latest (`--continue`).
+      return [
+        "--yolo",
+        ...(first ? [] : sessionId ? ["--resume", sessionId] : ["--continue"]),
+        "-p",
+        prompt,
       ];
     default:
       return cli satisfies never;

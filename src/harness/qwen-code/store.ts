@@ -1,0 +1,242 @@
+/**
+ * Qwen Code's store: `<qwen>/projects/<sanitized cwd>/chats/<id>.jsonl`
+ * (probe.ts says where `<qwen>` is). Discovery reads each file's records
+ * (no conversion); load and save move the file's exact bytes; save writes
+ * into the folder the CLI looks in for the session's cwd, which is where
+ * `qwen --resume <id>` finds it.
+ */
+
+import { readFileSync, statSync, unlinkSync } from "node:fs";
+import { basename, join } from "node:path";
+import {
+  ConflictError,
+  describeCause,
+  InvalidRequestError,
+  NotFoundError,
+  StoreError,
+  TxcriptError,
+} from "../../errors.js";
+import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import {
+  checkLinkInside,
+  checkPathComponent,
+  linkOutsideProblem,
+  pathComponentProblem,
+  realPathInside,
+} from "../../paths.js";
+import {
+  compareTimestamps,
+  normalizeTimestamp,
+  type Timestamp,
+  timestampFromMillis,
+} from "../../time.js";
+import type {
+  Discovered,
+  DiscoverOptions,
+  Discovery,
+  Fingerprint,
+  Saved,
+  SaveOptions,
+  Skipped,
+  Store,
+  StoreOptions,
+  Transcript,
+} from "../../transcript.js";
+import { str } from "../shared/fields.js";
+import { activeChain, asRecord, countMessages, joinLines, type QwenBody } from "./body.js";
+import {
+  CHATS,
+  chatDirs,
+  PROJECTS,
+  projectId,
+  QwenCodeProbe,
+  qwenCodeRoot,
+  SESSION_SUFFIX,
+  sessionNames,
+} from "./probe.js";
+import { parseQwen } from "./text.js";
+
+function readText(path: string): string {
+  return readFileSync(path, "utf8");
+}
+
+export class QwenCodeStore implements Store<QwenBody> {
+  readonly harness = "qwen_code" as const;
+  readonly roots: readonly string[];
+  private readonly root: string;
+
+  constructor(options: StoreOptions = {}) {
+    this.root = qwenCodeRoot(options);
+    this.roots = [this.root];
+  }
+
+  /** Every file holding session `id`, most recently modified first. */
+  private filesFor(id: string): string[] {
+    checkPathComponent(id, "qwen_code");
+    const found: { path: string; mtime: number }[] = [];
+    for (const dir of chatDirs(this.root)) {
+      const path = join(dir, id + SESSION_SUFFIX);
+      try {
+        const st = statSync(path);
+        if (st.isFile()) found.push({ path, mtime: st.mtimeMs });
+      } catch {
+        // not in this project
+      }
+    }
+    return found
+      .sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
+      .map((f) => f.path);
+  }
+
+  ids(): string[] {
+    const ids = new Set<string>();
+    for (const dir of chatDirs(this.root)) {
+      for (const name of sessionNames(dir)) {
+        const id = name.slice(0, -SESSION_SUFFIX.length);
+        if (pathComponentProblem(id) === undefined) ids.add(id);
+      }
+    }
+    return [...ids].sort();
+  }
+
+  async discover(options: DiscoverOptions = {}): Promise<Discovery> {
+    const files = chatDirs(this.root).flatMap((dir) =>
+      sessionNames(dir)
+        .map((name) => join(dir, name))
+        .filter((path) => !options.paths || options.paths.has(path)),
+    );
+    const sessions: Discovered[] = [];
+    const skipped: Skipped[] = [];
+    files.forEach((path, n) => {
+      options.onProgress?.(n, files.length);
+      try {
+        const id = basename(path).slice(0, -SESSION_SUFFIX.length);
+        const nameProblem = pathComponentProblem(id);
+        if (nameProblem) {
+          skipped.push({ path, reason: `not a session id: the name ${nameProblem}` });
+          return;
+        }
+        const outside = linkOutsideProblem(this.root, path);
+        if (outside) {
+          skipped.push({ path, reason: outside });
+          return;
+        }
+        const st = statSync(path);
+        if (!st.isFile()) return;
+        if (st.size === 0) {
+          skipped.push({ path, reason: "empty file" });
+          return;
+        }
+        const { meta, body } = parseQwen(readText(path), path);
+        const count = countMessages(activeChain(body.lines));
+        if (count === 0) return; // bookkeeping only: no conversation
+        let updated: Timestamp | undefined;
+        for (const line of body.lines) {
+          const raw = str(asRecord(line.record)?.raw, "timestamp");
+          const ts = raw === undefined ? undefined : normalizeTimestamp(raw);
+          if (ts !== undefined && (updated === undefined || compareTimestamps(ts, updated) > 0))
+            updated = ts;
+        }
+        sessions.push({
+          harness: "qwen_code",
+          id,
+          path,
+          // The CLI names a session by its file: that is the id resume takes.
+          meta: { ...meta, id },
+          updated: updated ?? timestampFromMillis(Math.floor(st.mtimeMs)),
+          message_count: count,
+          fingerprint: { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] },
+        });
+      } catch (cause) {
+        skipped.push({ path, reason: `cannot read: ${describeCause(cause)}` });
+      }
+    });
+    options.onProgress?.(files.length, files.length);
+    return { sessions, skipped };
+  }
+
+  load(id: string): Transcript<QwenBody> {
+    const path = this.filesFor(id)[0];
+    if (path === undefined) {
+      throw new NotFoundError("qwen_code", `no Qwen Code session ${JSON.stringify(id)}`, {
+        file: this.root,
+      });
+    }
+    checkLinkInside(this.root, path, "qwen_code");
+    const transcript = parseQwen(readText(path), path);
+    return { meta: { ...transcript.meta, id }, body: transcript.body };
+  }
+
+  save(transcript: Transcript<QwenBody>, options: SaveOptions = {}): Saved {
+    const id = checkPathComponent(transcript.meta.id, "qwen_code");
+    const lines = transcript.body.lines;
+    const cwd =
+      lines.map((l) => str(l.record, "cwd")).find((c) => c !== undefined && c !== "") ??
+      transcript.meta.cwd;
+    if (cwd === undefined || cwd === "") {
+      throw new InvalidRequestError(
+        "qwen_code",
+        `session ${id} has no working directory: Qwen Code files sessions by cwd`,
+      );
+    }
+    const dir = join(this.root, PROJECTS, projectId(cwd), CHATS);
+    const path = join(dir, id + SESSION_SUFFIX);
+    if (!options.overwrite) {
+      const existing = this.filesFor(id)[0];
+      if (existing !== undefined) {
+        throw new ConflictError("qwen_code", `session ${id} already exists`, { file: existing });
+      }
+    }
+    // Folders through symlinks are refused before anything is created.
+    const files = mkdirInside(this.root, dir, "qwen_code");
+    try {
+      sweepTemps(dir);
+      writeFileAtomic(path, joinLines(lines), { mode: 0o600, exclusive: !options.overwrite });
+    } catch (cause) {
+      if (cause instanceof TargetExistsError) {
+        throw new ConflictError("qwen_code", `session ${id} already exists`, { file: path });
+      }
+      if (cause instanceof TxcriptError) throw cause;
+      throw new StoreError("qwen_code", `cannot write the session: ${describeCause(cause)}`, {
+        file: path,
+        cause,
+      });
+    }
+    files.push(path);
+    return { harness: "qwen_code", id, path, files };
+  }
+
+  delete(id: string): string[] {
+    const paths = this.filesFor(id);
+    if (paths.length === 0) {
+      throw new NotFoundError("qwen_code", `no Qwen Code session ${JSON.stringify(id)}`, {
+        file: this.root,
+      });
+    }
+    for (const path of paths) realPathInside(this.root, path, "qwen_code");
+    const removed: string[] = [];
+    try {
+      for (const path of paths) {
+        unlinkSync(path);
+        removed.push(path);
+      }
+    } catch (cause) {
+      throw new StoreError("qwen_code", `cannot delete: ${describeCause(cause)}`, {
+        file: paths[0],
+        cause,
+      });
+    }
+    return removed;
+  }
+
+  scan(): Fingerprint[] {
+    return new QwenCodeProbe({ root: this.root }).scan();
+  }
+
+  fingerprint(id: string): Fingerprint | undefined {
+    const path = this.filesFor(id)[0];
+    if (path === undefined) return undefined;
+    const st = statSync(path);
+    return { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Gemini API parts (`{text}`, `{text, thought}`, `{inlineData}`,
+ * `{functionCall}`, `{functionResponse}`, ...) as the harnesses that record
+ * them read them: Gemini CLI and its fork Qwen Code, which keep a message's
+ * content as a part list. Pure. What differs between them (the shell tool's
+ * name, where token counts sit) comes in as parameters.
+ */
+
+import { type Block, isJsonObject, type Json, type JsonObject, type Usage } from "../../common.js";
+
+/** A record's content (PartListUnion) as a list of parts. */
+export function partsOf(content: Json | undefined): JsonObject[] {
+  if (content === undefined || content === null) return [];
+  if (typeof content === "string") return [{ text: content }];
+  if (Array.isArray(content)) {
+    return content.flatMap((p) =>
+      typeof p === "string" ? [{ text: p }] : isJsonObject(p) ? [p] : [],
+    );
+  }
+  return isJsonObject(content) ? [content] : [];
+}
+
+export function nameOf(v: Json | undefined, fallback: string): string {
+  return typeof v === "string" && v !== "" ? v : fallback;
+}
+
+/** The CLIs' `partListUnionToString(…, verbose)`: what they test prompts with. */
+export function partsText(parts: readonly JsonObject[]): string {
+  return parts
+    .map((p) => {
+      if (p.thought !== undefined) return `[Thought: ${String(p.thought)}]`;
+      if (p.fileData !== undefined) return "[File Data]";
+      if (isJsonObject(p.functionCall))
+        return `[Function Call: ${nameOf(p.functionCall.name, "")}]`;
+      if (isJsonObject(p.functionResponse))
+        return `[Function Response: ${nameOf(p.functionResponse.name, "")}]`;
+      if (isJsonObject(p.inlineData)) return "[Media]";
+      return typeof p.text === "string" ? p.text : "";
+    })
+    .join("");
+}
+
+export function imageBlock(data: JsonObject): Block {
+  return {
+    type: "image",
+    source: {
+      type: "base64",
+      media_type: typeof data.mimeType === "string" ? data.mimeType : "application/octet-stream",
+      data: typeof data.data === "string" ? data.data : "",
+    },
+  };
+}
+
+/** A part no block holds, as the placeholder the CLI shows for it. */
+export function placeholder(part: JsonObject): Block | undefined {
+  const text = partsText([part]);
+  return text === "" ? undefined : { type: "text", text };
+}
+
+const EXIT_CODE = /(?:^|\n)Exit Code: (-?\d+)(?:\n|$)/;
+
+/**
+ * A functionResponse's `response` as a tool_result's content and error
+ * flag. `shell` names the shell tool, which reports a failing command in
+ * its output (`Exit Code: n`), not as an error.
+ */
+export function responseToCommon(
+  response: Json | undefined,
+  tool: string,
+  shell: string,
+): { content: Json; is_error: boolean } {
+  if (!isJsonObject(response)) return { content: response ?? "", is_error: false };
+  const keys = Object.keys(response);
+  if (keys.length === 1 && typeof response.output === "string") {
+    const code = tool === shell ? EXIT_CODE.exec(response.output)?.[1] : undefined;
+    return { content: response.output, is_error: code !== undefined && code !== "0" };
+  }
+  if (keys.length === 1 && typeof response.error === "string") {
+    return { content: response.error, is_error: true };
+  }
+  return { content: response, is_error: false };
+}
+
+function count(v: Json | undefined): number | undefined {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
+}
+
+/** Where a harness keeps Gemini's four token counts in its usage object. */
+export interface TokenKeys {
+  input: string;
+  output: string;
+  cached: string;
+  thoughts: string;
+}
+
+/**
+ * Gemini token counts in Anthropic's terms: Gemini's prompt count includes
+ * the cached tokens and its candidate count excludes the thinking tokens.
+ */
+export function usageFromCounts(tokens: Json | undefined, keys: TokenKeys): Usage | undefined {
+  if (!isJsonObject(tokens)) return undefined;
+  const input = count(tokens[keys.input]);
+  const output = count(tokens[keys.output]);
+  if (input === undefined || output === undefined) return undefined;
+  const cached = count(tokens[keys.cached]) ?? 0;
+  const usage: Usage = {
+    input_tokens: Math.max(0, input - cached),
+    output_tokens: output + (count(tokens[keys.thoughts]) ?? 0),
+  };
+  if (cached > 0) usage.cache_read_input_tokens = cached;
+  return usage;
+}
