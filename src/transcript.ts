@@ -17,6 +17,7 @@ export const HARNESS_IDS = [
   "opencode",
   "goose",
   "kiro",
+  "cursor",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -30,6 +31,7 @@ export const HARNESS_LABELS = {
   opencode: "OpenCode",
   goose: "Goose",
   kiro: "Kiro CLI",
+  cursor: "Cursor",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -45,6 +47,7 @@ export const STORED_HARNESS_IDS = [
   "opencode",
   "goose",
   "kiro",
+  "cursor",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

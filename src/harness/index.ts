@@ -19,6 +19,7 @@ import { HARNESS_IDS } from "../transcript.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
+import { cursor } from "./cursor/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
 import { kiro } from "./kiro/index.js";
@@ -36,6 +37,7 @@ const HARNESSES = {
   gemini_cli: geminiCli,
   goose,
   kiro,
+  cursor,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

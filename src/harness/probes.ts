@@ -10,6 +10,7 @@ import type { StoredHarnessId, StoreOptions, StoreProbe } from "../transcript.js
 import { AntigravityProbe } from "./antigravity/probe.js";
 import { ClaudeCodeProbe } from "./claude-code/probe.js";
 import { CodexProbe } from "./codex/probe.js";
+import { CursorProbe } from "./cursor/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
@@ -23,6 +24,7 @@ const PROBES = {
   opencode: (options) => new OpenCodeProbe(options),
   goose: (options) => new GooseProbe(options),
   kiro: (options) => new KiroProbe(options),
+  cursor: (options) => new CursorProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */
