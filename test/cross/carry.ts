@@ -1457,6 +1457,70 @@ const carryKiro: Carry = (t) => {
   return { meta, body };
 };
 
+/**
+ * Cursor (docs/formats/cursor.md): "txcript writes the chat layout", the
+ * session's metadata on the text form's header line; [times to the
+ * millisecond], [stop reasons and usage] and [git branch and CLI version]
+ * are lost; the session's model is the first message model when it has
+ * none; an artifact becomes its text; Cursor's own tools come back typed,
+ * every other tool by its canonical name.
+ */
+const carryCursor: Carry = (t) => {
+  const ms = (ts: Timestamp) => timestampFromMillis(timestampMillis(ts));
+  const meta: Meta = { id: t.meta.id, timestamp: ms(t.meta.timestamp) };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  if (t.meta.title) meta.title = t.meta.title;
+  const model = t.meta.model || t.body.find((m) => m.model)?.model;
+  if (model) meta.model = model;
+  const block = (b: Block): Block => {
+    switch (b.type) {
+      case "text":
+      case "image":
+      case "tool_result":
+        return clone(b);
+      case "thinking": {
+        const out: Block = { type: "thinking", text: b.text };
+        if (b.signature) out.signature = b.signature;
+        if (b.encrypted) out.encrypted = b.encrypted;
+        return out;
+      }
+      case "tool_use": {
+        if (
+          b.tool.name === "Raw" &&
+          ["Shell", "Read", "StrReplace", "Write"].includes(b.tool.tool_name)
+        )
+          unsupported("Cursor", "a Raw tool under a Cursor tool name");
+        const { name, input } = toolToCanonical(b.tool);
+        return { type: "tool_use", id: b.id, tool: toolFromCanonical(name, input) };
+      }
+      case "artifact": {
+        const { name, source } = b.artifact;
+        const text =
+          source.type === "text"
+            ? `[artifact ${name}]\n${source.text}`
+            : source.type === "path"
+              ? `[artifact ${name}: ${source.path}]`
+              : `[artifact ${name}: ${source.media_type ?? "binary"}, base64]`;
+        return { type: "text", text };
+      }
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = [];
+  for (const m of t.body) {
+    if (m.content.length === 0) continue;
+    const out: Message = {
+      role: m.role,
+      content: m.content.map(block),
+      timestamp: ms(m.timestamp),
+    };
+    if (m.role === "assistant" && m.model) out.model = m.model;
+    body.push(out);
+  }
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -1466,4 +1530,5 @@ export const CARRY: Record<HarnessId, Carry> = {
   simple: carrySimple,
   goose: carryGoose,
   kiro: carryKiro,
+  cursor: carryCursor,
 };

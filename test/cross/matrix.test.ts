@@ -50,6 +50,7 @@ const HARNESSES = [
   "simple",
   "goose",
   "kiro",
+  "cursor",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -60,6 +61,7 @@ const LABEL: Record<HarnessId, string> = {
   simple: "Simple",
   goose: "Goose",
   kiro: "Kiro CLI",
+  cursor: "Cursor",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */
@@ -202,7 +204,7 @@ function survivors(t: Transcript<Common>): Survivors {
 // ---------------------------------------------------------------------------
 // The matrix
 
-const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro"];
+const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro", "cursor"];
 
 describe.each(sources)("from $name", (source) => {
   describe.each([...HARNESSES])("to %s", (target) => {
@@ -233,7 +235,7 @@ describe.each(sources)("from $name", (source) => {
 // Through each target's real store on a temporary home
 
 // Read-only stores (Goose, Kiro CLI) refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose", "kiro"];
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "cursor"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

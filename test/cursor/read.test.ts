@@ -11,10 +11,11 @@ import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ParseError, UnsupportedError } from "../../src/errors.js";
-import { CursorStore } from "../../src/harness/cursor/index.js";
+import { type CursorBody, CursorStore } from "../../src/harness/cursor/index.js";
 import { harness } from "../../src/harness/index.js";
 import { sampleOf } from "../../src/sniff.js";
 import { timestampFromMillis } from "../../src/time.js";
+import type { Store } from "../../src/transcript.js";
 import {
   agentRecord,
   CHAT_ID,
@@ -293,9 +294,10 @@ describe("the Cursor text form and store", () => {
     createCursorChat(root, { id: CHAT_ID });
     const before = hashTree(root);
     const t = s.load(CHAT_ID);
-    expect(() => s.save(t)).toThrow(UnsupportedError);
-    expect(() => s.save(t)).toThrow(/does not write them/);
-    expect(() => s.delete(CHAT_ID)).toThrow(/only reads them/);
+    const st: Store<CursorBody> = s;
+    expect(() => st.save(t)).toThrow(UnsupportedError);
+    expect(() => st.save(t)).toThrow(/does not write them/);
+    expect(() => st.delete(CHAT_ID)).toThrow(/only reads them/);
     expect(hashTree(root)).toEqual(before);
   });
 });

@@ -24,6 +24,11 @@ import { type CursorBody, type CursorChatBody, roleOf } from "./body.js";
 import { blobModel, chatMeta, cursorTime, userText, wrapUserText } from "./meta.js";
 import { toolFromCursor, toolToCursor } from "./tools.js";
 
+/** A field's value, `fallback` only when the field is missing (a JSON null is kept). */
+function orElse(value: Json | undefined, fallback: Json): Json {
+  return value === undefined ? fallback : value;
+}
+
 /** An image part: Anthropic's `source` (`{type, media_type, data}`) or the AI SDK's `image` + `mediaType`. */
 function imageOf(part: JsonObject): Block | undefined {
   const source = obj(part, "source");
@@ -78,13 +83,13 @@ function partOf(part: Json, user: boolean, isError: boolean): Block | undefined 
       return {
         type: "tool_use",
         id: str(part, "toolCallId") ?? "",
-        tool: toolFromCursor(str(part, "toolName") ?? "", part.args ?? {}),
+        tool: toolFromCursor(str(part, "toolName") ?? "", orElse(part.args, {})),
       };
     case "tool-result": {
       const block: Block = {
         type: "tool_result",
         tool_use_id: str(part, "toolCallId") ?? "",
-        content: part.result ?? "",
+        content: orElse(part.result, ""),
       };
       if (part.isError === true || (part.isError === undefined && isError)) block.is_error = true;
       return block;
@@ -102,13 +107,13 @@ function partOf(part: Json, user: boolean, isError: boolean): Block | undefined 
       return {
         type: "tool_use",
         id: str(part, "id") ?? "",
-        tool: toolFromCursor(str(part, "name") ?? "", part.input ?? {}),
+        tool: toolFromCursor(str(part, "name") ?? "", orElse(part.input, {})),
       };
     case "tool_result": {
       const block: Block = {
         type: "tool_result",
         tool_use_id: str(part, "tool_use_id") ?? "",
-        content: part.content ?? "",
+        content: orElse(part.content, ""),
       };
       if (part.is_error === true) block.is_error = true;
       return block;
