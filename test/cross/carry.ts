@@ -1465,6 +1465,12 @@ const carryKiro: Carry = (t) => {
  * none; an artifact becomes its text; Cursor's own tools come back typed,
  * every other tool by its canonical name.
  */
+const CURSOR_ARGS: Record<string, string[]> = {
+  Shell: ["command", "cwd"],
+  Read: ["path", "offset", "limit"],
+  StrReplace: ["path", "old_string", "new_string", "oldString", "newString", "replace_all"],
+  Write: ["path", "content"],
+};
 const carryCursor: Carry = (t) => {
   const ms = (ts: Timestamp) => timestampFromMillis(timestampMillis(ts));
   const meta: Meta = { id: t.meta.id, timestamp: ms(t.meta.timestamp) };
@@ -1485,11 +1491,13 @@ const carryCursor: Carry = (t) => {
         return out;
       }
       case "tool_use": {
-        if (
-          b.tool.name === "Raw" &&
-          ["Shell", "Read", "StrReplace", "Write"].includes(b.tool.tool_name)
-        )
-          unsupported("Cursor", "a Raw tool under a Cursor tool name");
+        // [a Raw tool under a Cursor tool name whose input uses Cursor's argument names is read as Cursor's]
+        if (b.tool.name === "Raw") {
+          const args = CURSOR_ARGS[b.tool.tool_name];
+          const input = b.tool.input;
+          if (args && isJsonObject(input) && Object.keys(input).every((k) => args.includes(k)))
+            unsupported("Cursor", "a Raw tool in Cursor's own argument names");
+        }
         const { name, input } = toolToCanonical(b.tool);
         return { type: "tool_use", id: b.id, tool: toolFromCanonical(name, input) };
       }
