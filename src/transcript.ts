@@ -18,6 +18,7 @@ export const HARNESS_IDS = [
   "goose",
   "kiro",
   "cursor",
+  "amp",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -32,6 +33,7 @@ export const HARNESS_LABELS = {
   goose: "Goose",
   kiro: "Kiro CLI",
   cursor: "Cursor",
+  amp: "Amp",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -48,6 +50,7 @@ export const STORED_HARNESS_IDS = [
   "goose",
   "kiro",
   "cursor",
+  "amp",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

@@ -16,6 +16,7 @@ import type {
   Transcript,
 } from "../transcript.js";
 import { HARNESS_IDS } from "../transcript.js";
+import { amp } from "./amp/index.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
@@ -38,6 +39,7 @@ const HARNESSES = {
   goose,
   kiro,
   cursor,
+  amp,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -7,6 +7,7 @@
  */
 
 import type { StoredHarnessId, StoreOptions, StoreProbe } from "../transcript.js";
+import { AmpProbe } from "./amp/probe.js";
 import { AntigravityProbe } from "./antigravity/probe.js";
 import { ClaudeCodeProbe } from "./claude-code/probe.js";
 import { CodexProbe } from "./codex/probe.js";
@@ -25,6 +26,7 @@ const PROBES = {
   goose: (options) => new GooseProbe(options),
   kiro: (options) => new KiroProbe(options),
   cursor: (options) => new CursorProbe(options),
+  amp: (options) => new AmpProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

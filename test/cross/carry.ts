@@ -36,6 +36,7 @@ import {
   toolToCanonical,
   type Usage,
 } from "../../src/common.js";
+import { ampThreadId } from "../../src/harness/amp/meta.js";
 import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
 import { SCAFFOLDING_PREFIXES } from "../../src/harness/codex/body.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
@@ -1529,6 +1530,96 @@ const carryCursor: Carry = (t) => {
   return { meta, body };
 };
 
+/**
+ * Amp (docs/formats/amp.md): "the thread document, every message one to
+ * one"; [times to the millisecond], [opaque reasoning], [a user message's
+ * model, usage and stop reason] and [the session model, but for the first
+ * assistant model] are lost; the id becomes a `T-<uuid>`; an error result
+ * becomes its text; an artifact becomes its text; Bash and Read come back
+ * typed, every other tool by its canonical name.
+ */
+const carryAmp: Carry = (t) => {
+  const ms = (ts: Timestamp) => timestampFromMillis(timestampMillis(ts));
+  const meta: Meta = { id: ampThreadId(t.meta.id), timestamp: ms(t.meta.timestamp) };
+  if (t.meta.cwd !== undefined) {
+    meta.cwd = t.meta.cwd;
+    if (t.meta.git_branch !== undefined) meta.git_branch = t.meta.git_branch;
+  }
+  if (t.meta.title) meta.title = t.meta.title;
+  if (t.meta.cli_version) meta.cli_version = t.meta.cli_version;
+  const model = t.body.find((m) => m.role === "assistant" && m.model)?.model;
+  if (model) meta.model = model;
+  const block = (b: Block): Block => {
+    switch (b.type) {
+      case "text":
+      case "image":
+        return clone(b);
+      case "thinking": {
+        const out: Block = { type: "thinking", text: b.text };
+        if (b.signature) out.signature = b.signature;
+        return out;
+      }
+      case "tool_use": {
+        // [a Raw tool under an Amp tool name whose input fits Amp's own arguments is read as Amp's]
+        if (b.tool.name === "Raw") {
+          const { tool_name: n, input } = b.tool;
+          const keys = isJsonObject(input) ? Object.keys(input) : undefined;
+          const fits = (allowed: string[]) => keys?.every((k) => allowed.includes(k)) === true;
+          if (
+            (n === "Bash" && fits(["cmd", "cwd"])) ||
+            (n === "shell_command" && fits(["command", "workdir"])) ||
+            (n === "Read" && fits(["path", "read_range"]))
+          )
+            unsupported("Amp", "a Raw tool in Amp's own argument names");
+        }
+        const { name, input } = toolToCanonical(b.tool);
+        return { type: "tool_use", id: b.id, tool: toolFromCanonical(name, input) };
+      }
+      case "tool_result": {
+        if (!b.is_error) return clone(b);
+        const text =
+          typeof b.content === "string"
+            ? b.content
+            : Array.isArray(b.content) &&
+                b.content.every(
+                  (x) => isJsonObject(x) && x.type === "text" && typeof x.text === "string",
+                )
+              ? b.content.map((x) => (isJsonObject(x) ? String(x.text) : "")).join("\n")
+              : JSON.stringify(b.content);
+        return { type: "tool_result", tool_use_id: b.tool_use_id, content: text, is_error: true };
+      }
+      case "artifact": {
+        const { name, source } = b.artifact;
+        const text =
+          source.type === "text"
+            ? `[artifact ${name}]\n${source.text}`
+            : source.type === "path"
+              ? `[artifact ${name}: ${source.path}]`
+              : `[artifact ${name}: ${source.media_type ?? "binary"}, base64]`;
+        return { type: "text", text };
+      }
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = [];
+  for (const m of t.body) {
+    if (m.content.length === 0) continue;
+    const out: Message = {
+      role: m.role,
+      content: m.content.map(block),
+      timestamp: ms(m.timestamp),
+    };
+    if (m.role === "assistant") {
+      if (m.model) out.model = m.model;
+      if (m.stop_reason !== undefined) out.stop_reason = clone(m.stop_reason);
+      if (m.usage !== undefined) out.usage = clone(m.usage);
+    }
+    body.push(out);
+  }
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -1539,4 +1630,5 @@ export const CARRY: Record<HarnessId, Carry> = {
   goose: carryGoose,
   kiro: carryKiro,
   cursor: carryCursor,
+  amp: carryAmp,
 };

@@ -51,6 +51,7 @@ const HARNESSES = [
   "goose",
   "kiro",
   "cursor",
+  "amp",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -62,6 +63,7 @@ const LABEL: Record<HarnessId, string> = {
   goose: "Goose",
   kiro: "Kiro CLI",
   cursor: "Cursor",
+  amp: "Amp",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */
@@ -235,7 +237,7 @@ describe.each(sources)("from $name", (source) => {
 // Through each target's real store on a temporary home
 
 // Read-only stores (Goose, Kiro CLI) refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "cursor"];
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "cursor", "amp"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

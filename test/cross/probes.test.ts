@@ -15,6 +15,7 @@ import {
   type StoreOptions,
 } from "../../src/transcript.js";
 import { transcript } from "../index/support.js";
+import { createAmpThreads, everyKindThread as everyAmpThread } from "../support/amp.js";
 import { createCursorChat, createCursorTranscript } from "../support/cursor.js";
 import { createGooseDatabase, everyKindSession } from "../support/goose.js";
 import { createKiroSessions, everyKindSession as kiroSession } from "../support/kiro.js";
@@ -72,7 +73,17 @@ describe("probes and the registry", () => {
         for (const n of [1, 2])
           createCursorTranscript(root, `7e57${n}000-0000-4000-8000-00000000000${n}`);
       }
-      for (let n = 0; n < 3 && id !== "goose" && id !== "kiro" && id !== "cursor"; n++) {
+      // And Amp's.
+      if (id === "amp")
+        createAmpThreads(
+          root,
+          [0, 1, 2].map((n) => everyAmpThread(`T-7e57${n}000-0000-4000-8000-00000000000${n}`)),
+        );
+      for (
+        let n = 0;
+        n < 3 && id !== "goose" && id !== "kiro" && id !== "cursor" && id !== "amp";
+        n++
+      ) {
         store.save(
           transcript({
             id: `7e57${n}000-0000-4000-8000-00000000000${n}`,

@@ -33,9 +33,14 @@ const IDS = [
 ];
 
 // OpenCode keeps every session in one database: its own test follows.
-// Goose's, Kiro CLI's and Cursor's stores are read-only: their own folders list their ids.
+// Goose's, Kiro CLI's, Cursor's and Amp's stores are read-only: their own folders list their ids.
 const fileStores = storedHarnesses().filter(
-  (h) => h.id !== "opencode" && h.id !== "goose" && h.id !== "kiro" && h.id !== "cursor",
+  (h) =>
+    h.id !== "opencode" &&
+    h.id !== "goose" &&
+    h.id !== "kiro" &&
+    h.id !== "cursor" &&
+    h.id !== "amp",
 );
 
 describe.each(fileStores.map((h) => [h.id, h] as const))("%s store", (_id, h) => {
