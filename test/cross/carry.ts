@@ -1612,7 +1612,13 @@ const carryAmp: Carry = (t) => {
     };
     if (m.role === "assistant") {
       if (m.model) out.model = m.model;
-      if (m.stop_reason !== undefined) out.stop_reason = clone(m.stop_reason);
+      // [a harness-specific stop reason spelled like a known one reads as that one: Amp keeps one string]
+      const stop = m.stop_reason;
+      if (stop !== undefined)
+        out.stop_reason =
+          typeof stop === "object"
+            ? (STOP_REASONS.find((r) => r === stop.other) ?? clone(stop))
+            : stop;
       if (m.usage !== undefined) out.usage = clone(m.usage);
     }
     body.push(out);
