@@ -20,6 +20,8 @@ export const HARNESS_IDS = [
   "pi",
   "copilot",
   "qwen_code",
+  "cursor",
+  "amp",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -36,6 +38,8 @@ export const HARNESS_LABELS = {
   pi: "pi",
   copilot: "GitHub Copilot CLI",
   qwen_code: "Qwen Code",
+  cursor: "Cursor",
+  amp: "Amp",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -54,6 +58,8 @@ export const STORED_HARNESS_IDS = [
   "pi",
   "copilot",
   "qwen_code",
+  "cursor",
+  "amp",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

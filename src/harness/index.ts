@@ -16,10 +16,12 @@ import type {
   Transcript,
 } from "../transcript.js";
 import { HARNESS_IDS } from "../transcript.js";
+import { amp } from "./amp/index.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
 import { codex } from "./codex/index.js";
 import { copilot } from "./copilot/index.js";
+import { cursor } from "./cursor/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
 import { kiro } from "./kiro/index.js";
@@ -42,6 +44,8 @@ const HARNESSES = {
   pi,
   copilot,
   qwen_code: qwenCode,
+  cursor,
+  amp,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

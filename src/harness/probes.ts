@@ -7,10 +7,12 @@
  */
 
 import type { StoredHarnessId, StoreOptions, StoreProbe } from "../transcript.js";
+import { AmpProbe } from "./amp/probe.js";
 import { AntigravityProbe } from "./antigravity/probe.js";
 import { ClaudeCodeProbe } from "./claude-code/probe.js";
 import { CodexProbe } from "./codex/probe.js";
 import { CopilotProbe } from "./copilot/probe.js";
+import { CursorProbe } from "./cursor/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
@@ -29,6 +31,8 @@ const PROBES = {
   pi: (options) => new PiProbe(options),
   copilot: (options) => new CopilotProbe(options),
   qwen_code: (options) => new QwenCodeProbe(options),
+  cursor: (options) => new CursorProbe(options),
+  amp: (options) => new AmpProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

@@ -36,6 +36,7 @@ import {
   toolToCanonical,
   type Usage,
 } from "../../src/common.js";
+import { ampThreadId } from "../../src/harness/amp/meta.js";
 import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
 import { SCAFFOLDING_PREFIXES } from "../../src/harness/codex/body.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
@@ -1934,6 +1935,174 @@ const carryQwen: Carry = (t) => {
   return { meta, body };
 };
 
+/**
+ * Cursor (docs/formats/cursor.md): "txcript writes the chat layout", the
+ * session's metadata on the text form's header line; [times to the
+ * millisecond], [stop reasons and usage] and [git branch and CLI version]
+ * are lost; the session's model is the first message model when it has
+ * none; an artifact becomes its text; Cursor's own tools come back typed,
+ * every other tool by its canonical name.
+ */
+const CURSOR_ARGS: Record<string, string[]> = {
+  Shell: ["command", "cwd"],
+  Read: ["path", "offset", "limit"],
+  StrReplace: ["path", "old_string", "new_string", "oldString", "newString", "replace_all"],
+  Write: ["path", "content"],
+};
+const carryCursor: Carry = (t) => {
+  const ms = (ts: Timestamp) => timestampFromMillis(timestampMillis(ts));
+  const meta: Meta = { id: t.meta.id, timestamp: ms(t.meta.timestamp) };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  if (t.meta.title) meta.title = t.meta.title;
+  const model = t.meta.model || t.body.find((m) => m.model)?.model;
+  if (model) meta.model = model;
+  const block = (b: Block): Block => {
+    switch (b.type) {
+      case "text":
+      case "image":
+      case "tool_result":
+        return clone(b);
+      case "thinking": {
+        const out: Block = { type: "thinking", text: b.text };
+        if (b.signature) out.signature = b.signature;
+        if (b.encrypted) out.encrypted = b.encrypted;
+        return out;
+      }
+      case "tool_use": {
+        // [a Raw tool under a Cursor tool name whose input uses Cursor's argument names is read as Cursor's]
+        if (b.tool.name === "Raw") {
+          const args = CURSOR_ARGS[b.tool.tool_name];
+          const input = b.tool.input;
+          if (args && isJsonObject(input) && Object.keys(input).every((k) => args.includes(k)))
+            unsupported("Cursor", "a Raw tool in Cursor's own argument names");
+        }
+        const { name, input } = toolToCanonical(b.tool);
+        return { type: "tool_use", id: b.id, tool: toolFromCanonical(name, input) };
+      }
+      case "artifact": {
+        const { name, source } = b.artifact;
+        const text =
+          source.type === "text"
+            ? `[artifact ${name}]\n${source.text}`
+            : source.type === "path"
+              ? `[artifact ${name}: ${source.path}]`
+              : `[artifact ${name}: ${source.media_type ?? "binary"}, base64]`;
+        return { type: "text", text };
+      }
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = [];
+  for (const m of t.body) {
+    if (m.content.length === 0) continue;
+    const out: Message = {
+      role: m.role,
+      content: m.content.map(block),
+      timestamp: ms(m.timestamp),
+    };
+    if (m.role === "assistant" && m.model) out.model = m.model;
+    body.push(out);
+  }
+  return { meta, body };
+};
+
+/**
+ * Amp (docs/formats/amp.md): "the thread document, every message one to
+ * one"; [times to the millisecond], [opaque reasoning], [a user message's
+ * model, usage and stop reason] and [the session model, but for the first
+ * assistant model] are lost; the id becomes a `T-<uuid>`; an error result
+ * becomes its text; an artifact becomes its text; Bash and Read come back
+ * typed, every other tool by its canonical name.
+ */
+const carryAmp: Carry = (t) => {
+  const ms = (ts: Timestamp) => timestampFromMillis(timestampMillis(ts));
+  const meta: Meta = { id: ampThreadId(t.meta.id), timestamp: ms(t.meta.timestamp) };
+  if (t.meta.cwd !== undefined) {
+    meta.cwd = t.meta.cwd;
+    if (t.meta.git_branch !== undefined) meta.git_branch = t.meta.git_branch;
+  }
+  if (t.meta.title) meta.title = t.meta.title;
+  if (t.meta.cli_version) meta.cli_version = t.meta.cli_version;
+  const model = t.body.find((m) => m.role === "assistant" && m.model)?.model;
+  if (model) meta.model = model;
+  const block = (b: Block): Block => {
+    switch (b.type) {
+      case "text":
+      case "image":
+        return clone(b);
+      case "thinking": {
+        const out: Block = { type: "thinking", text: b.text };
+        if (b.signature) out.signature = b.signature;
+        return out;
+      }
+      case "tool_use": {
+        // [a Raw tool under an Amp tool name whose input fits Amp's own arguments is read as Amp's]
+        if (b.tool.name === "Raw") {
+          const { tool_name: n, input } = b.tool;
+          const keys = isJsonObject(input) ? Object.keys(input) : undefined;
+          const fits = (allowed: string[]) => keys?.every((k) => allowed.includes(k)) === true;
+          if (
+            (n === "Bash" && fits(["cmd", "cwd"])) ||
+            (n === "shell_command" && fits(["command", "workdir"])) ||
+            (n === "Read" && fits(["path", "read_range"]))
+          )
+            unsupported("Amp", "a Raw tool in Amp's own argument names");
+        }
+        const { name, input } = toolToCanonical(b.tool);
+        return { type: "tool_use", id: b.id, tool: toolFromCanonical(name, input) };
+      }
+      case "tool_result": {
+        if (!b.is_error) return clone(b);
+        const text =
+          typeof b.content === "string"
+            ? b.content
+            : Array.isArray(b.content) &&
+                b.content.every(
+                  (x) => isJsonObject(x) && x.type === "text" && typeof x.text === "string",
+                )
+              ? b.content.map((x) => (isJsonObject(x) ? String(x.text) : "")).join("\n")
+              : JSON.stringify(b.content);
+        return { type: "tool_result", tool_use_id: b.tool_use_id, content: text, is_error: true };
+      }
+      case "artifact": {
+        const { name, source } = b.artifact;
+        const text =
+          source.type === "text"
+            ? `[artifact ${name}]\n${source.text}`
+            : source.type === "path"
+              ? `[artifact ${name}: ${source.path}]`
+              : `[artifact ${name}: ${source.media_type ?? "binary"}, base64]`;
+        return { type: "text", text };
+      }
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = [];
+  for (const m of t.body) {
+    if (m.content.length === 0) continue;
+    const out: Message = {
+      role: m.role,
+      content: m.content.map(block),
+      timestamp: ms(m.timestamp),
+    };
+    if (m.role === "assistant") {
+      if (m.model) out.model = m.model;
+      // [a harness-specific stop reason spelled like a known one reads as that one: Amp keeps one string]
+      const stop = m.stop_reason;
+      if (stop !== undefined)
+        out.stop_reason =
+          typeof stop === "object"
+            ? (STOP_REASONS.find((r) => r === stop.other) ?? clone(stop))
+            : stop;
+      if (m.usage !== undefined) out.usage = clone(m.usage);
+    }
+    body.push(out);
+  }
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -1946,4 +2115,6 @@ export const CARRY: Record<HarnessId, Carry> = {
   pi: carryPi,
   copilot: carryCopilot,
   qwen_code: carryQwen,
+  cursor: carryCursor,
+  amp: carryAmp,
 };

@@ -53,6 +53,8 @@ const HARNESSES = [
   "pi",
   "copilot",
   "qwen_code",
+  "cursor",
+  "amp",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -66,6 +68,8 @@ const LABEL: Record<HarnessId, string> = {
   pi: "pi",
   copilot: "Copilot CLI",
   qwen_code: "Qwen Code",
+  cursor: "Cursor",
+  amp: "Amp",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */
@@ -208,7 +212,7 @@ function survivors(t: Transcript<Common>): Survivors {
 // ---------------------------------------------------------------------------
 // The matrix
 
-const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro"];
+const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro", "cursor"];
 
 describe.each(sources)("from $name", (source) => {
   describe.each([...HARNESSES])("to %s", (target) => {
@@ -239,7 +243,7 @@ describe.each(sources)("from $name", (source) => {
 // Through each target's real store on a temporary home
 
 // Read-only stores (Goose, Kiro CLI) refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "copilot"];
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "copilot", "cursor", "amp"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

@@ -15,7 +15,9 @@ import {
   type StoreOptions,
 } from "../../src/transcript.js";
 import { transcript } from "../index/support.js";
+import { createAmpThreads, everyKindThread as everyAmpThread } from "../support/amp.js";
 import { createCopilotSessions } from "../support/copilot.js";
+import { createCursorChat, createCursorTranscript } from "../support/cursor.js";
 import { createGooseDatabase, everyKindSession } from "../support/goose.js";
 import { createKiroSessions, everyKindSession as kiroSession } from "../support/kiro.js";
 import { createOpenCodeDatabase } from "../support/opencode.js";
@@ -72,7 +74,19 @@ describe("probes and the registry", () => {
           root,
           [0, 1, 2].map((n) => `7e57${n}000-0000-4000-8000-00000000000${n}`),
         );
-      for (let n = 0; n < 3 && id !== "goose" && id !== "kiro" && id !== "copilot"; n++) {
+      // And Cursor's: a chat store and two agent transcripts.
+      if (id === "cursor") {
+        createCursorChat(root, { id: "7e570000-0000-4000-8000-000000000000" });
+        for (const n of [1, 2])
+          createCursorTranscript(root, `7e57${n}000-0000-4000-8000-00000000000${n}`);
+      }
+      // And Amp's.
+      if (id === "amp")
+        createAmpThreads(
+          root,
+          [0, 1, 2].map((n) => everyAmpThread(`T-7e57${n}000-0000-4000-8000-00000000000${n}`)),
+        );
+      for (let n = 0; n < 3 && !["goose", "kiro", "copilot", "cursor", "amp"].includes(id); n++) {
         store.save(
           transcript({
             id: `7e57${n}000-0000-4000-8000-00000000000${n}`,

@@ -33,10 +33,9 @@ const IDS = [
 ];
 
 // OpenCode keeps every session in one database: its own test follows.
-// Goose's, Kiro CLI's and Copilot CLI's stores are read-only: their own folders list their ids.
-const fileStores = storedHarnesses().filter(
-  (h) => h.id !== "opencode" && h.id !== "goose" && h.id !== "kiro" && h.id !== "copilot",
-);
+// Goose's, Kiro CLI's, Copilot CLI's, Cursor's and Amp's stores are read-only: their own folders list their ids.
+const READ_ONLY_STORES = new Set(["opencode", "goose", "kiro", "copilot", "cursor", "amp"]);
+const fileStores = storedHarnesses().filter((h) => !READ_ONLY_STORES.has(h.id));
 
 describe.each(fileStores.map((h) => [h.id, h] as const))("%s store", (_id, h) => {
   it("lists the saved ids from file names, damaged files included", async () => {

@@ -1,0 +1,238 @@
+/**
+ * Cursor's store, read-only: the agent CLI's chat stores
+ * (`~/.cursor/chats/<hash>/<id>/store.db` beside `meta.json`) and agent
+ * transcripts (`~/.cursor/projects/<slug>/agent-transcripts/<id>/<id>.jsonl`,
+ * or `<id>.jsonl` directly in that folder). Databases are read through
+ * `readSnapshot`. Plain-text transcripts (`<id>.txt`, the oldest builds)
+ * and the desktop editor's `state.vscdb` are named in discovery and not
+ * read. txcript does not write or delete Cursor sessions: see `save`.
+ */
+
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { isJsonObject, type JsonObject } from "../../common.js";
+import {
+  describeCause,
+  NotFoundError,
+  ParseError,
+  TxcriptError,
+  UnsupportedError,
+} from "../../errors.js";
+import { jsonFromText } from "../../json.js";
+import { checkPathComponent } from "../../paths.js";
+import { type Db, readSnapshot } from "../../sqlite.js";
+import { EPOCH, timestampFromMillis } from "../../time.js";
+import type {
+  Discovered,
+  DiscoverOptions,
+  Discovery,
+  Fingerprint,
+  Saved,
+  Skipped,
+  Store,
+  StoreOptions,
+  Transcript,
+} from "../../transcript.js";
+import { type CursorBody, type CursorChatBody, messageCount } from "./body.js";
+import { chatMeta, checkChatSchema, cursorTime } from "./meta.js";
+import {
+  CHAT_META,
+  CursorProbe,
+  type CursorSource,
+  cursorRoot,
+  cursorSources,
+  desktopDatabase,
+  entries,
+  sourceFingerprint,
+  transcriptDirs,
+} from "./probe.js";
+import { parseCursor } from "./text.js";
+
+/** Why `continue --with cursor` refuses, in one line. */
+const WRITE_REFUSAL =
+  "txcript reads Cursor sessions but does not write them: Cursor resumes from its chat store's protobuf turn graph, which is not public, and no Cursor build was run here to prove a written session resumes";
+
+const PLAIN_UNREAD =
+  "Cursor's plain-text agent transcripts (.txt, the oldest builds) are not read by this version; its .jsonl transcripts and chat stores are";
+
+const DESKTOP_UNREAD =
+  "Cursor's desktop chats (state.vscdb, cursorDiskKV) are not read by this version; its agent CLI's sessions under ~/.cursor are";
+
+type SqlValue = string | number | bigint | Buffer | null;
+
+/** A SQL value as text: TEXT as it is, a BLOB as UTF-8. */
+function sqlText(value: SqlValue): string | undefined {
+  if (typeof value === "string") return value;
+  if (Buffer.isBuffer(value)) return value.toString("utf8");
+  return undefined;
+}
+
+/** A JSON object from text, or undefined when the text is not one. */
+function jsonObjectOf(text: string): JsonObject | undefined {
+  if (!/^\s*\{/.test(text)) return undefined;
+  try {
+    const value = jsonFromText(text);
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The agent record: the `meta` table's value, hex-encoded JSON or plain JSON. */
+function agentRecord(value: SqlValue): JsonObject | undefined {
+  const text = sqlText(value)?.trim();
+  if (text === undefined) return undefined;
+  if (/^(?:[0-9a-f]{2})+$/i.test(text))
+    return jsonObjectOf(Buffer.from(text, "hex").toString("utf8"));
+  return jsonObjectOf(text);
+}
+
+function readChatDatabase(db: Db, file: string): Omit<CursorChatBody, "chat"> {
+  const tables = new Set(
+    db
+      .prepare<[], SqlValue>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .pluck()
+      .all()
+      .filter((n): n is string => typeof n === "string"),
+  );
+  if (!tables.has("blobs"))
+    throw new UnsupportedError("cursor", "not a Cursor chat store (no blobs table)", { file });
+  const messages: JsonObject[] = [];
+  let opaque = 0;
+  for (const data of db
+    .prepare<[], SqlValue>("SELECT data FROM blobs ORDER BY rowid")
+    .pluck()
+    .iterate()) {
+    const text = sqlText(data);
+    const blob = text === undefined ? undefined : jsonObjectOf(text);
+    if (blob === undefined) opaque++;
+    else messages.push(blob);
+  }
+  let agent: JsonObject = {};
+  if (tables.has("meta")) {
+    const value = db.prepare<[], SqlValue>("SELECT value FROM meta WHERE key = '0'").pluck().get();
+    agent = (value === undefined ? undefined : agentRecord(value)) ?? {};
+  }
+  return { layout: "chat", agent, messages, opaque };
+}
+
+export class CursorStore implements Store<CursorBody> {
+  readonly harness = "cursor" as const;
+  readonly roots: readonly string[];
+  readonly root: string;
+  /** The desktop editor's database, named in discovery when it exists, never read. */
+  readonly desktopDatabase: string | undefined;
+
+  constructor(options: StoreOptions = {}) {
+    this.root = cursorRoot(options);
+    this.roots = [this.root];
+    this.desktopDatabase = desktopDatabase(options);
+  }
+
+  scan(): Fingerprint[] {
+    return new CursorProbe({ root: this.root }).scan();
+  }
+
+  ids(): string[] {
+    return [...cursorSources(this.root).keys()];
+  }
+
+  private source(id: string): CursorSource {
+    checkPathComponent(id, "cursor");
+    const source = cursorSources(this.root).get(id);
+    if (source === undefined)
+      throw new NotFoundError("cursor", `no Cursor session ${id} in ${this.root}`);
+    return source;
+  }
+
+  private chatJson(dir: string): JsonObject {
+    const path = join(dir, CHAT_META);
+    if (statSync(path, { throwIfNoEntry: false }) === undefined) return {};
+    const value = jsonObjectOf(readFileSync(path, "utf8"));
+    if (value === undefined)
+      throw new ParseError("cursor", "the chat's meta.json is not a JSON object", { file: path });
+    return value;
+  }
+
+  private loadSource(source: CursorSource): Transcript<CursorBody> {
+    const mtime = () => timestampFromMillis(statSync(source.path).mtimeMs);
+    if (source.kind === "transcript") {
+      const t = parseCursor(readFileSync(source.path, "utf8"), source.path);
+      // A transcript records no times: its file's last write stands for the session's.
+      return { meta: { ...t.meta, id: source.id, timestamp: mtime() }, body: t.body };
+    }
+    const chat = this.chatJson(source.dir);
+    checkChatSchema(chat, join(source.dir, CHAT_META));
+    const read = readSnapshot(source.path, (db) => readChatDatabase(db, source.path), {
+      harness: "cursor",
+    });
+    const body: CursorChatBody = { ...read, chat };
+    const meta = chatMeta(body, source.id);
+    // Cursor finds a chat by its folder's name, whatever the record says.
+    meta.id = source.id;
+    if (meta.timestamp === EPOCH) meta.timestamp = mtime();
+    return { meta, body };
+  }
+
+  load(id: string): Transcript<CursorBody> {
+    return this.loadSource(this.source(id));
+  }
+
+  async discover(options: DiscoverOptions = {}): Promise<Discovery> {
+    const sessions: Discovered[] = [];
+    const skipped: Skipped[] = [];
+    const sources = [...cursorSources(this.root).values()];
+    for (const source of sources) {
+      try {
+        const t = this.loadSource(source);
+        const fingerprint = sourceFingerprint(source);
+        const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
+        const updated =
+          (t.body.layout === "chat" ? cursorTime(t.body.chat.updatedAtMs) : undefined) ??
+          timestampFromMillis(newest);
+        sessions.push({
+          harness: "cursor",
+          id: source.id,
+          path: source.path,
+          meta: t.meta,
+          updated,
+          message_count: messageCount(t.body),
+          fingerprint,
+        });
+      } catch (cause) {
+        skipped.push({
+          path: source.path,
+          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
+        });
+      }
+      options.onProgress?.(sessions.length + skipped.length, sources.length);
+    }
+    for (const dir of transcriptDirs(this.root))
+      for (const e of entries(dir))
+        if (e.isFile() && e.name.endsWith(".txt"))
+          skipped.push({ path: join(dir, e.name), reason: PLAIN_UNREAD });
+    const db = this.desktopDatabase;
+    if (db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile())
+      skipped.push({ path: db, reason: DESKTOP_UNREAD });
+    return { sessions, skipped };
+  }
+
+  fingerprint(id: string): Fingerprint | undefined {
+    try {
+      return sourceFingerprint(this.source(id));
+    } catch {
+      return undefined;
+    }
+  }
+
+  save(): Saved {
+    throw new UnsupportedError("cursor", WRITE_REFUSAL);
+  }
+
+  delete(): string[] {
+    throw new UnsupportedError(
+      "cursor",
+      "txcript does not delete Cursor sessions: it only reads them",
+    );
+  }
+}
