@@ -88,6 +88,10 @@ describe.each(HARNESSES)("refresh of %s", (h) => {
       start: 200,
       texts: ["alpha question", "alpha answer", "gamma more"],
     });
+    // A whole-second mtime, so that setting it back below restores it exactly
+    // (a Date carries milliseconds; the file system keeps nanoseconds).
+    const whole = new Date(Math.floor(Date.now() / 1000) * 1000);
+    utimesSync(a.path, whole, whole);
     await index.refresh({ from: h, text: true });
     expect(index.list({ from: h }).sessions.map((s) => [s.id, s.message_count])).toEqual([
       [IDS.a, 3],
