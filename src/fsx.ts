@@ -451,7 +451,8 @@ export function withDirLock<T>(
  * concurrent appenders (txcript's, or a harness's own) never interleave or
  * overwrite each other, and no lock is needed. A file whose last line was
  * left unterminated (a crash mid-write elsewhere) gets a newline first, so
- * the torn line cannot swallow this one.
+ * the torn line cannot swallow this one (a writer that looks while another
+ * write is still growing the file may add a blank line: harmless).
  */
 export function appendLine(path: string, line: string, mode = 0o666): void {
   let lead = "";

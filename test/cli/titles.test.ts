@@ -26,7 +26,8 @@ let home: string;
 const ids = new Map<HarnessId, string>();
 
 function untitled(n: number): Transcript<Common> {
-  const at = `2026-09-0${n}T10:00:00.000Z`;
+  const day = String(n).padStart(2, "0");
+  const at = `2026-09-${day}T10:00:00.000Z`;
   const id = `6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c${String(n).padStart(2, "0")}`;
   return {
     meta: { id, timestamp: at, cwd: "/work/proj" },
@@ -35,7 +36,7 @@ function untitled(n: number): Transcript<Common> {
       {
         role: "assistant",
         content: [{ type: "text", text: "Looking at the retry logic now." }],
-        timestamp: `2026-09-0${n}T10:00:05.000Z`,
+        timestamp: `2026-09-${day}T10:00:05.000Z`,
       },
     ],
   };
