@@ -41,7 +41,7 @@ import { type Guard, hasToken, refusal, SECURITY_HEADERS, TOKEN_COOKIE } from ".
  */
 type ServeBackend = Pick<
   Sessions,
-  "list" | "query" | "usage" | "ids" | "load" | "refresh" | "continue" | "remove"
+  "list" | "query" | "usage" | "has" | "load" | "refresh" | "continue" | "remove"
 >;
 
 /** The bundled client, read once at start. */
@@ -321,17 +321,17 @@ export function createApp(options: AppOptions): Hono {
   });
 
   /** A session by harness and exact id, only when the index lists it: a URL never names a file. */
-  const located = (c: { req: { param: (n: string) => string | undefined } }) => {
+  const located = async (c: { req: { param: (n: string) => string | undefined } }) => {
     const harness = harnessParam(c.req.param("harness"));
     const id = c.req.param("id") ?? "";
-    if (harness === undefined || !backend.ids(harness).some((e) => e.id === id))
+    if (harness === undefined || !(await backend.has(harness, id)))
       throw new NotFoundError(harness, "no such session", { file: id.slice(0, 200) });
     return { harness, id };
   };
 
   app.get("/s/:harness/:id", async (c) => {
     await backend.refresh();
-    const loaded = await backend.load(located(c));
+    const loaded = await backend.load(await located(c));
     const resume = options.resume ? await options.resume(loaded).catch(() => undefined) : undefined;
     const page = sessionPage(
       loaded.transcript,
@@ -347,7 +347,7 @@ export function createApp(options: AppOptions): Hono {
     const format = c.req.query("format") ?? "html";
     if (!isDownloadFormat(format)) throw bad(`unknown format "${format}"`);
     await backend.refresh();
-    const loaded = await backend.load(located(c));
+    const loaded = await backend.load(await located(c));
     const transcript = await shown(loaded.transcript, c.req.query("redact") === "1", options.who);
     const name = downloadName(loaded.located.harness, loaded.located.id, format);
     return c.body(
@@ -392,7 +392,7 @@ export function createApp(options: AppOptions): Hono {
   app.post("/api/sessions/:harness/:id/delete", async (c) => {
     writable(c);
     await backend.refresh();
-    const removed = await backend.remove(located(c));
+    const removed = await backend.remove(await located(c));
     return c.json({ removed });
   });
   app.post("/api/sessions/:harness/:id/continue", async (c) => {
@@ -410,7 +410,7 @@ export function createApp(options: AppOptions): Hono {
     const into = harnessParam(target);
     if (into === undefined) throw bad("continue needs a target harness");
     await backend.refresh();
-    const from = located(c);
+    const from = await located(c);
     const loaded = await backend.load(from);
     const request: ContinueRequest = {
       transcript: loaded.transcript,

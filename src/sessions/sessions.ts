@@ -302,6 +302,18 @@ export class Sessions {
     return this.index().ids(from);
   }
 
+  /**
+   * Is `id` (exactly) a session of `harness` as of the last refresh, in the
+   * backend when there is one? A door that takes ids from URLs asks this
+   * before it loads anything.
+   */
+  async has(harness: HarnessId, id: string): Promise<boolean> {
+    const ids = this.options.backend
+      ? await this.options.backend.ids(harness)
+      : this.index().ids(harness);
+    return ids.some((e) => e.id === id);
+  }
+
   /** Each session's usage totals (sessions by last activity). */
   async sessionUsage(filter: SessionFilter = {}): Promise<SessionUsage[]> {
     await this.refresh({ from: filter.from, text: true });

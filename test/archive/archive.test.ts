@@ -157,6 +157,47 @@ describe("two machines", () => {
     }
   });
 
+  it("serves the archive in the web app: both machines listed, a colleague's words found and shown", async () => {
+    const served = start(a, ["serve", "--port", "0", "--archive", url]);
+    try {
+      // The one line on stdout is the app's address.
+      const base = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        served.child.stdout?.on("data", (d: Buffer) => {
+          out += d.toString();
+          const line = out.split("\n")[0];
+          if (out.includes("\n") && line) resolve(line.trim());
+        });
+        served.child.once("exit", () => reject(new Error("serve exited before printing its URL")));
+      });
+      const get = async (path: string) => {
+        const r = await fetch(new URL(path, base));
+        expect(r.status, path).toBe(200);
+        return r;
+      };
+      const list = await (await get("/api/sessions?limit=500")).json();
+      // The same sessions as `list --archive` (the CLI's door to the same archive).
+      const cli = JSON.parse(run(a, ["list", "--json", "--archive", url]).stdout).sessions;
+      expect(list.total).toBe(cli.length);
+      expect(cli.length).toBeGreaterThanOrEqual(13);
+      const ids = list.sessions.map((s: { id: string }) => s.id);
+      expect(ids).toEqual(expect.arrayContaining([ma.id, mb.id]));
+      const search = await (await get(`/api/search?q=${encodeURIComponent(mb.prompt)}`)).json();
+      const found = search.hits.map((h: { id: string }) => h.id);
+      expect(found).toContain(mb.id);
+      const byCli = JSON.parse(
+        run(a, ["query", "--json", "--archive", url, mb.prompt]).stdout,
+      ).hits;
+      expect(found).toEqual(byCli.map((h: { id: string }) => h.id));
+      const hit = list.sessions.find((s: { id: string }) => s.id === mb.id);
+      const page = await (await get(`/s/${hit.harness}/${mb.id}`)).text();
+      expect(page).toContain(mb.prompt);
+    } finally {
+      served.child.kill("SIGTERM");
+      await served.done;
+    }
+  }, 60_000);
+
   it("a second push changes no row", () => {
     const snapshot = () =>
       sql(

@@ -424,11 +424,11 @@ describe("txcript serve beyond the loopback, and with --allow-write", () => {
 });
 
 describe("txcript serve's flags and start-up failures", () => {
-  it("refuses a bad port and the not-yet-built archive in one line (exit 2)", () => {
+  it("refuses a bad port, and --machine without --archive, in one line (exit 2)", () => {
     for (const args of [
       ["serve", "--port", "99999"],
       ["serve", "--port", "http"],
-      ["serve", "--archive", "postgres://db/x"],
+      ["serve", "--machine", "laptop"],
     ]) {
       const r = txcript(args);
       expect(r.status, args.join(" ")).toBe(2);

@@ -2,8 +2,8 @@
  * txcript serve [--port N] [--host H] [--open] [--allow-write]: every
  * session in a browser, from the server in src/serve/ over the one sessions
  * service. Prints the URL once (with the token when one is needed) and
- * serves until interrupted. `--archive URL` is reserved for the shared
- * archive (issue 37), another backend behind the same server.
+ * serves until interrupted. `--archive URL` serves the shared archive
+ * (src/archive/) instead: another backend behind the same sessions service.
  */
 
 import { spawn } from "node:child_process";
@@ -17,8 +17,8 @@ import { startServer } from "../../serve/server.js";
 import { resumeLine } from "../../sessions/resume.js";
 import type { LoadedAt } from "../../sessions/sessions.js";
 import { Sessions } from "../../sessions/sessions.js";
+import { addArchiveOptions, archiveFor } from "../archive.js";
 import { cacheFlag, warn } from "../cache.js";
-import { UsageError } from "../errors.js";
 import { identity } from "../pages.js";
 import { rootsFrom } from "../roots.js";
 
@@ -27,7 +27,6 @@ interface ServeOptions {
   host: string;
   open?: boolean;
   allowWrite?: boolean;
-  archive?: string;
 }
 
 function parsePort(value: string): number {
@@ -83,7 +82,7 @@ function openBrowser(url: string): void {
 }
 
 export function register(program: Command): void {
-  program
+  const serve = program
     .command("serve")
     .description("browse, search and total every session in a local web app")
     .option("--port <n>", "the port (0 picks a free one)", parsePort, 7420)
@@ -96,48 +95,49 @@ export function register(program: Command): void {
     .option(
       "--allow-write",
       "offer continue and delete (each needs the token and a same-origin request)",
-    )
-    .option(
-      "--archive <url>",
-      "serve the shared archive instead of this machine (not yet available)",
-    )
-    .action(async (options: ServeOptions, command: Command) => {
-      if (options.archive !== undefined)
-        throw new UsageError("--archive is not available yet: the archive backend is issue 37");
-      const assets = clientAssets();
-      // A long-lived door: recent loads kept, and a refresh reused for a second under load.
-      const sessions = new Sessions({
-        env: process.env,
-        roots: rootsFrom(command),
-        cache: cacheFlag(command),
-        warn,
-        keepLoaded: 8,
-        reuseRefreshMs: 1000,
-        refreshBehind: true,
-      });
-      const log = (line: string) => process.stderr.write(`txcript serve: ${line}\n`);
-      // A server outlives a bad request: anything that escapes a handler is logged, not fatal.
-      process.on("uncaughtException", (error) => log(errorLine(error)));
-      process.on("unhandledRejection", (error) => log(errorLine(error)));
-      const running = await startServer({
-        backend: sessions,
-        assets,
-        who: identity(),
-        allowWrite: options.allowWrite === true,
-        resume: resumeOf,
-        host: options.host,
-        port: options.port,
-        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      });
-      // The one line with the token: printed once, on stdout, never logged elsewhere.
-      process.stdout.write(`${running.url}\n`);
-      if (options.open) openBrowser(running.url);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      });
-      await running.close();
-      sessions.close();
+    );
+  addArchiveOptions(serve).action(async (options: ServeOptions, command: Command) => {
+    const assets = clientAssets();
+    // A long-lived door: recent loads kept, and a refresh reused for a second under load.
+    const sessions = new Sessions({
+      env: process.env,
+      roots: rootsFrom(command),
+      cache: cacheFlag(command),
+      warn,
+      keepLoaded: 8,
+      backend: await archiveFor(command),
+      reuseRefreshMs: 1000,
+      refreshBehind: true,
     });
+    const log = (line: string) => process.stderr.write(`txcript serve: ${line}\n`);
+    // A bad request is answered by its handler (Hono turns a throw into a
+    // 500); what escapes every handler is a failure of unknown extent, after
+    // which nothing can be trusted: one line, and the server stops (exit 1).
+    const fatal = (error: unknown) => {
+      log(`stopping after an unexpected failure: ${errorLine(error).replace(/^txcript: /, "")}`);
+      process.exit(1);
+    };
+    process.on("uncaughtException", fatal);
+    process.on("unhandledRejection", fatal);
+    const running = await startServer({
+      backend: sessions,
+      assets,
+      who: identity(),
+      allowWrite: options.allowWrite === true,
+      resume: resumeOf,
+      host: options.host,
+      port: options.port,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
+    // The one line with the token: printed once, on stdout, never logged elsewhere.
+    process.stdout.write(`${running.url}\n`);
+    if (options.open) openBrowser(running.url);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    await running.close();
+    sessions.close();
+  });
 }
