@@ -2,7 +2,7 @@
  * The canonical model every harness converts through: session metadata,
  * messages of typed blocks, and typed tools with their normalization.
  *
- * The JSON shape (see `commonJson.ts`) is the one skillsynchq/txcript emits,
+ * The JSON shape (see `common-json.ts`) is the one skillsynchq/txcript emits,
  * so Common documents move between the two tools. Timestamps are kept as
  * normalized RFC 3339 UTC strings (see `time.ts`) so nanoseconds survive.
  */

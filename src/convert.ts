@@ -3,7 +3,7 @@
  * with no store involved.
  */
 
-import { readCommon, renderCommon } from "./commonJson.js";
+import { readCommon, renderCommon } from "./common-json.js";
 import { commonToText, harness, textToCommon } from "./harness/index.js";
 import { parseSimple } from "./harness/simple.js";
 import { Checker, parseJson } from "./json.js";

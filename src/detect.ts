@@ -5,7 +5,7 @@
  * then Common JSON, so a harness added to the registry is detected too.
  */
 
-import { detectCommon } from "./commonJson.js";
+import { detectCommon } from "./common-json.js";
 import { allHarnesses, harness } from "./harness/index.js";
 import type { Recognized, Sample, TextForm } from "./transcript.js";
 

@@ -5,7 +5,7 @@
  */
 
 import { basename, dirname } from "node:path";
-import { TEMP_NAME } from "./tempName.js";
+import { TEMP_NAME } from "./temp-name.js";
 import type { TextForm } from "./transcript.js";
 
 export interface ErrorContext {

@@ -35,7 +35,7 @@ import {
 import { hostname } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { describeCause, errnoCode, ParseError, StoreError, UnsafePathError } from "./errors.js";
-import { TEMP_NAME } from "./tempName.js";
+import { TEMP_NAME } from "./temp-name.js";
 import type { TextForm } from "./transcript.js";
 
 let ownTag: string | undefined;

@@ -11,7 +11,7 @@
  */
 
 import { isJsonObject } from "../common.js";
-import { readCommon } from "../commonJson.js";
+import { readCommon } from "../common-json.js";
 import { AmbiguousIdError, NotFoundError, UnsupportedError } from "../errors.js";
 import type {
   Hit,

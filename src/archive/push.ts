@@ -12,7 +12,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { renderCommon } from "../commonJson.js";
+import { renderCommon } from "../common-json.js";
 import { CopyLedger } from "../copies.js";
 import { describeCause } from "../errors.js";
 import type { RedactOptions } from "../render/redact.js";

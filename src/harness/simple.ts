@@ -25,7 +25,7 @@ import {
   readRole,
   readStopReason,
   readUsage,
-} from "../commonJson.js";
+} from "../common-json.js";
 import { stableUuid } from "../ids.js";
 import { assignDefined, Checker, joinPath, parseJson, sortKeys } from "../json.js";
 import { firstKey, hasManyRecords } from "../sniff.js";

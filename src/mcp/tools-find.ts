@@ -11,7 +11,7 @@ import type { Hit, Kind } from "../index/index.js";
 import { parseTerms, type Term } from "../index/terms.js";
 import { type Chunk, chunksOf } from "../index/text.js";
 import { redact } from "../render/index.js";
-import { sessionRecord as sessionJson } from "../sessionRecord.js";
+import { sessionRecord as sessionJson } from "../session-record.js";
 import { type SessionFilter, sessionFilter } from "../sessions/filter.js";
 import { compareTimestamps } from "../time.js";
 import type { Discovered, HarnessId } from "../transcript.js";

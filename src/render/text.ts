@@ -9,7 +9,7 @@
 
 import type { Block, Message, Meta, Tool } from "../common.js";
 import { stopReasonText } from "../common.js";
-import { messageToJson, metaToJson } from "../commonJson.js";
+import { messageToJson, metaToJson } from "../common-json.js";
 import { usageLabel } from "../usage/format.js";
 import { base64Size, displayTime, resultText, toolNumbers } from "./model.js";
 import { callView, type EditHunk } from "./tools.js";

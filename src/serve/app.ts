@@ -15,7 +15,7 @@ import { errorLine, InvalidRequestError, NotFoundError, TxcriptError } from "../
 import { isKind, type Kind } from "../index/text.js";
 import { defined } from "../json.js";
 import { SCRIPT } from "../render/assets.js";
-import { sessionRecord } from "../sessionRecord.js";
+import { sessionRecord } from "../session-record.js";
 import { sessionFilter } from "../sessions/filter.js";
 import { resumeLine } from "../sessions/resume.js";
 import type { ContinueRequest, LoadedAt, Sessions } from "../sessions/sessions.js";

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { antigravityLanes } from "../../src/harness/antigravity/paths.js";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
 import { readSummaries, writeSummaryRow } from "../../src/harness/antigravity/store-summaries.js";
-import { sessionRecord } from "../../src/sessionRecord.js";
+import { sessionRecord } from "../../src/session-record.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 import {
   cacheRow,

@@ -19,7 +19,7 @@ import {
   type ToolUseBlock,
   toolFromCanonical,
 } from "../../src/common.js";
-import { readCommon } from "../../src/commonJson.js";
+import { readCommon } from "../../src/common-json.js";
 import { fromCommon, toCommon } from "../../src/harness/antigravity/codec.js";
 import { decodeStep, stepPayload, titleFromPrompt } from "../../src/harness/antigravity/decode.js";
 import { antigravityText } from "../../src/harness/antigravity/text.js";

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../../src/common.js";
-import { renderCommon } from "../../src/commonJson.js";
+import { renderCommon } from "../../src/common-json.js";
 import type { AntigravityBody, StepRow } from "../../src/harness/antigravity/body.js";
 import { emptyBody } from "../../src/harness/antigravity/body.js";
 import {

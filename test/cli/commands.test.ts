@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { renderCommon } from "../../src/commonJson.js";
+import { renderCommon } from "../../src/common-json.js";
 import { parseToCommon } from "../../src/convert.js";
 import type { AntigravityBody } from "../../src/harness/antigravity/body.js";
 import { antigravityMeta } from "../../src/harness/antigravity/codec.js";

@@ -20,7 +20,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { assistant, basicSession, jsonl, SID, user } from "../claude_code/lines.js";
+import { assistant, basicSession, jsonl, SID, user } from "../claude-code/lines.js";
 import { BIN, ROOT, txcript } from "../support/cli.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readCommon } from "../../src/commonJson.js";
+import { readCommon } from "../../src/common-json.js";
 import { codexCodec } from "../../src/harness/codex/codec.js";
 import { codexText } from "../../src/harness/codex/text.js";
 import { Checker } from "../../src/json.js";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../src/common.js";
-import { commonToJson, readCommon, renderCommon } from "../../src/commonJson.js";
+import { commonToJson, readCommon, renderCommon } from "../../src/common-json.js";
 import { convert, parseToCommon } from "../../src/convert.js";
 import { ParseError } from "../../src/errors.js";
 import { Checker, parseJson } from "../../src/json.js";

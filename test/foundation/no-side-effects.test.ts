@@ -33,7 +33,7 @@ describe("the library import", () => {
       const env = JSON.stringify(process.env);
       const listeners = process.eventNames().map((n) => [n, process.listenerCount(n)]);
       const handles = process.getActiveResourcesInfo().length;
-      await import(${lib("index.js")});
+      await import(${lib("lib.js")});
       // Let the module loader's own file closes finish.
       await new Promise((r) => setTimeout(r, 100));
       // Measured before process.stdout exists (its pipe is a handle too).

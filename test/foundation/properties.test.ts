@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeTool, toolToCanonical } from "../../src/common.js";
-import { readCommon, renderCommon } from "../../src/commonJson.js";
+import { readCommon, renderCommon } from "../../src/common-json.js";
 import { convert, parseToCommon } from "../../src/convert.js";
 import { parseSimple, renderSimple } from "../../src/harness/simple.js";
 import { Checker, parseJson } from "../../src/json.js";

@@ -14,7 +14,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../src/common.js";
-import { toolToJson } from "../../src/commonJson.js";
+import { toolToJson } from "../../src/common-json.js";
 import { canonicalCallArb, jsonArb } from "../support/arbitraries.js";
 
 const FITTING: [name: string, input: Json, expected: Tool][] = [

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderCommon } from "../../src/commonJson.js";
+import { renderCommon } from "../../src/common-json.js";
 import { parseToCommon } from "../../src/convert.js";
 import { TxcriptError } from "../../src/errors.js";
 import { MAX_JSON_DEPTH, tooDeep } from "../../src/json.js";

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderCommon, renderCommonChunks } from "../../src/commonJson.js";
+import { renderCommon, renderCommonChunks } from "../../src/common-json.js";
 import { MAX_LINES } from "../../src/lines.js";
 import { transcriptArb } from "../support/arbitraries.js";
 import { txcript } from "../support/cli.js";

@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, readdirSync, renameSync, symlinkSync } from "n
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { harness, openStore } from "../../src/harness/index.js";
-import { realisticSession } from "../claude_code/session.js";
+import { realisticSession } from "../claude-code/session.js";
 import { txcript } from "../support/cli.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 

@@ -22,7 +22,7 @@ import {
 } from "../../src/mcp/schemas.js";
 import { estimateTokens } from "../../src/mcp/tokens.js";
 import { addBadFiles } from "../antigravity-store/support.js";
-import { realisticSession as claudeSession } from "../claude_code/session.js";
+import { realisticSession as claudeSession } from "../claude-code/session.js";
 import { buildConversation, LEGACY_SESSION_ID, TOOLS_SESSION_ID } from "../support/agy-fixtures.js";
 import { ROOT, txcript } from "../support/cli.js";
 import { hashTree, tempDir } from "../support/tmp.js";

@@ -16,7 +16,7 @@ import { antigravityMeta } from "../../src/harness/antigravity/codec.js";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
 import { harness, openStore } from "../../src/harness/index.js";
 import type { Common, HarnessId, Transcript } from "../../src/transcript.js";
-import { realisticSession as claudeSession } from "../claude_code/session.js";
+import { realisticSession as claudeSession } from "../claude-code/session.js";
 import { realisticSession as codexSession } from "../codex/support.js";
 import {
   legacyLayoutSession,

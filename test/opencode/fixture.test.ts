@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { renderCommon } from "../../src/commonJson.js";
+import { renderCommon } from "../../src/common-json.js";
 import { OpenCodeStore, openCodeCodec, openCodeText } from "../../src/harness/opencode/index.js";
 import { copyOpenCodeFixture } from "../support/opencode.js";
 import { hashTree, tempDir } from "../support/tmp.js";

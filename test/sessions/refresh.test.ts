@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionIndex } from "../../src/index/index.js";
 import { Sessions } from "../../src/sessions/sessions.js";
-import { realisticSession as claudeSession } from "../claude_code/session.js";
+import { realisticSession as claudeSession } from "../claude-code/session.js";
 import { makeHome, saveCommon } from "../mcp/support.js";
 import { tempDir } from "../support/tmp.js";
 

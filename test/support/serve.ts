@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assistant, jsonl, user } from "../claude_code/lines.js";
+import { assistant, jsonl, user } from "../claude-code/lines.js";
 import { BIN, ROOT } from "./cli.js";
 
 export const PLANTED = "zanzibarquux";

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { assignDefined } from "../../json.js";
 import type { Listing } from "../../local.js";
-import { sessionRecord } from "../../sessionRecord.js";
+import { sessionRecord } from "../../session-record.js";
 import type { ListRequest } from "../../sessions/sessions.js";
 import type { HarnessId } from "../../transcript.js";
 import { addArchiveOptions } from "../archive.js";

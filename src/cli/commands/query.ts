@@ -18,7 +18,7 @@ import {
   type QueryRequest,
 } from "../../index/index.js";
 import { assignDefined } from "../../json.js";
-import { sessionRecord } from "../../sessionRecord.js";
+import { sessionRecord } from "../../session-record.js";
 import { timestampMillis } from "../../time.js";
 import type { HarnessId } from "../../transcript.js";
 import { addArchiveOptions } from "../archive.js";

@@ -4,7 +4,7 @@
  */
 
 import { type Command, Option } from "commander";
-import { renderCommonChunks } from "../../commonJson.js";
+import { renderCommonChunks } from "../../common-json.js";
 import { assignDefined, defined } from "../../json.js";
 import { renderText, type ViewInput } from "../../render/text.js";
 import type { HarnessId, TextForm } from "../../transcript.js";

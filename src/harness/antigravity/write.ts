@@ -16,7 +16,7 @@ import {
   toolToCanonical,
   type Usage,
 } from "../../common.js";
-import { renderCommon } from "../../commonJson.js";
+import { renderCommon } from "../../common-json.js";
 import { InvalidRequestError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";

@@ -14,7 +14,7 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { blockToJson } from "../../commonJson.js";
+import { blockToJson } from "../../common-json.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
 import {

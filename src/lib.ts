@@ -10,7 +10,7 @@ export {
   commonToJson,
   readCommon,
   renderCommon,
-} from "./commonJson.js";
+} from "./common-json.js";
 export { convert, parseToCommon, renderFromCommon } from "./convert.js";
 export * from "./errors.js";
 export {
