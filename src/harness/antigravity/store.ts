@@ -11,9 +11,9 @@
  * See docs/formats/antigravity.md, section "Store".
  */
 
-import { readdirSync, realpathSync, rmSync, type Stats, unlinkSync } from "node:fs";
+import { readdirSync, realpathSync, renameSync, rmSync, type Stats, unlinkSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import {
   ConflictError,
   describeCause,
@@ -322,6 +322,12 @@ export class AntigravityStore implements Store<AntigravityBody> {
       );
     }
     let tmp: string | undefined;
+    // A new conversation's brain folder is built under a temporary name and
+    // renamed into place just before the database: a save killed before
+    // then leaves a temporary the next save sweeps, never an orphan
+    // brain/<id> beside no database.
+    let building: string | undefined;
+    let madeBrain = false;
     try {
       const realRoot = realpathSync(lane.root);
       const existing = statOrUndefined(paths.db, false);
@@ -349,17 +355,22 @@ export class AntigravityStore implements Store<AntigravityBody> {
       writeDatabase(tmp, body);
       fsyncPath(tmp, "r+");
       // The brain directory comes before the database: agy wedges on a database without it.
-      mkdirInside(lane.root, paths.logs, HARNESS);
-      sweepTemps(paths.logs);
+      const brainRoot = dirname(paths.brain);
+      mkdirInside(lane.root, brainRoot, HARNESS);
+      sweepTemps(brainRoot);
+      if (statOrUndefined(paths.brain, false) === undefined) building = tempPath(brainRoot, id);
+      const logs = building ? join(building, relative(paths.brain, paths.logs)) : paths.logs;
+      mkdirInside(lane.root, logs, HARNESS);
+      if (!building) sweepTemps(logs);
       const files = [paths.db, paths.brain];
       for (const [key, file] of paths.logFiles) {
         const text = body[key];
         if (text !== undefined) {
-          writeFileAtomic(file, text);
+          writeFileAtomic(join(logs, basename(file)), text);
           files.push(file);
         } else rmSync(file, { force: true }); // a stale mirror of a replaced conversation
       }
-      fsyncPath(paths.logs, "r");
+      fsyncPath(logs, "r");
       // The title, where agy's picker reads it; never inside the steps the model sees.
       // Fields agy keeps there besides the title (the last view time) outlive an overwrite.
       const existingNote = existing ? readAnnotation(paths.annotation) : undefined;
@@ -374,10 +385,18 @@ export class AntigravityStore implements Store<AntigravityBody> {
         rmSync(paths.annotation, { force: true }); // the title of a replaced conversation
       }
       this.retire(paths.db, existing);
+      if (building !== undefined) {
+        // Fails (rather than merging) if agy made brain/<id> meanwhile.
+        renameSync(building, paths.brain);
+        building = undefined;
+        madeBrain = true;
+        fsyncPath(brainRoot, "r");
+      }
       // The commit point; exclusive unless overwriting, so that a database
       // that appeared meanwhile (agy itself) is never replaced.
       publish(tmp, paths.db, !options.overwrite);
       tmp = undefined;
+      madeBrain = false;
       fsyncPath(paths.conversations, "r");
       // The app's picker row, after the database it describes exists; only
       // into a table with exactly the documented columns, else said why not.
@@ -391,6 +410,9 @@ export class AntigravityStore implements Store<AntigravityBody> {
         for (const suffix of ["", "-journal", "-wal", "-shm"])
           rmSync(tmp + suffix, { force: true });
       }
+      // Nothing of a failed new conversation stays: its brain folder neither.
+      if (building !== undefined) rmSync(building, { recursive: true, force: true });
+      if (madeBrain) rmSync(paths.brain, { recursive: true, force: true });
       if (error instanceof TargetExistsError) {
         throw new ConflictError(HARNESS, `conversation ${id} already exists`, { file: paths.db });
       }
