@@ -143,9 +143,21 @@ export interface TextCodec<Body> {
   detect?(sample: Sample): Recognized | undefined;
 }
 
+/** One file's path, mtime and size, as a fingerprint holds it. */
+export interface FileStamp {
+  path: string;
+  mtime_ms: number;
+  size: number;
+}
+
 /** mtime and size of every file a session consists of, for caches. */
 export interface Fingerprint {
-  files: { path: string; mtime_ms: number; size: number }[];
+  files: FileStamp[];
+}
+
+/** The stamp of the file at `path`, from its stat. */
+export function fileStamp(path: string, st: { mtimeMs: number; size: number }): FileStamp {
+  return { path, mtime_ms: st.mtimeMs, size: st.size };
 }
 
 /** One session found by a discovery scan: what a listing needs, no more. */

@@ -8,7 +8,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { errnoCode } from "../../errors.js";
-import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import {
+  type Fingerprint,
+  fileStamp,
+  type StoreOptions,
+  type StoreProbe,
+} from "../../transcript.js";
 
 export const THREADS_DIR = "threads";
 export const THREAD_SUFFIX = ".json";
@@ -42,11 +47,7 @@ export function threadNames(threadsDir: string): string[] {
 export function threadFingerprint(path: string): Fingerprint {
   const st = statSync(path, { throwIfNoEntry: false });
   return {
-    files: [
-      st?.isFile()
-        ? { path, mtime_ms: st.mtimeMs, size: st.size }
-        : { path, mtime_ms: 0, size: -1 },
-    ],
+    files: [st?.isFile() ? fileStamp(path, st) : { path, mtime_ms: 0, size: -1 }],
   };
 }
 

@@ -8,7 +8,7 @@
 import { lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { errnoCode } from "../../errors.js";
-import type { Fingerprint, StoreProbe } from "../../transcript.js";
+import { type Fingerprint, fileStamp, type StoreProbe } from "../../transcript.js";
 import {
   type AntigravityStoreOptions,
   antigravityLanes,
@@ -111,7 +111,7 @@ export function fingerprintOf(
   const files: Fingerprint["files"] = [];
   for (const path of candidates) {
     const st = statOrUndefined(path);
-    if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
+    if (st?.isFile()) files.push(fileStamp(path, st));
   }
   return { files };
 }

@@ -20,7 +20,7 @@ import { assignDefined } from "../../json.js";
 import { pathComponentProblem } from "../../paths.js";
 import { type DatabaseFile, inspectDatabaseFile, readSnapshot } from "../../sqlite.js";
 import { timestampFromMillis } from "../../time.js";
-import type { Discovered, Skipped } from "../../transcript.js";
+import { type Discovered, fileStamp, type Skipped } from "../../transcript.js";
 import { type LaneRoot, lanePaths } from "./paths.js";
 import { fingerprintOf, statOrUndefined } from "./probe.js";
 import { readListing } from "./store-listing.js";
@@ -174,7 +174,7 @@ export function applyCached(found: Discovered, cached: CachedSummary, cache: str
     const st = statOrUndefined(cache);
     if (st?.isFile())
       found.fingerprint = {
-        files: [...found.fingerprint.files, { path: cache, mtime_ms: st.mtimeMs, size: st.size }],
+        files: [...found.fingerprint.files, fileStamp(cache, st)],
       };
   }
   const title = cached.title ?? cached.preview;

@@ -8,7 +8,12 @@ import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode, StoreError } from "../../errors.js";
-import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import {
+  type Fingerprint,
+  fileStamp,
+  type StoreOptions,
+  type StoreProbe,
+} from "../../transcript.js";
 
 /** Where the store lives: explicit root, TXCRIPT_CLAUDE_CODE_ROOT, $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects. */
 export function claudeCodeRoot(options: StoreOptions = {}): string {
@@ -70,7 +75,7 @@ export class ClaudeCodeProbe implements StoreProbe {
         const path = join(dir, name);
         try {
           const st = statSync(path);
-          out.push({ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] });
+          out.push({ files: [fileStamp(path, st)] });
         } catch {
           out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
         }

@@ -44,17 +44,18 @@ import {
   type Timestamp,
   timestampFromMillis,
 } from "../../time.js";
-import type {
-  Discovered,
-  DiscoverOptions,
-  Discovery,
-  Fingerprint,
-  Saved,
-  SaveOptions,
-  Skipped,
-  Store,
-  StoreOptions,
-  Transcript,
+import {
+  type Discovered,
+  type DiscoverOptions,
+  type Discovery,
+  type Fingerprint,
+  fileStamp,
+  type Saved,
+  type SaveOptions,
+  type Skipped,
+  type Store,
+  type StoreOptions,
+  type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
 import { type ClaudeCodeBody, joinLines, parseRecord } from "./body.js";
@@ -325,7 +326,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         if (scan.conversation === 0) return;
         const id = basename(path).slice(0, -SESSION_SUFFIX.length);
         const meta: Meta = { ...scan.meta, id, timestamp: scan.meta.timestamp ?? EPOCH };
-        const fingerprint: Fingerprint = { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
+        const fingerprint: Fingerprint = { files: [fileStamp(path, st)] };
         sessions.push({
           harness: "claude_code",
           id,
@@ -480,6 +481,6 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     const path = this.filesFor(id)[0];
     if (path === undefined) return undefined;
     const st = statSync(path);
-    return { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
+    return { files: [fileStamp(path, st)] };
   }
 }

@@ -10,7 +10,13 @@ import { join } from "node:path";
 import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode } from "../../errors.js";
 import { isUuid } from "../../ids.js";
-import type { Fingerprint, Skipped, StoreOptions, StoreProbe } from "../../transcript.js";
+import {
+  type Fingerprint,
+  fileStamp,
+  type Skipped,
+  type StoreOptions,
+  type StoreProbe,
+} from "../../transcript.js";
 
 export const SESSIONS_DIR = "sessions";
 const ARCHIVED_DIR = "archived_sessions";
@@ -96,7 +102,7 @@ export class CodexProbe implements StoreProbe {
     return rolloutFiles(this.home).map((file) => {
       try {
         const st = statSync(file.path);
-        return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
+        return { files: [fileStamp(file.path, st)] };
       } catch {
         return { files: [{ path: file.path, mtime_ms: 0, size: -1 }] };
       }

@@ -46,17 +46,18 @@ import {
   realPathInside,
 } from "../../paths.js";
 import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
-import type {
-  Discovered,
-  DiscoverOptions,
-  Discovery,
-  Fingerprint,
-  Saved,
-  SaveOptions,
-  Skipped,
-  Store,
-  StoreOptions,
-  Transcript,
+import {
+  type Discovered,
+  type DiscoverOptions,
+  type Discovery,
+  type Fingerprint,
+  fileStamp,
+  type Saved,
+  type SaveOptions,
+  type Skipped,
+  type Store,
+  type StoreOptions,
+  type Transcript,
 } from "../../transcript.js";
 import {
   type CodexBody,
@@ -344,7 +345,7 @@ export class CodexStore implements Store<CodexBody> {
           // The file's mtime says when it was last copied, not when the session was active.
           updated: lastEventTime(lines) ?? timestampFromMillis(st.mtimeMs),
           message_count: estimateMessages(lines),
-          fingerprint: { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] },
+          fingerprint: { files: [fileStamp(file.path, st)] },
         };
         assignDefined(found, "lane", file.archived ? "archived" : info.source);
         assignDefined(found, "parent_id", info.parent_id);
@@ -512,6 +513,6 @@ export class CodexStore implements Store<CodexBody> {
     const file = this.locate(id)[0];
     if (!file) return undefined;
     const st = statSync(file.path);
-    return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
+    return { files: [fileStamp(file.path, st)] };
   }
 }

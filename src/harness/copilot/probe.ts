@@ -8,7 +8,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { errnoCode } from "../../errors.js";
-import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import {
+  type Fingerprint,
+  fileStamp,
+  type StoreOptions,
+  type StoreProbe,
+} from "../../transcript.js";
 
 const SESSION_STATE = "session-state";
 const EVENTS = "events.jsonl";
@@ -53,7 +58,7 @@ export class CopilotProbe implements StoreProbe {
   scan(): Fingerprint[] {
     return eventFiles(this.root).flatMap(({ path }) => {
       const st = statSync(path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] }] : [];
+      return st?.isFile() ? [{ files: [fileStamp(path, st)] }] : [];
     });
   }
 }

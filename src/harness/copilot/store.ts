@@ -20,16 +20,17 @@ import {
   pathComponentProblem,
 } from "../../paths.js";
 import { compareTimestamps, normalizeTimestamp, timestampFromMillis } from "../../time.js";
-import type {
-  Discovered,
-  DiscoverOptions,
-  Discovery,
-  Fingerprint,
-  Saved,
-  Skipped,
-  Store,
-  StoreOptions,
-  Transcript,
+import {
+  type Discovered,
+  type DiscoverOptions,
+  type Discovery,
+  type Fingerprint,
+  fileStamp,
+  type Saved,
+  type Skipped,
+  type Store,
+  type StoreOptions,
+  type Transcript,
 } from "../../transcript.js";
 import { type CopilotBody, eventsOf, messageGroups } from "./body.js";
 import { copilotRoot, eventFiles } from "./probe.js";
@@ -73,7 +74,7 @@ export class CopilotStore implements Store<CopilotBody> {
   scan(): Fingerprint[] {
     return eventFiles(this.root).flatMap(({ path }) => {
       const st = statSync(path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] }] : [];
+      return st?.isFile() ? [{ files: [fileStamp(path, st)] }] : [];
     });
   }
 
@@ -124,7 +125,7 @@ export class CopilotStore implements Store<CopilotBody> {
           meta: t.meta,
           updated: updated ?? timestampFromMillis(st.mtimeMs),
           message_count: messageGroups(events).length,
-          fingerprint: { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] },
+          fingerprint: { files: [fileStamp(path, st)] },
           lane: "main",
         });
       } catch (cause) {
@@ -155,9 +156,7 @@ export class CopilotStore implements Store<CopilotBody> {
     if (pathComponentProblem(id)) return undefined;
     const path = this.pathOf(id);
     const st = path !== undefined ? statSync(path, { throwIfNoEntry: false }) : undefined;
-    return path !== undefined && st?.isFile()
-      ? { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] }
-      : undefined;
+    return path !== undefined && st?.isFile() ? { files: [fileStamp(path, st)] } : undefined;
   }
 
   save(): Saved {

@@ -8,7 +8,7 @@
  * line, blob and field is kept verbatim, unknown ones included.
  */
 
-import { isJsonObject, type Json, type JsonObject } from "../../common.js";
+import type { JsonObject } from "../../common.js";
 
 /** An agent transcript: every line of `<id>.jsonl`, in order. */
 interface CursorTranscriptBody {
@@ -39,17 +39,6 @@ export type CursorRole = (typeof ROLES)[number];
 export function roleOf(record: JsonObject): CursorRole | undefined {
   const r = record.role;
   return ROLES.find((role) => role === r);
-}
-
-/** A list field of a JSON object (empty when missing or not a list). */
-function list(value: JsonObject | undefined, key: string): Json[] {
-  const v = value?.[key];
-  return Array.isArray(v) ? v : [];
-}
-
-/** A JSON object, when the value is one. */
-function asObject(value: Json | undefined): JsonObject | undefined {
-  return isJsonObject(value) ? value : undefined;
 }
 
 /** Messages a listing counts: the records that read as a message (an estimate: empty ones count). */

@@ -14,7 +14,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { errnoCode } from "../../errors.js";
-import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import {
+  type Fingerprint,
+  fileStamp,
+  type StoreOptions,
+  type StoreProbe,
+} from "../../transcript.js";
 
 const PROJECTS_DIR = "projects";
 const TRANSCRIPTS_DIR = "agent-transcripts";
@@ -96,7 +101,7 @@ export function sourceFingerprint(source: CursorSource): Fingerprint {
       : [source.path];
   for (const path of paths) {
     const st = statSync(path, { throwIfNoEntry: false });
-    if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
+    if (st?.isFile()) files.push(fileStamp(path, st));
     else if (path === source.path) files.push({ path, mtime_ms: 0, size: -1 });
   }
   return { files };

@@ -40,17 +40,18 @@ import {
   realPathInside,
 } from "../../paths.js";
 import { compareTimestamps, normalizeTimestamp, timestampFromMillis } from "../../time.js";
-import type {
-  Discovered,
-  DiscoverOptions,
-  Discovery,
-  Fingerprint,
-  Saved,
-  SaveOptions,
-  Skipped,
-  Store,
-  StoreOptions,
-  Transcript,
+import {
+  type Discovered,
+  type DiscoverOptions,
+  type Discovery,
+  type Fingerprint,
+  fileStamp,
+  type Saved,
+  type SaveOptions,
+  type Skipped,
+  type Store,
+  type StoreOptions,
+  type Transcript,
 } from "../../transcript.js";
 import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
 import {
@@ -304,7 +305,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
           meta: this.metaOf(file, conversation, roots),
           updated,
           message_count: count,
-          fingerprint: { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] },
+          fingerprint: { files: [fileStamp(file.path, st)] },
           lane: conversation.kind === "subagent" || file.parent !== undefined ? "subagent" : "main",
         };
         assignDefined(found, "parent_id", file.parent);
@@ -571,7 +572,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
     const file = this.locate(id).best;
     if (!file) return undefined;
     const st = statSync(file.path);
-    return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
+    return { files: [fileStamp(file.path, st)] };
   }
 }
 

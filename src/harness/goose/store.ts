@@ -21,16 +21,17 @@ import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
-import type {
-  Discovered,
-  DiscoverOptions,
-  Discovery,
-  Fingerprint,
-  Saved,
-  Skipped,
-  Store,
-  StoreOptions,
-  Transcript,
+import {
+  type Discovered,
+  type DiscoverOptions,
+  type Discovery,
+  type Fingerprint,
+  fileStamp,
+  type Saved,
+  type Skipped,
+  type Store,
+  type StoreOptions,
+  type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
 import type { GooseBody } from "./body.js";
@@ -192,7 +193,7 @@ export class GooseStore implements Store<GooseBody> {
             meta,
             updated: gooseTime(session.updated_at) ?? meta.timestamp,
             message_count: typeof count === "number" ? count : 0,
-            fingerprint: { files: [{ path: this.database, mtime_ms: st.mtimeMs, size: st.size }] },
+            fingerprint: { files: [fileStamp(this.database, st)] },
           };
           const type = session.session_type;
           if (typeof type === "string" && type !== "user") found.lane = type;
@@ -218,7 +219,7 @@ export class GooseStore implements Store<GooseBody> {
           meta: t.meta,
           updated: gooseTime(t.body.session.updated_at) ?? timestampFromMillis(st.mtimeMs),
           message_count: t.body.messages.length,
-          fingerprint: { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] },
+          fingerprint: { files: [fileStamp(path, st)] },
           lane: "legacy",
         });
       } catch (cause) {
@@ -291,7 +292,7 @@ export class GooseStore implements Store<GooseBody> {
     for (const path of [this.database, this.legacyPath(id)]) {
       const st = statSync(path, { throwIfNoEntry: false });
       if (st?.isFile() && (path !== this.database || this.ids().includes(id)))
-        return { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
+        return { files: [fileStamp(path, st)] };
     }
     return undefined;
   }

@@ -9,7 +9,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { homeDir, nonEmpty, storeRoot } from "../../env.js";
 import { errnoCode } from "../../errors.js";
-import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import {
+  type Fingerprint,
+  fileStamp,
+  type StoreOptions,
+  type StoreProbe,
+} from "../../transcript.js";
 
 /** `sessions_dir()` in Kiro's chat-cli-v2 `util/paths.rs`: `~/.kiro/sessions/cli`. */
 export const SESSIONS_DIR = join("sessions", "cli");
@@ -56,7 +61,7 @@ export function sessionFingerprint(sessionsDir: string, id: string): Fingerprint
   const files: Fingerprint["files"] = [];
   for (const path of [join(sessionsDir, `${id}${LOG_SUFFIX}`), join(sessionsDir, `${id}.json`)]) {
     const st = statSync(path, { throwIfNoEntry: false });
-    if (st?.isFile()) files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
+    if (st?.isFile()) files.push(fileStamp(path, st));
     else if (path.endsWith(LOG_SUFFIX)) files.push({ path, mtime_ms: 0, size: -1 });
   }
   return { files };

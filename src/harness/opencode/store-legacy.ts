@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { describeCause, errnoCode, StoreError } from "../../errors.js";
 import { realPathInside } from "../../paths.js";
-import type { Fingerprint, Skipped } from "../../transcript.js";
+import { type Fingerprint, fileStamp, type Skipped } from "../../transcript.js";
 import { type OpenCodeBody, type OpenCodeMessage, type Row, text } from "./body.js";
 import { STORAGE_DIR } from "./probe.js";
 import { compare, sessionRow } from "./text.js";
@@ -147,7 +147,7 @@ export function legacyFingerprint(root: string, file: LegacyFile, body: OpenCode
   for (const path of paths) {
     try {
       const st = statSync(path);
-      files.push({ path, mtime_ms: st.mtimeMs, size: st.size });
+      files.push(fileStamp(path, st));
     } catch {
       // Gone since the listing: the next fingerprint differs anyway.
     }

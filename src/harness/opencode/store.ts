@@ -28,17 +28,18 @@ import { assignDefined } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
 import { timestampFromMillis } from "../../time.js";
-import type {
-  Discovered,
-  DiscoverOptions,
-  Discovery,
-  Fingerprint,
-  Saved,
-  SaveOptions,
-  Skipped,
-  Store,
-  StoreOptions,
-  Transcript,
+import {
+  type Discovered,
+  type DiscoverOptions,
+  type Discovery,
+  type Fingerprint,
+  fileStamp,
+  type Saved,
+  type SaveOptions,
+  type Skipped,
+  type Store,
+  type StoreOptions,
+  type Transcript,
 } from "../../transcript.js";
 import {
   MESSAGE_TABLE,
@@ -265,7 +266,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
       return legacyFingerprint(this.root, file, loadLegacy(this.root, file));
     } catch {
       const st = statSync(file.path);
-      return { files: [{ path: file.path, mtime_ms: st.mtimeMs, size: st.size }] };
+      return { files: [fileStamp(file.path, st)] };
     }
   }
 

@@ -10,7 +10,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { errnoCode } from "../../errors.js";
-import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import {
+  type Fingerprint,
+  fileStamp,
+  type StoreOptions,
+  type StoreProbe,
+} from "../../transcript.js";
 
 /** Where pi's sessions are, and whether pi writes them flat (a session dir override). */
 export interface PiRoot {
@@ -78,7 +83,7 @@ export class PiProbe implements StoreProbe {
     const out: Fingerprint[] = [];
     for (const path of sessionPaths(this.root)) {
       const st = statSync(path, { throwIfNoEntry: false });
-      if (st?.isFile()) out.push({ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] });
+      if (st?.isFile()) out.push({ files: [fileStamp(path, st)] });
     }
     return out;
   }

@@ -34,17 +34,18 @@ import {
   timestampFromMillis,
   timestampMillis,
 } from "../../time.js";
-import type {
-  Discovered,
-  DiscoverOptions,
-  Discovery,
-  Fingerprint,
-  Saved,
-  SaveOptions,
-  Skipped,
-  Store,
-  StoreOptions,
-  Transcript,
+import {
+  type Discovered,
+  type DiscoverOptions,
+  type Discovery,
+  type Fingerprint,
+  fileStamp,
+  type Saved,
+  type SaveOptions,
+  type Skipped,
+  type Store,
+  type StoreOptions,
+  type Transcript,
 } from "../../transcript.js";
 import {
   commonEntries,
@@ -118,7 +119,7 @@ export class PiStore implements Store<PiBody> {
   scan(): Fingerprint[] {
     return this.paths().flatMap((path) => {
       const st = statSync(path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] }] : [];
+      return st?.isFile() ? [{ files: [fileStamp(path, st)] }] : [];
     });
   }
 
@@ -169,7 +170,7 @@ export class PiStore implements Store<PiBody> {
           meta: t.meta,
           updated: lastActivity(entries) ?? t.meta.timestamp ?? timestampFromMillis(st.mtimeMs),
           message_count: commonEntries(t.body.lines).length,
-          fingerprint: { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] },
+          fingerprint: { files: [fileStamp(path, st)] },
           lane: "main",
         };
         // A fork (`/fork`, `/clone`, `--fork`) names the file it came from.
@@ -288,7 +289,7 @@ export class PiStore implements Store<PiBody> {
     const path = this.locate(id)[0];
     if (path === undefined) return undefined;
     const st = statSync(path);
-    return { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
+    return { files: [fileStamp(path, st)] };
   }
 }
 

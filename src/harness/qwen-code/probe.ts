@@ -8,7 +8,12 @@ import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { describeCause, errnoCode, StoreError } from "../../errors.js";
-import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import {
+  type Fingerprint,
+  fileStamp,
+  type StoreOptions,
+  type StoreProbe,
+} from "../../transcript.js";
 
 export const PROJECTS = "projects";
 export const CHATS = "chats";
@@ -82,7 +87,7 @@ export class QwenCodeProbe implements StoreProbe {
         const path = join(dir, name);
         try {
           const st = statSync(path);
-          out.push({ files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] });
+          out.push({ files: [fileStamp(path, st)] });
         } catch {
           out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
         }

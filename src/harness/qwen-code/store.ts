@@ -30,17 +30,18 @@ import {
   type Timestamp,
   timestampFromMillis,
 } from "../../time.js";
-import type {
-  Discovered,
-  DiscoverOptions,
-  Discovery,
-  Fingerprint,
-  Saved,
-  SaveOptions,
-  Skipped,
-  Store,
-  StoreOptions,
-  Transcript,
+import {
+  type Discovered,
+  type DiscoverOptions,
+  type Discovery,
+  type Fingerprint,
+  fileStamp,
+  type Saved,
+  type SaveOptions,
+  type Skipped,
+  type Store,
+  type StoreOptions,
+  type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
 import { activeChain, asRecord, countMessages, joinLines, type QwenBody } from "./body.js";
@@ -145,7 +146,7 @@ export class QwenCodeStore implements Store<QwenBody> {
           meta: { ...meta, id },
           updated: updated ?? timestampFromMillis(Math.floor(st.mtimeMs)),
           message_count: count,
-          fingerprint: { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] },
+          fingerprint: { files: [fileStamp(path, st)] },
         });
       } catch (cause) {
         skipped.push({ path, reason: `cannot read: ${describeCause(cause)}` });
@@ -237,6 +238,6 @@ export class QwenCodeStore implements Store<QwenBody> {
     const path = this.filesFor(id)[0];
     if (path === undefined) return undefined;
     const st = statSync(path);
-    return { files: [{ path, mtime_ms: st.mtimeMs, size: st.size }] };
+    return { files: [fileStamp(path, st)] };
   }
 }
