@@ -461,8 +461,13 @@ export class GeminiCliStore implements Store<GeminiBody> {
       }
       const marker = join(projectDir, MARKER);
       if (!existsSync(marker)) {
-        writeFileSync(marker, root, { encoding: "utf8", flag: "wx" });
-        files.push(marker);
+        try {
+          writeFileSync(marker, root, { encoding: "utf8", flag: "wx" });
+          files.push(marker);
+        } catch (cause) {
+          // A concurrent save of the same project made it first: the session's own write decides the race.
+          if (errnoCode(cause) !== "EEXIST") throw cause;
+        }
       }
       try {
         // Exclusive unless replacing this very file: of two concurrent saves, one wins.
