@@ -96,7 +96,7 @@ export function cacheRow(id: string, status: string, extra: Partial<SummaryRow> 
     last_modified_time: "2026-11-01 10:00:00+00:00",
     workspace_uris: '["file:///home/dev/app"]',
     status,
-    source: "antigravity",
+    source: "",
     project_id: "outside-of-project",
     agent_name: "",
     parent_conversation_id: "",

@@ -114,7 +114,7 @@ describe("saving for the desktop app", () => {
       last_modified_time: "2026-11-02 09:01:09+00:00",
       workspace_uris: '["file:///home/dev/my%20app"]',
       status: "CASCADE_RUN_STATUS_IDLE",
-      source: "antigravity",
+      source: "",
       project_id: "outside-of-project",
       agent_name: "",
       parent_conversation_id: "",

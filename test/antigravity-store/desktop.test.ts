@@ -6,7 +6,7 @@
  * status; the cache missing, locked, with extra or missing columns.
  */
 
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -25,6 +25,7 @@ import {
   ROOT_ID,
   SUB_ID,
 } from "./desktop-support.js";
+import { writeAgyDatabase } from "./support.js";
 
 describe("the desktop lane", () => {
   it("is found by default beside the CLI and ACP lanes, and by its override", () => {
@@ -33,6 +34,7 @@ describe("the desktop lane", () => {
       ["cli", "/h/.gemini/antigravity-cli"],
       ["acp", "/h/.gemini/antigravity-acp"],
       ["desktop", "/h/.gemini/antigravity"],
+      ["ide", "/h/.gemini/antigravity-ide"],
     ]);
     const over = antigravityLanes({
       env: { HOME: "/h", TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT: "/d" },
@@ -44,6 +46,39 @@ describe("the desktop lane", () => {
       env: { TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT: "/d" },
     });
     expect(explicit.map((l) => l.lane)).toEqual(["cli", "desktop"]);
+    const ide = antigravityLanes({
+      env: { HOME: "/h", TXCRIPT_ANTIGRAVITY_IDE_ROOT: "/i" },
+      platform: "linux",
+    });
+    expect(ide.find((l) => l.lane === "ide")?.root).toBe("/i");
+  });
+
+  it("reads the IDE's conversations (~/.gemini/antigravity-ide) as their own surface", async () => {
+    const home = tempDir();
+    const ide = join(home, ".gemini", "antigravity-ide");
+    mkdirSync(join(ide, "conversations"), { recursive: true });
+    writeAgyDatabase(ide, desktopBody(ROOT_ID, 1));
+    const before = hashTree(ide);
+    const store = new AntigravityStore({ env: { HOME: home }, platform: "linux" });
+    const { sessions, skipped } = await store.discover();
+    expect(skipped).toEqual([]);
+    expect(sessions.map((s) => [s.id, sessionRecord(s).lane])).toEqual([[ROOT_ID, "ide"]]);
+    const loaded = store.load(ROOT_ID);
+    expect(loaded.body.lane).toBe("ide");
+    expect(loaded.body.steps.length).toBeGreaterThan(0);
+    expect(hashTree(ide)).toEqual(before);
+  });
+
+  it("follows agy's own JETSKI_APP_DATA_DIR for the CLI lane, as a name under ~/.gemini or a path", () => {
+    const cli = (env: Record<string, string>) =>
+      antigravityLanes({ env: { HOME: "/h", ...env }, platform: "linux" }).find(
+        (l) => l.lane === "cli",
+      )?.root;
+    expect(cli({ JETSKI_APP_DATA_DIR: "antigravity-cli" })).toBe("/h/.gemini/antigravity-cli");
+    expect(cli({ JETSKI_APP_DATA_DIR: "/p/work" })).toBe("/p/work");
+    expect(cli({ JETSKI_APP_DATA_DIR: "profiles/a", GEMINI_HOME: "/g" })).toBe("/g/profiles/a");
+    expect(cli({ JETSKI_APP_DATA_DIR: "" })).toBe("/h/.gemini/antigravity-cli");
+    expect(cli({ JETSKI_APP_DATA_DIR: "/p/work", TXCRIPT_ANTIGRAVITY_ROOT: "/x" })).toBe("/x");
   });
 
   it("lists desktop conversations with their surface, links a subagent to its root, and loads them", async () => {

@@ -217,11 +217,12 @@ describe("roots", () => {
     extra: { root?: string; platform?: NodeJS.Platform } = {},
   ) => antigravityLanes({ env, ...extra });
 
-  it("defaults to ~/.gemini/antigravity-cli, ~/.gemini/antigravity-acp and the desktop app's ~/.gemini/antigravity", () => {
+  it("defaults to ~/.gemini/antigravity-cli, ~/.gemini/antigravity-acp, the desktop app's ~/.gemini/antigravity and the IDE's ~/.gemini/antigravity-ide", () => {
     expect(lanes({ HOME: "/home/ada" }, { platform: "linux" })).toEqual([
       { lane: "cli", root: "/home/ada/.gemini/antigravity-cli" },
       { lane: "acp", root: "/home/ada/.gemini/antigravity-acp" },
       { lane: "desktop", root: "/home/ada/.gemini/antigravity" },
+      { lane: "ide", root: "/home/ada/.gemini/antigravity-ide" },
     ]);
   });
 
@@ -235,6 +236,7 @@ describe("roots", () => {
       { lane: "cli", root: "/data/gemini/antigravity-cli" },
       { lane: "acp", root: "/data/gemini/antigravity-acp" },
       { lane: "desktop", root: "/data/gemini/antigravity" },
+      { lane: "ide", root: "/data/gemini/antigravity-ide" },
     ]);
   });
 
@@ -243,6 +245,7 @@ describe("roots", () => {
       { lane: "cli", root: "/home/ada/.gemini/antigravity-cli" },
       { lane: "acp", root: "/acp" },
       { lane: "desktop", root: "/home/ada/.gemini/antigravity" },
+      { lane: "ide", root: "/home/ada/.gemini/antigravity-ide" },
     ]);
   });
 
@@ -251,6 +254,7 @@ describe("roots", () => {
       { lane: "cli", root: "/home/ada/.gemini/antigravity-cli" },
       { lane: "acp", root: "/home/ada/.gemini/antigravity-acp" },
       { lane: "desktop", root: "/desk" },
+      { lane: "ide", root: "/home/ada/.gemini/antigravity-ide" },
     ]);
     expect(lanes({ TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT: "/desk" }, { root: "/r" })).toEqual([
       { lane: "cli", root: "/r" },
@@ -288,6 +292,7 @@ describe("roots", () => {
       join(gemini, "antigravity-cli"),
       join(gemini, "antigravity-acp"),
       join(gemini, "antigravity"),
+      join(gemini, "antigravity-ide"),
     ]);
   });
 });

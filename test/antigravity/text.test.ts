@@ -337,9 +337,9 @@ describe("errors name the row and column", () => {
     [
       "a bad lane",
       (d) => {
-        d.x_lane = "ide";
+        d.x_lane = "hub";
       },
-      'conv.json: x_lane: expected "cli", "acp" or "desktop", got "ide"',
+      'conv.json: x_lane: expected "cli", "acp", "desktop" or "ide", got "hub"',
     ],
     [
       "a short extra-table row",

@@ -166,14 +166,29 @@ describe("usage report", () => {
         expect(p.output, name).toBeGreaterThan(0);
       }
     expect(priceFor(t, "claude-sonnet-4-5-20250929")?.input).toBe(3);
-    // The models the pinned CLIs default to, where a public list price exists (docs/cli.md).
+    // Every model the pinned CLIs default to (docs/cli.md, "Prices").
     for (const m of [
+      "claude-opus-5-5",
       "claude-sonnet-4-6",
       "claude-haiku-4-5",
+      "gpt-6.1-sol",
       "gemini-2.5-pro",
       "gemini-3-pro-preview",
+      "gemini-3-flash-preview",
     ])
       expect(priceFor(t, m), m).toBeDefined();
+    // The vendors' list prices (per million tokens) as their model pages give them.
+    const opus = priceFor(t, "claude-opus-5-5", Date.UTC(2026, 11, 1));
+    expect([opus?.input, opus?.output, opus?.cache_read, opus?.cache_write]).toEqual([
+      4, 20, 0.2, 5,
+    ]);
+    const sol = priceFor(t, "gpt-6.1-sol", Date.UTC(2026, 11, 1));
+    expect([sol?.input, sol?.output, sol?.cache_read]).toEqual([2, 10, 0.1]);
+    // A Codex turn on gpt-6.1-sol: 1M uncached in, 1M cached in, 100k out.
+    expect(costOf(sol, { input: 1e6, cache_read: 1e6, output: 1e5, cache_write: 0 })).toBeCloseTo(
+      2 + 0.1 + 1,
+      9,
+    );
   });
 
   it("cost is at the rate in force on each message's day", () => {

@@ -58,8 +58,8 @@ export interface ExtraTable {
   rows: SqlValue[][];
 }
 
-/** Which surface produced the conversation: the CLI, the ACP server, or the desktop app. */
-export type AntigravityLane = "cli" | "acp" | "desktop";
+/** Which surface produced the conversation: the CLI, the ACP server, the desktop app, or the IDE. */
+export type AntigravityLane = "cli" | "acp" | "desktop" | "ide";
 
 export interface AntigravityBody {
   /** The conversation id: the database file stem. */

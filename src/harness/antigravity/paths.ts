@@ -14,6 +14,14 @@ const ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ROOT";
 const ACP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_ACP_ROOT";
 /** Our environment variable for the desktop app's lane root. */
 const DESKTOP_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT";
+/** Our environment variable for the Antigravity IDE's lane root. */
+const IDE_ROOT_ENV = "TXCRIPT_ANTIGRAVITY_IDE_ROOT";
+/**
+ * agy's own app-data directory: absolute, or a name under `<gemini>`; agy
+ * sets it to `antigravity-cli` for its tools, and profile switchers point
+ * it elsewhere (docs/formats/antigravity.md, "Surfaces").
+ */
+const AGY_DATA_ENV = "JETSKI_APP_DATA_DIR";
 
 /** One place agy keeps conversations: `<root>/conversations`, `<root>/brain`. */
 export interface LaneRoot {
@@ -39,10 +47,12 @@ export interface AntigravityStoreOptions extends StoreOptions {
  * The lanes a store reads, the CLI lane first (where `save` writes):
  * - an explicit root (`root`, else `$TXCRIPT_ANTIGRAVITY_ROOT`) means that
  *   root alone as the CLI lane, plus `$TXCRIPT_ANTIGRAVITY_ACP_ROOT` and
- *   `$TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT` when set;
- * - otherwise `<gemini>/antigravity-cli`, `<gemini>/antigravity-acp` (or
+ *   `$TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT` and `$TXCRIPT_ANTIGRAVITY_IDE_ROOT` when set;
+ * - otherwise agy's `$JETSKI_APP_DATA_DIR` (absolute, or a name under
+ *   `<gemini>`), else `<gemini>/antigravity-cli`; `<gemini>/antigravity-acp` (or
  *   `$TXCRIPT_ANTIGRAVITY_ACP_ROOT`) and the desktop app's
- *   `<gemini>/antigravity` (or `$TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT`), where
+ *   `<gemini>/antigravity` (or `$TXCRIPT_ANTIGRAVITY_DESKTOP_ROOT`) and the
+ *   IDE's `<gemini>/antigravity-ide` (or `$TXCRIPT_ANTIGRAVITY_IDE_ROOT`), where
  *   `<gemini>` is `$GEMINI_HOME`, else `~/.gemini` (home from `HOME`,
  *   `USERPROFILE` on Windows).
  */
@@ -50,18 +60,22 @@ export function antigravityLanes(options: AntigravityStoreOptions = {}): LaneRoo
   const env = options.env ?? process.env;
   const acp = nonEmpty(env[ACP_ROOT_ENV]);
   const desktop = nonEmpty(env[DESKTOP_ROOT_ENV]);
+  const ide = nonEmpty(env[IDE_ROOT_ENV]);
   const explicit = nonEmpty(options.root) ?? nonEmpty(env[ROOT_ENV]);
   const lanes: LaneRoot[] = [];
   if (explicit !== undefined) {
     lanes.push({ lane: "cli", root: resolve(explicit) });
     if (acp !== undefined) lanes.push({ lane: "acp", root: resolve(acp) });
     if (desktop !== undefined) lanes.push({ lane: "desktop", root: resolve(desktop) });
+    if (ide !== undefined) lanes.push({ lane: "ide", root: resolve(ide) });
   } else {
     const home = homeDir(env, options.platform);
     const gemini = resolve(nonEmpty(env.GEMINI_HOME) ?? join(home, ".gemini"));
-    lanes.push({ lane: "cli", root: join(gemini, "antigravity-cli") });
+    const agyData = nonEmpty(env[AGY_DATA_ENV]);
+    lanes.push({ lane: "cli", root: resolve(gemini, agyData ?? "antigravity-cli") });
     lanes.push({ lane: "acp", root: resolve(acp ?? join(gemini, "antigravity-acp")) });
     lanes.push({ lane: "desktop", root: resolve(desktop ?? join(gemini, "antigravity")) });
+    lanes.push({ lane: "ide", root: resolve(ide ?? join(gemini, "antigravity-ide")) });
   }
   return lanes.filter((l, i) => lanes.findIndex((m) => m.root === l.root) === i);
 }

@@ -45,10 +45,8 @@ export const RUNNING_STATUS = "CASCADE_RUN_STATUS_RUNNING";
 
 /**
  * What each surface writes in the row's `source`, `project_id` and
- * `app_data_dir`: the CLI's as [SM] writes them for agy 1.1.16; the desktop
- * app's project id as [SM-D] records it, its source and data directory by
- * the same rule as the CLI's (the data directory's name), which no public
- * source has shown yet.
+ * `app_data_dir`: the CLI's as [SM] writes them for agy 1.1.16, the desktop
+ * app's as [SM-D] writes them for desktop 2.18.1 (an empty `source`).
  */
 const SURFACE_VALUES = {
   cli: {
@@ -56,7 +54,7 @@ const SURFACE_VALUES = {
     project_id: "default-cli-project",
     app_data_dir: "antigravity-cli",
   },
-  desktop: { source: "antigravity", project_id: "outside-of-project", app_data_dir: "antigravity" },
+  desktop: { source: "", project_id: "outside-of-project", app_data_dir: "antigravity" },
 } as const;
 
 /** A preview is the first prompt, cut as [SM] cuts it. */

@@ -318,8 +318,8 @@ export function parseAntigravity(text: string, origin?: string): Transcript<Anti
   const transcriptFull = c.optional(doc, "transcript_full", "", str);
   assignDefined(body, "transcript_full", transcriptFull);
   const lane = c.optional(doc, "x_lane", "", (v, p): AntigravityLane => {
-    if (v !== "cli" && v !== "acp" && v !== "desktop")
-      return c.expected(p, `"cli", "acp" or "desktop"`, v);
+    if (v !== "cli" && v !== "acp" && v !== "desktop" && v !== "ide")
+      return c.expected(p, `"cli", "acp", "desktop" or "ide"`, v);
     return v;
   });
   assignDefined(body, "lane", lane);
