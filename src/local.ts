@@ -402,7 +402,11 @@ export function continueInto(
  * without one; refused before anything is written for a harness that
  * cannot be pointed at another directory.
  */
-function outLayout(h: Harness, dir: string | undefined, surface: string | undefined): OutHome | undefined {
+function outLayout(
+  h: Harness,
+  dir: string | undefined,
+  surface: string | undefined,
+): OutHome | undefined {
   if (dir === undefined) return undefined;
   if (h.outHome === undefined)
     throw new UnsupportedError(

@@ -61,7 +61,13 @@ function responses(text: string): unknown[] {
 
 const SHAPES: [string, Json][] = [
   ["text", "a.txt\nb.txt"],
-  ["text blocks", [{ type: "text", text: "one" }, { type: "text", text: "two" }]],
+  [
+    "text blocks",
+    [
+      { type: "text", text: "one" },
+      { type: "text", text: "two" },
+    ],
+  ],
   ["a JSON object", { files: ["a.txt"], count: 1 }],
   ["an object that looks like a response", { output: "x" }],
   ["an object with output and more", { output: "x", exit: 0 }],

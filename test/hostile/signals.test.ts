@@ -81,7 +81,9 @@ describe("a signal during an agy save", () => {
       expect(r.sent).toBe(true);
       expect(existsSync(brain(root))).toBe(existsSync(db(root)));
       expect(existsSync(db(root))).toBe(true);
-      const left = readdirSync(join(lane(root), "conversations")).filter((n) => /\.tmp-|\.lock$/.test(n));
+      const left = readdirSync(join(lane(root), "conversations")).filter((n) =>
+        /\.tmp-|\.lock$/.test(n),
+      );
       expect(left).toEqual([]);
       expect(r.status).toBe(130);
       expect(r.stderr).toContain(`interrupted (${signal}) after the session was saved`);
