@@ -5,11 +5,18 @@
  */
 
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { parse as shellParse } from "shell-quote";
 import type { Meta } from "./common.js";
 import { CopyLedger, fileSha256, type Origin } from "./copies.js";
 import type { Env } from "./env.js";
-import { AmbiguousIdError, describeCause, NotFoundError, TxcriptError } from "./errors.js";
+import {
+  AmbiguousIdError,
+  describeCause,
+  NotFoundError,
+  TxcriptError,
+  UnsupportedError,
+} from "./errors.js";
 import {
   type CommonStore,
   commonToText,
@@ -26,6 +33,7 @@ import type {
   Common,
   Discovered,
   HarnessId,
+  OutHome,
   Saved,
   Skipped,
   Store,
@@ -241,7 +249,11 @@ export class Local {
 
 export interface ContinueOptions {
   env: Env;
-  /** Write under this directory instead of the harness's real store. */
+  /**
+   * Write under this directory instead of the harness's real store: DIR is
+   * the harness's own home as its variable names it (`Harness.outHome`),
+   * and the resume command carries that variable.
+   */
   root?: string;
   /** The working directory to give a session that names none (the harness resumes there). */
   defaultCwd?: string;
@@ -324,7 +336,8 @@ export function continueInto(
 ): Continued {
   const h: Harness = harness(target);
   const opts: StoreOptions = { env: options.env };
-  assignDefined(opts, "root", options.root);
+  const out = outLayout(h, options.root, options.surface);
+  assignDefined(opts, "root", out?.root);
   const store = openStore(h, opts);
   if (!store)
     throw new TxcriptError(target, `cannot continue into ${h.label}: it has no session store`);
@@ -379,9 +392,28 @@ export function continueInto(
       }
     }
     const resume = resumeWith(h, saved, copy.meta, override);
-    if (resume) result.resume = resume;
+    if (resume) result.resume = out === undefined ? resume : { ...resume, env: out.env };
     return result;
   }
+}
+
+/**
+ * Where a copy under `--out DIR` goes (`Harness.outHome`), or undefined
+ * without one; refused before anything is written for a harness that
+ * cannot be pointed at another directory.
+ */
+function outLayout(
+  h: Harness,
+  dir: string | undefined,
+  surface: string | undefined,
+): OutHome | undefined {
+  if (dir === undefined) return undefined;
+  if (h.outHome === undefined)
+    throw new UnsupportedError(
+      h.id,
+      `${h.label} cannot be pointed at another directory, so a copy cannot be written under --out; continue without --out`,
+    );
+  return h.outHome(resolve(dir), surface);
 }
 
 /**

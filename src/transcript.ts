@@ -296,6 +296,21 @@ export interface ResumeCommand {
   argv: [program: string, ...args: string[]];
   /** Where to run it (some harnesses scope sessions by directory). */
   cwd?: string;
+  /** Environment the command needs: for a copy under `--out DIR`, the harness's own variable naming DIR. */
+  env?: Record<string, string>;
+}
+
+/**
+ * Where a copy written under `continue --out DIR` lives, and what points
+ * the harness at it: DIR is the harness's own home (or data) directory as
+ * one of its environment variables names it, so the copy is self-contained
+ * and resumes from wherever DIR is moved to.
+ */
+export interface OutHome {
+  /** The store root inside DIR (what `StoreOptions.root` takes). */
+  root: string;
+  /** The harness's own variables that make it read DIR, e.g. `CLAUDE_CONFIG_DIR`. */
+  env: Record<string, string>;
 }
 
 /**
@@ -313,4 +328,10 @@ export interface Harness<Id extends HarnessId = HarnessId, Body = unknown> {
   readonly store?: (options?: StoreOptions) => Store<Body>;
   /** How to reopen a saved session. Absent (or undefined for that save) when the harness cannot resume it. */
   readonly resume?: (saved: Saved, meta: Meta) => ResumeCommand | undefined;
+  /**
+   * The layout of a copy under `--out DIR` (`dir` absolute; `surface` as
+   * given to continue). Absent: the harness cannot be pointed at another
+   * directory, and `--out` is refused for it before anything is written.
+   */
+  readonly outHome?: (dir: string, surface: string | undefined) => OutHome;
 }

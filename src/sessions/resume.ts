@@ -17,12 +17,19 @@ export function shellWord(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `cd <cwd> && <argv…>`, or the command alone; `mkdir` first makes a missing directory. */
+/**
+ * `cd <cwd> && <VAR=value…> <argv…>`, or the command alone; `mkdir` first
+ * makes a missing directory. Each assignment quotes its value only, so a
+ * shell still reads it as an assignment.
+ */
 export function resumeLine(resume: ResumeCommand, options: { mkdir?: boolean } = {}): string {
   const cwd = resume.cwd;
   const cd =
     cwd === undefined
       ? ""
       : `${options.mkdir ? `mkdir -p ${shellWord(cwd)} && ` : ""}cd ${shellWord(cwd)} && `;
-  return cd + resume.argv.map(shellWord).join(" ");
+  const assignments = Object.entries(resume.env ?? {}).map(
+    ([name, value]) => `${name}=${shellWord(value)} `,
+  );
+  return cd + assignments.join("") + resume.argv.map(shellWord).join(" ");
 }

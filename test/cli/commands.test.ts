@@ -303,7 +303,9 @@ describe("continue", () => {
     const [id, resume] = r.stdout.trim().split("\n");
     // "run-7" is no UUID: the copy gets one derived from it.
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(resume).toBe(`resume: mkdir -p /srv/x && cd /srv/x && my-codex --open ${id}`);
+    expect(resume).toBe(
+      `resume: mkdir -p /srv/x && cd /srv/x && CODEX_HOME=${out} my-codex --open ${id}`,
+    );
     expect(existsSync(join(home, ".codex"))).toBe(false);
     const listed = JSON.parse(
       run(["list", "--json", "--codex-root", out, "--from", "codex"]).stdout,
@@ -512,7 +514,8 @@ describe("failures: one line, the right exit status, nothing changed", () => {
       // Root ignores directory permissions; the store's own tests cover this as `nobody`.
       const target = join(home, "ro");
       mkdirSync(target);
-      writeFileSync(join(target, "conversations"), "a file where a directory should be");
+      // `--out` is agy's ~/.gemini: its CLI lane is antigravity-cli.
+      writeFileSync(join(target, "antigravity-cli"), "a file where a directory should be");
       const r = run(["continue", "0f4c", "--with", "antigravity", "--out", target]);
       expect(r.status).toBe(1);
       expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);

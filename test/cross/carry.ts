@@ -1280,14 +1280,7 @@ export const carryGemini: Carry = (t, via) => {
         });
         continue;
       }
-      const collides =
-        isJsonObject(c) &&
-        Object.keys(c).length === 1 &&
-        (typeof c.output === "string" || typeof c.error === "string");
-      if (isJsonObject(c) && !collides) {
-        answers.push({ type: "tool_result", tool_use_id: use.id, content: clone(c) });
-        continue;
-      }
+      // [every response is {"output": <text>} or {"error": <text>}: a JSON result comes back as its text]
       const s = asText(c);
       // [a shell output reporting a non-zero exit code reads as an error]
       const code =
@@ -1903,14 +1896,7 @@ const carryQwen: Carry = (t) => {
         });
         continue;
       }
-      const collides =
-        isJsonObject(c) &&
-        Object.keys(c).length === 1 &&
-        (typeof c.output === "string" || typeof c.error === "string");
-      if (isJsonObject(c) && !collides) {
-        answers.push({ type: "tool_result", tool_use_id: use.id, content: clone(c) });
-        continue;
-      }
+      // [every response is {"output": <text>} or {"error": <text>}: a JSON result comes back as its text]
       const text = asText(c);
       const code =
         use.name === "run_shell_command"

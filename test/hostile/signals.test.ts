@@ -58,11 +58,13 @@ async function interrupt(
 
 /** The id the copy of the document gets in agy (its own, derived from the document's). */
 const COPY = copyId({ harness: "simple", id: SID }, "antigravity", 0);
-const brain = (root: string) => join(root, "brain", COPY);
-const db = (root: string) => join(root, "conversations", `${COPY}.db`);
+/** `--out DIR` is agy's `~/.gemini` (GEMINI_HOME): the CLI lane is its `antigravity-cli`. */
+const lane = (root: string) => join(root, "antigravity-cli");
+const brain = (root: string) => join(lane(root), "brain", COPY);
+const db = (root: string) => join(lane(root), "conversations", `${COPY}.db`);
 const tempDb = (root: string) =>
-  existsSync(join(root, "conversations")) &&
-  readdirSync(join(root, "conversations")).some((n) => n.includes(".tmp-"));
+  existsSync(join(lane(root), "conversations")) &&
+  readdirSync(join(lane(root), "conversations")).some((n) => n.includes(".tmp-"));
 
 describe("a signal during an agy save", () => {
   it.each([
@@ -79,7 +81,9 @@ describe("a signal during an agy save", () => {
       expect(r.sent).toBe(true);
       expect(existsSync(brain(root))).toBe(existsSync(db(root)));
       expect(existsSync(db(root))).toBe(true);
-      const left = readdirSync(join(root, "conversations")).filter((n) => /\.tmp-|\.lock$/.test(n));
+      const left = readdirSync(join(lane(root), "conversations")).filter((n) =>
+        /\.tmp-|\.lock$/.test(n),
+      );
       expect(left).toEqual([]);
       expect(r.status).toBe(130);
       expect(r.stderr).toContain(`interrupted (${signal}) after the session was saved`);

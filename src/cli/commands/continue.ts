@@ -46,12 +46,17 @@ export { shellWord } from "../../sessions/resume.js";
  * Run the harness on this terminal and wait for it; Ctrl-C is its own
  * while it runs. Resolves with its exit status.
  */
-function launchHarness(program: string, args: string[], cwd: string | undefined): Promise<number> {
+function launchHarness(
+  program: string,
+  args: string[],
+  cwd: string | undefined,
+  env: Record<string, string> | undefined,
+): Promise<number> {
   const done = childStarted();
   return new Promise((resolve) => {
     const child = spawn(program, args, {
       stdio: "inherit",
-      env: process.env,
+      env: { ...process.env, ...env },
       ...defined({ cwd }),
     });
     child.on("error", (error) => {
@@ -82,7 +87,7 @@ export function register(program: Command): void {
     .option("--as <form>", "the text form of a document (default: detected)", parseTextForm)
     .option(
       "--out <dir>",
-      "write under <dir> instead of the harness's real store (implies --no-resume)",
+      "write a self-contained copy with <dir> as the harness's home; the resume line names the variable that points the harness there (implies --no-resume)",
     )
     .option(
       "--surface <surface>",
@@ -169,6 +174,6 @@ export function register(program: Command): void {
         tell(`${program} is not installed (not on PATH); run the command above once it is\n`);
         return;
       }
-      process.exitCode = await launchHarness(program, args, resume.cwd);
+      process.exitCode = await launchHarness(program, args, resume.cwd, resume.env);
     });
 }

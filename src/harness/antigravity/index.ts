@@ -4,6 +4,7 @@
  * conversation's workspace.
  */
 
+import { join } from "node:path";
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import type { AntigravityBody } from "./body.js";
 import { antigravityCodec } from "./codec.js";
@@ -31,4 +32,9 @@ export const antigravity: Harness<"antigravity", AntigravityBody> = {
       : meta.cwd === undefined
         ? { argv: ["agy", `--conversation=${saved.id}`] }
         : { argv: ["agy", `--conversation=${saved.id}`], cwd: meta.cwd },
+  // `$GEMINI_HOME` replaces `~/.gemini` for every lane (docs/formats/antigravity-store.md).
+  outHome: (dir, surface) => ({
+    root: join(dir, surface === "desktop" ? "antigravity" : "antigravity-cli"),
+    env: { GEMINI_HOME: dir },
+  }),
 };

@@ -4,6 +4,7 @@
  * Claude Code looks sessions up by the directory it starts in.
  */
 
+import { join } from "node:path";
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import { resumeIn } from "../shared/resume.js";
 import type { ClaudeCodeBody } from "./body.js";
@@ -20,4 +21,6 @@ export const claudeCode: Harness<"claude_code", ClaudeCodeBody> = {
   text: claudeCodeText,
   store: (options) => new ClaudeCodeStore(options),
   resume: (saved, meta) => resumeIn(["claude", "--resume", saved.id], meta.cwd),
+  // `$CLAUDE_CONFIG_DIR` moves `~/.claude` (docs/formats/claude-code.md, "Store").
+  outHome: (dir) => ({ root: join(dir, "projects"), env: { CLAUDE_CONFIG_DIR: dir } }),
 };

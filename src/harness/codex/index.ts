@@ -22,4 +22,6 @@ export const codex: Harness<"codex", CodexBody> = {
   text: codexText,
   store: (options) => new CodexStore(options),
   resume: (saved, meta) => resumeIn(["codex", "resume", saved.id], meta.cwd),
+  // `$CODEX_HOME` is the Codex home itself (docs/formats/codex.md).
+  outHome: (dir) => ({ root: dir, env: { CODEX_HOME: dir } }),
 };

@@ -25,15 +25,7 @@
  * refuses a call without one).
  */
 
-import {
-  type Block,
-  isJsonObject,
-  type JsonObject,
-  type Message,
-  type Meta,
-  type ToolResultBlock,
-  type Usage,
-} from "../../common.js";
+import type { Block, JsonObject, Message, Meta, ToolResultBlock, Usage } from "../../common.js";
 import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { Timestamp } from "../../time.js";
@@ -57,17 +49,15 @@ function sessionContext(cwd: string): string {
   return `<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - ${cwd}\n</session_context>`;
 }
 
-/** A tool_result as a functionResponse `response`: an object the reader reads back as it. */
+/**
+ * A tool_result as a functionResponse `response`, shaped as the CLI shapes
+ * its own (`convertToFunctionResponse`): `{"output": <text>}`, or
+ * `{"error": <text>}` for a failure; a JSON result goes as its JSON text
+ * (docs/formats/gemini-cli.md, "Writing").
+ */
 function responseFromCommon(block: ToolResultBlock): JsonObject {
-  const c = block.content;
-  if (block.is_error) return { error: resultText(c) };
-  if (isJsonObject(c)) {
-    const keys = Object.keys(c);
-    const collides =
-      keys.length === 1 && (typeof c.output === "string" || typeof c.error === "string");
-    if (!collides) return c;
-  }
-  return { output: resultText(c) };
+  const text = resultText(block.content);
+  return block.is_error ? { error: text } : { output: text };
 }
 
 /** A call the session never answered: Gemini refuses a functionCall without a response. */

@@ -4,6 +4,7 @@
  * project directory because the CLI lists only the current project's sessions).
  */
 
+import { join } from "node:path";
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import { resumeIn } from "../shared/resume.js";
 import type { GeminiBody } from "./body.js";
@@ -26,4 +27,6 @@ export const geminiCli: Harness<"gemini_cli", GeminiBody> = {
   text: geminiText,
   store: (options) => new GeminiCliStore(options),
   resume: (saved, meta) => resumeIn(["gemini", "--resume", saved.id], meta.cwd),
+  // `$GEMINI_CLI_HOME/.gemini` replaces `~/.gemini` (docs/formats/gemini-cli.md, "Store").
+  outHome: (dir) => ({ root: join(dir, ".gemini"), env: { GEMINI_CLI_HOME: dir } }),
 };

@@ -5,6 +5,7 @@
  * because OpenCode opens the project it is started in.
  */
 
+import { join } from "node:path";
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import { resumeIn } from "../shared/resume.js";
 import type { OpenCodeBody } from "./body.js";
@@ -26,4 +27,7 @@ export const openCode: Harness<"opencode", OpenCodeBody> = {
   store: (options) => new OpenCodeStore(options),
   resume: (saved, meta) =>
     resumeIn(["opencode", "--session", saved.id], meta.cwd === "" ? undefined : meta.cwd),
+  // `$XDG_DATA_HOME/opencode` holds opencode.db; a fresh one gets OpenCode's
+  // schema (docs/formats/opencode.md, "Store").
+  outHome: (dir) => ({ root: join(dir, "opencode"), env: { XDG_DATA_HOME: dir } }),
 };

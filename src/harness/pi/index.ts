@@ -4,6 +4,7 @@
  * run in the project directory, where pi looks for the id first).
  */
 
+import { join } from "node:path";
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import { resumeIn } from "../shared/resume.js";
 import type { PiBody } from "./body.js";
@@ -20,4 +21,6 @@ export const pi: Harness<"pi", PiBody> = {
   text: piText,
   store: (options) => new PiStore(options),
   resume: (saved, meta) => resumeIn(["pi", "--session", saved.id], meta.cwd),
+  // `$PI_CODING_AGENT_DIR` is pi's agent folder; sessions are its `sessions/` (docs/formats/pi.md).
+  outHome: (dir) => ({ root: join(dir, "sessions"), env: { PI_CODING_AGENT_DIR: dir } }),
 };

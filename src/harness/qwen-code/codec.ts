@@ -215,17 +215,15 @@ function usageMetadata(usage: Usage): JsonObject {
   };
 }
 
-/** A tool_result as a functionResponse `response` the reader reads back as it. */
+/**
+ * A tool_result as a functionResponse `response`, shaped as Qwen Code (a fork of
+ * Gemini CLI) shapes its own (`convertToFunctionResponse`): `{"output": <text>}`, or
+ * `{"error": <text>}` for a failure; a JSON result goes as its JSON text
+ * (docs/formats/qwen-code.md, "Writing").
+ */
 function responseFromCommon(block: ToolResultBlock): JsonObject {
-  const c = block.content;
-  if (block.is_error) return { error: resultText(c) };
-  if (isJsonObject(c)) {
-    const keys = Object.keys(c);
-    const collides =
-      keys.length === 1 && (typeof c.output === "string" || typeof c.error === "string");
-    if (!collides) return c;
-  }
-  return { output: resultText(c) };
+  const text = resultText(block.content);
+  return block.is_error ? { error: text } : { output: text };
 }
 
 class Writer {

@@ -24,4 +24,7 @@ export const qwenCode: Harness<"qwen_code", QwenBody> = {
   text: qwenText,
   store: (options) => new QwenCodeStore(options),
   resume: (saved, meta) => resumeIn(["qwen", "--resume", saved.id], meta.cwd),
+  // `$QWEN_RUNTIME_DIR` moves only the runtime folder (projects/, where
+  // sessions live); settings and sign-in stay in `~/.qwen` (docs/formats/qwen-code.md).
+  outHome: (dir) => ({ root: dir, env: { QWEN_RUNTIME_DIR: dir } }),
 };
