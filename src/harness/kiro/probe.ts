@@ -6,7 +6,7 @@
  */
 
 import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { homeDir, nonEmpty, storeRoot } from "../../env.js";
 import { errnoCode } from "../../errors.js";
 import {
@@ -33,7 +33,7 @@ export function kiroRoot(options: StoreOptions = {}): string {
 export function legacyDatabase(options: StoreOptions = {}): string | undefined {
   const env = options.env ?? process.env;
   const explicit = nonEmpty(env.TXCRIPT_KIRO_DATABASE);
-  if (explicit !== undefined) return explicit;
+  if (explicit !== undefined) return resolve(explicit);
   if (options.root !== undefined || nonEmpty(env.TXCRIPT_KIRO_ROOT) !== undefined) return undefined;
   const home = homeDir(env);
   const local =
