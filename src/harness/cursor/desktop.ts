@@ -17,7 +17,7 @@ import {
   type Message,
   type Usage,
 } from "../../common.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import type { Timestamp } from "../../time.js";
 import { obj, str } from "../shared/fields.js";
 import { type CursorDesktopBody, desktopBubbles } from "./body.js";
@@ -108,7 +108,7 @@ export function desktopMessages(body: CursorDesktopBody, start: Timestamp): Mess
     const model = bubbleModel(bubble);
     if (model !== undefined && message.model === undefined) message.model = model;
     const usage = addUsage(message.usage, usageOf(bubble));
-    if (usage !== undefined) message.usage = usage;
+    assignDefined(message, "usage", usage);
     const tool = obj(bubble, "toolFormerData");
     const name = str(tool, "name");
     if (tool === undefined || !name) return;

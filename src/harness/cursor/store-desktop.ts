@@ -11,7 +11,7 @@
 
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
 import { type CursorDesktopBody, desktopBubbles } from "./body.js";
 
@@ -100,7 +100,7 @@ function headers(db: Db, tables: Set<string>, only?: string): Map<string, JsonOb
     for (const [k, v] of Object.entries(row)) {
       if (k === "value") {
         const value = jsonObject(v);
-        if (value !== undefined) header.value = value;
+        assignDefined(header, "value", value);
       } else if (typeof v === "string" || typeof v === "number") header[k] = v;
       else if (typeof v === "bigint") header[k] = Number(v);
     }

@@ -10,7 +10,7 @@
 
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
 import type { KiroConversationBody } from "./body.js";
 
@@ -67,8 +67,8 @@ function conversationOf(row: Record<string, SqlValue>): KiroConversation | undef
   };
   const created = numberOf(row.created_at);
   const updated = numberOf(row.updated_at);
-  if (created !== undefined) body.created_at = created;
-  if (updated !== undefined) body.updated_at = updated;
+  assignDefined(body, "created_at", created);
+  assignDefined(body, "updated_at", updated);
   return { id, body, bytes: value.length };
 }
 

@@ -13,7 +13,7 @@ import { basename } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { ParseError, UnsupportedError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import { EPOCH } from "../../time.js";
@@ -129,8 +129,8 @@ function renderKiro(t: Transcript<KiroBody>): string {
   const b = t.body;
   if (b.layout === "conversation") {
     const c: JsonObject = { key: b.key };
-    if (b.created_at !== undefined) c.created_at = b.created_at;
-    if (b.updated_at !== undefined) c.updated_at = b.updated_at;
+    assignDefined(c, "created_at", b.created_at);
+    assignDefined(c, "updated_at", b.updated_at);
     c.conversation = b.conversation;
     return `${JSON.stringify({ [CONVERSATION_HEADER]: c })}\n`;
   }
