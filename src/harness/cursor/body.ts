@@ -8,7 +8,7 @@
  * line, blob and field is kept verbatim, unknown ones included.
  */
 
-import type { JsonObject } from "../../common.js";
+import { isJsonObject, type JsonObject } from "../../common.js";
 
 /** An agent transcript: every line of `<id>.jsonl`, in order. */
 interface CursorTranscriptBody {
@@ -29,7 +29,25 @@ export interface CursorChatBody {
   opaque: number;
 }
 
-export type CursorBody = CursorTranscriptBody | CursorChatBody;
+/**
+ * A desktop editor chat (`state.vscdb`): one composer's rows. `source` says
+ * which layout held it: a `composerData:<id>` document in `cursorDiskKV`
+ * (its messages the `bubbleId:<id>:<bubble>` rows, or, in older builds,
+ * bubbles inside the document), or a tab of the oldest `ItemTable`
+ * `workbench.panel.aichat.view.aichat.chatdata` value.
+ */
+export interface CursorDesktopBody {
+  layout: "desktop";
+  source: "composer" | "aichat";
+  /** The `composerHeaders` row (its columns, `value` parsed) when that table holds one. */
+  header: JsonObject;
+  /** The `composerData:<id>` document (encryption keys removed), or the aichat tab. */
+  composer: JsonObject;
+  /** The `bubbleId:` rows in conversation order; empty when the bubbles live in `composer`. */
+  bubbles: JsonObject[];
+}
+
+export type CursorBody = CursorTranscriptBody | CursorChatBody | CursorDesktopBody;
 
 /** The message kinds of a transcript line or a chat blob this reader knows. */
 const ROLES = ["user", "assistant", "tool", "system"] as const;
@@ -43,9 +61,28 @@ export function roleOf(record: JsonObject): CursorRole | undefined {
 
 /** Messages a listing counts: the records that read as a message (an estimate: empty ones count). */
 export function messageCount(body: CursorBody): number {
+  if (body.layout === "desktop") return desktopBubbles(body).length;
   const records = body.layout === "transcript" ? body.lines : body.messages;
   return records.filter((r) => {
     const role = roleOf(r);
     return role !== undefined && role !== "system";
   }).length;
+}
+
+/**
+ * A desktop chat's bubbles: the `bubbleId:` rows, else those an older
+ * build kept inside the document (`tabs[].bubbles`, `conversationMap.*.bubbles`,
+ * an aichat tab's `bubbles`).
+ */
+export function desktopBubbles(body: CursorDesktopBody): JsonObject[] {
+  if (body.bubbles.length > 0) return body.bubbles;
+  const c = body.composer;
+  const lists: unknown[] = [];
+  if (Array.isArray(c.bubbles)) lists.push(c.bubbles);
+  if (Array.isArray(c.tabs))
+    for (const tab of c.tabs) if (isJsonObject(tab)) lists.push(tab.bubbles);
+  if (isJsonObject(c.conversationMap))
+    for (const conv of Object.values(c.conversationMap))
+      if (isJsonObject(conv)) lists.push(conv.bubbles);
+  return lists.flatMap((l) => (Array.isArray(l) ? l.filter(isJsonObject) : []));
 }

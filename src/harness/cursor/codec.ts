@@ -17,11 +17,13 @@ import {
   type Message,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
-import { type Timestamp, timestampMillis } from "../../time.js";
+import { EPOCH, type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
 import { type CursorBody, type CursorChatBody, roleOf } from "./body.js";
+import { desktopMessages } from "./desktop.js";
+import { desktopMeta } from "./desktop-meta.js";
 import { blobModel, chatMeta, cursorTime, userText, wrapUserText } from "./meta.js";
 import { toolFromCursor, toolToCursor } from "./tools.js";
 
@@ -157,6 +159,11 @@ function toCommon(t: Transcript<CursorBody>): Transcript<Common> {
       if (m) body.push(m);
     }
     return { meta: t.meta, body };
+  }
+  if (t.body.layout === "desktop") {
+    const meta = { ...t.meta, ...desktopMeta(t.body, t.meta.id) };
+    if (meta.timestamp === EPOCH) meta.timestamp = t.meta.timestamp;
+    return { meta, body: desktopMessages(t.body, meta.timestamp) };
   }
   const meta = { ...t.meta, ...chatMeta(t.body, t.meta.id) };
   let previous = meta.timestamp;

@@ -6,8 +6,9 @@
  * transcript `projects/<slug>/agent-transcripts/<id>/<id>.jsonl` (older
  * builds: `agent-transcripts/<id>.jsonl`) and a chat store
  * `chats/<hash>/<id>/store.db`. A session found in both is read from its
- * chat store, which keeps times, models and tool results. No session
- * file is opened here.
+ * chat store, which keeps times, models and tool results. The desktop
+ * editor's chats share one database, so when it exists the probe stamps
+ * rather than scans (`cursorIndexView`). No session file is opened here.
  */
 
 import { readdirSync, statSync } from "node:fs";
@@ -107,27 +108,54 @@ export function sourceFingerprint(source: CursorSource): Fingerprint {
   return { files };
 }
 
+/** A file's size and times for a stamp, or null when it is missing. */
+function fileState(path: string): number[] | null {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st === undefined ? null : [st.size, st.mtimeMs, st.ctimeMs, st.ino];
+}
+
+/**
+ * The index's view of Cursor's sessions. Without the desktop database every
+ * session has files of its own, so `scan()` fingerprints each from stat.
+ * With it, many sessions share that one file, so the probe gives a
+ * `stamp()` instead: the agent CLI's fingerprints and the database's and
+ * its -wal's stats, any change to which re-discovers the store.
+ */
+export function cursorIndexView(
+  root: string,
+  desktop: string | undefined,
+): Pick<StoreProbe, "scan" | "stamp"> {
+  const scan = () => [...cursorSources(root).values()].map(sourceFingerprint);
+  if (desktop === undefined || !isFile(desktop)) return { scan };
+  return {
+    stamp: () => JSON.stringify([scan(), desktop, fileState(desktop), fileState(`${desktop}-wal`)]),
+  };
+}
+
 export class CursorProbe implements StoreProbe {
   readonly roots: readonly string[];
-  private readonly root: string;
+  readonly scan?: () => Fingerprint[];
+  readonly stamp?: () => string | undefined;
 
   constructor(options: StoreOptions = {}) {
-    this.root = cursorRoot(options);
-    this.roots = [this.root];
-  }
-
-  scan(): Fingerprint[] {
-    return [...cursorSources(this.root).values()].map(sourceFingerprint);
+    const root = cursorRoot(options);
+    this.roots = [root];
+    const view = cursorIndexView(root, desktopDatabase(options));
+    if (view.scan) this.scan = view.scan;
+    if (view.stamp) this.stamp = view.stamp;
   }
 }
 
 /**
  * The desktop editor's global state database (table `cursorDiskKV`,
- * `composerData:`/`bubbleId:` rows; docs/formats/cursor.md), when no explicit root says
- * to read one folder only: VS Code's user data folder for "Cursor".
+ * `composerData:`/`bubbleId:` rows; docs/formats/cursor.md):
+ * `TXCRIPT_CURSOR_DESKTOP_DB` when set; else, when no explicit root says to
+ * read one folder only, VS Code's user data folder for "Cursor".
  */
 export function desktopDatabase(options: StoreOptions = {}): string | undefined {
   const env = options.env ?? process.env;
+  const explicit = nonEmpty(env.TXCRIPT_CURSOR_DESKTOP_DB);
+  if (explicit !== undefined) return resolve(explicit);
   if (options.root !== undefined || nonEmpty(env.TXCRIPT_CURSOR_ROOT) !== undefined)
     return undefined;
   const home = homeDir(env);

@@ -2,10 +2,11 @@
  * Cursor's store, read-only: the agent CLI's chat stores
  * (`~/.cursor/chats/<hash>/<id>/store.db` beside `meta.json`) and agent
  * transcripts (`~/.cursor/projects/<slug>/agent-transcripts/<id>/<id>.jsonl`,
- * or `<id>.jsonl` directly in that folder). Databases are read through
- * `readSnapshot`. Plain-text transcripts (`<id>.txt`, the oldest builds)
- * and the desktop editor's `state.vscdb` are named in discovery and not
- * read. txcript does not write or delete Cursor sessions: see `save`.
+ * or `<id>.jsonl` directly in that folder), and the desktop editor's chats
+ * in its global `state.vscdb` (store-desktop.ts). Databases are read
+ * through `readSnapshot`. Plain-text transcripts (`<id>.txt`, the oldest
+ * builds) are named in discovery and not read. txcript does not write or
+ * delete Cursor sessions: see `save`.
  */
 
 import { readFileSync, statSync } from "node:fs";
@@ -21,7 +22,7 @@ import {
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
-import { EPOCH, timestampFromMillis } from "../../time.js";
+import { EPOCH, timestampFromMillis, timestampMillis } from "../../time.js";
 import type {
   Discovered,
   DiscoverOptions,
@@ -34,11 +35,12 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import { type CursorBody, type CursorChatBody, messageCount } from "./body.js";
+import { desktopMeta, desktopTime, desktopUpdated } from "./desktop-meta.js";
 import { chatMeta, checkChatSchema, cursorTime } from "./meta.js";
 import {
   CHAT_META,
-  CursorProbe,
   type CursorSource,
+  cursorIndexView,
   cursorRoot,
   cursorSources,
   desktopDatabase,
@@ -46,6 +48,13 @@ import {
   sourceFingerprint,
   transcriptDirs,
 } from "./probe.js";
+import {
+  type DesktopEntry,
+  desktopIds,
+  KNOWN_COMPOSER_VERSION,
+  listDesktop,
+  loadDesktop,
+} from "./store-desktop.js";
 import { parseCursor } from "./text.js";
 
 /** Why `continue --with cursor` refuses, in one line. */
@@ -54,9 +63,6 @@ const WRITE_REFUSAL =
 
 const PLAIN_UNREAD =
   "Cursor's plain-text agent transcripts (.txt, the oldest builds) are not read by this version; its .jsonl transcripts and chat stores are";
-
-const DESKTOP_UNREAD =
-  "Cursor's desktop chats (state.vscdb, cursorDiskKV) are not read by this version; its agent CLI's sessions under ~/.cursor are";
 
 type SqlValue = string | number | bigint | Buffer | null;
 
@@ -116,25 +122,57 @@ function readChatDatabase(db: Db, file: string): Omit<CursorChatBody, "chat"> {
   return { layout: "chat", agent, messages, opaque };
 }
 
+/**
+ * A desktop chat's fingerprint: the shared database, with the chat's own
+ * last change (header or document `lastUpdatedAt`, else `createdAt`) for
+ * its time and its count of bubble keys for its size.
+ */
+function desktopFingerprint(db: string, entry: DesktopEntry): Fingerprint {
+  const { header, composer } = entry.body;
+  const changed =
+    desktopTime(header.lastUpdatedAt) ??
+    desktopTime(composer.lastUpdatedAt) ??
+    desktopTime(header.createdAt) ??
+    desktopTime(composer.createdAt);
+  const mtime_ms = changed === undefined ? 0 : timestampMillis(changed);
+  return { files: [{ path: db, mtime_ms, size: entry.bubbles }] };
+}
+
 export class CursorStore implements Store<CursorBody> {
   readonly harness = "cursor" as const;
   readonly roots: readonly string[];
   readonly root: string;
-  /** The desktop editor's database, named in discovery when it exists, never read. */
+  /** The desktop editor's database, read when it exists. */
   readonly desktopDatabase: string | undefined;
+  readonly scan?: () => Fingerprint[];
+  readonly stamp?: () => string | undefined;
 
   constructor(options: StoreOptions = {}) {
     this.root = cursorRoot(options);
     this.roots = [this.root];
     this.desktopDatabase = desktopDatabase(options);
+    const view = cursorIndexView(this.root, this.desktopDatabase);
+    if (view.scan) this.scan = view.scan;
+    if (view.stamp) this.stamp = view.stamp;
   }
 
-  scan(): Fingerprint[] {
-    return new CursorProbe({ root: this.root }).scan();
+  /** The desktop database when it exists. */
+  private desktop(): string | undefined {
+    const db = this.desktopDatabase;
+    return db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile() ? db : undefined;
   }
 
   ids(): string[] {
-    return [...cursorSources(this.root).keys()];
+    const ids = new Set(cursorSources(this.root).keys());
+    const db = this.desktop();
+    if (db !== undefined) {
+      try {
+        for (const id of desktopIds(db)) ids.add(id);
+      } catch {
+        // An unreadable desktop database lists nothing here; discovery names it.
+      }
+    }
+    return [...ids].sort();
   }
 
   private source(id: string): CursorSource {
@@ -143,6 +181,23 @@ export class CursorStore implements Store<CursorBody> {
     if (source === undefined)
       throw new NotFoundError("cursor", `no Cursor session ${id} in ${this.root}`);
     return source;
+  }
+
+  /** A desktop chat, whole, or undefined when there is no desktop database or no such chat. */
+  private desktopEntry(id: string): { db: string; entry: DesktopEntry } | undefined {
+    const db = this.desktop();
+    if (db === undefined || cursorSources(this.root).has(id)) return undefined;
+    checkPathComponent(id, "cursor");
+    const entry = loadDesktop(db, id);
+    return entry === undefined ? undefined : { db, entry };
+  }
+
+  private desktopTranscript(db: string, entry: DesktopEntry): Transcript<CursorBody> {
+    const meta = desktopMeta(entry.body, entry.id);
+    // The editor finds a chat by its composer id, whatever the document says.
+    meta.id = entry.id;
+    if (meta.timestamp === EPOCH) meta.timestamp = timestampFromMillis(statSync(db).mtimeMs);
+    return { meta, body: entry.body };
   }
 
   private chatJson(dir: string): JsonObject {
@@ -175,6 +230,8 @@ export class CursorStore implements Store<CursorBody> {
   }
 
   load(id: string): Transcript<CursorBody> {
+    const desktop = this.desktopEntry(id);
+    if (desktop !== undefined) return this.desktopTranscript(desktop.db, desktop.entry);
     return this.loadSource(this.source(id));
   }
 
@@ -211,14 +268,56 @@ export class CursorStore implements Store<CursorBody> {
       for (const e of entries(dir))
         if (e.isFile() && e.name.endsWith(".txt"))
           skipped.push({ path: join(dir, e.name), reason: PLAIN_UNREAD });
-    const db = this.desktopDatabase;
-    if (db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile())
-      skipped.push({ path: db, reason: DESKTOP_UNREAD });
+    const db = this.desktop();
+    if (db !== undefined)
+      this.discoverDesktop(db, new Set(sources.map((s) => s.id)), sessions, skipped);
     return { sessions, skipped };
+  }
+
+  /** The desktop chats, each listed with the database as its path; an id the CLI holds is the CLI's. */
+  private discoverDesktop(
+    db: string,
+    taken: ReadonlySet<string>,
+    sessions: Discovered[],
+    skipped: Skipped[],
+  ): void {
+    let listing: ReturnType<typeof listDesktop>;
+    try {
+      listing = listDesktop(db);
+    } catch (cause) {
+      skipped.push({
+        path: db,
+        reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
+      });
+      return;
+    }
+    for (const entry of listing.chats) {
+      if (taken.has(entry.id)) continue;
+      const t = this.desktopTranscript(db, entry);
+      sessions.push({
+        harness: "cursor",
+        id: entry.id,
+        path: db,
+        meta: t.meta,
+        updated: desktopUpdated(entry.body) ?? t.meta.timestamp,
+        message_count: entry.bubbles,
+        fingerprint: desktopFingerprint(db, entry),
+      });
+    }
+    const newer = listing.newer.filter((n) => !taken.has(n.id));
+    if (newer.length > 0) {
+      const versions = [...new Set(newer.map((n) => n.version))].sort((a, b) => a - b).join(", ");
+      skipped.push({
+        path: db,
+        reason: `${newer.length} Cursor desktop chat(s) have composerData _v ${versions}, newer than the ${KNOWN_COMPOSER_VERSION} this version reads`,
+      });
+    }
   }
 
   fingerprint(id: string): Fingerprint | undefined {
     try {
+      const desktop = this.desktopEntry(id);
+      if (desktop !== undefined) return desktopFingerprint(desktop.db, desktop.entry);
       return sourceFingerprint(this.source(id));
     } catch {
       return undefined;

@@ -19,10 +19,12 @@ import { firstLine } from "../../sniff.js";
 import { EPOCH } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { obj } from "../shared/fields.js";
-import type { CursorBody, CursorChatBody } from "./body.js";
+import type { CursorBody, CursorChatBody, CursorDesktopBody } from "./body.js";
+import { desktopMeta } from "./desktop-meta.js";
 import { chatMeta, checkChatSchema } from "./meta.js";
 
 const CHAT_HEADER = "cursor_chat";
+const DESKTOP_HEADER = "cursor_desktop";
 
 function lineObject(line: string, n: number, origin?: string): JsonObject {
   let value: unknown;
@@ -51,6 +53,17 @@ export function parseCursor(text: string, origin?: string): Transcript<CursorBod
   const named = origin?.endsWith(".jsonl") ? basename(origin, ".jsonl") : undefined;
   const id = named || stableUuid("cursor", text);
   const head = lines[0];
+  const desktop = head === undefined ? undefined : obj(head, DESKTOP_HEADER);
+  if (desktop !== undefined) {
+    const body: CursorDesktopBody = {
+      layout: "desktop",
+      source: desktop.source === "aichat" ? "aichat" : "composer",
+      header: obj(desktop, "header") ?? {},
+      composer: obj(desktop, "composer") ?? {},
+      bubbles: lines.slice(1),
+    };
+    return { meta: desktopMeta(body, id), body };
+  }
   const header = head === undefined ? undefined : obj(head, CHAT_HEADER);
   if (header !== undefined || (head !== undefined && isChatBlob(head))) {
     const body: CursorChatBody = {
@@ -71,14 +84,19 @@ function renderCursor(t: Transcript<CursorBody>): string {
   const lines =
     b.layout === "transcript"
       ? b.lines
-      : [{ [CHAT_HEADER]: { chat: b.chat, agent: b.agent, opaque: b.opaque } }, ...b.messages];
+      : b.layout === "desktop"
+        ? [
+            { [DESKTOP_HEADER]: { source: b.source, header: b.header, composer: b.composer } },
+            ...b.bubbles,
+          ]
+        : [{ [CHAT_HEADER]: { chat: b.chat, agent: b.agent, opaque: b.opaque } }, ...b.messages];
   return lines.map((o) => `${JSON.stringify(o)}\n`).join("");
 }
 
 /** A first line that is a transcript message (`role` then `message`) or the chat header. */
 function detectCursor(sample: Sample): Recognized | undefined {
   const line = firstLine(sample);
-  if (/^\{\s*"cursor_chat"\s*:\s*\{/.test(line)) return "text";
+  if (/^\{\s*"cursor_(chat|desktop)"\s*:\s*\{/.test(line)) return "text";
   return /^\{\s*"role"\s*:\s*"(user|assistant)"\s*,\s*"message"\s*:\s*\{/.test(line)
     ? "text"
     : undefined;

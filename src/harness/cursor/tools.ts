@@ -41,11 +41,33 @@ const ARG_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   Write: { path: "file_path", content: "content" },
 };
 
-/** A Cursor tool call as a Common tool. */
-export function toolFromCursor(name: string, input: Json): Tool {
-  const canonical = FROM_CURSOR[name];
+/**
+ * The desktop editor's tool names (`toolFormerData.name`) for the canonical
+ * tools they fit, and their argument names (docs/formats/cursor.md, [S] [W]).
+ */
+const FROM_DESKTOP: Readonly<Record<string, string>> = {
+  run_terminal_command_v2: "Bash",
+  run_terminal_cmd: "Bash",
+  read_file_v2: "Read",
+  read_file: "Read",
+};
+
+const DESKTOP_ARG_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  Bash: { command: "command", cwd: "workdir" },
+  Read: {
+    targetFile: "file_path",
+    target_file: "file_path",
+    path: "file_path",
+    offset: "offset",
+    limit: "limit",
+  },
+};
+
+/** A Cursor tool call as a Common tool; `desktop` for the desktop editor's tool names. */
+export function toolFromCursor(name: string, input: Json, desktop = false): Tool {
+  const canonical = desktop ? FROM_DESKTOP[name] : FROM_CURSOR[name];
   if (canonical === undefined) return toolFromCanonical(name, input);
-  const names = ARG_NAMES[canonical] ?? {};
+  const names = (desktop ? DESKTOP_ARG_NAMES[canonical] : ARG_NAMES[canonical]) ?? {};
   if (isJsonObject(input) && Object.keys(input).every((k) => k in names)) {
     const renamed: JsonObject = {};
     for (const [k, v] of Object.entries(input)) {

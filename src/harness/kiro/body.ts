@@ -7,12 +7,31 @@
 
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 
-export interface KiroBody {
+export interface KiroSessionBody {
+  layout?: undefined;
   /** The session's `<id>.json` metadata, verbatim (empty when read from the log alone). */
   session: JsonObject;
   /** One `LogEntry` per line of `<id>.jsonl`, in order. */
   entries: JsonObject[];
 }
+
+/**
+ * A conversation of the older engine's SQLite database (`data.sqlite3`,
+ * table `conversations_v2`, or the one-per-directory `conversations` of
+ * earlier builds): the row's columns and its `ConversationState` JSON.
+ */
+export interface KiroConversationBody {
+  layout: "conversation";
+  /** The row's `key`: the working directory the conversation belongs to. */
+  key: string;
+  /** The row's `created_at` / `updated_at` (epoch ms), when the table has them. */
+  created_at?: number;
+  updated_at?: number;
+  /** The `value` column: a serialized `ConversationState`, verbatim. */
+  conversation: JsonObject;
+}
+
+export type KiroBody = KiroSessionBody | KiroConversationBody;
 
 /** The `LogEntryV1` kinds Kiro CLI 2.2.1 writes (`crates/agent/src/agent/event_log.rs`). */
 const ENTRY_KINDS = [

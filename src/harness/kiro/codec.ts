@@ -19,9 +19,11 @@ import {
   type Message,
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
-import { type Timestamp, timestampToEpoch } from "../../time.js";
+import { EPOCH, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { blockKind, entryKind, type KiroBody, list, obj, str } from "./body.js";
+import { conversationMessages } from "./conversation.js";
+import { conversationMeta } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 import { toolFromKiro, toolToKiro } from "./tools.js";
 
@@ -98,6 +100,11 @@ function blockOf(item: Json): Block | undefined {
 type History = { message: Message; before: History } | undefined;
 
 function toCommon(t: Transcript<KiroBody>): Transcript<Common> {
+  if (t.body.layout === "conversation") {
+    const meta = { ...t.meta, ...conversationMeta(t.body, t.meta.id) };
+    if (meta.timestamp === EPOCH) meta.timestamp = t.meta.timestamp;
+    return { meta, body: conversationMessages(t.body, meta.timestamp) };
+  }
   const meta = kiroMeta(t.body.session, t.meta.id);
   const entries = t.body.entries;
   // states[i] is the history before entry i, so ResetTo costs no copy.

@@ -6,7 +6,7 @@
  */
 
 import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { homeDir, nonEmpty, storeRoot } from "../../env.js";
 import { errnoCode } from "../../errors.js";
 import {
@@ -26,12 +26,14 @@ export function kiroRoot(options: StoreOptions = {}): string {
 }
 
 /**
- * Where Kiro's older chat engine keeps its SQLite conversations
- * (`dirs::data_local_dir()/kiro-cli/data.sqlite3`), when no explicit root
- * says to read one folder only. txcript names it and does not read it.
+ * Where Kiro's older chat engine keeps its SQLite conversations:
+ * `TXCRIPT_KIRO_DATABASE` when set; else, when no explicit root says to
+ * read one folder only, `dirs::data_local_dir()/kiro-cli/data.sqlite3`.
  */
 export function legacyDatabase(options: StoreOptions = {}): string | undefined {
   const env = options.env ?? process.env;
+  const explicit = nonEmpty(env.TXCRIPT_KIRO_DATABASE);
+  if (explicit !== undefined) return resolve(explicit);
   if (options.root !== undefined || nonEmpty(env.TXCRIPT_KIRO_ROOT) !== undefined) return undefined;
   const home = homeDir(env);
   const local =
@@ -67,19 +69,43 @@ export function sessionFingerprint(sessionsDir: string, id: string): Fingerprint
   return { files };
 }
 
+function fileState(path: string): number[] | null {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st === undefined ? null : [st.size, st.mtimeMs, st.ctimeMs, st.ino];
+}
+
+/**
+ * The index's view of Kiro's sessions: `scan()` when every session has
+ * files of its own; `stamp()` when the older engine's database exists,
+ * since its conversations share that one file (the v3 fingerprints plus
+ * the database's and its -wal's stats).
+ */
+export function kiroIndexView(
+  sessionsDir: string,
+  database: string | undefined,
+): Pick<StoreProbe, "scan" | "stamp"> {
+  const scan = () =>
+    logNames(sessionsDir).map((n) =>
+      sessionFingerprint(sessionsDir, n.slice(0, -LOG_SUFFIX.length)),
+    );
+  if (database === undefined || !statSync(database, { throwIfNoEntry: false })?.isFile())
+    return { scan };
+  return {
+    stamp: () =>
+      JSON.stringify([scan(), database, fileState(database), fileState(`${database}-wal`)]),
+  };
+}
+
 export class KiroProbe implements StoreProbe {
   readonly roots: readonly string[];
-  private readonly sessionsDir: string;
+  readonly scan?: () => Fingerprint[];
+  readonly stamp?: () => string | undefined;
 
   constructor(options: StoreOptions = {}) {
     const root = kiroRoot(options);
     this.roots = [root];
-    this.sessionsDir = join(root, SESSIONS_DIR);
-  }
-
-  scan(): Fingerprint[] {
-    return logNames(this.sessionsDir).map((n) =>
-      sessionFingerprint(this.sessionsDir, n.slice(0, -LOG_SUFFIX.length)),
-    );
+    const view = kiroIndexView(join(root, SESSIONS_DIR), legacyDatabase(options));
+    if (view.scan) this.scan = view.scan;
+    if (view.stamp) this.stamp = view.stamp;
   }
 }

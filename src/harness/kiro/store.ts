@@ -29,10 +29,11 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import { entryKind, type KiroBody } from "./body.js";
+import { entryKind, type KiroBody, type KiroSessionBody } from "./body.js";
+import { columnTime, conversationMeta, historyOf } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 import {
-  KiroProbe,
+  kiroIndexView,
   kiroRoot,
   LOG_SUFFIX,
   legacyDatabase,
@@ -40,15 +41,12 @@ import {
   SESSIONS_DIR,
   sessionFingerprint,
 } from "./probe.js";
-import { firstPromptTime, parseKiro } from "./text.js";
+import { type KiroConversation, readConversations } from "./store-conversations.js";
+import { firstPromptTime, parseKiroSession } from "./text.js";
 
 /** Why `continue --with kiro` refuses, in one line. */
 const WRITE_REFUSAL =
   "txcript reads Kiro CLI sessions but does not write them: no Kiro CLI build was run here to prove a written session resumes";
-
-/** What discovery says of the older engine's database. */
-const LEGACY_UNREAD =
-  "Kiro CLI's older SQLite conversations (conversations_v2) are not read by this version; its sessions under ~/.kiro/sessions/cli are";
 
 /** Messages as the log adds them (an estimate: resets and cancels are not replayed here). */
 function messageEntries(entries: readonly JsonObject[]): number {
@@ -58,27 +56,68 @@ function messageEntries(entries: readonly JsonObject[]): number {
   }).length;
 }
 
+/** A conversation's fingerprint: the shared database, its row's `updated_at` and value length. */
+function conversationFingerprint(db: string, c: KiroConversation): Fingerprint {
+  const mtime_ms = c.body.updated_at ?? c.body.created_at ?? 0;
+  return { files: [{ path: db, mtime_ms, size: c.bytes }] };
+}
+
 export class KiroStore implements Store<KiroBody> {
   readonly harness = "kiro" as const;
   readonly roots: readonly string[];
   readonly root: string;
   readonly sessionsDir: string;
-  /** The older engine's database, named in discovery when it exists, never read. */
+  /** The older engine's database, read when it exists. */
   readonly legacyDatabase: string | undefined;
+  readonly scan?: () => Fingerprint[];
+  readonly stamp?: () => string | undefined;
 
   constructor(options: StoreOptions = {}) {
     this.root = kiroRoot(options);
     this.legacyDatabase = legacyDatabase(options);
     this.roots = [this.root];
     this.sessionsDir = join(this.root, SESSIONS_DIR);
+    const view = kiroIndexView(this.sessionsDir, this.legacyDatabase);
+    if (view.scan) this.scan = view.scan;
+    if (view.stamp) this.stamp = view.stamp;
   }
 
-  scan(): Fingerprint[] {
-    return new KiroProbe({ root: this.root }).scan();
+  /** The older engine's database when it exists. */
+  private database(): string | undefined {
+    const db = this.legacyDatabase;
+    return db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile() ? db : undefined;
+  }
+
+  private logIds(): string[] {
+    return logNames(this.sessionsDir).map((n) => n.slice(0, -LOG_SUFFIX.length));
   }
 
   ids(): string[] {
-    return logNames(this.sessionsDir).map((n) => n.slice(0, -LOG_SUFFIX.length));
+    const ids = new Set(this.logIds());
+    const db = this.database();
+    if (db !== undefined) {
+      try {
+        for (const c of readConversations(db).conversations) ids.add(c.id);
+      } catch {
+        // An unreadable database lists nothing here; discovery names it.
+      }
+    }
+    return [...ids].sort();
+  }
+
+  /** A conversation of the older engine, when the id names one and no v3 session has it. */
+  private conversation(id: string): { db: string; c: KiroConversation } | undefined {
+    const db = this.database();
+    if (db === undefined || this.logIds().includes(id)) return undefined;
+    const c = readConversations(db, id).conversations[0];
+    return c === undefined ? undefined : { db, c };
+  }
+
+  private conversationTranscript(db: string, c: KiroConversation): Transcript<KiroBody> {
+    const meta = conversationMeta(c.body, c.id);
+    meta.id = c.id;
+    if (meta.timestamp === EPOCH) meta.timestamp = timestampFromMillis(statSync(db).mtimeMs);
+    return { meta, body: c.body };
   }
 
   private metadata(id: string): JsonObject {
@@ -103,10 +142,16 @@ export class KiroStore implements Store<KiroBody> {
 
   load(id: string): Transcript<KiroBody> {
     checkPathComponent(id, "kiro");
+    const older = this.conversation(id);
+    if (older !== undefined) return this.conversationTranscript(older.db, older.c);
+    return this.loadSession(id);
+  }
+
+  private loadSession(id: string): Transcript<KiroSessionBody> {
     const path = join(this.sessionsDir, `${id}${LOG_SUFFIX}`);
     if (!statSync(path, { throwIfNoEntry: false })?.isFile())
       throw new NotFoundError("kiro", `no Kiro CLI session ${id} in ${this.sessionsDir}`);
-    const t = parseKiro(readFileSync(path, "utf8"), path);
+    const t = parseKiroSession(readFileSync(path, "utf8"), path);
     const session = this.metadata(id);
     const meta = kiroMeta(session, id);
     // Kiro finds a session by its files' name, whatever the metadata says.
@@ -120,12 +165,13 @@ export class KiroStore implements Store<KiroBody> {
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
     const sessions: Discovered[] = [];
     const skipped: Skipped[] = [];
-    const ids = this.ids();
+    const ids = this.logIds();
     const total = ids.length;
     for (const id of ids) {
       const path = join(this.sessionsDir, `${id}${LOG_SUFFIX}`);
       try {
-        const t = this.load(id);
+        checkPathComponent(id, "kiro");
+        const t = this.loadSession(id);
         const fingerprint = sessionFingerprint(this.sessionsDir, id);
         const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
         sessions.push({
@@ -145,19 +191,57 @@ export class KiroStore implements Store<KiroBody> {
       }
       options.onProgress?.(sessions.length + skipped.length, total);
     }
-    const db = this.legacyDatabase;
-    if (db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile())
-      skipped.push({ path: db, reason: LEGACY_UNREAD });
+    const db = this.database();
+    if (db !== undefined) this.discoverConversations(db, new Set(ids), sessions, skipped);
     return { sessions, skipped };
+  }
+
+  /** The older engine's conversations, each with the database as its path. */
+  private discoverConversations(
+    db: string,
+    taken: ReadonlySet<string>,
+    sessions: Discovered[],
+    skipped: Skipped[],
+  ): void {
+    let read: ReturnType<typeof readConversations>;
+    try {
+      read = readConversations(db);
+    } catch (cause) {
+      skipped.push({
+        path: db,
+        reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
+      });
+      return;
+    }
+    for (const c of read.conversations) {
+      if (taken.has(c.id)) continue;
+      const t = this.conversationTranscript(db, c);
+      sessions.push({
+        harness: "kiro",
+        id: c.id,
+        path: db,
+        meta: t.meta,
+        updated: columnTime(c.body.updated_at) ?? t.meta.timestamp,
+        message_count: historyOf(c.body).length * 2,
+        fingerprint: conversationFingerprint(db, c),
+      });
+    }
+    if (read.unreadable > 0)
+      skipped.push({
+        path: db,
+        reason: `${read.unreadable} Kiro CLI conversation row(s) whose value is not a conversation JSON object with an id`,
+      });
   }
 
   fingerprint(id: string): Fingerprint | undefined {
     try {
       checkPathComponent(id, "kiro");
+      const older = this.conversation(id);
+      if (older !== undefined) return conversationFingerprint(older.db, older.c);
     } catch {
       return undefined;
     }
-    if (!this.ids().includes(id)) return undefined;
+    if (!this.logIds().includes(id)) return undefined;
     return sessionFingerprint(this.sessionsDir, id);
   }
 

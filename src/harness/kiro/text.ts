@@ -13,12 +13,13 @@ import { basename } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { ParseError, UnsupportedError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import { EPOCH } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
-import type { KiroBody } from "./body.js";
+import type { KiroBody, KiroConversationBody, KiroSessionBody } from "./body.js";
+import { conversationMeta } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 
 /** The newest `LogEntry` version this reader was checked against. */
@@ -60,13 +61,54 @@ export function firstPromptTime(entries: readonly JsonObject[]) {
   return undefined;
 }
 
-export function parseKiro(text: string, origin?: string): Transcript<KiroBody> {
+const CONVERSATION_HEADER = "kiro_conversation";
+
+/** The older engine's conversation as text: one `{"kiro_conversation": {...}}` line. */
+function conversationOf(
+  line: JsonObject,
+  id: string,
+): Transcript<KiroConversationBody> | undefined {
+  const c = line[CONVERSATION_HEADER];
+  if (!isJsonObject(c)) return undefined;
+  const body: KiroConversationBody = {
+    layout: "conversation",
+    key: typeof c.key === "string" ? c.key : "",
+    conversation: isJsonObject(c.conversation) ? c.conversation : {},
+  };
+  if (typeof c.created_at === "number") body.created_at = c.created_at;
+  if (typeof c.updated_at === "number") body.updated_at = c.updated_at;
+  return { meta: conversationMeta(body, id), body };
+}
+
+function jsonLines(text: string, origin?: string): JsonObject[] {
   checkLineCount(text, "kiro", origin);
-  const lines = text
+  return text
     .split(/\r?\n/)
     .map((line, i) => ({ line, n: i + 1 }))
     .filter((l) => l.line.trim() !== "")
     .map((l) => lineObject(l.line, l.n, origin));
+}
+
+export function parseKiro(text: string, origin?: string): Transcript<KiroBody> {
+  const lines = jsonLines(text, origin);
+  const head = lines[0];
+  const conversation =
+    head === undefined ? undefined : conversationOf(head, stableUuid("kiro", text));
+  if (conversation !== undefined) return conversation;
+  return parseSession(lines, text, origin);
+}
+
+/** A v3 session's `<id>.jsonl`, as its store reads it. */
+export function parseKiroSession(text: string, origin?: string): Transcript<KiroSessionBody> {
+  return parseSession(jsonLines(text, origin), text, origin);
+}
+
+/** A v3 session's text: its SessionData line (when present), then its log entries. */
+function parseSession(
+  lines: JsonObject[],
+  text: string,
+  origin?: string,
+): Transcript<KiroSessionBody> {
   const head = lines[0];
   const session = head !== undefined && isSessionData(head) ? head : {};
   const entries = head !== undefined && session === head ? lines.slice(1) : lines;
@@ -84,14 +126,23 @@ function isSessionData(line: JsonObject): boolean {
 }
 
 function renderKiro(t: Transcript<KiroBody>): string {
-  const lines = Object.keys(t.body.session).length > 0 ? [t.body.session] : [];
-  return [...lines, ...t.body.entries].map((o) => `${JSON.stringify(o)}\n`).join("");
+  const b = t.body;
+  if (b.layout === "conversation") {
+    const c: JsonObject = { key: b.key };
+    assignDefined(c, "created_at", b.created_at);
+    assignDefined(c, "updated_at", b.updated_at);
+    c.conversation = b.conversation;
+    return `${JSON.stringify({ [CONVERSATION_HEADER]: c })}\n`;
+  }
+  const lines = Object.keys(b.session).length > 0 ? [b.session] : [];
+  return [...lines, ...b.entries].map((o) => `${JSON.stringify(o)}\n`).join("");
 }
 
 /** A first line that is a versioned `LogEntry` or Kiro's SessionData. */
 function detectKiro(sample: Sample): Recognized | undefined {
   const line = firstLine(sample);
   if (/^\{\s*"version"\s*:\s*"v\d+"\s*,\s*"kind"\s*:\s*"[A-Za-z]+"/.test(line)) return "text";
+  if (/^\{\s*"kiro_conversation"\s*:\s*\{/.test(line)) return "text";
   return /^\{\s*"session_id"\s*:\s*"/.test(line) && line.includes('"session_state"')
     ? "text"
     : undefined;
