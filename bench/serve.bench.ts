@@ -241,7 +241,7 @@ async function bigPage(served: Served, cli: ReturnType<typeof cliOn>): Promise<v
   for (let i = 0; i < n; i++) servedFigures.push(await measurePage(url));
   const dir = mkdtempSync(join(tmpdir(), "txcript-serve-bench-page-"));
   const file = join(dir, "big.html");
-  const cliExport = cli.times(["export", BIG, "--format", "html", "--output", file]);
+  const cliExport = cli.times(["export", BIG, "--format", "html", "--out", file]);
   const exported: PageFigures[] = [];
   for (let i = 0; i < n; i++) exported.push(await measurePage(`file://${file}`));
   rmSync(dir, { recursive: true, force: true });
