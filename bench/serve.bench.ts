@@ -124,6 +124,8 @@ function cliOn(home: string) {
 }
 
 const chromium = await launch();
+/** Servers started, stopped at the end even when a step fails. */
+const started: Served[] = [];
 try {
   for (const size of sizes) {
     const searchToo = size === Math.max(...sizes);
@@ -131,6 +133,7 @@ try {
     step(`${size} sessions written`);
     const t0 = performance.now();
     const served = await startServe(home);
+    started.push(served);
     await listRendered(chromium, served);
     const cold = performance.now() - t0;
     step("first list drawn");
@@ -174,6 +177,7 @@ try {
   }
 } finally {
   await chromium.close();
+  for (const s of started) await s.stop();
 }
 report(rows);
 

@@ -121,8 +121,7 @@ function preface(
     resume === undefined
       ? ""
       : `<p class="serve-resume">Resume: <code id="resume-cmd">${escapeHtml(resume)}</code> <button type="button" id="copy-resume">Copy</button></p>`;
-  const style =
-    `<style>.serve-bar{margin:1rem 0;padding:.5rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--panel);font-size:14px}.serve-bar p{margin:.25rem 0}${write ? WRITE_STYLE : ""}</style>`;
+  const style = `<style>.serve-bar{margin:1rem 0;padding:.5rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--panel);font-size:14px}.serve-bar p{margin:.25rem 0}${write ? WRITE_STYLE : ""}</style>`;
   const writes = write ? writeBar(harness, id, write.title) : "";
   return `${style}<nav class="serve-bar" aria-label="txcript serve"><p><a href="/" id="back">← All sessions</a> · Download: ${links}</p>${cmd}${writes}</nav>`;
 }

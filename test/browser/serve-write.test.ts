@@ -8,9 +8,10 @@
  * page has neither (serve.test.ts).
  */
 
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../support/cli.js";
 import {
   claudeProject,
   PLANTED_SID,
@@ -23,6 +24,9 @@ import { openServed } from "./served.js";
 
 const AGY_SID = "0f4c7a2e-91b3-4d5f-8e6a-3c2b1d0e9f87";
 const AGY_TITLE = "Fix the flaky login test";
+
+/** With TXCRIPT_SCREENSHOTS=1, the screenshots docs/serve.md shows. */
+const SHOTS = process.env.TXCRIPT_SCREENSHOTS === "1" ? join(ROOT, "docs", "serve") : undefined;
 
 let chromium: Session;
 let served: Served;
@@ -71,6 +75,10 @@ describe("txcript serve --allow-write in Chromium", () => {
     const resume = o.page.locator("#continued-resume");
     await resume.waitFor();
     expect(await resume.textContent()).toMatch(/^(cd .* && )?claude --resume [0-9a-f-]{36}/);
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await o.page.locator(".serve-bar").screenshot({ path: join(SHOTS, "continue.png") });
+    }
     const path = (await o.page.locator("#continued-path").textContent()) ?? "";
     expect(existsSync(path)).toBe(true);
     expect(claudeFiles()).toHaveLength(before + 1);
@@ -91,6 +99,7 @@ describe("txcript serve --allow-write in Chromium", () => {
     await o.page.click("#delete");
     expect(await confirm.isVisible()).toBe(true);
     expect(await confirm.textContent()).toContain("Where does the parser live?");
+    if (SHOTS) await o.page.locator(".serve-bar").screenshot({ path: join(SHOTS, "delete.png") });
     await o.page.click("#delete-no");
     expect(await confirm.isVisible()).toBe(false);
     expect(existsSync(file)).toBe(true);
