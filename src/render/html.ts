@@ -348,8 +348,11 @@ export interface PageShell {
   preface?: string;
 }
 
-/** The served page's policy: the same, with the script from the page's own origin. */
-const SERVED_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'`;
+/**
+ * The served page's policy: the same, with the script from the page's own
+ * origin, which it may also call (serve's continue and delete).
+ */
+const SERVED_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'`;
 
 function page(title: string, body: string, toc: string): string {
   return `${pageStart(title, toc)}${body}${PAGE_END}`;

@@ -34,6 +34,7 @@ import {
   type Who,
 } from "./pages.js";
 import { type Guard, hasToken, refusal, SECURITY_HEADERS, TOKEN_COOKIE } from "./security.js";
+import { WRITE_SCRIPT } from "./write-ui.js";
 
 /**
  * What serve needs of a sessions backend: the methods of `Sessions` it
@@ -160,7 +161,7 @@ function statusOf(error: unknown): 400 | 401 | 404 | 405 | 409 | 500 {
 export function createApp(options: AppOptions): Hono {
   const { backend, guard } = options;
   const app = new Hono();
-  const sessionScript = `${SCRIPT}\n${SESSION_SCRIPT_EXTRA}`;
+  const sessionScript = `${SCRIPT}\n${SESSION_SCRIPT_EXTRA}\n${WRITE_SCRIPT}`;
 
   // A listing per filter, kept while the backend answers from the same
   // refresh: 20,000 sessions are read from the index once a refresh, not
@@ -339,6 +340,7 @@ export function createApp(options: AppOptions): Hono {
       loaded.located.id,
       options.who,
       resume,
+      options.allowWrite,
     );
     return c.body(streamed(page), 200, { "Content-Type": "text/html; charset=utf-8" });
   });

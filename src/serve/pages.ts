@@ -12,6 +12,7 @@ import { assignDefined, defined } from "../json.js";
 import { escapeHtml } from "../render/highlight.js";
 import { type RenderInput, redact, renderHtmlChunks, renderMarkdown } from "../render/index.js";
 import type { Common, HarnessId, Transcript } from "../transcript.js";
+import { WRITE_STYLE, writeBar } from "./write-ui.js";
 
 const DOWNLOAD_FORMATS = ["html", "markdown", "simple"] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
@@ -101,8 +102,16 @@ export function download(
   }
 }
 
-/** The bar above a served session: back to the list, downloads, and the resume command. */
-function preface(harness: HarnessId, id: string, resume: string | undefined): string {
+/**
+ * The bar above a served session: back to the list, downloads, the resume
+ * command, and (with --allow-write) continue and delete.
+ */
+function preface(
+  harness: HarnessId,
+  id: string,
+  resume: string | undefined,
+  write: { title: string | undefined } | undefined,
+): string {
   const base = `/s/${encodeURIComponent(harness)}/${encodeURIComponent(id)}/download`;
   const links = DOWNLOAD_FORMATS.map(
     (f) =>
@@ -112,9 +121,9 @@ function preface(harness: HarnessId, id: string, resume: string | undefined): st
     resume === undefined
       ? ""
       : `<p class="serve-resume">Resume: <code id="resume-cmd">${escapeHtml(resume)}</code> <button type="button" id="copy-resume">Copy</button></p>`;
-  const style =
-    "<style>.serve-bar{margin:1rem 0;padding:.5rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--panel);font-size:14px}.serve-bar p{margin:.25rem 0}</style>";
-  return `${style}<nav class="serve-bar" aria-label="txcript serve"><p><a href="/" id="back">← All sessions</a> · Download: ${links}</p>${cmd}</nav>`;
+  const style = `<style>.serve-bar{margin:1rem 0;padding:.5rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--panel);font-size:14px}.serve-bar p{margin:.25rem 0}${write ? WRITE_STYLE : ""}</style>`;
+  const writes = write ? writeBar(harness, id, write.title) : "";
+  return `${style}<nav class="serve-bar" aria-label="txcript serve"><p><a href="/" id="back">← All sessions</a> · Download: ${links}</p>${cmd}${writes}</nav>`;
 }
 
 /** The session page as served: the export's renderer, its script from this server. */
@@ -124,10 +133,12 @@ export function sessionPage(
   id: string,
   who: Who,
   resume: string | undefined,
+  writable = false,
 ): Iterable<string> {
+  const write = writable ? { title: transcript.meta.title } : undefined;
   return renderHtmlChunks(renderInput(transcript, harness, who), {
     scriptSrc: "/assets/session.js",
-    preface: preface(harness, id, resume),
+    preface: preface(harness, id, resume, write),
   });
 }
 

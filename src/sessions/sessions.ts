@@ -138,6 +138,8 @@ export class Sessions {
   private lastText: { at: number; from: HarnessId | undefined; result: Refreshed } | undefined;
   /** How long the last refresh took (ms). */
   private lastTook = 0;
+  /** Bumped by a write: a refresh that began before it is not kept for reuse. */
+  private writes = 0;
 
   constructor(readonly options: SessionsOptions) {}
 
@@ -205,6 +207,7 @@ export class Sessions {
     const reuse = this.options.reuseRefreshMs ?? 0;
     const run = () => {
       const started = Date.now();
+      const writes = this.writes;
       return this.index()
         .refresh({
           text,
@@ -212,7 +215,8 @@ export class Sessions {
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         })
         .then((result) => {
-          if (reuse > 0) {
+          // A refresh that a write overtook may have missed it: answer with it, keep it not.
+          if (reuse > 0 && writes === this.writes) {
             this.last = { at: Date.now(), from: options.from, result };
             if (text) this.lastText = this.last;
             this.lastTook = Date.now() - started;
@@ -395,6 +399,7 @@ export class Sessions {
 
   /** After a write through this service, the next call waits for a refresh that sees it. */
   private forgetRefresh(): void {
+    this.writes++;
     this.last = undefined;
     this.lastText = undefined;
   }

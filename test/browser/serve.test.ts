@@ -24,6 +24,7 @@ import {
   startServe,
 } from "../support/serve.js";
 import { launch, type Session } from "./chromium.js";
+import { openServed } from "./served.js";
 
 let chromium: Session;
 let served: Served;
@@ -41,36 +42,7 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-interface Opened {
-  page: Page;
-  foreign: string[];
-  errors: string[];
-  dialogs: string[];
-}
-
-async function open(path = ""): Promise<Opened> {
-  const page = await chromium.context.newPage();
-  await page.emulateMedia({ colorScheme: "light" });
-  const foreign: string[] = [];
-  const errors: string[] = [];
-  const dialogs: string[] = [];
-  await page.route("**/*", (route) => {
-    const u = route.request().url();
-    if (u.startsWith(served.base)) return route.continue();
-    foreign.push(u);
-    return route.abort();
-  });
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("dialog", (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.goto(`${served.base}${path}`, { waitUntil: "load" });
-  return { page, foreign, errors, dialogs };
-}
+const open = (path = "") => openServed(chromium, served.base, path);
 
 async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
@@ -147,6 +119,8 @@ describe("txcript serve in Chromium", () => {
       "light",
     );
     expect(await o.page.locator("#resume-cmd").textContent()).toContain(PLANTED_SID);
+    // Read-only: no continue or delete on the page.
+    expect(await o.page.locator("#serve-write, #continue, #delete").count()).toBe(0);
     expect(o.foreign).toEqual([]);
     expect(o.errors).toEqual([]);
     await o.page.close();

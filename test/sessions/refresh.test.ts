@@ -149,4 +149,46 @@ describe("Sessions refresh for a long-lived door (reuseRefreshMs, refreshBehind)
       sessions.close();
     }
   });
+
+  it("does not reuse a refresh a delete overtook: the next list lacks the deleted session", async () => {
+    const home = makeHome();
+    const sessions = new Sessions({
+      env: { HOME: home },
+      cache: tempDir("txcript-overtaken-cache-"),
+      reuseRefreshMs: 60_000,
+    });
+    try {
+      const first = (await sessions.list({})).sessions;
+      const gone = first.find((s) => s.harness === "claude_code");
+      if (gone === undefined) throw new Error("no Claude Code session in the home");
+      // The next refresh reads the stores, then is held until the delete is done.
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      const original = SessionIndex.prototype.refresh;
+      vi.spyOn(SessionIndex.prototype, "refresh").mockImplementationOnce(async function (
+        this: SessionIndex,
+        ...args: Parameters<SessionIndex["refresh"]>
+      ) {
+        const result = await original.apply(this, args);
+        await held;
+        return result;
+      });
+      // A search needs text the list's refresh did not index: it refreshes (and is held).
+      const during = sessions.query("anything");
+      await new Promise((r) => setTimeout(r, 20));
+      const removed = await Promise.race([
+        sessions.remove({ harness: gone.harness, id: gone.id }),
+        new Promise<string[]>((r) => setTimeout(() => r([]), 5_000)),
+      ]);
+      release();
+      await during;
+      expect(removed.length).toBeGreaterThan(0);
+      const after = (await sessions.list({})).sessions;
+      expect(after.some((s) => s.harness === gone.harness && s.id === gone.id)).toBe(false);
+    } finally {
+      sessions.close();
+    }
+  });
 });

@@ -23,18 +23,18 @@ export function claudeProject(home: string): string {
   return join(home, ".claude", "projects", "-home-dev-serve-app");
 }
 
-/** A Claude Code session: a prompt and an answer with usage, saying `text`. */
-export function claudeSession(sid: string, prompt: string, answer: string): string {
+/** A Claude Code session: a prompt, `turns` answers with usage (the last saying `answer`), 1 + 2 × turns messages. */
+export function claudeSession(sid: string, prompt: string, answer: string, turns = 6): string {
   const s = (r: Record<string, unknown>) => ({ ...r, sessionId: sid, cwd: "/home/dev/serve-app" });
   const lines: unknown[] = [s(user(1, null, prompt))];
-  for (let k = 0; k < 6; k++) {
+  for (let k = 0; k < turns; k++) {
     lines.push(
       s(
         assistant(
           2 + 2 * k,
           1 + 2 * k,
           `msg_${sid.slice(-4)}_${k}`,
-          [{ type: "text", text: k === 5 ? answer : `step ${k} done` }],
+          [{ type: "text", text: k === turns - 1 ? answer : `step ${k} done` }],
           {
             model: "claude-sonnet-4-5",
             usage: {
@@ -98,6 +98,7 @@ export function startServe(home: string, args: string[] = []): Promise<Served> {
       NO_COLOR: "1",
       TXCRIPT_CACHE: cache,
       USER: "dev",
+      ...(process.env.TZ === undefined ? {} : { TZ: process.env.TZ }),
     },
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
