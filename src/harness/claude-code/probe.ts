@@ -14,6 +14,7 @@ import {
   type StoreOptions,
   type StoreProbe,
 } from "../../transcript.js";
+import { stampEach } from "../shared/session-files.js";
 
 /** Where the store lives: explicit root, TXCRIPT_CLAUDE_CODE_ROOT, $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects. */
 export function claudeCodeRoot(options: StoreOptions = {}): string {
@@ -62,7 +63,7 @@ export class ClaudeCodeProbe implements StoreProbe {
   }
 
   scan(): Fingerprint[] {
-    const out: Fingerprint[] = [];
+    const paths: string[] = [];
     for (const dir of projectDirs(this.root)) {
       let names: string[];
       try {
@@ -70,17 +71,8 @@ export class ClaudeCodeProbe implements StoreProbe {
       } catch {
         continue; // discover() reports unreadable folders
       }
-      for (const name of names.sort()) {
-        if (!isSessionName(name)) continue;
-        const path = join(dir, name);
-        try {
-          const st = statSync(path);
-          out.push({ files: [fileStamp(path, st)] });
-        } catch {
-          out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
-        }
-      }
+      for (const name of names.sort()) if (isSessionName(name)) paths.push(join(dir, name));
     }
-    return out;
+    return stampEach(paths);
   }
 }

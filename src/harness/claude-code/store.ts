@@ -58,6 +58,13 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import {
+  checkSessionFile,
+  fileFingerprint,
+  newestFirst,
+  noSession,
+  removeSessionFiles,
+} from "../shared/session-files.js";
 import { type ClaudeCodeBody, joinLines, parseRecord } from "./body.js";
 import {
   ClaudeCodeProbe,
@@ -247,19 +254,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
   /** Every file holding session `id`, most recently modified first. */
   private filesFor(id: string): string[] {
     checkPathComponent(id, "claude_code");
-    const found: { path: string; mtime: number }[] = [];
-    for (const dir of this.projectDirs()) {
-      const path = join(dir, id + SESSION_SUFFIX);
-      try {
-        const st = statSync(path);
-        if (st.isFile()) found.push({ path, mtime: st.mtimeMs });
-      } catch {
-        // not in this project
-      }
-    }
-    return found
-      .sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
-      .map((f) => f.path);
+    return newestFirst(this.projectDirs().map((dir) => join(dir, id + SESSION_SUFFIX)));
   }
 
   ids(): string[] {
@@ -301,22 +296,14 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
     files.forEach((path, n) => {
       options.onProgress?.(n, files.length);
       try {
-        const nameProblem = pathComponentProblem(basename(path).slice(0, -SESSION_SUFFIX.length));
-        if (nameProblem) {
-          skipped.push({ path, reason: `not a session id: the name ${nameProblem}` });
+        const id = basename(path).slice(0, -SESSION_SUFFIX.length);
+        const check = checkSessionFile(this.root, path, id);
+        if (check === undefined) return;
+        if ("skip" in check) {
+          skipped.push({ path, reason: check.skip });
           return;
         }
-        const outside = linkOutsideProblem(this.root, path);
-        if (outside) {
-          skipped.push({ path, reason: outside });
-          return;
-        }
-        const st = statSync(path);
-        if (!st.isFile()) return;
-        if (st.size === 0) {
-          skipped.push({ path, reason: "empty file" });
-          return;
-        }
+        const st = check.stats;
         const scan = scanSession(readFileSync(path));
         if (scan.records === 0) {
           skipped.push({ path, reason: "not a Claude Code session: no line is a JSON record" });
@@ -324,7 +311,6 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         }
         // Bookkeeping-only files (a summary left behind) hold no conversation: not a session.
         if (scan.conversation === 0) return;
-        const id = basename(path).slice(0, -SESSION_SUFFIX.length);
         const meta: Meta = { ...scan.meta, id, timestamp: scan.meta.timestamp ?? EPOCH };
         const fingerprint: Fingerprint = { files: [fileStamp(path, st)] };
         sessions.push({
@@ -346,11 +332,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
 
   load(id: string): Transcript<ClaudeCodeBody> {
     const path = this.filesFor(id)[0];
-    if (path === undefined) {
-      throw new NotFoundError("claude_code", `no Claude Code session ${JSON.stringify(id)}`, {
-        file: this.root,
-      });
-    }
+    if (path === undefined) throw noSession("claude_code", "Claude Code", id, this.root);
     checkLinkInside(this.root, path, "claude_code");
     const transcript = parseClaudeCode(readText(path), path);
     // Claude Code names a session by its file: that is the id resume takes.
@@ -435,42 +417,11 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
 
   delete(id: string): string[] {
     const paths = this.filesFor(id);
-    if (paths.length === 0) {
-      throw new NotFoundError("claude_code", `no Claude Code session ${JSON.stringify(id)}`, {
-        file: this.root,
-      });
-    }
-    // Check everything before removing anything.
-    const side: string[] = [];
-    for (const path of paths) {
-      realPathInside(this.root, path, "claude_code");
-      const dir = join(resolve(path, ".."), id);
-      try {
-        const st = lstatSync(dir);
-        // A symlink is removed as a link; a real folder must lie inside the root.
-        if (!st.isSymbolicLink()) realPathInside(this.root, dir, "claude_code");
-        side.push(dir);
-      } catch (cause) {
-        if (errnoCode(cause) !== "ENOENT") throw cause;
-      }
-    }
-    const removed: string[] = [];
-    try {
-      for (const path of paths) {
-        unlinkSync(path);
-        removed.push(path);
-      }
-      for (const dir of side) {
-        rmSync(dir, { recursive: true, force: true });
-        removed.push(dir);
-      }
-    } catch (cause) {
-      throw new StoreError("claude_code", `cannot delete: ${describeCause(cause)}`, {
-        file: paths[0],
-        cause,
-      });
-    }
-    return removed;
+    if (paths.length === 0) throw noSession("claude_code", "Claude Code", id, this.root);
+    // A session's side data (subagents, tool results) lives in a folder named for it.
+    return removeSessionFiles("claude_code", this.root, paths, (path) =>
+      join(resolve(path, ".."), id),
+    );
   }
 
   scan(): Fingerprint[] {
@@ -478,9 +429,6 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
   }
 
   fingerprint(id: string): Fingerprint | undefined {
-    const path = this.filesFor(id)[0];
-    if (path === undefined) return undefined;
-    const st = statSync(path);
-    return { files: [fileStamp(path, st)] };
+    return fileFingerprint(this.filesFor(id)[0]);
   }
 }

@@ -14,6 +14,7 @@ import {
   type StoreOptions,
   type StoreProbe,
 } from "../../transcript.js";
+import { stampFiles } from "../shared/session-files.js";
 
 const SESSION_STATE = "session-state";
 const EVENTS = "events.jsonl";
@@ -56,9 +57,6 @@ export class CopilotProbe implements StoreProbe {
   }
 
   scan(): Fingerprint[] {
-    return eventFiles(this.root).flatMap(({ path }) => {
-      const st = statSync(path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ files: [fileStamp(path, st)] }] : [];
-    });
+    return stampFiles(eventFiles(this.root).map(({ path }) => path));
   }
 }

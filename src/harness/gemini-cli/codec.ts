@@ -38,6 +38,7 @@ import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { imagePart, responseFromCommon, UNANSWERED } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
 import { type GeminiBody, recordLine } from "./body.js";
 import { geminiToCommon } from "./read.js";
@@ -57,21 +58,6 @@ function sessionContext(cwd: string): string {
   return `<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - ${cwd}\n</session_context>`;
 }
 
-/** A tool_result as a functionResponse `response`: an object the reader reads back as it. */
-function responseFromCommon(block: ToolResultBlock): JsonObject {
-  const c = block.content;
-  if (block.is_error) return { error: resultText(c) };
-  if (isJsonObject(c)) {
-    const keys = Object.keys(c);
-    const collides =
-      keys.length === 1 && (typeof c.output === "string" || typeof c.error === "string");
-    if (!collides) return c;
-  }
-  return { output: resultText(c) };
-}
-
-/** A call the session never answered: Gemini refuses a functionCall without a response. */
-const UNANSWERED = "[no result was recorded for this call]";
 
 interface PendingCall {
   record: JsonObject;
@@ -187,11 +173,7 @@ class Writer {
           parts.push({ text: block.text });
           break;
         case "image":
-          parts.push(
-            block.source.type === "base64"
-              ? { inlineData: { mimeType: block.source.media_type, data: block.source.data } }
-              : { text: `[image: ${block.source.data}]` },
-          );
+          parts.push(imagePart(block));
           break;
         case "artifact":
           parts.push({ text: artifactText(block) });

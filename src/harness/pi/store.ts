@@ -55,34 +55,15 @@ import {
   joinLines,
   type PiBody,
 } from "./body.js";
+import {
+  fileFingerprint,
+  readSessionText,
+  skipReason,
+  stampFiles,
+} from "../shared/session-files.js";
 import { piTime } from "./meta.js";
 import { piRoot, sessionPaths } from "./probe.js";
 import { parsePi } from "./text.js";
-
-/** V8 cannot hold a string much longer than 512 MiB; bigger files are refused, not crashed on. */
-const MAX_SESSION_BYTES = 512 * 1024 * 1024;
-
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** A session file's text. Errors name the file. */
-function readSessionText(path: string, maxBytes = MAX_SESSION_BYTES): string {
-  let bytes: Uint8Array;
-  try {
-    const size = statSync(path).size;
-    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
-    bytes = readFileSync(path);
-  } catch (cause) {
-    throw new StoreError("pi", `cannot read the session: ${describeCause(cause)}`, {
-      file: path,
-      cause,
-    });
-  }
-  try {
-    return UTF8.decode(bytes);
-  } catch (cause) {
-    throw new ParseError("pi", "the session is not valid UTF-8", { file: path, cause });
-  }
-}
 
 /** pi's folder name for a project (`getDefaultSessionDir`): `--<cwd, / \ : as ->--`. */
 function projectFolder(cwd: string): string {
@@ -117,10 +98,7 @@ export class PiStore implements Store<PiBody> {
   }
 
   scan(): Fingerprint[] {
-    return this.paths().flatMap((path) => {
-      const st = statSync(path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ files: [fileStamp(path, st)] }] : [];
-    });
+    return stampFiles(this.paths());
   }
 
   private paths(): string[] {
@@ -137,7 +115,7 @@ export class PiStore implements Store<PiBody> {
   }
 
   private read(path: string): Transcript<PiBody> {
-    return parsePi(readSessionText(path), path);
+    return parsePi(readSessionText("pi", path), path);
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
@@ -183,10 +161,7 @@ export class PiStore implements Store<PiBody> {
           byId.set(found.id, found);
         } else skipped.push({ path, reason: `older copy of ${found.id}` });
       } catch (cause) {
-        skipped.push({
-          path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path, reason: skipReason(cause) });
       }
     });
     options.onProgress?.(paths.length, paths.length);
@@ -286,10 +261,7 @@ export class PiStore implements Store<PiBody> {
 
   fingerprint(id: string): Fingerprint | undefined {
     if (pathComponentProblem(id)) return undefined;
-    const path = this.locate(id)[0];
-    if (path === undefined) return undefined;
-    const st = statSync(path);
-    return { files: [fileStamp(path, st)] };
+    return fileFingerprint(this.locate(id)[0]);
   }
 }
 

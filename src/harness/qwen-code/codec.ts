@@ -37,8 +37,11 @@ import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
 import {
   imageBlock,
+  imagePart,
   nameOf,
   partsOf,
+  responseFromCommon,
+  UNANSWERED,
   placeholder,
   responseToCommon,
   usageFromCounts,
@@ -197,8 +200,6 @@ export function qwenSessionId(id: string): string {
   return isUuid(id) ? id.toLowerCase() : stableUuid("qwen-session", id);
 }
 
-const UNANSWERED = "[no result was recorded for this call]";
-
 function iso(ts: Timestamp): string {
   return new Date(timestampMillis(ts)).toISOString();
 }
@@ -215,18 +216,6 @@ function usageMetadata(usage: Usage): JsonObject {
   };
 }
 
-/** A tool_result as a functionResponse `response` the reader reads back as it. */
-function responseFromCommon(block: ToolResultBlock): JsonObject {
-  const c = block.content;
-  if (block.is_error) return { error: resultText(c) };
-  if (isJsonObject(c)) {
-    const keys = Object.keys(c);
-    const collides =
-      keys.length === 1 && (typeof c.output === "string" || typeof c.error === "string");
-    if (!collides) return c;
-  }
-  return { output: resultText(c) };
-}
 
 class Writer {
   readonly records: JsonObject[] = [];
@@ -264,11 +253,7 @@ class Writer {
           parts.push({ text: b.text });
           break;
         case "image":
-          parts.push(
-            b.source.type === "base64"
-              ? { inlineData: { mimeType: b.source.media_type, data: b.source.data } }
-              : { text: `[image: ${b.source.data}]` },
-          );
+          parts.push(imagePart(b));
           break;
         case "artifact":
           parts.push({ text: artifactText(b) });

@@ -14,6 +14,7 @@ import {
   type StoreOptions,
   type StoreProbe,
 } from "../../transcript.js";
+import { stampEach } from "../shared/session-files.js";
 
 export const PROJECTS = "projects";
 export const CHATS = "chats";
@@ -81,18 +82,8 @@ export class QwenCodeProbe implements StoreProbe {
   }
 
   scan(): Fingerprint[] {
-    const out: Fingerprint[] = [];
-    for (const dir of chatDirs(this.root)) {
-      for (const name of sessionNames(dir)) {
-        const path = join(dir, name);
-        try {
-          const st = statSync(path);
-          out.push({ files: [fileStamp(path, st)] });
-        } catch {
-          out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
-        }
-      }
-    }
-    return out;
+    return stampEach(
+      chatDirs(this.root).flatMap((dir) => sessionNames(dir).map((name) => join(dir, name))),
+    );
   }
 }

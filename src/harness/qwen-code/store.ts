@@ -44,6 +44,13 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import {
+  checkSessionFile,
+  fileFingerprint,
+  newestFirst,
+  noSession,
+  removeSessionFiles,
+} from "../shared/session-files.js";
 import { activeChain, asRecord, countMessages, joinLines, type QwenBody } from "./body.js";
 import {
   CHATS,
@@ -74,19 +81,7 @@ export class QwenCodeStore implements Store<QwenBody> {
   /** Every file holding session `id`, most recently modified first. */
   private filesFor(id: string): string[] {
     checkPathComponent(id, "qwen_code");
-    const found: { path: string; mtime: number }[] = [];
-    for (const dir of chatDirs(this.root)) {
-      const path = join(dir, id + SESSION_SUFFIX);
-      try {
-        const st = statSync(path);
-        if (st.isFile()) found.push({ path, mtime: st.mtimeMs });
-      } catch {
-        // not in this project
-      }
-    }
-    return found
-      .sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
-      .map((f) => f.path);
+    return newestFirst(chatDirs(this.root).map((dir) => join(dir, id + SESSION_SUFFIX)));
   }
 
   ids(): string[] {
@@ -112,22 +107,13 @@ export class QwenCodeStore implements Store<QwenBody> {
       options.onProgress?.(n, files.length);
       try {
         const id = basename(path).slice(0, -SESSION_SUFFIX.length);
-        const nameProblem = pathComponentProblem(id);
-        if (nameProblem) {
-          skipped.push({ path, reason: `not a session id: the name ${nameProblem}` });
+        const check = checkSessionFile(this.root, path, id);
+        if (check === undefined) return;
+        if ("skip" in check) {
+          skipped.push({ path, reason: check.skip });
           return;
         }
-        const outside = linkOutsideProblem(this.root, path);
-        if (outside) {
-          skipped.push({ path, reason: outside });
-          return;
-        }
-        const st = statSync(path);
-        if (!st.isFile()) return;
-        if (st.size === 0) {
-          skipped.push({ path, reason: "empty file" });
-          return;
-        }
+        const st = check.stats;
         const { meta, body } = parseQwen(readText(path), path);
         const count = countMessages(activeChain(body.lines));
         if (count === 0) return; // bookkeeping only: no conversation
@@ -158,11 +144,7 @@ export class QwenCodeStore implements Store<QwenBody> {
 
   load(id: string): Transcript<QwenBody> {
     const path = this.filesFor(id)[0];
-    if (path === undefined) {
-      throw new NotFoundError("qwen_code", `no Qwen Code session ${JSON.stringify(id)}`, {
-        file: this.root,
-      });
-    }
+    if (path === undefined) throw noSession("qwen_code", "Qwen Code", id, this.root);
     checkLinkInside(this.root, path, "qwen_code");
     const transcript = parseQwen(readText(path), path);
     return { meta: { ...transcript.meta, id }, body: transcript.body };
@@ -209,25 +191,8 @@ export class QwenCodeStore implements Store<QwenBody> {
 
   delete(id: string): string[] {
     const paths = this.filesFor(id);
-    if (paths.length === 0) {
-      throw new NotFoundError("qwen_code", `no Qwen Code session ${JSON.stringify(id)}`, {
-        file: this.root,
-      });
-    }
-    for (const path of paths) realPathInside(this.root, path, "qwen_code");
-    const removed: string[] = [];
-    try {
-      for (const path of paths) {
-        unlinkSync(path);
-        removed.push(path);
-      }
-    } catch (cause) {
-      throw new StoreError("qwen_code", `cannot delete: ${describeCause(cause)}`, {
-        file: paths[0],
-        cause,
-      });
-    }
-    return removed;
+    if (paths.length === 0) throw noSession("qwen_code", "Qwen Code", id, this.root);
+    return removeSessionFiles("qwen_code", this.root, paths);
   }
 
   scan(): Fingerprint[] {
@@ -235,9 +200,6 @@ export class QwenCodeStore implements Store<QwenBody> {
   }
 
   fingerprint(id: string): Fingerprint | undefined {
-    const path = this.filesFor(id)[0];
-    if (path === undefined) return undefined;
-    const st = statSync(path);
-    return { files: [fileStamp(path, st)] };
+    return fileFingerprint(this.filesFor(id)[0]);
   }
 }
