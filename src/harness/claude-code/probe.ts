@@ -4,17 +4,12 @@
  * JSONL parsing here, so a warm `list` loads no parser.
  */
 
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode, StoreError } from "../../errors.js";
-import {
-  type Fingerprint,
-  fileStamp,
-  type StoreOptions,
-  type StoreProbe,
-} from "../../transcript.js";
-import { stampEach } from "../shared/session-files.js";
+import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import { stampEach } from "../shared/probe.js";
 
 /** Where the store lives: explicit root, TXCRIPT_CLAUDE_CODE_ROOT, $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects. */
 export function claudeCodeRoot(options: StoreOptions = {}): string {

@@ -6,36 +6,19 @@
  * Claude Code itself looks in for the session's cwd.
  */
 
-import {
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Meta } from "../../common.js";
 import {
   ConflictError,
   describeCause,
-  errnoCode,
   InvalidRequestError,
-  NotFoundError,
   StoreError,
   TxcriptError,
 } from "../../errors.js";
 import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
-import {
-  checkLinkInside,
-  checkPathComponent,
-  linkOutsideProblem,
-  pathComponentProblem,
-  realPathInside,
-} from "../../paths.js";
+import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   EPOCH,
   type EpochTime,
@@ -58,13 +41,13 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { fileFingerprint } from "../shared/probe.js";
 import {
   checkSessionFile,
-  fileFingerprint,
   newestFirst,
   noSession,
   removeSessionFiles,
-} from "../shared/session-files.js";
+} from "../shared/store-files.js";
 import { type ClaudeCodeBody, joinLines, parseRecord } from "./body.js";
 import {
   ClaudeCodeProbe,

@@ -4,17 +4,12 @@
  * `session-state/<id>/events.jsonl`, from listings and stat alone.
  */
 
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { errnoCode } from "../../errors.js";
-import {
-  type Fingerprint,
-  fileStamp,
-  type StoreOptions,
-  type StoreProbe,
-} from "../../transcript.js";
-import { stampFiles } from "../shared/session-files.js";
+import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import { stampFiles } from "../shared/probe.js";
 
 const SESSION_STATE = "session-state";
 const EVENTS = "events.jsonl";

@@ -4,15 +4,8 @@
  * line (see `WRITE_REFUSAL`).
  */
 
-import { readFileSync, statSync } from "node:fs";
-import {
-  describeCause,
-  NotFoundError,
-  ParseError,
-  StoreError,
-  TxcriptError,
-  UnsupportedError,
-} from "../../errors.js";
+import { statSync } from "node:fs";
+import { NotFoundError, UnsupportedError } from "../../errors.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -32,12 +25,10 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { fileFingerprint } from "../shared/probe.js";
+import { readSessionText, skipReason } from "../shared/store-files.js";
+import { deleteRefusal } from "../shared/store-read-only.js";
 import { type CopilotBody, eventsOf, messageGroups } from "./body.js";
-import {
-  fileFingerprint,
-  readSessionText,
-  skipReason,
-} from "../shared/session-files.js";
 import { CopilotProbe, copilotRoot, eventFiles } from "./probe.js";
 import { parseCopilot } from "./text.js";
 
@@ -139,9 +130,6 @@ export class CopilotStore implements Store<CopilotBody> {
   }
 
   delete(): string[] {
-    throw new UnsupportedError(
-      "copilot",
-      "txcript does not delete Copilot CLI sessions: it only reads them",
-    );
+    throw deleteRefusal("copilot", "Copilot CLI sessions");
   }
 }

@@ -11,13 +11,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
-import {
-  describeCause,
-  NotFoundError,
-  ParseError,
-  TxcriptError,
-  UnsupportedError,
-} from "../../errors.js";
+import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
@@ -28,11 +22,11 @@ import type {
   Discovery,
   Fingerprint,
   Saved,
-  Skipped,
   Store,
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
+import { deleteRefusal, discoverEach } from "../shared/store-read-only.js";
 import { type CursorBody, type CursorChatBody, messageCount } from "./body.js";
 import { chatMeta, checkChatSchema, cursorTime } from "./meta.js";
 import {
@@ -179,18 +173,17 @@ export class CursorStore implements Store<CursorBody> {
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
-    const sessions: Discovered[] = [];
-    const skipped: Skipped[] = [];
-    const sources = [...cursorSources(this.root).values()];
-    for (const source of sources) {
-      try {
+    const { sessions, skipped } = discoverEach(
+      [...cursorSources(this.root).values()],
+      (source) => source.path,
+      (source): Discovered => {
         const t = this.loadSource(source);
         const fingerprint = sourceFingerprint(source);
         const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
         const updated =
           (t.body.layout === "chat" ? cursorTime(t.body.chat.updatedAtMs) : undefined) ??
           timestampFromMillis(newest);
-        sessions.push({
+        return {
           harness: "cursor",
           id: source.id,
           path: source.path,
@@ -198,15 +191,10 @@ export class CursorStore implements Store<CursorBody> {
           updated,
           message_count: messageCount(t.body),
           fingerprint,
-        });
-      } catch (cause) {
-        skipped.push({
-          path: source.path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
-      }
-      options.onProgress?.(sessions.length + skipped.length, sources.length);
-    }
+        };
+      },
+      options,
+    );
     for (const dir of transcriptDirs(this.root))
       for (const e of entries(dir))
         if (e.isFile() && e.name.endsWith(".txt"))
@@ -230,9 +218,6 @@ export class CursorStore implements Store<CursorBody> {
   }
 
   delete(): string[] {
-    throw new UnsupportedError(
-      "cursor",
-      "txcript does not delete Cursor sessions: it only reads them",
-    );
+    throw deleteRefusal("cursor", "Cursor sessions");
   }
 }

@@ -25,15 +25,7 @@
  * refuses a call without one).
  */
 
-import {
-  type Block,
-  isJsonObject,
-  type JsonObject,
-  type Message,
-  type Meta,
-  type ToolResultBlock,
-  type Usage,
-} from "../../common.js";
+import type { Block, JsonObject, Message, Meta, ToolResultBlock, Usage } from "../../common.js";
 import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { Timestamp } from "../../time.js";
@@ -57,7 +49,6 @@ export function geminiSessionId(id: string): string {
 function sessionContext(cwd: string): string {
   return `<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - ${cwd}\n</session_context>`;
 }
-
 
 interface PendingCall {
   record: JsonObject;

@@ -7,7 +7,7 @@
  * another; delete removes the file, contained in the root.
  */
 
-import { lstatSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { lstatSync, statSync, unlinkSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import {
@@ -15,7 +15,6 @@ import {
   describeCause,
   InvalidRequestError,
   NotFoundError,
-  ParseError,
   StoreError,
   TxcriptError,
 } from "../../errors.js";
@@ -47,6 +46,8 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { fileFingerprint, stampFiles } from "../shared/probe.js";
+import { readSessionText, skipReason } from "../shared/store-files.js";
 import {
   commonEntries,
   entriesOf,
@@ -55,12 +56,6 @@ import {
   joinLines,
   type PiBody,
 } from "./body.js";
-import {
-  fileFingerprint,
-  readSessionText,
-  skipReason,
-  stampFiles,
-} from "../shared/session-files.js";
 import { piTime } from "./meta.js";
 import { piRoot, sessionPaths } from "./probe.js";
 import { parsePi } from "./text.js";

@@ -40,10 +40,10 @@ import {
   imagePart,
   nameOf,
   partsOf,
-  responseFromCommon,
-  UNANSWERED,
   placeholder,
+  responseFromCommon,
   responseToCommon,
+  UNANSWERED,
   usageFromCounts,
 } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
@@ -215,7 +215,6 @@ function usageMetadata(usage: Usage): JsonObject {
     cachedContentTokenCount: cached,
   };
 }
-
 
 class Writer {
   readonly records: JsonObject[] = [];

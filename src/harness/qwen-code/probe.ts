@@ -4,17 +4,12 @@
  * each session file. No JSONL parsing here.
  */
 
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { describeCause, errnoCode, StoreError } from "../../errors.js";
-import {
-  type Fingerprint,
-  fileStamp,
-  type StoreOptions,
-  type StoreProbe,
-} from "../../transcript.js";
-import { stampEach } from "../shared/session-files.js";
+import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import { stampEach } from "../shared/probe.js";
 
 export const PROJECTS = "projects";
 export const CHATS = "chats";

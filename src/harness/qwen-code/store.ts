@@ -6,24 +6,17 @@
  * `qwen --resume <id>` finds it.
  */
 
-import { readFileSync, statSync, unlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import {
   ConflictError,
   describeCause,
   InvalidRequestError,
-  NotFoundError,
   StoreError,
   TxcriptError,
 } from "../../errors.js";
 import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
-import {
-  checkLinkInside,
-  checkPathComponent,
-  linkOutsideProblem,
-  pathComponentProblem,
-  realPathInside,
-} from "../../paths.js";
+import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   compareTimestamps,
   normalizeTimestamp,
@@ -44,13 +37,13 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { fileFingerprint } from "../shared/probe.js";
 import {
   checkSessionFile,
-  fileFingerprint,
   newestFirst,
   noSession,
   removeSessionFiles,
-} from "../shared/session-files.js";
+} from "../shared/store-files.js";
 import { activeChain, asRecord, countMessages, joinLines, type QwenBody } from "./body.js";
 import {
   CHATS,

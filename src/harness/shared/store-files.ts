@@ -17,7 +17,7 @@ import {
   TxcriptError,
 } from "../../errors.js";
 import { linkOutsideProblem, pathComponentProblem, realPathInside } from "../../paths.js";
-import { type Fingerprint, fileStamp, type HarnessId } from "../../transcript.js";
+import type { HarnessId } from "../../transcript.js";
 
 /** The existing files among `paths`, most recently modified first (ties by path). */
 export function newestFirst(paths: readonly string[]): string[] {
@@ -30,35 +30,7 @@ export function newestFirst(paths: readonly string[]): string[] {
       // not there
     }
   }
-  return found
-    .sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
-    .map((f) => f.path);
-}
-
-/** One fingerprint a file; a file that cannot be stat'ed gets a stamp no real file has. */
-export function stampEach(paths: readonly string[]): Fingerprint[] {
-  return paths.map((path) => {
-    try {
-      return { files: [fileStamp(path, statSync(path))] };
-    } catch {
-      return { files: [{ path, mtime_ms: 0, size: -1 }] };
-    }
-  });
-}
-
-/** One fingerprint a path that is a regular file now; others are left out. */
-export function stampFiles(paths: readonly string[]): Fingerprint[] {
-  return paths.flatMap((path) => {
-    const fp = fileFingerprint(path);
-    return fp === undefined ? [] : [fp];
-  });
-}
-
-/** The fingerprint of one session file; undefined when there is no path or no file. */
-export function fileFingerprint(path: string | undefined): Fingerprint | undefined {
-  if (path === undefined) return undefined;
-  const st = statSync(path, { throwIfNoEntry: false });
-  return st?.isFile() ? { files: [fileStamp(path, st)] } : undefined;
+  return found.sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path)).map((f) => f.path);
 }
 
 /** What discovery learns of a candidate file before reading it. */
@@ -121,7 +93,12 @@ export function readSessionText(
 }
 
 /** `no <label> session "<id>"`, naming the store's root. */
-export function noSession(harness: HarnessId, label: string, id: string, root: string): NotFoundError {
+export function noSession(
+  harness: HarnessId,
+  label: string,
+  id: string,
+  root: string,
+): NotFoundError {
   return new NotFoundError(harness, `no ${label} session ${JSON.stringify(id)}`, { file: root });
 }
 
