@@ -28,7 +28,6 @@ import {
   timestampFromMillis,
 } from "../../time.js";
 import {
-  type Discovered,
   type DiscoverOptions,
   type Discovery,
   type Fingerprint,
@@ -43,7 +42,7 @@ import {
 import { str } from "../shared/fields.js";
 import { fileFingerprint } from "../shared/probe.js";
 import {
-  checkSessionFile,
+  discoverFiles,
   newestFirst,
   noSession,
   removeSessionFiles,
@@ -275,42 +274,30 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         if (!options.paths || options.paths.has(path)) files.push(path);
       }
     }
-    const sessions: Discovered[] = [];
-    files.forEach((path, n) => {
-      options.onProgress?.(n, files.length);
-      try {
-        const id = basename(path).slice(0, -SESSION_SUFFIX.length);
-        const check = checkSessionFile(this.root, path, id);
-        if (check === undefined) return;
-        if ("skip" in check) {
-          skipped.push({ path, reason: check.skip });
-          return;
-        }
-        const st = check.stats;
+    return discoverFiles(
+      this.root,
+      files,
+      SESSION_SUFFIX,
+      (path, id, st) => {
         const scan = scanSession(readFileSync(path));
-        if (scan.records === 0) {
-          skipped.push({ path, reason: "not a Claude Code session: no line is a JSON record" });
-          return;
-        }
+        if (scan.records === 0)
+          return { skip: "not a Claude Code session: no line is a JSON record" };
         // Bookkeeping-only files (a summary left behind) hold no conversation: not a session.
-        if (scan.conversation === 0) return;
+        if (scan.conversation === 0) return undefined;
         const meta: Meta = { ...scan.meta, id, timestamp: scan.meta.timestamp ?? EPOCH };
-        const fingerprint: Fingerprint = { files: [fileStamp(path, st)] };
-        sessions.push({
+        return {
           harness: "claude_code",
           id,
           path,
           meta,
           updated: scan.updated ?? timestampFromMillis(Math.floor(st.mtimeMs)),
           message_count: scan.messages,
-          fingerprint,
-        });
-      } catch (cause) {
-        skipped.push({ path, reason: `cannot read: ${describeCause(cause)}` });
-      }
-    });
-    options.onProgress?.(files.length, files.length);
-    return { sessions, skipped };
+          fingerprint: { files: [fileStamp(path, st)] },
+        };
+      },
+      options,
+      skipped,
+    );
   }
 
   load(id: string): Transcript<ClaudeCodeBody> {

@@ -59,6 +59,8 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { fileFingerprint } from "../shared/probe.js";
+import { skipReason } from "../shared/store-files.js";
 import {
   type CodexBody,
   type CodexLine,
@@ -352,10 +354,7 @@ export class CodexStore implements Store<CodexBody> {
         assignDefined(found, "forked_from", info.forked_from);
         sessions.push(found);
       } catch (cause) {
-        skipped.push({
-          path: file.path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path: file.path, reason: skipReason(cause) });
       }
     });
     options.onProgress?.(files.length, files.length);
@@ -510,9 +509,6 @@ export class CodexStore implements Store<CodexBody> {
     } catch {
       return undefined;
     }
-    const file = this.locate(id)[0];
-    if (!file) return undefined;
-    const st = statSync(file.path);
-    return { files: [fileStamp(file.path, st)] };
+    return fileFingerprint(this.locate(id)[0]?.path);
   }
 }

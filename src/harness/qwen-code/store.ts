@@ -7,7 +7,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import {
   ConflictError,
   describeCause,
@@ -24,14 +24,12 @@ import {
   timestampFromMillis,
 } from "../../time.js";
 import {
-  type Discovered,
   type DiscoverOptions,
   type Discovery,
   type Fingerprint,
   fileStamp,
   type Saved,
   type SaveOptions,
-  type Skipped,
   type Store,
   type StoreOptions,
   type Transcript,
@@ -39,7 +37,7 @@ import {
 import { str } from "../shared/fields.js";
 import { fileFingerprint } from "../shared/probe.js";
 import {
-  checkSessionFile,
+  discoverFiles,
   newestFirst,
   noSession,
   removeSessionFiles,
@@ -94,22 +92,14 @@ export class QwenCodeStore implements Store<QwenBody> {
         .map((name) => join(dir, name))
         .filter((path) => !options.paths || options.paths.has(path)),
     );
-    const sessions: Discovered[] = [];
-    const skipped: Skipped[] = [];
-    files.forEach((path, n) => {
-      options.onProgress?.(n, files.length);
-      try {
-        const id = basename(path).slice(0, -SESSION_SUFFIX.length);
-        const check = checkSessionFile(this.root, path, id);
-        if (check === undefined) return;
-        if ("skip" in check) {
-          skipped.push({ path, reason: check.skip });
-          return;
-        }
-        const st = check.stats;
+    return discoverFiles(
+      this.root,
+      files,
+      SESSION_SUFFIX,
+      (path, id, st) => {
         const { meta, body } = parseQwen(readText(path), path);
         const count = countMessages(activeChain(body.lines));
-        if (count === 0) return; // bookkeeping only: no conversation
+        if (count === 0) return undefined; // bookkeeping only: no conversation
         let updated: Timestamp | undefined;
         for (const line of body.lines) {
           const raw = str(asRecord(line.record)?.raw, "timestamp");
@@ -117,7 +107,7 @@ export class QwenCodeStore implements Store<QwenBody> {
           if (ts !== undefined && (updated === undefined || compareTimestamps(ts, updated) > 0))
             updated = ts;
         }
-        sessions.push({
+        return {
           harness: "qwen_code",
           id,
           path,
@@ -126,13 +116,10 @@ export class QwenCodeStore implements Store<QwenBody> {
           updated: updated ?? timestampFromMillis(Math.floor(st.mtimeMs)),
           message_count: count,
           fingerprint: { files: [fileStamp(path, st)] },
-        });
-      } catch (cause) {
-        skipped.push({ path, reason: `cannot read: ${describeCause(cause)}` });
-      }
-    });
-    options.onProgress?.(files.length, files.length);
-    return { sessions, skipped };
+        };
+      },
+      options,
+    );
   }
 
   load(id: string): Transcript<QwenBody> {

@@ -8,6 +8,7 @@
  */
 
 import { lstatSync, readFileSync, rmSync, type Stats, statSync, unlinkSync } from "node:fs";
+import { basename } from "node:path";
 import {
   describeCause,
   errnoCode,
@@ -17,7 +18,13 @@ import {
   TxcriptError,
 } from "../../errors.js";
 import { linkOutsideProblem, pathComponentProblem, realPathInside } from "../../paths.js";
-import type { HarnessId } from "../../transcript.js";
+import type {
+  Discovered,
+  DiscoverOptions,
+  Discovery,
+  HarnessId,
+  Skipped,
+} from "../../transcript.js";
 
 /** The existing files among `paths`, most recently modified first (ties by path). */
 export function newestFirst(paths: readonly string[]): string[] {
@@ -145,4 +152,40 @@ export function removeSessionFiles(
     });
   }
   return removed;
+}
+
+/** What reading one checked file gave: a session, why it is skipped, or nothing (not a session). */
+export type FileRead = Discovered | { skip: string } | undefined;
+
+/**
+ * Discovery over session files named `<id><suffix>`, in order: each file
+ * passes `checkSessionFile`, then `read` learns its session; a file that
+ * throws is skipped as "cannot read: …". `skipped` may already hold what
+ * listing the folders skipped.
+ */
+export function discoverFiles(
+  root: string,
+  files: readonly string[],
+  suffix: string,
+  read: (path: string, id: string, stats: Stats) => FileRead,
+  options: DiscoverOptions = {},
+  skipped: Skipped[] = [],
+): Discovery {
+  const sessions: Discovered[] = [];
+  files.forEach((path, n) => {
+    options.onProgress?.(n, files.length);
+    try {
+      const id = basename(path).slice(0, -suffix.length);
+      const check = checkSessionFile(root, path, id);
+      if (check === undefined) return;
+      const found = "skip" in check ? check : read(path, id, check.stats);
+      if (found === undefined) return;
+      if ("skip" in found) skipped.push({ path, reason: found.skip });
+      else sessions.push(found);
+    } catch (cause) {
+      skipped.push({ path, reason: `cannot read: ${describeCause(cause)}` });
+    }
+  });
+  options.onProgress?.(files.length, files.length);
+  return { sessions, skipped };
 }
