@@ -11,7 +11,13 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
-import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
+import {
+  describeCause,
+  NotFoundError,
+  ParseError,
+  TxcriptError,
+  UnsupportedError,
+} from "../../errors.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
@@ -22,11 +28,11 @@ import type {
   Discovery,
   Fingerprint,
   Saved,
+  Skipped,
   Store,
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import { deleteRefusal, discoverEach } from "../shared/store-read-only.js";
 import { type CursorBody, type CursorChatBody, messageCount } from "./body.js";
 import { chatMeta, checkChatSchema, cursorTime } from "./meta.js";
 import {
@@ -173,17 +179,18 @@ export class CursorStore implements Store<CursorBody> {
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
-    const { sessions, skipped } = discoverEach(
-      [...cursorSources(this.root).values()],
-      (source) => source.path,
-      (source): Discovered => {
+    const sessions: Discovered[] = [];
+    const skipped: Skipped[] = [];
+    const sources = [...cursorSources(this.root).values()];
+    for (const source of sources) {
+      try {
         const t = this.loadSource(source);
         const fingerprint = sourceFingerprint(source);
         const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
         const updated =
           (t.body.layout === "chat" ? cursorTime(t.body.chat.updatedAtMs) : undefined) ??
           timestampFromMillis(newest);
-        return {
+        sessions.push({
           harness: "cursor",
           id: source.id,
           path: source.path,
@@ -191,10 +198,15 @@ export class CursorStore implements Store<CursorBody> {
           updated,
           message_count: messageCount(t.body),
           fingerprint,
-        };
-      },
-      options,
-    );
+        });
+      } catch (cause) {
+        skipped.push({
+          path: source.path,
+          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
+        });
+      }
+      options.onProgress?.(sessions.length + skipped.length, sources.length);
+    }
     for (const dir of transcriptDirs(this.root))
       for (const e of entries(dir))
         if (e.isFile() && e.name.endsWith(".txt"))
@@ -218,6 +230,9 @@ export class CursorStore implements Store<CursorBody> {
   }
 
   delete(): string[] {
-    throw deleteRefusal("cursor", "Cursor sessions");
+    throw new UnsupportedError(
+      "cursor",
+      "txcript does not delete Cursor sessions: it only reads them",
+    );
   }
 }

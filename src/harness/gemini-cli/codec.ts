@@ -25,12 +25,20 @@
  * refuses a call without one).
  */
 
-import type { Block, JsonObject, Message, Meta, ToolResultBlock, Usage } from "../../common.js";
+import {
+  type Block,
+  isJsonObject,
+  type JsonObject,
+  type Message,
+  type Meta,
+  type ToolResultBlock,
+  type Usage,
+} from "../../common.js";
 import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { imagePart, responseFromCommon, UNANSWERED } from "../shared/gemini-parts.js";
+import { imagePart } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
 import { type GeminiBody, recordLine } from "./body.js";
 import { geminiToCommon } from "./read.js";
@@ -49,6 +57,22 @@ export function geminiSessionId(id: string): string {
 function sessionContext(cwd: string): string {
   return `<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - ${cwd}\n</session_context>`;
 }
+
+/** A tool_result as a functionResponse `response`: an object the reader reads back as it. */
+function responseFromCommon(block: ToolResultBlock): JsonObject {
+  const c = block.content;
+  if (block.is_error) return { error: resultText(c) };
+  if (isJsonObject(c)) {
+    const keys = Object.keys(c);
+    const collides =
+      keys.length === 1 && (typeof c.output === "string" || typeof c.error === "string");
+    if (!collides) return c;
+  }
+  return { output: resultText(c) };
+}
+
+/** A call the session never answered: Gemini refuses a functionCall without a response. */
+const UNANSWERED = "[no result was recorded for this call]";
 
 interface PendingCall {
   record: JsonObject;

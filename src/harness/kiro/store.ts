@@ -8,7 +8,13 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
-import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
+import {
+  describeCause,
+  NotFoundError,
+  ParseError,
+  TxcriptError,
+  UnsupportedError,
+} from "../../errors.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
@@ -18,11 +24,11 @@ import type {
   Discovery,
   Fingerprint,
   Saved,
+  Skipped,
   Store,
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
-import { deleteRefusal, discoverEach, listedFingerprint } from "../shared/store-read-only.js";
 import { entryKind, type KiroBody } from "./body.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 import {
@@ -112,14 +118,17 @@ export class KiroStore implements Store<KiroBody> {
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
-    const { sessions, skipped } = discoverEach(
-      this.ids(),
-      (id) => join(this.sessionsDir, `${id}${LOG_SUFFIX}`),
-      (id, path): Discovered => {
+    const sessions: Discovered[] = [];
+    const skipped: Skipped[] = [];
+    const ids = this.ids();
+    const total = ids.length;
+    for (const id of ids) {
+      const path = join(this.sessionsDir, `${id}${LOG_SUFFIX}`);
+      try {
         const t = this.load(id);
         const fingerprint = sessionFingerprint(this.sessionsDir, id);
         const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
-        return {
+        sessions.push({
           harness: "kiro",
           id,
           path,
@@ -127,10 +136,15 @@ export class KiroStore implements Store<KiroBody> {
           updated: kiroTime(t.body.session.updated_at) ?? timestampFromMillis(newest),
           message_count: messageEntries(t.body.entries),
           fingerprint,
-        };
-      },
-      options,
-    );
+        });
+      } catch (cause) {
+        skipped.push({
+          path,
+          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
+        });
+      }
+      options.onProgress?.(sessions.length + skipped.length, total);
+    }
     const db = this.legacyDatabase;
     if (db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile())
       skipped.push({ path: db, reason: LEGACY_UNREAD });
@@ -138,11 +152,13 @@ export class KiroStore implements Store<KiroBody> {
   }
 
   fingerprint(id: string): Fingerprint | undefined {
-    return listedFingerprint(
-      id,
-      () => this.ids(),
-      () => sessionFingerprint(this.sessionsDir, id),
-    );
+    try {
+      checkPathComponent(id, "kiro");
+    } catch {
+      return undefined;
+    }
+    if (!this.ids().includes(id)) return undefined;
+    return sessionFingerprint(this.sessionsDir, id);
   }
 
   save(): Saved {
@@ -150,6 +166,9 @@ export class KiroStore implements Store<KiroBody> {
   }
 
   delete(): string[] {
-    throw deleteRefusal("kiro", "Kiro CLI sessions");
+    throw new UnsupportedError(
+      "kiro",
+      "txcript does not delete Kiro CLI sessions: it only reads them",
+    );
   }
 }

@@ -41,9 +41,7 @@ import {
   nameOf,
   partsOf,
   placeholder,
-  responseFromCommon,
   responseToCommon,
-  UNANSWERED,
   usageFromCounts,
 } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
@@ -200,6 +198,8 @@ export function qwenSessionId(id: string): string {
   return isUuid(id) ? id.toLowerCase() : stableUuid("qwen-session", id);
 }
 
+const UNANSWERED = "[no result was recorded for this call]";
+
 function iso(ts: Timestamp): string {
   return new Date(timestampMillis(ts)).toISOString();
 }
@@ -214,6 +214,19 @@ function usageMetadata(usage: Usage): JsonObject {
     totalTokenCount: input + usage.output_tokens,
     cachedContentTokenCount: cached,
   };
+}
+
+/** A tool_result as a functionResponse `response` the reader reads back as it. */
+function responseFromCommon(block: ToolResultBlock): JsonObject {
+  const c = block.content;
+  if (block.is_error) return { error: resultText(c) };
+  if (isJsonObject(c)) {
+    const keys = Object.keys(c);
+    const collides =
+      keys.length === 1 && (typeof c.output === "string" || typeof c.error === "string");
+    if (!collides) return c;
+  }
+  return { output: resultText(c) };
 }
 
 class Writer {

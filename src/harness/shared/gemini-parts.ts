@@ -12,10 +12,8 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
-  type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { resultText } from "./results.js";
 
 /** A record's content (PartListUnion) as a list of parts. */
 export function partsOf(content: Json | undefined): JsonObject[] {
@@ -122,22 +120,6 @@ export function usageFromCounts(tokens: Json | undefined, keys: TokenKeys): Usag
 
 // ---------------------------------------------------------------------------
 // Writing
-
-/** A call the session never answered: Gemini refuses a functionCall without a response. */
-export const UNANSWERED = "[no result was recorded for this call]";
-
-/** A tool_result as a functionResponse `response`: an object the reader reads back as it. */
-export function responseFromCommon(block: ToolResultBlock): JsonObject {
-  const c = block.content;
-  if (block.is_error) return { error: resultText(c) };
-  if (isJsonObject(c)) {
-    const keys = Object.keys(c);
-    const collides =
-      keys.length === 1 && (typeof c.output === "string" || typeof c.error === "string");
-    if (!collides) return c;
-  }
-  return { output: resultText(c) };
-}
 
 /** An image as a part: inline data, or the placeholder text a URL becomes (the CLIs keep no URLs). */
 export function imagePart(block: ImageBlock): JsonObject {
