@@ -59,7 +59,6 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
-import { fileFingerprint } from "../shared/probe.js";
 import { skipReason } from "../shared/store-files.js";
 import {
   type CodexBody,
@@ -509,6 +508,9 @@ export class CodexStore implements Store<CodexBody> {
     } catch {
       return undefined;
     }
-    return fileFingerprint(this.locate(id)[0]?.path);
+    const file = this.locate(id)[0];
+    if (!file) return undefined;
+    const st = statSync(file.path);
+    return { files: [fileStamp(file.path, st)] };
   }
 }
