@@ -9,14 +9,8 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Meta } from "../../common.js";
-import {
-  ConflictError,
-  describeCause,
-  InvalidRequestError,
-  StoreError,
-  TxcriptError,
-} from "../../errors.js";
-import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import { ConflictError, describeCause, StoreError } from "../../errors.js";
+import { mkdirInside, sweepTemps, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
@@ -46,6 +40,8 @@ import {
   newestFirst,
   noSession,
   removeSessionFiles,
+  saveError,
+  sessionCwd,
 } from "../shared/store-files.js";
 import { type ClaudeCodeBody, joinLines, parseRecord } from "./body.js";
 import {
@@ -347,15 +343,13 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
   save(transcript: Transcript<ClaudeCodeBody>, options: SaveOptions = {}): Saved {
     const id = checkPathComponent(transcript.meta.id, "claude_code");
     const lines = transcript.body.lines;
-    const cwd =
-      lines.map((l) => str(l.record, "cwd")).find((c) => c !== undefined && c !== "") ??
-      transcript.meta.cwd;
-    if (cwd === undefined || cwd === "") {
-      throw new InvalidRequestError(
-        "claude_code",
-        `session ${id} has no working directory: Claude Code files sessions by cwd`,
-      );
-    }
+    const cwd = sessionCwd(
+      "claude_code",
+      "Claude Code",
+      id,
+      lines.map((l) => str(l.record, "cwd")),
+      transcript.meta.cwd,
+    );
     const dir = this.projectDirFor(cwd);
     const path = join(dir, id + SESSION_SUFFIX);
     if (!options.overwrite) {
@@ -372,14 +366,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
       // Exclusive unless overwriting: of two concurrent saves, one wins.
       writeFileAtomic(path, text, { mode: 0o600, exclusive: !options.overwrite });
     } catch (cause) {
-      if (cause instanceof TargetExistsError) {
-        throw new ConflictError("claude_code", `session ${id} already exists`, { file: path });
-      }
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("claude_code", `cannot write the session: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("claude_code", id, path, cause);
     }
     files.push(path);
     return { harness: "claude_code", id, path, files };

@@ -23,8 +23,6 @@ import {
   InvalidRequestError,
   NotFoundError,
   ParseError,
-  StoreError,
-  TxcriptError,
 } from "../../errors.js";
 import {
   appendLine,
@@ -32,7 +30,6 @@ import {
   mkdirInside,
   readFileCapped,
   sweepTemps,
-  TargetExistsError,
   writeFileAtomic,
 } from "../../fsx.js";
 import { isUuid } from "../../ids.js";
@@ -59,7 +56,7 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
-import { skipReason } from "../shared/store-files.js";
+import { saveError, skipReason } from "../shared/store-files.js";
 import {
   type CodexBody,
   type CodexLine,
@@ -451,14 +448,7 @@ export class CodexStore implements Store<CodexBody> {
         files.push(this.appendTitle(id, title));
       }
     } catch (cause) {
-      if (cause instanceof TargetExistsError) {
-        throw new ConflictError("codex", `session ${id} already exists`, { file: path });
-      }
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("codex", `cannot save session ${id}: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("codex", id, path, cause, `cannot save session ${id}`);
     }
     return { harness: "codex", id, path, files };
   }

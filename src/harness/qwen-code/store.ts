@@ -8,14 +8,8 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  ConflictError,
-  describeCause,
-  InvalidRequestError,
-  StoreError,
-  TxcriptError,
-} from "../../errors.js";
-import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import { ConflictError } from "../../errors.js";
+import { mkdirInside, sweepTemps, writeFileAtomic } from "../../fsx.js";
 import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   compareTimestamps,
@@ -41,6 +35,8 @@ import {
   newestFirst,
   noSession,
   removeSessionFiles,
+  saveError,
+  sessionCwd,
 } from "../shared/store-files.js";
 import { activeChain, asRecord, countMessages, joinLines, type QwenBody } from "./body.js";
 import {
@@ -133,15 +129,13 @@ export class QwenCodeStore implements Store<QwenBody> {
   save(transcript: Transcript<QwenBody>, options: SaveOptions = {}): Saved {
     const id = checkPathComponent(transcript.meta.id, "qwen_code");
     const lines = transcript.body.lines;
-    const cwd =
-      lines.map((l) => str(l.record, "cwd")).find((c) => c !== undefined && c !== "") ??
-      transcript.meta.cwd;
-    if (cwd === undefined || cwd === "") {
-      throw new InvalidRequestError(
-        "qwen_code",
-        `session ${id} has no working directory: Qwen Code files sessions by cwd`,
-      );
-    }
+    const cwd = sessionCwd(
+      "qwen_code",
+      "Qwen Code",
+      id,
+      lines.map((l) => str(l.record, "cwd")),
+      transcript.meta.cwd,
+    );
     const dir = join(this.root, PROJECTS, projectId(cwd), CHATS);
     const path = join(dir, id + SESSION_SUFFIX);
     if (!options.overwrite) {
@@ -156,14 +150,7 @@ export class QwenCodeStore implements Store<QwenBody> {
       sweepTemps(dir);
       writeFileAtomic(path, joinLines(lines), { mode: 0o600, exclusive: !options.overwrite });
     } catch (cause) {
-      if (cause instanceof TargetExistsError) {
-        throw new ConflictError("qwen_code", `session ${id} already exists`, { file: path });
-      }
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("qwen_code", `cannot write the session: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("qwen_code", id, path, cause);
     }
     files.push(path);
     return { harness: "qwen_code", id, path, files };

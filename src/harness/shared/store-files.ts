@@ -10,13 +10,16 @@
 import { lstatSync, readFileSync, rmSync, type Stats, statSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import {
+  ConflictError,
   describeCause,
   errnoCode,
+  InvalidRequestError,
   NotFoundError,
   ParseError,
   StoreError,
   TxcriptError,
 } from "../../errors.js";
+import { TargetExistsError } from "../../fsx.js";
 import { linkOutsideProblem, pathComponentProblem, realPathInside } from "../../paths.js";
 import type {
   Discovered,
@@ -188,4 +191,45 @@ export function discoverFiles(
   });
   options.onProgress?.(files.length, files.length);
   return { sessions, skipped };
+}
+
+/**
+ * The working directory a session is filed under (stores that keep a
+ * folder per project): the first non-empty one its records name, else the
+ * meta's. A session naming none cannot be saved: an InvalidRequestError.
+ */
+export function sessionCwd(
+  harness: HarnessId,
+  label: string,
+  id: string,
+  recorded: readonly (string | undefined)[],
+  fallback: string | undefined,
+): string {
+  const cwd = recorded.find((c) => c !== undefined && c !== "") ?? fallback;
+  if (cwd === undefined || cwd === "") {
+    throw new InvalidRequestError(
+      harness,
+      `session ${id} has no working directory: ${label} files sessions by cwd`,
+    );
+  }
+  return cwd;
+}
+
+/**
+ * A failed save as one error: losing an exclusive create to a concurrent
+ * save is a ConflictError, a txcript error passes as it is, anything else
+ * is a StoreError naming the file (`doing` says what failed).
+ */
+export function saveError(
+  harness: HarnessId,
+  id: string,
+  path: string,
+  cause: unknown,
+  doing = "cannot write the session",
+): TxcriptError {
+  if (cause instanceof TargetExistsError) {
+    return new ConflictError(harness, `session ${id} already exists`, { file: path });
+  }
+  if (cause instanceof TxcriptError) return cause;
+  return new StoreError(harness, `${doing}: ${describeCause(cause)}`, { file: path, cause });
 }
