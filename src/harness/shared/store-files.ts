@@ -44,7 +44,7 @@ export function newestFirst(paths: readonly string[]): string[] {
 }
 
 /** What discovery learns of a candidate file before reading it. */
-export type FileCheck =
+type FileCheck =
   /** A regular, non-empty file inside the root. */
   | { stats: Stats }
   /** Listed as skipped, with why. */
@@ -57,7 +57,7 @@ export type FileCheck =
  * is a usable id, a link does not lead outside `root`, it is a regular
  * file and not empty.
  */
-export function checkSessionFile(root: string, path: string, id: string): FileCheck {
+function checkSessionFile(root: string, path: string, id: string): FileCheck {
   const nameProblem = pathComponentProblem(id);
   if (nameProblem) return { skip: `not a session id: the name ${nameProblem}` };
   const outside = linkOutsideProblem(root, path);
@@ -74,7 +74,7 @@ export function skipReason(cause: unknown): string {
 }
 
 /** V8 cannot hold a string much longer than 512 MiB; bigger files are refused, not crashed on. */
-export const MAX_SESSION_BYTES = 512 * 1024 * 1024;
+const MAX_SESSION_BYTES = 512 * 1024 * 1024;
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
