@@ -7,20 +7,19 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject } from "../../common.js";
-import { describeCause, NotFoundError, TxcriptError, UnsupportedError } from "../../errors.js";
+import { NotFoundError, UnsupportedError } from "../../errors.js";
 import { checkPathComponent } from "../../paths.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
 import type {
-  Discovered,
   DiscoverOptions,
   Discovery,
   Fingerprint,
   Saved,
-  Skipped,
   Store,
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
+import { deleteRefusal, discoverEach, listedFingerprint } from "../shared/store-read-only.js";
 import type { AmpBody } from "./body.js";
 import {
   AmpProbe,
@@ -69,16 +68,14 @@ export class AmpStore implements Store<AmpBody> {
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
-    const sessions: Discovered[] = [];
-    const skipped: Skipped[] = [];
-    const ids = this.ids();
-    for (const id of ids) {
-      const path = join(this.threadsDir, `${id}${THREAD_SUFFIX}`);
-      try {
+    return discoverEach(
+      this.ids(),
+      (id) => join(this.threadsDir, `${id}${THREAD_SUFFIX}`),
+      (id, path) => {
         const t = this.load(id);
         const fingerprint = threadFingerprint(path);
         const messages = Array.isArray(t.body.thread.messages) ? t.body.thread.messages : [];
-        sessions.push({
+        return {
           harness: "amp",
           id,
           path,
@@ -88,26 +85,18 @@ export class AmpStore implements Store<AmpBody> {
             (m) => isJsonObject(m) && (m.role === "user" || m.role === "assistant"),
           ).length,
           fingerprint,
-        });
-      } catch (cause) {
-        skipped.push({
-          path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
-      }
-      options.onProgress?.(sessions.length + skipped.length, ids.length);
-    }
-    return { sessions, skipped };
+        };
+      },
+      options,
+    );
   }
 
   fingerprint(id: string): Fingerprint | undefined {
-    try {
-      checkPathComponent(id, "amp");
-    } catch {
-      return undefined;
-    }
-    if (!this.ids().includes(id)) return undefined;
-    return threadFingerprint(join(this.threadsDir, `${id}${THREAD_SUFFIX}`));
+    return listedFingerprint(
+      id,
+      () => this.ids(),
+      () => threadFingerprint(join(this.threadsDir, `${id}${THREAD_SUFFIX}`)),
+    );
   }
 
   save(): Saved {
@@ -115,6 +104,6 @@ export class AmpStore implements Store<AmpBody> {
   }
 
   delete(): string[] {
-    throw new UnsupportedError("amp", "txcript does not delete Amp threads: it only reads them");
+    throw deleteRefusal("amp", "Amp threads");
   }
 }

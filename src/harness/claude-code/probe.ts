@@ -4,16 +4,12 @@
  * JSONL parsing here, so a warm `list` loads no parser.
  */
 
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode, StoreError } from "../../errors.js";
-import {
-  type Fingerprint,
-  fileStamp,
-  type StoreOptions,
-  type StoreProbe,
-} from "../../transcript.js";
+import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import { stampEach } from "../shared/probe.js";
 
 /** Where the store lives: explicit root, TXCRIPT_CLAUDE_CODE_ROOT, $CLAUDE_CONFIG_DIR/projects, ~/.claude/projects. */
 export function claudeCodeRoot(options: StoreOptions = {}): string {
@@ -62,7 +58,7 @@ export class ClaudeCodeProbe implements StoreProbe {
   }
 
   scan(): Fingerprint[] {
-    const out: Fingerprint[] = [];
+    const paths: string[] = [];
     for (const dir of projectDirs(this.root)) {
       let names: string[];
       try {
@@ -70,17 +66,8 @@ export class ClaudeCodeProbe implements StoreProbe {
       } catch {
         continue; // discover() reports unreadable folders
       }
-      for (const name of names.sort()) {
-        if (!isSessionName(name)) continue;
-        const path = join(dir, name);
-        try {
-          const st = statSync(path);
-          out.push({ files: [fileStamp(path, st)] });
-        } catch {
-          out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
-        }
-      }
+      for (const name of names.sort()) if (isSessionName(name)) paths.push(join(dir, name));
     }
-    return out;
+    return stampEach(paths);
   }
 }

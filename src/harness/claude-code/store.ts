@@ -6,36 +6,13 @@
  * Claude Code itself looks in for the session's cwd.
  */
 
-import {
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Meta } from "../../common.js";
-import {
-  ConflictError,
-  describeCause,
-  errnoCode,
-  InvalidRequestError,
-  NotFoundError,
-  StoreError,
-  TxcriptError,
-} from "../../errors.js";
-import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import { ConflictError, describeCause, StoreError } from "../../errors.js";
+import { mkdirInside, sweepTemps, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
-import {
-  checkLinkInside,
-  checkPathComponent,
-  linkOutsideProblem,
-  pathComponentProblem,
-  realPathInside,
-} from "../../paths.js";
+import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   EPOCH,
   type EpochTime,
@@ -45,7 +22,6 @@ import {
   timestampFromMillis,
 } from "../../time.js";
 import {
-  type Discovered,
   type DiscoverOptions,
   type Discovery,
   type Fingerprint,
@@ -58,6 +34,15 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { fileFingerprint } from "../shared/probe.js";
+import {
+  discoverFiles,
+  newestFirst,
+  noSession,
+  removeSessionFiles,
+  saveError,
+  sessionCwd,
+} from "../shared/store-files.js";
 import { type ClaudeCodeBody, joinLines, parseRecord } from "./body.js";
 import {
   ClaudeCodeProbe,
@@ -247,19 +232,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
   /** Every file holding session `id`, most recently modified first. */
   private filesFor(id: string): string[] {
     checkPathComponent(id, "claude_code");
-    const found: { path: string; mtime: number }[] = [];
-    for (const dir of this.projectDirs()) {
-      const path = join(dir, id + SESSION_SUFFIX);
-      try {
-        const st = statSync(path);
-        if (st.isFile()) found.push({ path, mtime: st.mtimeMs });
-      } catch {
-        // not in this project
-      }
-    }
-    return found
-      .sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
-      .map((f) => f.path);
+    return newestFirst(this.projectDirs().map((dir) => join(dir, id + SESSION_SUFFIX)));
   }
 
   ids(): string[] {
@@ -297,60 +270,35 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
         if (!options.paths || options.paths.has(path)) files.push(path);
       }
     }
-    const sessions: Discovered[] = [];
-    files.forEach((path, n) => {
-      options.onProgress?.(n, files.length);
-      try {
-        const nameProblem = pathComponentProblem(basename(path).slice(0, -SESSION_SUFFIX.length));
-        if (nameProblem) {
-          skipped.push({ path, reason: `not a session id: the name ${nameProblem}` });
-          return;
-        }
-        const outside = linkOutsideProblem(this.root, path);
-        if (outside) {
-          skipped.push({ path, reason: outside });
-          return;
-        }
-        const st = statSync(path);
-        if (!st.isFile()) return;
-        if (st.size === 0) {
-          skipped.push({ path, reason: "empty file" });
-          return;
-        }
+    return discoverFiles(
+      this.root,
+      files,
+      SESSION_SUFFIX,
+      (path, id, st) => {
         const scan = scanSession(readFileSync(path));
-        if (scan.records === 0) {
-          skipped.push({ path, reason: "not a Claude Code session: no line is a JSON record" });
-          return;
-        }
+        if (scan.records === 0)
+          return { skip: "not a Claude Code session: no line is a JSON record" };
         // Bookkeeping-only files (a summary left behind) hold no conversation: not a session.
-        if (scan.conversation === 0) return;
-        const id = basename(path).slice(0, -SESSION_SUFFIX.length);
+        if (scan.conversation === 0) return undefined;
         const meta: Meta = { ...scan.meta, id, timestamp: scan.meta.timestamp ?? EPOCH };
-        const fingerprint: Fingerprint = { files: [fileStamp(path, st)] };
-        sessions.push({
+        return {
           harness: "claude_code",
           id,
           path,
           meta,
           updated: scan.updated ?? timestampFromMillis(Math.floor(st.mtimeMs)),
           message_count: scan.messages,
-          fingerprint,
-        });
-      } catch (cause) {
-        skipped.push({ path, reason: `cannot read: ${describeCause(cause)}` });
-      }
-    });
-    options.onProgress?.(files.length, files.length);
-    return { sessions, skipped };
+          fingerprint: { files: [fileStamp(path, st)] },
+        };
+      },
+      options,
+      skipped,
+    );
   }
 
   load(id: string): Transcript<ClaudeCodeBody> {
     const path = this.filesFor(id)[0];
-    if (path === undefined) {
-      throw new NotFoundError("claude_code", `no Claude Code session ${JSON.stringify(id)}`, {
-        file: this.root,
-      });
-    }
+    if (path === undefined) throw noSession("claude_code", "Claude Code", id, this.root);
     checkLinkInside(this.root, path, "claude_code");
     const transcript = parseClaudeCode(readText(path), path);
     // Claude Code names a session by its file: that is the id resume takes.
@@ -395,15 +343,13 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
   save(transcript: Transcript<ClaudeCodeBody>, options: SaveOptions = {}): Saved {
     const id = checkPathComponent(transcript.meta.id, "claude_code");
     const lines = transcript.body.lines;
-    const cwd =
-      lines.map((l) => str(l.record, "cwd")).find((c) => c !== undefined && c !== "") ??
-      transcript.meta.cwd;
-    if (cwd === undefined || cwd === "") {
-      throw new InvalidRequestError(
-        "claude_code",
-        `session ${id} has no working directory: Claude Code files sessions by cwd`,
-      );
-    }
+    const cwd = sessionCwd(
+      "claude_code",
+      "Claude Code",
+      id,
+      lines.map((l) => str(l.record, "cwd")),
+      transcript.meta.cwd,
+    );
     const dir = this.projectDirFor(cwd);
     const path = join(dir, id + SESSION_SUFFIX);
     if (!options.overwrite) {
@@ -420,14 +366,7 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
       // Exclusive unless overwriting: of two concurrent saves, one wins.
       writeFileAtomic(path, text, { mode: 0o600, exclusive: !options.overwrite });
     } catch (cause) {
-      if (cause instanceof TargetExistsError) {
-        throw new ConflictError("claude_code", `session ${id} already exists`, { file: path });
-      }
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("claude_code", `cannot write the session: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("claude_code", id, path, cause);
     }
     files.push(path);
     return { harness: "claude_code", id, path, files };
@@ -435,42 +374,11 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
 
   delete(id: string): string[] {
     const paths = this.filesFor(id);
-    if (paths.length === 0) {
-      throw new NotFoundError("claude_code", `no Claude Code session ${JSON.stringify(id)}`, {
-        file: this.root,
-      });
-    }
-    // Check everything before removing anything.
-    const side: string[] = [];
-    for (const path of paths) {
-      realPathInside(this.root, path, "claude_code");
-      const dir = join(resolve(path, ".."), id);
-      try {
-        const st = lstatSync(dir);
-        // A symlink is removed as a link; a real folder must lie inside the root.
-        if (!st.isSymbolicLink()) realPathInside(this.root, dir, "claude_code");
-        side.push(dir);
-      } catch (cause) {
-        if (errnoCode(cause) !== "ENOENT") throw cause;
-      }
-    }
-    const removed: string[] = [];
-    try {
-      for (const path of paths) {
-        unlinkSync(path);
-        removed.push(path);
-      }
-      for (const dir of side) {
-        rmSync(dir, { recursive: true, force: true });
-        removed.push(dir);
-      }
-    } catch (cause) {
-      throw new StoreError("claude_code", `cannot delete: ${describeCause(cause)}`, {
-        file: paths[0],
-        cause,
-      });
-    }
-    return removed;
+    if (paths.length === 0) throw noSession("claude_code", "Claude Code", id, this.root);
+    // A session's side data (subagents, tool results) lives in a folder named for it.
+    return removeSessionFiles("claude_code", this.root, paths, (path) =>
+      join(resolve(path, ".."), id),
+    );
   }
 
   scan(): Fingerprint[] {
@@ -478,9 +386,6 @@ export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
   }
 
   fingerprint(id: string): Fingerprint | undefined {
-    const path = this.filesFor(id)[0];
-    if (path === undefined) return undefined;
-    const st = statSync(path);
-    return { files: [fileStamp(path, st)] };
+    return fileFingerprint(this.filesFor(id)[0]);
   }
 }

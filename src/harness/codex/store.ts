@@ -23,8 +23,6 @@ import {
   InvalidRequestError,
   NotFoundError,
   ParseError,
-  StoreError,
-  TxcriptError,
 } from "../../errors.js";
 import {
   appendLine,
@@ -32,7 +30,6 @@ import {
   mkdirInside,
   readFileCapped,
   sweepTemps,
-  TargetExistsError,
   writeFileAtomic,
 } from "../../fsx.js";
 import { isUuid } from "../../ids.js";
@@ -59,6 +56,7 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { saveError, skipReason } from "../shared/store-files.js";
 import {
   type CodexBody,
   type CodexLine,
@@ -352,10 +350,7 @@ export class CodexStore implements Store<CodexBody> {
         assignDefined(found, "forked_from", info.forked_from);
         sessions.push(found);
       } catch (cause) {
-        skipped.push({
-          path: file.path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path: file.path, reason: skipReason(cause) });
       }
     });
     options.onProgress?.(files.length, files.length);
@@ -453,14 +448,7 @@ export class CodexStore implements Store<CodexBody> {
         files.push(this.appendTitle(id, title));
       }
     } catch (cause) {
-      if (cause instanceof TargetExistsError) {
-        throw new ConflictError("codex", `session ${id} already exists`, { file: path });
-      }
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("codex", `cannot save session ${id}: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("codex", id, path, cause, `cannot save session ${id}`);
     }
     return { harness: "codex", id, path, files };
   }

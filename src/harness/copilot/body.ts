@@ -11,6 +11,7 @@
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { parseBounded } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
+import { groupResults } from "../shared/groups.js";
 
 export { joinLines, splitLines } from "../../lines.js";
 
@@ -65,21 +66,9 @@ function messageKind(e: CopilotEvent): MessageEvent | undefined {
  * results). A `session.usage_record` rides with the assistant message after it.
  */
 export function messageGroups(events: readonly CopilotEvent[]): CopilotEvent[][] {
-  const groups: CopilotEvent[][] = [];
-  let results: CopilotEvent[] | undefined;
-  for (const e of events) {
+  return groupResults(events, (e) => {
     const kind = messageKind(e);
-    if (kind === undefined) continue;
-    if (kind === "tool.execution_complete") {
-      if (results === undefined) {
-        results = [];
-        groups.push(results);
-      }
-      results.push(e);
-      continue;
-    }
-    results = undefined;
-    groups.push([e]);
-  }
-  return groups;
+    if (kind === undefined) return undefined;
+    return kind === "tool.execution_complete" ? "result" : "message";
+  });
 }

@@ -4,16 +4,12 @@
  * `session-state/<id>/events.jsonl`, from listings and stat alone.
  */
 
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { errnoCode } from "../../errors.js";
-import {
-  type Fingerprint,
-  fileStamp,
-  type StoreOptions,
-  type StoreProbe,
-} from "../../transcript.js";
+import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import { stampFiles } from "../shared/probe.js";
 
 const SESSION_STATE = "session-state";
 const EVENTS = "events.jsonl";
@@ -56,9 +52,6 @@ export class CopilotProbe implements StoreProbe {
   }
 
   scan(): Fingerprint[] {
-    return eventFiles(this.root).flatMap(({ path }) => {
-      const st = statSync(path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ files: [fileStamp(path, st)] }] : [];
-    });
+    return stampFiles(eventFiles(this.root).map(({ path }) => path));
   }
 }

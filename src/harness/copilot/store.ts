@@ -4,15 +4,8 @@
  * line (see `WRITE_REFUSAL`).
  */
 
-import { readFileSync, statSync } from "node:fs";
-import {
-  describeCause,
-  NotFoundError,
-  ParseError,
-  StoreError,
-  TxcriptError,
-  UnsupportedError,
-} from "../../errors.js";
+import { statSync } from "node:fs";
+import { NotFoundError, UnsupportedError } from "../../errors.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -32,34 +25,15 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { fileFingerprint } from "../shared/probe.js";
+import { readSessionText, skipReason } from "../shared/store-files.js";
+import { deleteRefusal } from "../shared/store-read-only.js";
 import { type CopilotBody, eventsOf, messageGroups } from "./body.js";
-import { copilotRoot, eventFiles } from "./probe.js";
+import { CopilotProbe, copilotRoot, eventFiles } from "./probe.js";
 import { parseCopilot } from "./text.js";
 
 const WRITE_REFUSAL =
   "txcript reads Copilot CLI sessions but does not write them yet: no written session has been shown to resume in the real CLI";
-
-const MAX_BYTES = 512 * 1024 * 1024;
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function readText(path: string): string {
-  let bytes: Uint8Array;
-  try {
-    if (statSync(path).size > MAX_BYTES)
-      throw new RangeError(`the file is larger than ${MAX_BYTES} bytes`);
-    bytes = readFileSync(path);
-  } catch (cause) {
-    throw new StoreError("copilot", `cannot read the session: ${describeCause(cause)}`, {
-      file: path,
-      cause,
-    });
-  }
-  try {
-    return UTF8.decode(bytes);
-  } catch (cause) {
-    throw new ParseError("copilot", "the session is not valid UTF-8", { file: path, cause });
-  }
-}
 
 export class CopilotStore implements Store<CopilotBody> {
   readonly harness = "copilot" as const;
@@ -72,10 +46,7 @@ export class CopilotStore implements Store<CopilotBody> {
   }
 
   scan(): Fingerprint[] {
-    return eventFiles(this.root).flatMap(({ path }) => {
-      const st = statSync(path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ files: [fileStamp(path, st)] }] : [];
-    });
+    return new CopilotProbe({ root: this.root }).scan();
   }
 
   ids(): string[] {
@@ -103,7 +74,7 @@ export class CopilotStore implements Store<CopilotBody> {
           skipped.push({ path, reason: outside });
           return;
         }
-        const t = parseCopilot(readText(path), path);
+        const t = parseCopilot(readSessionText("copilot", path), path);
         if (t.meta.id !== id) {
           skipped.push({
             path,
@@ -129,10 +100,7 @@ export class CopilotStore implements Store<CopilotBody> {
           lane: "main",
         });
       } catch (cause) {
-        skipped.push({
-          path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path, reason: skipReason(cause) });
       }
     });
     options.onProgress?.(files.length, files.length);
@@ -149,14 +117,12 @@ export class CopilotStore implements Store<CopilotBody> {
     if (path === undefined || !statSync(path, { throwIfNoEntry: false })?.isFile())
       throw new NotFoundError("copilot", `no Copilot CLI session ${id} under ${this.root}`);
     checkLinkInside(this.root, path, "copilot");
-    return parseCopilot(readText(path), path);
+    return parseCopilot(readSessionText("copilot", path), path);
   }
 
   fingerprint(id: string): Fingerprint | undefined {
     if (pathComponentProblem(id)) return undefined;
-    const path = this.pathOf(id);
-    const st = path !== undefined ? statSync(path, { throwIfNoEntry: false }) : undefined;
-    return path !== undefined && st?.isFile() ? { files: [fileStamp(path, st)] } : undefined;
+    return fileFingerprint(this.pathOf(id));
   }
 
   save(): Saved {
@@ -164,9 +130,6 @@ export class CopilotStore implements Store<CopilotBody> {
   }
 
   delete(): string[] {
-    throw new UnsupportedError(
-      "copilot",
-      "txcript does not delete Copilot CLI sessions: it only reads them",
-    );
+    throw deleteRefusal("copilot", "Copilot CLI sessions");
   }
 }

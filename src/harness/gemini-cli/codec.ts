@@ -30,6 +30,7 @@ import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { imagePart } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
 import { type GeminiBody, recordLine } from "./body.js";
 import { geminiToCommon } from "./read.js";
@@ -177,11 +178,7 @@ class Writer {
           parts.push({ text: block.text });
           break;
         case "image":
-          parts.push(
-            block.source.type === "base64"
-              ? { inlineData: { mimeType: block.source.media_type, data: block.source.data } }
-              : { text: `[image: ${block.source.data}]` },
-          );
+          parts.push(imagePart(block));
           break;
         case "artifact":
           parts.push({ text: artifactText(block) });

@@ -53,6 +53,8 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { fileFingerprint } from "../shared/probe.js";
+import { skipReason } from "../shared/store-files.js";
 import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
 import {
   CHATS_DIR,
@@ -315,10 +317,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
           byId.set(found.id, found);
         } else skipped.push({ path: file.path, reason: `older copy of ${found.id}` });
       } catch (cause) {
-        skipped.push({
-          path: file.path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path: file.path, reason: skipReason(cause) });
       }
     });
     options.onProgress?.(files.length, files.length);
@@ -574,10 +573,7 @@ export class GeminiCliStore implements Store<GeminiBody> {
     } catch {
       return undefined;
     }
-    const file = this.locate(id).best;
-    if (!file) return undefined;
-    const st = statSync(file.path);
-    return { files: [fileStamp(file.path, st)] };
+    return fileFingerprint(this.locate(id).best?.path);
   }
 }
 

@@ -10,13 +10,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../../common.js";
-import {
-  describeCause,
-  NotFoundError,
-  StoreError,
-  TxcriptError,
-  UnsupportedError,
-} from "../../errors.js";
+import { NotFoundError, StoreError, UnsupportedError } from "../../errors.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
@@ -34,6 +28,8 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { skipReason } from "../shared/store-files.js";
+import { deleteRefusal } from "../shared/store-read-only.js";
 import type { GooseBody } from "./body.js";
 import { gooseMeta, gooseTime } from "./meta.js";
 import { DATABASE, GooseProbe, gooseRoot, legacyNames, SESSIONS_DIR } from "./probe.js";
@@ -200,10 +196,7 @@ export class GooseStore implements Store<GooseBody> {
           sessions.push(found);
         }
       } catch (cause) {
-        skipped.push({
-          path: this.database,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path: this.database, reason: skipReason(cause) });
       }
     }
     for (const id of this.legacyIds()) {
@@ -223,10 +216,7 @@ export class GooseStore implements Store<GooseBody> {
           lane: "legacy",
         });
       } catch (cause) {
-        skipped.push({
-          path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path, reason: skipReason(cause) });
       }
     }
     options.onProgress?.(sessions.length, sessions.length);
@@ -302,9 +292,6 @@ export class GooseStore implements Store<GooseBody> {
   }
 
   delete(): string[] {
-    throw new UnsupportedError(
-      "goose",
-      "txcript does not delete Goose sessions: it only reads them",
-    );
+    throw deleteRefusal("goose", "Goose sessions");
   }
 }

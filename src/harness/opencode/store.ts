@@ -23,7 +23,7 @@ import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { nonEmpty } from "../../env.js";
-import { describeCause, InvalidRequestError, NotFoundError, TxcriptError } from "../../errors.js";
+import { InvalidRequestError, NotFoundError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
@@ -41,6 +41,7 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { skipReason } from "../shared/store-files.js";
 import {
   MESSAGE_TABLE,
   type OpenCodeBody,
@@ -140,10 +141,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
           sessions.push(found);
         });
       } catch (cause) {
-        skipped.push({
-          path: this.database,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path: this.database, reason: skipReason(cause) });
       }
     }
     for (const file of legacyFiles(this.root, (s) => skipped.push(s))) {
@@ -168,10 +166,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
         found.lane = found.lane ?? "legacy";
         sessions.push(found);
       } catch (cause) {
-        skipped.push({
-          path: file.path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path: file.path, reason: skipReason(cause) });
       }
     }
     options.onProgress?.(sessions.length, sessions.length);

@@ -12,6 +12,7 @@
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { parseBounded } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
+import { groupResults } from "../shared/groups.js";
 
 export { joinLines, splitLines } from "../../lines.js";
 
@@ -100,23 +101,11 @@ export function commonMessage(
  * message holding every result of a turn, as Anthropic's convention has it).
  */
 export function commonEntries(lines: readonly VerbatimLine[]): JsonObject[][] {
-  const groups: JsonObject[][] = [];
-  let results: JsonObject[] | undefined;
-  for (const e of activeBranch(entriesOf(lines))) {
+  return groupResults(activeBranch(entriesOf(lines)), (e) => {
     const role = commonMessage(e)?.role;
-    if (role === undefined) continue;
-    if (role === "toolResult") {
-      if (results === undefined) {
-        results = [];
-        groups.push(results);
-      }
-      results.push(e);
-      continue;
-    }
-    results = undefined;
-    groups.push([e]);
-  }
-  return groups;
+    if (role === undefined) return undefined;
+    return role === "toolResult" ? "result" : "message";
+  });
 }
 
 /** The `(provider, model)` of the first assistant message on the active branch. */

@@ -7,7 +7,7 @@
  * another; delete removes the file, contained in the root.
  */
 
-import { lstatSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { lstatSync, statSync, unlinkSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import {
@@ -15,7 +15,6 @@ import {
   describeCause,
   InvalidRequestError,
   NotFoundError,
-  ParseError,
   StoreError,
   TxcriptError,
 } from "../../errors.js";
@@ -47,6 +46,8 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { fileFingerprint, stampFiles } from "../shared/probe.js";
+import { readSessionText, skipReason } from "../shared/store-files.js";
 import {
   commonEntries,
   entriesOf,
@@ -58,31 +59,6 @@ import {
 import { piTime } from "./meta.js";
 import { piRoot, sessionPaths } from "./probe.js";
 import { parsePi } from "./text.js";
-
-/** V8 cannot hold a string much longer than 512 MiB; bigger files are refused, not crashed on. */
-const MAX_SESSION_BYTES = 512 * 1024 * 1024;
-
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** A session file's text. Errors name the file. */
-function readSessionText(path: string, maxBytes = MAX_SESSION_BYTES): string {
-  let bytes: Uint8Array;
-  try {
-    const size = statSync(path).size;
-    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
-    bytes = readFileSync(path);
-  } catch (cause) {
-    throw new StoreError("pi", `cannot read the session: ${describeCause(cause)}`, {
-      file: path,
-      cause,
-    });
-  }
-  try {
-    return UTF8.decode(bytes);
-  } catch (cause) {
-    throw new ParseError("pi", "the session is not valid UTF-8", { file: path, cause });
-  }
-}
 
 /** pi's folder name for a project (`getDefaultSessionDir`): `--<cwd, / \ : as ->--`. */
 function projectFolder(cwd: string): string {
@@ -117,10 +93,7 @@ export class PiStore implements Store<PiBody> {
   }
 
   scan(): Fingerprint[] {
-    return this.paths().flatMap((path) => {
-      const st = statSync(path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ files: [fileStamp(path, st)] }] : [];
-    });
+    return stampFiles(this.paths());
   }
 
   private paths(): string[] {
@@ -137,7 +110,7 @@ export class PiStore implements Store<PiBody> {
   }
 
   private read(path: string): Transcript<PiBody> {
-    return parsePi(readSessionText(path), path);
+    return parsePi(readSessionText("pi", path), path);
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
@@ -183,10 +156,7 @@ export class PiStore implements Store<PiBody> {
           byId.set(found.id, found);
         } else skipped.push({ path, reason: `older copy of ${found.id}` });
       } catch (cause) {
-        skipped.push({
-          path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
+        skipped.push({ path, reason: skipReason(cause) });
       }
     });
     options.onProgress?.(paths.length, paths.length);
@@ -286,10 +256,7 @@ export class PiStore implements Store<PiBody> {
 
   fingerprint(id: string): Fingerprint | undefined {
     if (pathComponentProblem(id)) return undefined;
-    const path = this.locate(id)[0];
-    if (path === undefined) return undefined;
-    const st = statSync(path);
-    return { files: [fileStamp(path, st)] };
+    return fileFingerprint(this.locate(id)[0]);
   }
 }
 

@@ -37,6 +37,7 @@ import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
 import {
   imageBlock,
+  imagePart,
   nameOf,
   partsOf,
   placeholder,
@@ -262,11 +263,7 @@ class Writer {
           parts.push({ text: b.text });
           break;
         case "image":
-          parts.push(
-            b.source.type === "base64"
-              ? { inlineData: { mimeType: b.source.media_type, data: b.source.data } }
-              : { text: `[image: ${b.source.data}]` },
-          );
+          parts.push(imagePart(b));
           break;
         case "artifact":
           parts.push({ text: artifactText(b) });

@@ -4,16 +4,12 @@
  * each session file. No JSONL parsing here.
  */
 
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { describeCause, errnoCode, StoreError } from "../../errors.js";
-import {
-  type Fingerprint,
-  fileStamp,
-  type StoreOptions,
-  type StoreProbe,
-} from "../../transcript.js";
+import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
+import { stampEach } from "../shared/probe.js";
 
 export const PROJECTS = "projects";
 export const CHATS = "chats";
@@ -81,18 +77,8 @@ export class QwenCodeProbe implements StoreProbe {
   }
 
   scan(): Fingerprint[] {
-    const out: Fingerprint[] = [];
-    for (const dir of chatDirs(this.root)) {
-      for (const name of sessionNames(dir)) {
-        const path = join(dir, name);
-        try {
-          const st = statSync(path);
-          out.push({ files: [fileStamp(path, st)] });
-        } catch {
-          out.push({ files: [{ path, mtime_ms: 0, size: -1 }] });
-        }
-      }
-    }
-    return out;
+    return stampEach(
+      chatDirs(this.root).flatMap((dir) => sessionNames(dir).map((name) => join(dir, name))),
+    );
   }
 }

@@ -6,24 +6,11 @@
  * `qwen --resume <id>` finds it.
  */
 
-import { readFileSync, statSync, unlinkSync } from "node:fs";
-import { basename, join } from "node:path";
-import {
-  ConflictError,
-  describeCause,
-  InvalidRequestError,
-  NotFoundError,
-  StoreError,
-  TxcriptError,
-} from "../../errors.js";
-import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
-import {
-  checkLinkInside,
-  checkPathComponent,
-  linkOutsideProblem,
-  pathComponentProblem,
-  realPathInside,
-} from "../../paths.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConflictError } from "../../errors.js";
+import { mkdirInside, sweepTemps, writeFileAtomic } from "../../fsx.js";
+import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   compareTimestamps,
   normalizeTimestamp,
@@ -31,19 +18,26 @@ import {
   timestampFromMillis,
 } from "../../time.js";
 import {
-  type Discovered,
   type DiscoverOptions,
   type Discovery,
   type Fingerprint,
   fileStamp,
   type Saved,
   type SaveOptions,
-  type Skipped,
   type Store,
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { fileFingerprint } from "../shared/probe.js";
+import {
+  discoverFiles,
+  newestFirst,
+  noSession,
+  removeSessionFiles,
+  saveError,
+  sessionCwd,
+} from "../shared/store-files.js";
 import { activeChain, asRecord, countMessages, joinLines, type QwenBody } from "./body.js";
 import {
   CHATS,
@@ -74,19 +68,7 @@ export class QwenCodeStore implements Store<QwenBody> {
   /** Every file holding session `id`, most recently modified first. */
   private filesFor(id: string): string[] {
     checkPathComponent(id, "qwen_code");
-    const found: { path: string; mtime: number }[] = [];
-    for (const dir of chatDirs(this.root)) {
-      const path = join(dir, id + SESSION_SUFFIX);
-      try {
-        const st = statSync(path);
-        if (st.isFile()) found.push({ path, mtime: st.mtimeMs });
-      } catch {
-        // not in this project
-      }
-    }
-    return found
-      .sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
-      .map((f) => f.path);
+    return newestFirst(chatDirs(this.root).map((dir) => join(dir, id + SESSION_SUFFIX)));
   }
 
   ids(): string[] {
@@ -106,31 +88,14 @@ export class QwenCodeStore implements Store<QwenBody> {
         .map((name) => join(dir, name))
         .filter((path) => !options.paths || options.paths.has(path)),
     );
-    const sessions: Discovered[] = [];
-    const skipped: Skipped[] = [];
-    files.forEach((path, n) => {
-      options.onProgress?.(n, files.length);
-      try {
-        const id = basename(path).slice(0, -SESSION_SUFFIX.length);
-        const nameProblem = pathComponentProblem(id);
-        if (nameProblem) {
-          skipped.push({ path, reason: `not a session id: the name ${nameProblem}` });
-          return;
-        }
-        const outside = linkOutsideProblem(this.root, path);
-        if (outside) {
-          skipped.push({ path, reason: outside });
-          return;
-        }
-        const st = statSync(path);
-        if (!st.isFile()) return;
-        if (st.size === 0) {
-          skipped.push({ path, reason: "empty file" });
-          return;
-        }
+    return discoverFiles(
+      this.root,
+      files,
+      SESSION_SUFFIX,
+      (path, id, st) => {
         const { meta, body } = parseQwen(readText(path), path);
         const count = countMessages(activeChain(body.lines));
-        if (count === 0) return; // bookkeeping only: no conversation
+        if (count === 0) return undefined; // bookkeeping only: no conversation
         let updated: Timestamp | undefined;
         for (const line of body.lines) {
           const raw = str(asRecord(line.record)?.raw, "timestamp");
@@ -138,7 +103,7 @@ export class QwenCodeStore implements Store<QwenBody> {
           if (ts !== undefined && (updated === undefined || compareTimestamps(ts, updated) > 0))
             updated = ts;
         }
-        sessions.push({
+        return {
           harness: "qwen_code",
           id,
           path,
@@ -147,22 +112,15 @@ export class QwenCodeStore implements Store<QwenBody> {
           updated: updated ?? timestampFromMillis(Math.floor(st.mtimeMs)),
           message_count: count,
           fingerprint: { files: [fileStamp(path, st)] },
-        });
-      } catch (cause) {
-        skipped.push({ path, reason: `cannot read: ${describeCause(cause)}` });
-      }
-    });
-    options.onProgress?.(files.length, files.length);
-    return { sessions, skipped };
+        };
+      },
+      options,
+    );
   }
 
   load(id: string): Transcript<QwenBody> {
     const path = this.filesFor(id)[0];
-    if (path === undefined) {
-      throw new NotFoundError("qwen_code", `no Qwen Code session ${JSON.stringify(id)}`, {
-        file: this.root,
-      });
-    }
+    if (path === undefined) throw noSession("qwen_code", "Qwen Code", id, this.root);
     checkLinkInside(this.root, path, "qwen_code");
     const transcript = parseQwen(readText(path), path);
     return { meta: { ...transcript.meta, id }, body: transcript.body };
@@ -171,15 +129,13 @@ export class QwenCodeStore implements Store<QwenBody> {
   save(transcript: Transcript<QwenBody>, options: SaveOptions = {}): Saved {
     const id = checkPathComponent(transcript.meta.id, "qwen_code");
     const lines = transcript.body.lines;
-    const cwd =
-      lines.map((l) => str(l.record, "cwd")).find((c) => c !== undefined && c !== "") ??
-      transcript.meta.cwd;
-    if (cwd === undefined || cwd === "") {
-      throw new InvalidRequestError(
-        "qwen_code",
-        `session ${id} has no working directory: Qwen Code files sessions by cwd`,
-      );
-    }
+    const cwd = sessionCwd(
+      "qwen_code",
+      "Qwen Code",
+      id,
+      lines.map((l) => str(l.record, "cwd")),
+      transcript.meta.cwd,
+    );
     const dir = join(this.root, PROJECTS, projectId(cwd), CHATS);
     const path = join(dir, id + SESSION_SUFFIX);
     if (!options.overwrite) {
@@ -194,14 +150,7 @@ export class QwenCodeStore implements Store<QwenBody> {
       sweepTemps(dir);
       writeFileAtomic(path, joinLines(lines), { mode: 0o600, exclusive: !options.overwrite });
     } catch (cause) {
-      if (cause instanceof TargetExistsError) {
-        throw new ConflictError("qwen_code", `session ${id} already exists`, { file: path });
-      }
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("qwen_code", `cannot write the session: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("qwen_code", id, path, cause);
     }
     files.push(path);
     return { harness: "qwen_code", id, path, files };
@@ -209,25 +158,8 @@ export class QwenCodeStore implements Store<QwenBody> {
 
   delete(id: string): string[] {
     const paths = this.filesFor(id);
-    if (paths.length === 0) {
-      throw new NotFoundError("qwen_code", `no Qwen Code session ${JSON.stringify(id)}`, {
-        file: this.root,
-      });
-    }
-    for (const path of paths) realPathInside(this.root, path, "qwen_code");
-    const removed: string[] = [];
-    try {
-      for (const path of paths) {
-        unlinkSync(path);
-        removed.push(path);
-      }
-    } catch (cause) {
-      throw new StoreError("qwen_code", `cannot delete: ${describeCause(cause)}`, {
-        file: paths[0],
-        cause,
-      });
-    }
-    return removed;
+    if (paths.length === 0) throw noSession("qwen_code", "Qwen Code", id, this.root);
+    return removeSessionFiles("qwen_code", this.root, paths);
   }
 
   scan(): Fingerprint[] {
@@ -235,9 +167,6 @@ export class QwenCodeStore implements Store<QwenBody> {
   }
 
   fingerprint(id: string): Fingerprint | undefined {
-    const path = this.filesFor(id)[0];
-    if (path === undefined) return undefined;
-    const st = statSync(path);
-    return { files: [fileStamp(path, st)] };
+    return fileFingerprint(this.filesFor(id)[0]);
   }
 }

@@ -6,7 +6,14 @@
  * name, where token counts sit) comes in as parameters.
  */
 
-import { type Block, isJsonObject, type Json, type JsonObject, type Usage } from "../../common.js";
+import {
+  type Block,
+  type ImageBlock,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Usage,
+} from "../../common.js";
 
 /** A record's content (PartListUnion) as a list of parts. */
 export function partsOf(content: Json | undefined): JsonObject[] {
@@ -109,4 +116,14 @@ export function usageFromCounts(tokens: Json | undefined, keys: TokenKeys): Usag
   };
   if (cached > 0) usage.cache_read_input_tokens = cached;
   return usage;
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+
+/** An image as a part: inline data, or the placeholder text a URL becomes (the CLIs keep no URLs). */
+export function imagePart(block: ImageBlock): JsonObject {
+  return block.source.type === "base64"
+    ? { inlineData: { mimeType: block.source.media_type, data: block.source.data } }
+    : { text: `[image: ${block.source.data}]` };
 }
