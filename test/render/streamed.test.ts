@@ -7,8 +7,8 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderCommon, renderCommonChunks } from "../../src/common-json.js";
 import { forTerminal, forTerminalChunks } from "../../src/cli/sanitize.js";
+import { renderCommon, renderCommonChunks } from "../../src/common-json.js";
 import { renderFromCommon, renderFromCommonChunks } from "../../src/convert.js";
 import { renderSimple, renderSimpleChunks } from "../../src/harness/simple.js";
 import { renderMarkdown, renderMarkdownChunks } from "../../src/render/markdown.js";
@@ -74,15 +74,10 @@ describe("streamed output is the one-string output, piece by piece", () => {
 
   it("over generated transcripts (hostile strings, every block) and ranges", () => {
     fc.assert(
-      fc.property(
-        transcriptArb({ maxMessages: 10 }),
-        fc.nat(),
-        fc.nat(),
-        (t, a, b) => {
-          const [start, end] = range(t.body.length, a, b);
-          sameEverywhere(t, start, end);
-        },
-      ),
+      fc.property(transcriptArb({ maxMessages: 10 }), fc.nat(), fc.nat(), (t, a, b) => {
+        const [start, end] = range(t.body.length, a, b);
+        sameEverywhere(t, start, end);
+      }),
       { numRuns: 150 },
     );
   });
