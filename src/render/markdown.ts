@@ -367,10 +367,7 @@ function* messageLines(model: Model): Generator<[number, string[]]> {
       const m = model.messages[i];
       if (
         m &&
-        !(
-          onlyResults(m) &&
-          m.content.every((b) => b.type === "tool_result" && model.folded.has(b))
-        )
+        !(onlyResults(m) && m.content.every((b) => b.type === "tool_result" && model.folded.has(b)))
       ) {
         const label = m.role === "user" ? (onlyResults(m) ? "Tool results" : "User") : "Assistant";
         out.push(speaker(m, label, i + 1), "");
