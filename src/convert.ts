@@ -3,9 +3,9 @@
  * with no store involved.
  */
 
-import { readCommon, renderCommon } from "./common-json.js";
+import { readCommon, renderCommon, renderCommonChunks } from "./common-json.js";
 import { commonToText, harness, textToCommon } from "./harness/index.js";
-import { parseSimple } from "./harness/simple.js";
+import { parseSimple, renderSimpleChunks } from "./harness/simple.js";
 import { Checker, parseJson } from "./json.js";
 import type { Timestamp } from "./time.js";
 import type { Common, TextForm, Transcript } from "./transcript.js";
@@ -32,6 +32,20 @@ export function parseToCommon(
 export function renderFromCommon(transcript: Transcript<Common>, to: TextForm): string {
   if (to === "common") return renderCommon(transcript);
   return commonToText(harness(to), transcript);
+}
+
+/**
+ * `renderFromCommon` in pieces for output that is a stream: Common JSON and
+ * Simple documents a message at a time (never one string); other forms are
+ * one piece.
+ */
+export function renderFromCommonChunks(
+  transcript: Transcript<Common>,
+  to: TextForm,
+): Iterable<string> {
+  if (to === "common") return renderCommonChunks(transcript);
+  if (to === "simple") return renderSimpleChunks(transcript);
+  return [commonToText(harness(to), transcript)];
 }
 
 /** Convert a document between text forms. `origin` names the input in errors. */

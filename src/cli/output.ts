@@ -59,6 +59,16 @@ export function writeChunks(chunks: Iterable<string>): void {
   if (batch !== "") process.stdout.write(batch);
 }
 
+/**
+ * Pieces of text (already made safe for a terminal) to stdout: through the
+ * pager as `writePaged` does when it may page (a terminal), else streamed
+ * as they come, so that output longer than one string can hold is written.
+ */
+export function writePagedChunks(pieces: Iterable<string>, env: Env, usePager: boolean): void {
+  if (usePager && process.stdout.isTTY) writePaged([...pieces].join(""), env, usePager);
+  else writeChunks(pieces);
+}
+
 /** A message for the user on stderr, with control characters made visible. */
 export function tell(text: string): void {
   process.stderr.write(forTerminal(text));

@@ -10,9 +10,14 @@ import { userInfo } from "node:os";
 import { basename } from "node:path";
 import { homeDir } from "../env.js";
 import { describeCause } from "../errors.js";
-import { renderSimple } from "../harness/simple.js";
+import { renderSimpleChunks } from "../harness/simple.js";
 import { assignDefined } from "../json.js";
-import { type RenderInput, redact, renderHtmlChunks, renderMarkdown } from "../render/index.js";
+import {
+  type RenderInput,
+  redact,
+  renderHtmlChunks,
+  renderMarkdownChunks,
+} from "../render/index.js";
 import type { Finding } from "../render/redact.js";
 import { parsePatterns, type SecretPattern } from "../render/secrets.js";
 import type { Common, Transcript } from "../transcript.js";
@@ -138,7 +143,7 @@ export function redactionSummary(count: number, byKind: Record<string, number>):
 }
 
 export interface Rendered {
-  /** The page in pieces: an HTML page is rendered a message at a time as it is written. */
+  /** The page in pieces, rendered a message at a time as it is written. */
   pieces: Iterable<string>;
   /** The metadata as rendered (redacted when asked). */
   meta: Transcript<Common>["meta"];
@@ -165,16 +170,14 @@ export async function renderSource(
   let pieces: Iterable<string>;
   switch (format) {
     case "simple":
-      pieces = [
-        renderSimple(
-          source.start === 0 && source.end === transcript.body.length
-            ? transcript
-            : { meta: transcript.meta, body: transcript.body.slice(source.start, source.end) },
-        ),
-      ];
+      pieces = renderSimpleChunks(
+        source.start === 0 && source.end === transcript.body.length
+          ? transcript
+          : { meta: transcript.meta, body: transcript.body.slice(source.start, source.end) },
+      );
       break;
     case "markdown":
-      pieces = [renderMarkdown(input)];
+      pieces = renderMarkdownChunks(input);
       break;
     case "html":
       pieces = renderHtmlChunks(input);

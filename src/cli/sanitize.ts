@@ -29,6 +29,22 @@ export function forTerminal(text: string): string {
   return text.replace(UNSAFE, standIn);
 }
 
+/**
+ * `forTerminal` over a stream of pieces: joined, the result is exactly
+ * `forTerminal` of the joined pieces (a "\r" that ends a piece waits for
+ * the next, since "\r\n" is one line break).
+ */
+export function* forTerminalChunks(pieces: Iterable<string>): Generator<string> {
+  let carry = "";
+  for (const piece of pieces) {
+    const text = carry + piece;
+    carry = text.endsWith("\r") ? "\r" : "";
+    const safe = forTerminal(carry ? text.slice(0, -1) : text);
+    if (safe !== "") yield safe;
+  }
+  if (carry) yield forTerminal(carry);
+}
+
 /** One line for a terminal: control characters made visible, line breaks and runs of whitespace as one space. */
 export function oneLineForTerminal(text: string): string {
   return forTerminal(text.replace(/\s*[\r\n]+\s*/g, " ")).trim();

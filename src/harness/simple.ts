@@ -214,6 +214,31 @@ export function renderSimple(transcript: Transcript<Common>): string {
 }
 
 /**
+ * `renderSimple`'s text in pieces, one message at a time, for output that
+ * is a stream: the whole document of a huge session is never one string
+ * (nor one JSON tree). Joined, the pieces are exactly `renderSimple`'s text.
+ */
+export function* renderSimpleChunks(transcript: Transcript<Common>): Generator<string> {
+  // JSON.stringify escapes newlines inside strings, so every "\n" is a line break.
+  const nested = (value: JsonObject, by: string) =>
+    JSON.stringify(value, null, 2).replace(/\n/g, `\n${by}`);
+  // The meta always holds id and timestamp: its text is "{\n  ...\n}", never "{}".
+  const meta = JSON.stringify(metaToJson(transcript.meta), null, 2);
+  const head = `${meta.slice(0, meta.length - 2)},\n  "messages": [`;
+  const body = transcript.body;
+  if (body.length === 0) {
+    yield `${head}]\n}\n`;
+    return;
+  }
+  yield `${head}\n`;
+  for (const [i, message] of body.entries()) {
+    const comma = i < body.length - 1 ? "," : "";
+    yield `    ${nested(messageToJson(message, blockToSimple), "    ")}${comma}\n`;
+  }
+  yield "  ]\n}\n";
+}
+
+/**
  * A JSON object with a `messages` key that is not Common JSON (whose first
  * key is `meta`) nor agy's text form (keyed by its tables).
  */

@@ -9,7 +9,7 @@ export {
   renderHtmlChunks,
   renderIndexHtml,
 } from "./html.js";
-export { markdownPieces, renderMarkdown } from "./markdown.js";
+export { markdownPieces, renderMarkdown, renderMarkdownChunks } from "./markdown.js";
 export type { RenderInput } from "./model.js";
 export type { PathOptions } from "./paths.js";
 export { type Redaction, type RedactOptions, redact, redactTexts } from "./redact.js";

@@ -346,9 +346,8 @@ function blockMarkdown(block: Block, model: Model): string[] {
   }
 }
 
-/** The page's lines: the header, then per shown message its own (its turn's heading first when it opens one). */
-function pageLines(input: RenderInput): { head: string[]; messages: Map<number, string[]> } {
-  const model = buildModel(input);
+/** The page's header lines: the title and the session's fields. */
+function headLines(model: Model, input: RenderInput): string[] {
   const { meta } = model;
   const head: string[] = [`# ${inline(meta.title ?? "Untitled session")}`, ""];
   const rows: [string, string][] = [
@@ -356,25 +355,36 @@ function pageLines(input: RenderInput): { head: string[]; messages: Map<number, 
   ];
   for (const [k, v, literal] of headFacts(model, input)) rows.push([k, literal ? code(v) : v]);
   for (const [k, v] of rows) head.push(`- **${k}:** ${v}`);
-  const messages = new Map<number, string[]>();
+  return head;
+}
+
+/** Per shown message, in order, its own lines (its turn's heading first when it opens one). */
+function* messageLines(model: Model): Generator<[number, string[]]> {
   for (const turn of model.turns) {
-    turn.indexes.forEach((i, at) => {
+    for (const [at, i] of turn.indexes.entries()) {
       const out: string[] = [];
-      messages.set(i, out);
       if (at === 0) out.push("", `## Turn ${turn.n}: ${inline(model.paths.text(turn.label))}`, "");
       const m = model.messages[i];
-      if (!m) return;
-      if (onlyResults(m) && m.content.every((b) => b.type === "tool_result" && model.folded.has(b)))
-        return;
-      const label = m.role === "user" ? (onlyResults(m) ? "Tool results" : "User") : "Assistant";
-      out.push(speaker(m, label, i + 1), "");
-      for (const b of m.content) {
-        const lines = blockMarkdown(b, model);
-        if (lines.length > 0) out.push(...lines, "");
+      if (
+        m &&
+        !(onlyResults(m) && m.content.every((b) => b.type === "tool_result" && model.folded.has(b)))
+      ) {
+        const label = m.role === "user" ? (onlyResults(m) ? "Tool results" : "User") : "Assistant";
+        out.push(speaker(m, label, i + 1), "");
+        for (const b of m.content) {
+          const lines = blockMarkdown(b, model);
+          if (lines.length > 0) out.push(...lines, "");
+        }
       }
-    });
+      yield [i, out];
+    }
   }
-  return { head, messages };
+}
+
+/** The page's lines: the header, then per shown message its own (its turn's heading first when it opens one). */
+function pageLines(input: RenderInput): { head: string[]; messages: Map<number, string[]> } {
+  const model = buildModel(input);
+  return { head: headLines(model, input), messages: new Map(messageLines(model)) };
 }
 
 const collapse = (text: string) => text.replace(/\n{3,}/g, "\n\n");
@@ -424,4 +434,34 @@ export function markdownPieces(input: RenderInput): MarkdownPieces {
   }
   if (!trimmed) head = head.trimEnd();
   return { head, messages, tail: "\n" };
+}
+
+/**
+ * The Markdown page as a stream of pieces, one message at a time: the same
+ * pieces as `markdownPieces` (empty ones left out), made as they are
+ * written, so a huge session's page is never one string nor one list of
+ * lines. Joined, they are exactly `renderMarkdown`'s page.
+ */
+export function* renderMarkdownChunks(input: RenderInput): Generator<string> {
+  const model = buildModel(input);
+  const strip = (text: string) => collapse(text).replace(/^\n+/, "").replace(/\n+$/, "");
+  // The page ends trimmed: the last piece with more than blanks is held
+  // back until it is known to be the last, and blank ones after it vanish.
+  let held = strip(headLines(model, input).join("\n"));
+  let blanks: string[] = [];
+  for (const [, own] of messageLines(model)) {
+    const text = strip(own.join("\n"));
+    if (text === "") continue;
+    const piece = `\n\n${text}`;
+    if (piece.trim() === "") {
+      blanks.push(piece);
+      continue;
+    }
+    yield held;
+    yield* blanks;
+    held = piece;
+    blanks = [];
+  }
+  yield held.trimEnd();
+  yield "\n";
 }

@@ -155,6 +155,19 @@ export interface ViewParts {
   tail: string;
 }
 
+/**
+ * The compact text projection as a stream of pieces (the head, then one per
+ * message): joined, exactly `renderText`'s text, never made as one string.
+ */
+export function* renderTextChunks(input: ViewInput, paint: Painter = plain): Generator<string> {
+  const parts = textParts(input, paint);
+  yield parts.head;
+  for (let i = input.start ?? 0; i < (input.end ?? input.messages.length); i++) {
+    yield parts.message(i);
+  }
+  yield parts.tail;
+}
+
 function joinParts(parts: ViewParts, input: ViewInput): string {
   const out = [parts.head];
   for (let i = input.start ?? 0; i < (input.end ?? input.messages.length); i++) {

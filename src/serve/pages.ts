@@ -7,10 +7,15 @@
  * on request with the export's redactor).
  */
 
-import { renderSimple } from "../harness/simple.js";
+import { renderSimpleChunks } from "../harness/simple.js";
 import { assignDefined, defined } from "../json.js";
 import { escapeHtml } from "../render/highlight.js";
-import { type RenderInput, redact, renderHtmlChunks, renderMarkdown } from "../render/index.js";
+import {
+  type RenderInput,
+  redact,
+  renderHtmlChunks,
+  renderMarkdownChunks,
+} from "../render/index.js";
 import type { Common, HarnessId, Transcript } from "../transcript.js";
 import { WRITE_STYLE, writeBar } from "./write-ui.js";
 
@@ -94,9 +99,9 @@ export function download(
     case "html":
       return renderHtmlChunks(renderInput(transcript, harness, who));
     case "markdown":
-      return [renderMarkdown(renderInput(transcript, harness, who))];
+      return renderMarkdownChunks(renderInput(transcript, harness, who));
     case "simple":
-      return [renderSimple(transcript)];
+      return renderSimpleChunks(transcript);
     default:
       return format satisfies never;
   }

@@ -5,10 +5,11 @@
  */
 
 import type { Command } from "commander";
-import { renderFromCommon } from "../../convert.js";
+import { renderFromCommonChunks } from "../../convert.js";
 import { TEXT_FORMS, type TextForm } from "../../transcript.js";
 import { readDocument } from "../documents.js";
 import { parseTextForm } from "../options.js";
+import { writeChunks } from "../output.js";
 
 export function register(program: Command): void {
   program
@@ -23,6 +24,6 @@ export function register(program: Command): void {
     .requiredOption("--to <form>", `output form: ${TEXT_FORMS.join(", ")}`, parseTextForm)
     .action((file: string, options: { from?: TextForm; to: TextForm }) => {
       const doc = readDocument(file, options.from, "--from");
-      process.stdout.write(renderFromCommon(doc.transcript, options.to));
+      writeChunks(renderFromCommonChunks(doc.transcript, options.to));
     });
 }

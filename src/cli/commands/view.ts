@@ -6,14 +6,14 @@
 import { type Command, Option } from "commander";
 import { renderCommonChunks } from "../../common-json.js";
 import { assignDefined, defined } from "../../json.js";
-import { renderText, type ViewInput } from "../../render/text.js";
+import { renderTextChunks, type ViewInput } from "../../render/text.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { addArchiveOptions } from "../archive.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
-import { colorEnabled, painter, writeChunks, writePaged } from "../output.js";
+import { colorEnabled, painter, writeChunks, writePagedChunks } from "../output.js";
 import { dryRunReport, redactionSummary, redactSource, renderSource } from "../pages.js";
-import { forTerminal } from "../sanitize.js";
+import { forTerminalChunks } from "../sanitize.js";
 
 const FORMATS = ["text", "json", "markdown", "html"] as const;
 type Format = (typeof FORMATS)[number];
@@ -79,7 +79,7 @@ export function register(program: Command): void {
           );
           if (options.format === "html") writeChunks(rendered.pieces);
           // A terminal must not act on control characters inside the Markdown.
-          else writePaged(forTerminal([...rendered.pieces].join("")), process.env, options.pager);
+          else writePagedChunks(forTerminalChunks(rendered.pieces), process.env, options.pager);
           return;
         }
         case "text": {
@@ -95,10 +95,10 @@ export function register(program: Command): void {
             if (source.forkedFrom) input.forkedFrom = source.forkedFrom;
           }
           // The painter makes each piece safe before coloring it; without
-          // colors the whole text can be made safe in one pass as well.
+          // colors the whole text is made safe as it streams as well.
           const color = colorEnabled(process.stdout, process.env);
-          const text = renderText(input, painter(color));
-          writePaged(color ? text : forTerminal(text), process.env, options.pager);
+          const pieces = renderTextChunks(input, painter(color));
+          writePagedChunks(color ? pieces : forTerminalChunks(pieces), process.env, options.pager);
           return;
         }
         default:
