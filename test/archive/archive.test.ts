@@ -314,6 +314,44 @@ describe("updates, interruptions and failures", () => {
     expect(sql(name, "SELECT count(*) FROM txcript.sessions")).toBe("2");
   });
 
+  it("prunes, when asked, this machine's sessions deleted here, and no other machine's", () => {
+    const h = home("pruner");
+    const other = home("keeper");
+    const { name, url } = database();
+    const kept = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa";
+    const gone = "bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb";
+    markedSession(h, "kilo", kept);
+    markedSession(h, "lima", gone);
+    // The same id on another machine: not this machine's to prune.
+    markedSession(other, "mike", gone);
+    expect(run(h, ["archive", "push", "--archive", url]).status).toBe(0);
+    expect(run(other, ["archive", "push", "--archive", url]).status).toBe(0);
+    expect(run(h, ["delete", "--yes", gone]).status).toBe(0);
+    const rows = () =>
+      sql(name, "SELECT machine || ' ' || id FROM txcript.sessions ORDER BY machine, id");
+    const all = `keeper ${gone}\npruner ${kept}\npruner ${gone}`;
+    // Without --prune a session deleted here stays.
+    expect(run(h, ["archive", "push", "--archive", url]).status).toBe(0);
+    expect(rows()).toBe(all);
+    const pruned = run(h, ["archive", "push", "--archive", url, "--prune"]);
+    expect(pruned.status).toBe(0);
+    expect(pruned.stderr).toContain("pruned 1 session deleted here");
+    expect(rows()).toBe(`keeper ${gone}\npruner ${kept}`);
+    // Its chunks and usage rows went with it; the other machine's are whole.
+    expect(sql(name, "SELECT count(*) FROM txcript.chunks WHERE body LIKE '%limaprompt%'")).toBe(
+      "0",
+    );
+    const hits = (word: string) =>
+      JSON.parse(run(h, ["query", "--json", "--archive", url, word]).stdout).hits.length;
+    expect(hits("mikeprompt")).toBe(1);
+    expect(hits("kiloprompt")).toBe(1);
+    const json = JSON.parse(
+      run(h, ["archive", "push", "--archive", url, "--prune", "--json"]).stdout,
+    );
+    expect(json).toMatchObject({ pruned: 0, sent: 0, unchanged: 1 });
+    expect(rows()).toBe(`keeper ${gone}\npruner ${kept}`);
+  });
+
   it("a push killed with SIGKILL and run again leaves every session exactly once", async () => {
     const h = home("killed");
     fill(h, { agy: 200, seed: 9 });

@@ -20,6 +20,7 @@ interface PushOptions {
   machine?: string;
   user?: string;
   json?: boolean;
+  prune?: boolean;
 }
 
 const WHAT: Record<ContentLevel, string> = {
@@ -57,6 +58,10 @@ export function register(program: Command): void {
       "this machine's name in the archive (default: $TXCRIPT_MACHINE, else the host name)",
     )
     .option("--user <name>", "your name in the archive (default: $USER)")
+    .option(
+      "--prune",
+      "also remove from the archive this machine's sessions deleted here (default: kept)",
+    )
     .option("--json", "print what was sent as JSON")
     .action(async (options: PushOptions, command: Command) => {
       const url = options.archive ?? process.env.TXCRIPT_ARCHIVE;
@@ -84,6 +89,7 @@ export function register(program: Command): void {
               user,
               content: options.content,
               redaction: options.redact ? { ...who, patterns: plan.patterns } : undefined,
+              prune: options.prune === true,
               onProgress: (done, total) => progress.onProgress?.("pushing", done, total),
             }),
           "local",
@@ -98,7 +104,10 @@ export function register(program: Command): void {
               `sent: ${WHAT[pushed.content]}, ${megabytes(pushed.bytes)}; ` +
               (pushed.redacted
                 ? `redacted (${pushed.redactions} replaced)\n`
-                : "NOT redacted (--no-redact)\n"),
+                : "NOT redacted (--no-redact)\n") +
+              (options.prune
+                ? `pruned ${pushed.pruned} session${pushed.pruned === 1 ? "" : "s"} deleted here\n`
+                : ""),
           );
         }
         for (const f of pushed.failed)
