@@ -51,6 +51,8 @@ export interface PushOptions {
   content: ContentLevel;
   /** The redactor's options; undefined sends the text as it is (`--no-redact`). */
   redaction: RedactOptions | undefined;
+  /** Sessions per transaction (default BATCH_SESSIONS). */
+  batch?: number | undefined;
   /** Also remove this machine's sessions that no longer exist here. */
   prune?: boolean;
   onProgress?: (done: number, total: number) => void;
@@ -310,7 +312,7 @@ export async function push(sessions: Sessions, o: PushOptions): Promise<Pushed> 
           });
         }
         if (failure !== undefined) throw failure.error;
-        if (batch.length >= BATCH_SESSIONS || batchBytes >= BATCH_BYTES) await flush();
+        if (batch.length >= (o.batch ?? BATCH_SESSIONS) || batchBytes >= BATCH_BYTES) await flush();
       }
       o.onProgress?.(++done, listing.sessions.length);
     }

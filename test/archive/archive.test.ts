@@ -121,6 +121,17 @@ describe("two machines", () => {
     expect(la.input_tokens).toBeGreaterThan(0);
   });
 
+  it("reads the URL from a variable named by --archive, keeping it out of the arguments", () => {
+    const byUrl = JSON.parse(run(a, ["list", "--json", "--archive", url]).stdout).sessions;
+    const r = run(a, ["list", "--json", "--archive", "TXCRIPT_ARCHIVE"], { TXCRIPT_ARCHIVE: url });
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout).sessions).toEqual(byUrl);
+    const unset = run(a, ["list", "--archive", "TEAM_ARCHIVE"]);
+    expect(unset.status).not.toBe(0);
+    expect(unset.stderr.trim().split("\n")).toHaveLength(1);
+    expect(unset.stderr).toContain("TEAM_ARCHIVE is not set");
+  });
+
   it("shows a colleague's session", () => {
     const r = run(a, ["view", "--archive", url, mb.id]);
     expect(r.status).toBe(0);

@@ -8,6 +8,7 @@
 import { hostname } from "node:os";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { CONTENT_LEVELS, type ContentLevel, isContentLevel } from "../../archive/content.js";
+import { archiveUrl } from "../archive.js";
 import { UsageError } from "../errors.js";
 import { tell } from "../output.js";
 import { identity, redactionPlan } from "../pages.js";
@@ -35,6 +36,18 @@ function parseLevel(value: string): ContentLevel {
   return value;
 }
 
+/** $TXCRIPT_ARCHIVE itself: a URL, never the name of another variable. */
+async function checkedUrl(url: string): Promise<string> {
+  const { checkArchiveUrl } = await import("../../archive/url.js");
+  return checkArchiveUrl(url);
+}
+
+/** Sessions per transaction: $TXCRIPT_ARCHIVE_BATCH (a tuning knob; the bench sets 1 for its baseline). */
+function batchSize(): number | undefined {
+  const n = Number(process.env.TXCRIPT_ARCHIVE_BATCH);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
 function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
@@ -46,7 +59,10 @@ export function register(program: Command): void {
   archive
     .command("push")
     .description("send this machine's new and changed sessions to the archive")
-    .option("--archive <url>", "the archive: postgres://user@host/db (default: $TXCRIPT_ARCHIVE)")
+    .option(
+      "--archive <url>",
+      "the archive: postgres://user@host/db, or a variable holding it (default: $TXCRIPT_ARCHIVE)",
+    )
     .addOption(
       new Option("--content <level>", "what to send: full, no-tool-output or metadata")
         .argParser(parseLevel)
@@ -64,15 +80,14 @@ export function register(program: Command): void {
     )
     .option("--json", "print what was sent as JSON")
     .action(async (options: PushOptions, command: Command) => {
-      const url = options.archive ?? process.env.TXCRIPT_ARCHIVE;
-      if (url === undefined || url === "")
+      const given = options.archive ?? process.env.TXCRIPT_ARCHIVE;
+      if (given === undefined || given === "")
         throw new UsageError("archive push needs --archive postgres://… (or $TXCRIPT_ARCHIVE)");
-      const [{ checkArchiveUrl }, { push }, { openPool }] = await Promise.all([
-        import("../../archive/url.js"),
+      const [url, { push }, { openPool }] = await Promise.all([
+        options.archive === undefined ? checkedUrl(given) : archiveUrl(given),
         import("../../archive/push.js"),
         import("../../archive/connect.js"),
       ]);
-      checkArchiveUrl(url);
       const who = identity();
       const machine = options.machine ?? (process.env.TXCRIPT_MACHINE || hostname());
       const user = options.user ?? who.user ?? "unknown";
@@ -90,6 +105,7 @@ export function register(program: Command): void {
               content: options.content,
               redaction: options.redact ? { ...who, patterns: plan.patterns } : undefined,
               prune: options.prune === true,
+              batch: batchSize(),
               onProgress: (done, total) => progress.onProgress?.("pushing", done, total),
             }),
           "local",
