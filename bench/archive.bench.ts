@@ -111,7 +111,7 @@ function main(): void {
     // The rarest word (in one chunk if any is), a longer one first: a word a user would search for.
     const [word = "", inChunks = ""] = pg
       .psql(
-        "SELECT word, ndoc FROM ts_stat('SELECT tsv FROM txcript.chunks') ORDER BY ndoc, length(word) <= 5, word LIMIT 1",
+        "SELECT word, ndoc FROM ts_stat('SELECT tsv FROM txcript.chunks') ORDER BY ndoc, word !~ '^[a-z]{6,}$', word LIMIT 1",
         "a1",
       )
       .trim()
