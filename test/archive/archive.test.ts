@@ -84,7 +84,7 @@ describe("two machines", () => {
     expect(
       sql(name, "SELECT machine, os_user, count(*) FROM txcript.sessions GROUP BY 1, 2 ORDER BY 1"),
     ).toBe("devbox|user-devbox|6\nlaptop|user-laptop|7");
-    expect(sql(name, "SELECT max(version) FROM txcript.migrations")).toBe("2");
+    expect(sql(name, "SELECT max(version) FROM txcript.migrations")).toBe("3");
   });
 
   it("finds both machines' sessions from either", () => {
