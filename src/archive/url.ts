@@ -58,3 +58,32 @@ export function checkArchiveUrl(text: string): string {
     );
   return text;
 }
+
+/** How `--archive` was given: the URL, and whether its password sits on the command line. */
+export interface ArchiveAddress {
+  url: string;
+  /** A password in a URL typed on the command line: other users see it in the process list. */
+  passwordInArguments: boolean;
+}
+
+/**
+ * What `--archive VALUE` names: a `postgres://` URL, or the name of an
+ * environment variable that holds one (`--archive TXCRIPT_ARCHIVE`), which
+ * keeps the URL and its password out of the process list.
+ */
+export function archiveAddress(
+  value: string,
+  env: Readonly<Record<string, string | undefined>>,
+): ArchiveAddress {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
+    const url = env[value];
+    if (url === undefined || url === "")
+      throw new InvalidRequestError(
+        undefined,
+        `--archive ${value}: the environment variable ${value} is not set (give a postgres:// URL or the name of a variable holding one)`,
+      );
+    return { url: checkArchiveUrl(url), passwordInArguments: false };
+  }
+  const url = checkArchiveUrl(value);
+  return { url, passwordInArguments: new URL(url).password !== "" };
+}

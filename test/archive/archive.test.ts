@@ -84,7 +84,7 @@ describe("two machines", () => {
     expect(
       sql(name, "SELECT machine, os_user, count(*) FROM txcript.sessions GROUP BY 1, 2 ORDER BY 1"),
     ).toBe("devbox|user-devbox|6\nlaptop|user-laptop|7");
-    expect(sql(name, "SELECT max(version) FROM txcript.migrations")).toBe("2");
+    expect(sql(name, "SELECT max(version) FROM txcript.migrations")).toBe("3");
   });
 
   it("finds both machines' sessions from either", () => {
@@ -119,6 +119,17 @@ describe("two machines", () => {
     expect(remote.output_tokens).toBe(la.output_tokens + lb.output_tokens);
     expect(remote.messages).toBe(la.messages + lb.messages);
     expect(la.input_tokens).toBeGreaterThan(0);
+  });
+
+  it("reads the URL from a variable named by --archive, keeping it out of the arguments", () => {
+    const byUrl = JSON.parse(run(a, ["list", "--json", "--archive", url]).stdout).sessions;
+    const r = run(a, ["list", "--json", "--archive", "TXCRIPT_ARCHIVE"], { TXCRIPT_ARCHIVE: url });
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout).sessions).toEqual(byUrl);
+    const unset = run(a, ["list", "--archive", "TEAM_ARCHIVE"]);
+    expect(unset.status).not.toBe(0);
+    expect(unset.stderr.trim().split("\n")).toHaveLength(1);
+    expect(unset.stderr).toContain("TEAM_ARCHIVE is not set");
   });
 
   it("shows a colleague's session", () => {
@@ -312,6 +323,44 @@ describe("updates, interruptions and failures", () => {
     expect(hits("deltaprompt")).toBe(0);
     expect(hits("goneprompt")).toBe(1);
     expect(sql(name, "SELECT count(*) FROM txcript.sessions")).toBe("2");
+  });
+
+  it("prunes, when asked, this machine's sessions deleted here, and no other machine's", () => {
+    const h = home("pruner");
+    const other = home("keeper");
+    const { name, url } = database();
+    const kept = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa";
+    const gone = "bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb";
+    markedSession(h, "kilo", kept);
+    markedSession(h, "lima", gone);
+    // The same id on another machine: not this machine's to prune.
+    markedSession(other, "mike", gone);
+    expect(run(h, ["archive", "push", "--archive", url]).status).toBe(0);
+    expect(run(other, ["archive", "push", "--archive", url]).status).toBe(0);
+    expect(run(h, ["delete", "--yes", gone]).status).toBe(0);
+    const rows = () =>
+      sql(name, "SELECT machine || ' ' || id FROM txcript.sessions ORDER BY machine, id");
+    const all = `keeper ${gone}\npruner ${kept}\npruner ${gone}`;
+    // Without --prune a session deleted here stays.
+    expect(run(h, ["archive", "push", "--archive", url]).status).toBe(0);
+    expect(rows()).toBe(all);
+    const pruned = run(h, ["archive", "push", "--archive", url, "--prune"]);
+    expect(pruned.status).toBe(0);
+    expect(pruned.stderr).toContain("pruned 1 session deleted here");
+    expect(rows()).toBe(`keeper ${gone}\npruner ${kept}`);
+    // Its chunks and usage rows went with it; the other machine's are whole.
+    expect(sql(name, "SELECT count(*) FROM txcript.chunks WHERE body LIKE '%limaprompt%'")).toBe(
+      "0",
+    );
+    const hits = (word: string) =>
+      JSON.parse(run(h, ["query", "--json", "--archive", url, word]).stdout).hits.length;
+    expect(hits("mikeprompt")).toBe(1);
+    expect(hits("kiloprompt")).toBe(1);
+    const json = JSON.parse(
+      run(h, ["archive", "push", "--archive", url, "--prune", "--json"]).stdout,
+    );
+    expect(json).toMatchObject({ pruned: 0, sent: 0, unchanged: 1 });
+    expect(rows()).toBe(`keeper ${gone}\npruner ${kept}`);
   });
 
   it("a push killed with SIGKILL and run again leaves every session exactly once", async () => {

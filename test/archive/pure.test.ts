@@ -6,10 +6,33 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkArchiveUrl, hideSecrets, redactUrl } from "../../src/archive/url.js";
+import { archiveAddress, checkArchiveUrl, hideSecrets, redactUrl } from "../../src/archive/url.js";
 import { snippet, wordList, words } from "../../src/archive/words.js";
 
 describe("the archive URL", () => {
+  it("is a URL or the name of a variable holding one, and says when its password is in the arguments", () => {
+    const url = "postgres://alice:pw-123@db.example.org/team";
+    expect(archiveAddress(url, {})).toEqual({ url, passwordInArguments: true });
+    expect(archiveAddress("postgres://alice@db.example.org/team", {})).toEqual({
+      url: "postgres://alice@db.example.org/team",
+      passwordInArguments: false,
+    });
+    expect(archiveAddress("TXCRIPT_ARCHIVE", { TXCRIPT_ARCHIVE: url })).toEqual({
+      url,
+      passwordInArguments: false,
+    });
+    expect(() => archiveAddress("TEAM_ARCHIVE", {})).toThrow(
+      /environment variable TEAM_ARCHIVE is not set/,
+    );
+    // A variable holding something else is refused as a URL would be, its value hidden.
+    expect(() => archiveAddress("X", { X: "http://u:pw-123@h/x" })).toThrow(/postgres:\/\//);
+    try {
+      archiveAddress("X", { X: "http://u:pw-123@h/x" });
+    } catch (error) {
+      expect(String(error)).not.toContain("pw-123");
+    }
+  });
+
   it("never shows a password, however it is spelled", () => {
     fc.assert(
       fc.property(

@@ -8,6 +8,7 @@
 import { hostname } from "node:os";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { CONTENT_LEVELS, type ContentLevel, isContentLevel } from "../../archive/content.js";
+import { archiveUrl } from "../archive.js";
 import { UsageError } from "../errors.js";
 import { tell } from "../output.js";
 import { identity, redactionPlan } from "../pages.js";
@@ -20,6 +21,7 @@ interface PushOptions {
   machine?: string;
   user?: string;
   json?: boolean;
+  prune?: boolean;
 }
 
 const WHAT: Record<ContentLevel, string> = {
@@ -34,6 +36,18 @@ function parseLevel(value: string): ContentLevel {
   return value;
 }
 
+/** $TXCRIPT_ARCHIVE itself: a URL, never the name of another variable. */
+async function checkedUrl(url: string): Promise<string> {
+  const { checkArchiveUrl } = await import("../../archive/url.js");
+  return checkArchiveUrl(url);
+}
+
+/** Sessions per transaction: $TXCRIPT_ARCHIVE_BATCH (a tuning knob; the bench sets 1 for its baseline). */
+function batchSize(): number | undefined {
+  const n = Number(process.env.TXCRIPT_ARCHIVE_BATCH);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
 function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
@@ -45,7 +59,10 @@ export function register(program: Command): void {
   archive
     .command("push")
     .description("send this machine's new and changed sessions to the archive")
-    .option("--archive <url>", "the archive: postgres://user@host/db (default: $TXCRIPT_ARCHIVE)")
+    .option(
+      "--archive <url>",
+      "the archive: postgres://user@host/db, or a variable holding it (default: $TXCRIPT_ARCHIVE)",
+    )
     .addOption(
       new Option("--content <level>", "what to send: full, no-tool-output or metadata")
         .argParser(parseLevel)
@@ -57,17 +74,20 @@ export function register(program: Command): void {
       "this machine's name in the archive (default: $TXCRIPT_MACHINE, else the host name)",
     )
     .option("--user <name>", "your name in the archive (default: $USER)")
+    .option(
+      "--prune",
+      "also remove from the archive this machine's sessions deleted here (default: kept)",
+    )
     .option("--json", "print what was sent as JSON")
     .action(async (options: PushOptions, command: Command) => {
-      const url = options.archive ?? process.env.TXCRIPT_ARCHIVE;
-      if (url === undefined || url === "")
+      const given = options.archive ?? process.env.TXCRIPT_ARCHIVE;
+      if (given === undefined || given === "")
         throw new UsageError("archive push needs --archive postgres://… (or $TXCRIPT_ARCHIVE)");
-      const [{ checkArchiveUrl }, { push }, { openPool }] = await Promise.all([
-        import("../../archive/url.js"),
+      const [url, { push }, { openPool }] = await Promise.all([
+        options.archive === undefined ? checkedUrl(given) : archiveUrl(given),
         import("../../archive/push.js"),
         import("../../archive/connect.js"),
       ]);
-      checkArchiveUrl(url);
       const who = identity();
       const machine = options.machine ?? (process.env.TXCRIPT_MACHINE || hostname());
       const user = options.user ?? who.user ?? "unknown";
@@ -84,6 +104,8 @@ export function register(program: Command): void {
               user,
               content: options.content,
               redaction: options.redact ? { ...who, patterns: plan.patterns } : undefined,
+              prune: options.prune === true,
+              batch: batchSize(),
               onProgress: (done, total) => progress.onProgress?.("pushing", done, total),
             }),
           "local",
@@ -98,7 +120,10 @@ export function register(program: Command): void {
               `sent: ${WHAT[pushed.content]}, ${megabytes(pushed.bytes)}; ` +
               (pushed.redacted
                 ? `redacted (${pushed.redactions} replaced)\n`
-                : "NOT redacted (--no-redact)\n"),
+                : "NOT redacted (--no-redact)\n") +
+              (options.prune
+                ? `pruned ${pushed.pruned} session${pushed.pruned === 1 ? "" : "s"} deleted here\n`
+                : ""),
           );
         }
         for (const f of pushed.failed)
