@@ -511,3 +511,17 @@ export function decodeUtf8(
     throw new ParseError(harness, `${what} is not valid UTF-8`, { file: path, cause });
   }
 }
+
+/**
+ * Whether `path` is a regular file (links followed). A missing path, or one
+ * that runs through a file (ENOTDIR, as under a HOME that is a file), is no
+ * file; any other failure (a folder it may not read) is the caller's to name.
+ */
+export function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch (cause) {
+    if (cause instanceof Error && "code" in cause && cause.code === "ENOTDIR") return false;
+    throw cause;
+  }
+}

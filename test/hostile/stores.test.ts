@@ -152,7 +152,10 @@ describe("concurrent saves of one id, in separate processes", () => {
         // after a winner finds its copy, as a later run would: the same content
         // leaves it as it is, other content brings the untouched copy up to
         // date, and a copy it cannot tell for txcript's gets a fresh id.
-        const store = openStore(harness(id), { root, env: {} })!;
+        // The racers write under `--out root`: the harness's own home there.
+        const h = harness(id);
+        const storeRoot = h.outHome?.(root, undefined).root ?? root;
+        const store = openStore(h, { root: storeRoot, env: {} })!;
         const reported = new Map<string, string[]>();
         lines.forEach((l, i) => {
           const ok = /^ok (\S+)$/.exec(l);

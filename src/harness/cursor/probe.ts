@@ -15,6 +15,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { errnoCode } from "../../errors.js";
+import { isRegularFile } from "../../fsx.js";
 import {
   type Fingerprint,
   fileStamp,
@@ -55,7 +56,7 @@ export function entries(dir: string) {
 }
 
 function isFile(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  return isRegularFile(path);
 }
 
 /** Every agent-transcripts folder under `projects/`. */

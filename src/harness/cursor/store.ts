@@ -19,6 +19,7 @@ import {
   TxcriptError,
   UnsupportedError,
 } from "../../errors.js";
+import { isRegularFile } from "../../fsx.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
@@ -159,7 +160,7 @@ export class CursorStore implements Store<CursorBody> {
   /** The desktop database when it exists. */
   private desktop(): string | undefined {
     const db = this.desktopDatabase;
-    return db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile() ? db : undefined;
+    return db !== undefined && isRegularFile(db) ? db : undefined;
   }
 
   ids(): string[] {

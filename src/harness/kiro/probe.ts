@@ -9,6 +9,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty, storeRoot } from "../../env.js";
 import { errnoCode } from "../../errors.js";
+import { isRegularFile } from "../../fsx.js";
 import {
   type Fingerprint,
   fileStamp,
@@ -88,8 +89,7 @@ export function kiroIndexView(
     logNames(sessionsDir).map((n) =>
       sessionFingerprint(sessionsDir, n.slice(0, -LOG_SUFFIX.length)),
     );
-  if (database === undefined || !statSync(database, { throwIfNoEntry: false })?.isFile())
-    return { scan };
+  if (database === undefined || !isRegularFile(database)) return { scan };
   return {
     stamp: () =>
       JSON.stringify([scan(), database, fileState(database), fileState(`${database}-wal`)]),

@@ -15,6 +15,7 @@ import {
   TxcriptError,
   UnsupportedError,
 } from "../../errors.js";
+import { isRegularFile } from "../../fsx.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
@@ -85,7 +86,7 @@ export class KiroStore implements Store<KiroBody> {
   /** The older engine's database when it exists. */
   private database(): string | undefined {
     const db = this.legacyDatabase;
-    return db !== undefined && statSync(db, { throwIfNoEntry: false })?.isFile() ? db : undefined;
+    return db !== undefined && isRegularFile(db) ? db : undefined;
   }
 
   private logIds(): string[] {
