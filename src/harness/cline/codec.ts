@@ -250,7 +250,8 @@ function fromCommon(t: Transcript<Common>): Transcript<ClineBody> {
     status: "completed",
     interactive: false,
     provider: "txcript",
-    model: t.meta.model ?? "unknown",
+    // Cline requires a string; an empty one lets a reader fall back to the messages' model.
+    model: t.meta.model ?? "",
     cwd: t.meta.cwd ?? "",
     workspace_root: t.meta.cwd ?? "",
     enable_tools: true,

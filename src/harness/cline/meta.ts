@@ -15,7 +15,7 @@ import { type ClineBody, messagesOf, userText } from "./body.js";
 /** Cline's time forms: ISO text (manifest, `updated_at`) or epoch milliseconds (`ts`). */
 export function clineTime(value: Json | undefined): Timestamp | undefined {
   if (typeof value === "string") return normalizeTimestamp(value);
-  if (typeof value === "number" && Number.isFinite(value) && value > 0 && value < 1e15)
+  if (typeof value === "number" && Number.isFinite(value) && Math.abs(value) < 1e15)
     return timestampFromMillis(value);
   return undefined;
 }

@@ -2,11 +2,14 @@
  * Cline's text form: the messages file (`<id>.messages.json`, an object
  * with a `messages` array, written by Cline as two-space JSON and a final
  * newline), or the legacy `api_conversation_history.json` (a bare array).
- * The manifest is not part of it: a text round trip keeps the messages and
- * the session id, and a store save writes a manifest anew. Pure.
+ * When the Body has a manifest, txcript's rendering carries it under a
+ * `manifest` key of its own (Cline's files have none), so a text round trip
+ * keeps the cwd, start and title; a store save writes it to `<id>.json`
+ * and the messages file without it. Pure.
  */
 
 import { basename, dirname } from "node:path";
+import { isJsonObject } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { parseJson } from "../../json.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
@@ -30,12 +33,19 @@ export function parseCline(text: string, origin?: string): Transcript<ClineBody>
       { file: origin },
     );
   const body: ClineBody = { doc: value };
+  if (!Array.isArray(value) && isJsonObject(value.manifest)) {
+    const { manifest, ...doc } = value;
+    body.doc = doc;
+    body.manifest = manifest;
+  }
   const named = origin !== undefined ? idFromPath(origin) : undefined;
   return { meta: clineMeta(body, named), body };
 }
 
 function renderCline(t: Transcript<ClineBody>): string {
-  return `${JSON.stringify(t.body.doc, null, 2)}\n`;
+  const { doc, manifest } = t.body;
+  const out = Array.isArray(doc) || manifest === undefined ? doc : { ...doc, manifest };
+  return `${JSON.stringify(out, null, 2)}\n`;
 }
 
 /** Cline 3's messages file opens `{"version": 1, "updated_at": …, "agent": …`. */

@@ -105,8 +105,9 @@ export function toolToCline(tool: Tool): { name: string; input: JsonObject } {
       const start = tool.offset ?? 1;
       if (tool.offset !== undefined) file.start_line = tool.offset;
       if (tool.limit !== undefined) {
-        if (tool.limit < 1) break;
-        file.end_line = start + tool.limit - 1;
+        const end = start + tool.limit - 1;
+        if (tool.limit < 1 || !Number.isSafeInteger(end)) break;
+        file.end_line = end;
       }
       return { name: "read_files", input: { files: [file] } };
     }
