@@ -32,7 +32,8 @@ const VERSION = (
 ).version;
 const known = await knownHarnesses();
 const enabled = known.includes("cline");
-if (!enabled) console.log(`[test:real] cline ${VERSION}: skipped, txcript has no harness "cline" yet`);
+if (!enabled)
+  console.log(`[test:real] cline ${VERSION}: skipped, txcript has no harness "cline" yet`);
 
 const MODEL = "gpt-4o";
 const PROMPT_1 = "Set up the notes project";
@@ -53,7 +54,9 @@ function script(project: string): Turn[] {
           text: "I'll look around first.",
           calls: [{ name: "run_commands", input: { commands: ["ls"] } }],
         },
-        { calls: [{ name: "read_files", input: { files: [{ path: join(project, "notes.txt") }] } }] },
+        {
+          calls: [{ name: "read_files", input: { files: [{ path: join(project, "notes.txt") }] } }],
+        },
         {
           calls: [
             {
@@ -351,7 +354,10 @@ describe.skipIf(!enabled)(`Cline ${VERSION} against the mock server`, () => {
   }
 
   it("resumes agy conversations txcript continued into it, with the whole history", async () => {
-    for (const id of ["8c1f2e4a-53b7-4d0e-9a61-7f3c2b9d0e15", "0f4c7a2e-91b3-4d5f-8e6a-3c2b1d0e9f87"])
+    for (const id of [
+      "8c1f2e4a-53b7-4d0e-9a61-7f3c2b9d0e15",
+      "0f4c7a2e-91b3-4d5f-8e6a-3c2b1d0e9f87",
+    ])
       await continueAndResume(`agy-${id.slice(0, 8)}`, "agy", id, (home) =>
         cpSync(join(REPO, "examples", "home", ".gemini"), join(home, ".gemini"), {
           recursive: true,
