@@ -10,8 +10,8 @@ import type { StoredHarnessId, StoreOptions, StoreProbe } from "../transcript.js
 import { AmpProbe } from "./amp/probe.js";
 import { AntigravityProbe } from "./antigravity/probe.js";
 import { ClaudeCodeProbe } from "./claude-code/probe.js";
-import { CodexProbe } from "./codex/probe.js";
 import { ClineProbe } from "./cline/probe.js";
+import { CodexProbe } from "./codex/probe.js";
 import { CopilotProbe } from "./copilot/probe.js";
 import { CursorProbe } from "./cursor/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";

@@ -18,6 +18,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import {
   addable,
   patchablePath,
@@ -103,7 +104,7 @@ export function toolToCline(tool: Tool): { name: string; input: JsonObject } {
       if (tool.offset !== undefined && tool.offset < 1) break;
       const file: JsonObject = { path: tool.file_path };
       const start = tool.offset ?? 1;
-      if (tool.offset !== undefined) file.start_line = tool.offset;
+      assignDefined(file, "start_line", tool.offset);
       if (tool.limit !== undefined) {
         const end = start + tool.limit - 1;
         if (tool.limit < 1 || !Number.isSafeInteger(end)) break;
