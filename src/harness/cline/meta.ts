@@ -21,7 +21,7 @@ export function clineTime(value: Json | undefined): Timestamp | undefined {
 }
 
 /** The id the messages file names (`sessionId`), else the manifest's (`session_id`). */
-export function clineId(body: ClineBody): string | undefined {
+function clineId(body: ClineBody): string | undefined {
   const doc = Array.isArray(body.doc) ? undefined : body.doc;
   return str(doc, "sessionId") ?? str(body.manifest, "session_id");
 }

@@ -57,7 +57,7 @@ function list(dir: string): string[] {
 }
 
 const MESSAGES = ".messages.json";
-export const LEGACY_FILE = "api_conversation_history.json";
+const LEGACY_FILE = "api_conversation_history.json";
 
 /** One session file: its id (from names alone), what it is, and the files it is read from. */
 export interface ClineFile {

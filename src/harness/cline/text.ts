@@ -17,7 +17,7 @@ import { type ClineBody, isMessagesDoc } from "./body.js";
 import { clineMeta } from "./meta.js";
 
 /** The id a file's place names: `<id>.messages.json`, or `tasks/<id>/api_conversation_history.json`. */
-export function idFromPath(path: string): string | undefined {
+function idFromPath(path: string): string | undefined {
   const name = basename(path);
   if (name.endsWith(".messages.json")) return name.slice(0, -".messages.json".length);
   if (name === "api_conversation_history.json") return basename(dirname(path));
