@@ -67,6 +67,23 @@ function imageBlock(item: JsonObject): Block {
   };
 }
 
+/**
+ * Cline 3's own tools answer with one `{query, result, success, error?}`
+ * entry per command or file: their results as text, failed when any failed.
+ */
+function entryResults(content: Json | undefined): { text: string; failed: boolean } | undefined {
+  if (!Array.isArray(content) || content.length === 0) return undefined;
+  const texts: string[] = [];
+  let failed = false;
+  for (const e of content) {
+    if (!isJsonObject(e) || typeof e.query !== "string" || typeof e.success !== "boolean")
+      return undefined;
+    texts.push(str(e, "result") ?? str(e, "error") ?? "");
+    if (e.success === false) failed = true;
+  }
+  return { text: texts.join("\n"), failed };
+}
+
 function resultContent(content: Json | undefined): Json {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -104,12 +121,13 @@ function block(item: Json, role: "user" | "assistant"): Block | undefined {
         tool: toolFromCline(str(item, "name") ?? "", item.input ?? {}),
       };
     case "tool_result": {
+      const entries = entryResults(item.content);
       const b: Block = {
         type: "tool_result",
         tool_use_id: str(item, "tool_use_id") ?? "",
-        content: resultContent(item.content),
+        content: entries?.text ?? resultContent(item.content),
       };
-      if (item.is_error === true) b.is_error = true;
+      if (item.is_error === true || entries?.failed === true) b.is_error = true;
       return b;
     }
     default:
