@@ -22,6 +22,7 @@ export const HARNESS_IDS = [
   "qwen_code",
   "cursor",
   "amp",
+  "cline",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -40,6 +41,7 @@ export const HARNESS_LABELS = {
   qwen_code: "Qwen Code",
   cursor: "Cursor",
   amp: "Amp",
+  cline: "Cline",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -60,6 +62,7 @@ export const STORED_HARNESS_IDS = [
   "qwen_code",
   "cursor",
   "amp",
+  "cline",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

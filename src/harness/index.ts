@@ -19,6 +19,7 @@ import { HARNESS_IDS } from "../transcript.js";
 import { amp } from "./amp/index.js";
 import { antigravity } from "./antigravity/index.js";
 import { claudeCode } from "./claude-code/index.js";
+import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import { copilot } from "./copilot/index.js";
 import { cursor } from "./cursor/index.js";
@@ -46,6 +47,7 @@ const HARNESSES = {
   qwen_code: qwenCode,
   cursor,
   amp,
+  cline,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -10,6 +10,7 @@ import type { StoredHarnessId, StoreOptions, StoreProbe } from "../transcript.js
 import { AmpProbe } from "./amp/probe.js";
 import { AntigravityProbe } from "./antigravity/probe.js";
 import { ClaudeCodeProbe } from "./claude-code/probe.js";
+import { ClineProbe } from "./cline/probe.js";
 import { CodexProbe } from "./codex/probe.js";
 import { CopilotProbe } from "./copilot/probe.js";
 import { CursorProbe } from "./cursor/probe.js";
@@ -33,6 +34,7 @@ const PROBES = {
   qwen_code: (options) => new QwenCodeProbe(options),
   cursor: (options) => new CursorProbe(options),
   amp: (options) => new AmpProbe(options),
+  cline: (options) => new ClineProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

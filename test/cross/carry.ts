@@ -38,6 +38,7 @@ import {
 } from "../../src/common.js";
 import { ampThreadId } from "../../src/harness/amp/meta.js";
 import { claudeSessionId } from "../../src/harness/claude-code/codec.js";
+import { toolFromCline, toolToCline } from "../../src/harness/cline/tools.js";
 import { SCAFFOLDING_PREFIXES } from "../../src/harness/codex/body.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
 import { toolFromCopilot, toolToCopilot } from "../../src/harness/copilot/tools.js";
@@ -2089,6 +2090,82 @@ const carryAmp: Carry = (t) => {
   return { meta, body };
 };
 
+// ---------------------------------------------------------------------------
+// Cline (docs/formats/cline.md): the messages file, and the manifest a store save writes.
+
+const carryCline: Carry = (t) => {
+  const ms = (ts: Timestamp): Timestamp => timestampFromMillis(timestampMillis(ts));
+  const unwrap = (text: string): string =>
+    /^<user_input mode="[a-z]+">([\s\S]*)<\/user_input>$/.exec(text)?.[1] ?? text;
+  const block = (b: Block, role: "user" | "assistant"): Block => {
+    switch (b.type) {
+      case "text":
+        // ["A prompt loses Cline's <user_input mode> wrapper"].
+        return { type: "text", text: role === "user" ? unwrap(b.text) : b.text };
+      case "image":
+        return {
+          type: "image",
+          source: { type: "base64", media_type: b.source.media_type, data: b.source.data },
+        };
+      case "artifact":
+        return { type: "text", text: artifactText(b) };
+      case "thinking":
+        if (role === "user") return { type: "text", text: b.text };
+        if (b.text === "" && b.encrypted !== undefined)
+          return { type: "thinking", text: "", encrypted: b.encrypted };
+        return b.signature !== undefined
+          ? { type: "thinking", text: b.text, signature: b.signature }
+          : { type: "thinking", text: b.text };
+      case "tool_use": {
+        if (role === "user") return unsupported("cline", "tool calls in user messages");
+        const { name, input } = toolToCline(b.tool);
+        return { type: "tool_use", id: b.id, tool: toolFromCline(name, input) };
+      }
+      case "tool_result": {
+        if (role === "assistant") return unsupported("cline", "results in assistant messages");
+        const out: ToolResultBlock = {
+          type: "tool_result",
+          tool_use_id: b.tool_use_id,
+          content: typeof b.content === "string" ? b.content : resultText(b.content),
+        };
+        if (b.is_error === true) out.is_error = true;
+        return out;
+      }
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = t.body.map((m) => {
+    const out: Message = {
+      role: m.role,
+      content: m.content.map((b) => block(b, m.role)),
+      timestamp: ms(m.timestamp),
+    };
+    if (m.role === "assistant") {
+      out.model = m.model ?? t.meta.model ?? "unknown";
+      const u = m.usage;
+      const read = u?.cache_read_input_tokens ?? 0;
+      const write = u?.cache_creation_input_tokens ?? 0;
+      if (u !== undefined && u.input_tokens + u.output_tokens + read + write > 0) {
+        const usage: Usage = { input_tokens: u.input_tokens, output_tokens: u.output_tokens };
+        if (read > 0) usage.cache_read_input_tokens = read;
+        if (write > 0) usage.cache_creation_input_tokens = write;
+        out.usage = usage;
+      }
+    }
+    return out;
+  });
+  const prompt = firstPromptTitle(body, () => false);
+  // [The manifest carries the start, cwd, model and title: in <id>.json, or under `manifest` in the text form].
+  const meta: Meta = { id: t.meta.id, timestamp: ms(t.meta.timestamp) };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  const title = t.meta.title?.trim() || prompt;
+  if (title) meta.title = title;
+  const model = t.meta.model || body.find((m) => m.role === "assistant")?.model;
+  if (model) meta.model = model;
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -2103,4 +2180,5 @@ export const CARRY: Record<HarnessId, Carry> = {
   qwen_code: carryQwen,
   cursor: carryCursor,
   amp: carryAmp,
+  cline: carryCline,
 };

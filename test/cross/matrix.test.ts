@@ -55,6 +55,7 @@ const HARNESSES = [
   "qwen_code",
   "cursor",
   "amp",
+  "cline",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -70,6 +71,7 @@ const LABEL: Record<HarnessId, string> = {
   qwen_code: "Qwen Code",
   cursor: "Cursor",
   amp: "Amp",
+  cline: "Cline",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */

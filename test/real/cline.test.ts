@@ -1,0 +1,394 @@
+/**
+ * Real Cline (`cline` on npm, test/real/package.json) against the mock
+ * server: an OpenAI-compatible provider in `<data>/settings/providers.json`
+ * (what `cline auth -p openai -b <url>` writes), telemetry opted out in
+ * `global-settings.json`, `CLINE_SESSION_BACKEND_MODE=local` (no background
+ * hub daemon) and `IS_TEST=true` (Cline's feature-flag client is then a
+ * stub: without it Cline 3.0.65 calls `data.cline.bot`). Cline writes a
+ * session in which it really runs a listing, a read, two patches and a
+ * failing command; a second turn resumes it through Cline's ACP mode
+ * (`cline --acp`, `session/load` then `session/prompt`: `cline --id` opens
+ * only the terminal UI). txcript reads it message by message. Then sessions
+ * of agy (examples/home), the real Claude Code and the real Codex are
+ * continued into Cline by txcript and resumed the same way: the first
+ * request Cline sends must hold the source's texts, calls and results, in
+ * order, and Cline appends its answer to the copy.
+ */
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockServer, startMockServer, type Turn } from "./server/index.js";
+import { baseEnv, cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { listSessions, viewCommon } from "./support/session.js";
+import { makeSource } from "./support/sources.js";
+
+const BIN = join(REPO, "test", "real", "node_modules", ".bin", "cline");
+const VERSION = (
+  JSON.parse(
+    readFileSync(join(REPO, "test", "real", "node_modules", "cline", "package.json"), "utf8"),
+  ) as { version: string }
+).version;
+const known = await knownHarnesses();
+const enabled = known.includes("cline");
+if (!enabled)
+  console.log(`[test:real] cline ${VERSION}: skipped, txcript has no harness "cline" yet`);
+
+const MODEL = "gpt-4o";
+const PROMPT_1 = "Set up the notes project";
+const PROMPT_2 = "How many lines does hello.txt have?";
+const FINAL_1 = "Wrote hello.txt; missing.txt does not exist.";
+const FINAL_2 = "hello.txt has 1 line.";
+const RESUME_PROMPT = "Please pick up where we left off.";
+const RESUMED = "Picked up: all earlier turns are in view.";
+
+function script(project: string): Turn[] {
+  const hello = join(project, "hello.txt");
+  return [
+    {
+      prompt: PROMPT_1,
+      steps: [
+        {
+          thinking: "Look around first.",
+          text: "I'll look around first.",
+          calls: [{ name: "run_commands", input: { commands: ["ls"] } }],
+        },
+        {
+          calls: [{ name: "read_files", input: { files: [{ path: join(project, "notes.txt") }] } }],
+        },
+        {
+          calls: [
+            {
+              name: "apply_patch",
+              input: { input: `*** Begin Patch\n*** Add File: ${hello}\n+hello\n*** End Patch` },
+            },
+          ],
+        },
+        {
+          calls: [
+            {
+              name: "apply_patch",
+              input: {
+                input: `*** Begin Patch\n*** Update File: ${hello}\n@@\n-hello\n+hello world\n*** End Patch`,
+              },
+            },
+          ],
+        },
+        { calls: [{ name: "run_commands", input: { commands: ["cat missing.txt"] } }] },
+        { text: FINAL_1 },
+      ],
+    },
+    {
+      prompt: PROMPT_2,
+      steps: [
+        { calls: [{ name: "run_commands", input: { commands: ["wc -l hello.txt"] } }] },
+        { text: FINAL_2 },
+      ],
+    },
+  ];
+}
+
+/** Cline's settings for the mock, and an environment that reaches nothing else. */
+function clineEnv(home: string, url: string): Record<string, string> {
+  const settings = join(home, ".cline", "data", "settings");
+  mkdirSync(settings, { recursive: true });
+  const provider = {
+    version: 1,
+    lastUsedProvider: "openai-compatible",
+    modes: {},
+    providers: {
+      "openai-compatible": {
+        settings: {
+          provider: "openai-compatible",
+          apiKey: "sk-mock",
+          model: MODEL,
+          baseUrl: `${url}/v1`,
+        },
+        updatedAt: "2026-01-01T00:00:00.000Z",
+        tokenSource: "manual",
+      },
+    },
+  };
+  writeFileSync(join(settings, "providers.json"), JSON.stringify(provider, null, 2));
+  writeFileSync(
+    join(settings, "global-settings.json"),
+    JSON.stringify({ telemetryOptOut: true, autoUpdateEnabled: false }),
+  );
+  return {
+    ...baseEnv(home, url),
+    IS_TEST: "true",
+    CLINE_SESSION_BACKEND_MODE: "local",
+    CLINE_NO_AUTO_UPDATE: "1",
+  };
+}
+
+/** ACP mode asks for a sign-in unless a key is set; the provider and model then come from here too. */
+function acpEnv(env: Record<string, string>): Record<string, string> {
+  return {
+    ...env,
+    CLINE_API_KEY: "sk-mock",
+    CLINE_PROVIDER: "openai-compatible",
+    CLINE_MODEL: MODEL,
+  };
+}
+
+/**
+ * Resume session `id` with one more prompt over Cline's ACP mode (JSON-RPC
+ * over stdio): initialize, `session/load`, `session/prompt`; tool permission
+ * requests are granted. Resolves with the prompt's stop reason.
+ */
+async function acpResume(
+  env: Record<string, string>,
+  cwd: string,
+  id: string,
+  prompt: string,
+): Promise<{ stopReason: string | undefined; stderr: string }> {
+  const child: ChildProcess = spawn(BIN, ["--acp", "--auto-approve", "true"], {
+    cwd,
+    env: acpEnv(env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+  });
+  let buf = "";
+  let next = 0;
+  const waiting = new Map<number, (m: Record<string, unknown>) => void>();
+  const send = (m: Record<string, unknown>) => child.stdin?.write(`${JSON.stringify(m)}\n`);
+  child.stdout?.on("data", (d) => {
+    buf += d;
+    for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+      const line = buf.slice(0, i).trim();
+      buf = buf.slice(i + 1);
+      if (!line.startsWith("{")) continue;
+      const m = JSON.parse(line) as Record<string, unknown>;
+      if (typeof m.id === "number" && m.method === undefined) {
+        waiting.get(m.id)?.(m);
+        waiting.delete(m.id);
+      } else if (m.method === "session/request_permission" && m.id !== undefined) {
+        const params = m.params as { options: { optionId: string; kind: string }[] };
+        const allow = params.options.find((o) => o.kind.startsWith("allow")) ?? params.options[0];
+        send({
+          jsonrpc: "2.0",
+          id: m.id,
+          result: { outcome: { outcome: "selected", optionId: allow?.optionId } },
+        });
+      } else if (m.id !== undefined && m.method !== undefined) {
+        send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "not supported" } });
+      }
+    }
+  });
+  const call = (method: string, params: unknown) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const n = ++next;
+      const timer = setTimeout(
+        () => reject(new Error(`ACP ${method} timed out\n${stderr.slice(-3000)}`)),
+        120_000,
+      );
+      waiting.set(n, (m) => {
+        clearTimeout(timer);
+        if (m.error !== undefined)
+          reject(new Error(`ACP ${method}: ${JSON.stringify(m.error)}\n${stderr.slice(-3000)}`));
+        else resolve(m);
+      });
+      send({ jsonrpc: "2.0", id: n, method, params });
+    });
+  try {
+    await call("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    await call("session/load", { sessionId: id, cwd, mcpServers: [] });
+    const r = await call("session/prompt", {
+      sessionId: id,
+      prompt: [{ type: "text", text: prompt }],
+    });
+    const result = r.result as { stopReason?: string } | undefined;
+    return { stopReason: result?.stopReason, stderr };
+  } finally {
+    child.stdin?.end();
+    const closed = new Promise((resolve) => child.on("close", resolve));
+    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+    await closed;
+  }
+}
+
+/**
+ * The non-empty texts, call ids and results of a Common document, in order.
+ * Thinking is left to its own check: the chat request carries it in
+ * `reasoning_content`, after the message's text.
+ */
+function historyPieces(doc: { messages: { role: string; content: Record<string, unknown>[] }[] }) {
+  const out: string[] = [];
+  for (const m of doc.messages)
+    for (const b of m.content) {
+      if (b.type === "text" && String(b.text ?? "").trim() !== "") out.push(String(b.text));
+      if (b.type === "tool_use") out.push(String(b.id));
+      if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
+        out.push(b.content);
+    }
+  return out;
+}
+
+/** Each piece occurs in `sent` (JSON text), each after the one before it. */
+function expectInOrder(sent: string, pieces: string[]) {
+  let at = 0;
+  for (const p of pieces) {
+    const needle = JSON.stringify(p).slice(1, -1);
+    const found = sent.indexOf(needle, at);
+    expect(found, `in order in the request: ${p.slice(0, 80)}`).toBeGreaterThanOrEqual(0);
+    at = found + needle.length;
+  }
+}
+
+describe.skipIf(!enabled)(`Cline ${VERSION} against the mock server`, () => {
+  let server: MockServer;
+  const box = sandbox("cline");
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    server = await startMockServer(script(box.project));
+    env = clineEnv(box.home, server.url);
+    writeFileSync(join(box.project, "notes.txt"), "remember the milk\n");
+  });
+  afterAll(async () => {
+    await server.close();
+    if (process.env.TXCRIPT_KEEP_REAL === undefined) box.dispose();
+  });
+
+  it("writes a session, resumed over ACP, that txcript lists and views message by message", async () => {
+    const first = await run(BIN, ["--json", PROMPT_1], {
+      cwd: box.project,
+      env,
+      timeoutMs: 300_000,
+    });
+    expect(first.status, first.stderr.slice(-3000) + first.stdout.slice(-3000)).toBe(0);
+    expect(first.stdout).toContain(FINAL_1);
+    // Cline's apply_patch writes an added file's lines without a final newline.
+    expect(readFileSync(join(box.project, "hello.txt"), "utf8").trimEnd()).toBe("hello world");
+
+    const listed = await listSessions(box.home, "cline");
+    expect(listed).toHaveLength(1);
+    const session = listed[0]!;
+    expect(session.cwd).toBe(box.project);
+
+    const second = await acpResume(env, box.project, session.id, PROMPT_2);
+    expect(second.stopReason, second.stderr.slice(-3000)).toBe("end_turn");
+
+    const doc = await viewCommon(box.home, session.id, "cline");
+    const prompts = doc.messages
+      .filter((m) => m.role === "user")
+      .flatMap((m) => m.content.filter((b) => b.type === "text").map((b) => String(b.text)));
+    expect(prompts).toEqual([PROMPT_1, PROMPT_2]);
+    const tools = doc.messages.flatMap((m) =>
+      m.content.flatMap((b) => (b.type === "tool_use" ? [(b.tool as { name: string }).name] : [])),
+    );
+    expect(tools).toEqual(["Bash", "Read", "Write", "Edit", "Bash", "Bash"]);
+    const results = doc.messages.flatMap((m) => m.content.filter((b) => b.type === "tool_result"));
+    expect(results).toHaveLength(6);
+    // Cline keeps a command's or a read's result as entries `{query, result, success}`: read as text.
+    const out = (c: unknown) => (typeof c === "string" ? c : JSON.stringify(c));
+    expect(typeof results[0]?.content).toBe("string");
+    expect(results[4]?.is_error).toBe(true);
+    expect(out(results[0]?.content)).toContain("notes.txt");
+    expect(out(results[1]?.content)).toContain("remember the milk");
+    expect(out(results[4]?.content)).toContain("missing.txt");
+    // The added file has no final newline (above), so `wc -l` counts 0 lines.
+    expect(out(results[5]?.content)).toMatch(/^0 hello\.txt/);
+    const thinking = doc.messages.flatMap((m) => m.content.filter((b) => b.type === "thinking"));
+    expect(thinking.map((b) => b.text)).toContain("Look around first.");
+    const texts = doc.messages
+      .filter((m) => m.role === "assistant")
+      .flatMap((m) => m.content.filter((b) => b.type === "text").map((b) => String(b.text)));
+    expect(texts).toContain(FINAL_1);
+    expect(texts).toContain(FINAL_2);
+    expect(doc.meta.cli_version).toBe(VERSION);
+    expect(doc.meta.model).toBe(MODEL);
+
+    const usage = await txcript(["usage", "--json", "--from", "cline"], box.home);
+    expect(usage.stdout).toContain(MODEL);
+    expect(server.unexpected).toEqual([]);
+  }, 300_000);
+
+  /** Continue `id` of `from` (its store seeded into a fresh HOME) into Cline, and resume the copy. */
+  async function continueAndResume(
+    label: string,
+    from: string,
+    id: string,
+    seed: (home: string) => void,
+  ) {
+    const home = join(box.root, `resume-${label}`);
+    mkdirSync(home, { recursive: true });
+    seed(home);
+    const before = await viewCommon(home, id, from);
+    const written = await txcript(
+      ["continue", id, "--from", from, "--with", "cline", "--no-resume"],
+      home,
+      { allowFail: true },
+    );
+    expect(written.status, written.stderr).toBe(0);
+    const copy = (await listSessions(home, "cline"))[0];
+    expect(copy, "the copy is listed").toBeDefined();
+    // The copy names the source's cwd, which need not exist here: point its manifest at the project.
+    const manifestPath = copy!.path.replace(/\.messages\.json$/, ".json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
+    manifest.cwd = box.project;
+    manifest.workspace_root = box.project;
+    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+
+    const resumeEnv = clineEnv(home, server.url);
+    server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);
+    const n = server.requests.length;
+    const ran = await acpResume(resumeEnv, box.project, copy!.id, RESUME_PROMPT);
+    expect(ran.stopReason, ran.stderr.slice(-3000)).toBe("end_turn");
+    const request = server.requests.slice(n).find((r) => r.scripted);
+    expect(request, "Cline sent the resumed conversation").toBeDefined();
+    const sent = JSON.stringify(request!.body);
+    writeFileSync(join(box.root, `sent-${label}.json`), JSON.stringify(request!.body, null, 1));
+    expectInOrder(sent, [...historyPieces(before), RESUME_PROMPT]);
+    for (const m of before.messages)
+      for (const b of m.content)
+        if (b.type === "thinking" && String(b.text ?? "").trim() !== "")
+          expect(sent).toContain(JSON.stringify(String(b.text)).slice(1, -1));
+    const after = await viewCommon(home, copy!.id, "cline");
+    expect(after.messages.length).toBeGreaterThan(before.messages.length);
+    expect(after.messages.at(-1)?.content).toEqual([{ type: "text", text: RESUMED }]);
+    expect(server.unexpected).toEqual([]);
+    console.log(
+      `[test:real] ${label} -> cline ${VERSION}: resumed with ${before.messages.length} messages`,
+    );
+  }
+
+  it("resumes agy conversations txcript continued into it, with the whole history", async () => {
+    for (const id of [
+      "8c1f2e4a-53b7-4d0e-9a61-7f3c2b9d0e15",
+      "0f4c7a2e-91b3-4d5f-8e6a-3c2b1d0e9f87",
+    ])
+      await continueAndResume(`agy-${id.slice(0, 8)}`, "agy", id, (home) =>
+        cpSync(join(REPO, "examples", "home", ".gemini"), join(home, ".gemini"), {
+          recursive: true,
+        }),
+      );
+  }, 300_000);
+
+  for (const [cli, from, rel] of [
+    ["claude_code", "claude", ".claude/projects"],
+    ["codex", "codex", ".codex/sessions"],
+  ] as const)
+    it.skipIf(!known.includes(cli))(
+      `resumes a real ${cli} ${cliVersion(cli)} session txcript continued into it`,
+      async () => {
+        const src = await makeSource(cli, server);
+        try {
+          const listed = await listSessions(src.box.home, from);
+          expect(listed).toHaveLength(1);
+          await continueAndResume(cli, from, listed[0]!.id, (home) => {
+            const at = join(src.box.home, rel);
+            if (existsSync(at)) cpSync(at, join(home, rel), { recursive: true });
+          });
+        } finally {
+          src.box.dispose();
+        }
+      },
+      400_000,
+    );
+});
