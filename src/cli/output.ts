@@ -110,6 +110,12 @@ export class Progress {
     this.stream.write(`\r\x1b[K${text}`);
   }
 
+  /** A line that stays (on a terminal or not), above the progress line if one is drawn. */
+  note(line: string): void {
+    this.stream.write(`${this.drawn ? "\r\x1b[K" : ""}${forTerminal(line)}\n`);
+    this.drawn = false;
+  }
+
   done(): void {
     if (this.drawn) this.stream.write("\r\x1b[K");
     this.drawn = false;

@@ -75,6 +75,12 @@ export interface IndexOptions {
   /** Where one-line warnings go (a damaged index rebuilt, a locked one bypassed). Default: dropped. */
   warn?: (line: string) => void;
   /**
+   * Told once, in one line, when a refresh is about to read the text of
+   * `NOTE_FROM` sessions or more (the first query or usage on a machine):
+   * what it is doing and that it happens once. Default: dropped.
+   */
+  note?: (line: string) => void;
+  /**
    * Read sessions' text on a worker thread while the index writes: `true`
    * always, `false` never; default, from `TEXT_WORKER_FROM` batches up on a
    * machine with more than one core.
@@ -110,6 +116,12 @@ const TEXT_WORKER_FROM = 2;
 const TEXT_STALL_MS = 120_000;
 /** The text worker module, beside this one (`.ts` when run from source). */
 const TEXT_WORKER = workerModule("text-worker", import.meta.url);
+/**
+ * A text refresh reading this many sessions or more says so first
+ * (`IndexOptions.note`): at the 5–10 ms a session bench/scale measures on
+ * two busy cores, it runs for a second or longer.
+ */
+const NOTE_FROM = 200;
 /** How long a text refresh waits for another process's before going on without it. */
 const LOCK_WAIT_MS = 60_000;
 
@@ -488,6 +500,7 @@ export class SessionIndex {
       }
       todo = pending(); // the other process may have done them
     }
+    if (todo.length >= NOTE_FROM) this.options.note?.(buildNote(todo.length, this.opened.path));
     try {
       const local = await this.stores();
       const db = this.db;
@@ -578,6 +591,14 @@ export class SessionIndex {
   unreadCount(filter: UsageFilter = {}): number {
     return read.unreadCount(this.reader(), filter);
   }
+}
+
+/** What a text refresh of `count` sessions says before it starts. */
+function buildNote(count: number, path: string | undefined): string {
+  const n = count.toLocaleString("en-US");
+  return path === undefined
+    ? `reading the text of ${n} sessions for search and usage (--no-cache: every run reads them again)`
+    : `indexing the text of ${n} sessions for search and usage, once: later runs reuse the index (${path})`;
 }
 
 /** The entry key of a session from a store without `scan()`: its file and id. */
