@@ -95,7 +95,7 @@ export class Progress {
   private forget: (() => void) | undefined;
 
   constructor(
-    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly stream: Pick<NodeJS.WriteStream, "isTTY" | "write"> = process.stderr,
     private readonly delayMs = 500,
   ) {}
 
