@@ -118,8 +118,8 @@ const TEXT_STALL_MS = 120_000;
 const TEXT_WORKER = workerModule("text-worker", import.meta.url);
 /**
  * A text refresh reading this many sessions or more says so first
- * (`IndexOptions.note`): at the 5–10 ms a session bench/scale measures on
- * two busy cores, it runs for a second or longer.
+ * (`IndexOptions.note`): bench/scale measures 10–18 ms a session (2 cores
+ * under load; a few ms idle), so such a build runs for a second or longer.
  */
 const NOTE_FROM = 200;
 /** How long a text refresh waits for another process's before going on without it. */
