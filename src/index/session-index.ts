@@ -107,7 +107,7 @@ const TEXT_BATCH = 32;
  * costs more than it saves. bench/index, 707 MB of sources on 2 cores: the
  * text build took 0.72x the time of the calling thread alone (9.1 s against
  * 12.6 s), for a peak RSS of 393 MB against 221 MB (the worker's own heap).
- * So it is let go at an RSS of `TEXT_WORKER_RSS` bytes: bench/scale, 20,000
+ * So it is let go at an RSS of `TEXT_WORKER_RSS` bytes: bench/scale's 20,000
  * sessions, 343 MB with the worker throughout, 237 MB on the calling thread.
  */
 const TEXT_WORKER_FROM = 2;
