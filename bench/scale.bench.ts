@@ -2,8 +2,8 @@
  * How the warm commands grow with the store: the same mixed-harness store
  * shape (a fifth agy conversations of 20 steps, two fifths each Claude Code
  * and Codex sessions of 20 messages, one of them holding a rare word) at
- * 1,000 and 20,000 sessions, whole processes of the built CLI by hyperfine
- * (medians), index warm (rows and text built once beforehand). Past the
+ * 1,000 and 20,000 sessions, whole processes of the built CLI (interleaved
+ * medians), index warm (rows and text built once beforehand). Past the
  * first 100 per harness, Claude Code and Codex sessions are copies of
  * those under new ids:
  * - `list --json` and `list --json --limit 20`;
@@ -13,7 +13,10 @@
  *   run): the incremental refresh;
  * - `usage --by day --json`;
  * - beside `node -e 0`, and each 20,000 figure beside its 1,000 one.
- * The first build (list, then a first query) is timed once per store.
+ * The first build (a cold `list`, then a first `query`: whole processes,
+ * peak RSS by /usr/bin/time) is timed once per store, in MB/s of source
+ * beside discover + load + toCommon of every session in one process (the
+ * floor any text build pays), measured in the same run.
  *
  *   npx tsx bench/scale.bench.ts [small] [large] [runs]
  */
@@ -26,6 +29,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { loadavg } from "node:os";
@@ -37,8 +41,7 @@ import { formatTimestamp } from "../src/time.js";
 import type { Common, Transcript } from "../src/transcript.js";
 import { writeAgyDatabase } from "../test/antigravity-store/support.js";
 import { buildConversation } from "../test/support/agy-fixtures.js";
-import { sh } from "./list.bench.js";
-import { hyperfine, mb, median, report } from "./util.js";
+import { interleaved, mb, median, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist", "cli", "main.js");
@@ -136,15 +139,41 @@ export function generate(count: number): Store {
   return { env, touch: join(roots.claude_code, cc[0] ?? ""), bytes };
 }
 
-function runOnce(argv: string[], env: Record<string, string>): number {
+/** One whole process: its time (ms) and peak RSS (bytes, by /usr/bin/time; NaN without it). */
+function runOnce(argv: string[], env: Record<string, string>): { ms: number; rss: number } {
+  const timed = existsSync("/usr/bin/time");
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, argv, {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-    encoding: "utf8",
-  });
+  const r = spawnSync(
+    timed ? "/usr/bin/time" : process.execPath,
+    timed ? ["-f", "rss %M", process.execPath, ...argv] : argv,
+    {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+      encoding: "utf8",
+    },
+  );
+  const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
-  return performance.now() - t0;
+  const kb = /rss (\d+)\s*$/.exec(r.stderr)?.[1];
+  return { ms, rss: kb === undefined ? Number.NaN : Number(kb) * 1024 };
+}
+
+/** Discover, load and toCommon every session in one process: ms (the text build's floor). */
+function loadAll(env: Record<string, string>): { ms: number; messages: number } {
+  const url = JSON.stringify(pathToFileURL(join(ROOT, "dist", "local.js")).href);
+  const code = `const { Local } = await import(${url});
+    const local = new Local({ env: process.env });
+    const t0 = performance.now();
+    let messages = 0;
+    for (const s of (await local.list()).sessions) messages += local.load(s).transcript.body.length;
+    process.stdout.write(JSON.stringify({ ms: performance.now() - t0, messages }));`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) throw new Error(`load + toCommon: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { ms: number; messages: number };
 }
 
 /** Open + refresh, then the query alone, in one process: medians in ms. */
@@ -169,34 +198,53 @@ function queryWork(env: Record<string, string>): { query: number; hits: number }
   return JSON.parse(r.stdout) as { query: number; hits: number };
 }
 
-function measure(store: Store, runs: number): Record<string, number> {
+interface Measured {
+  ms: Record<string, number>;
+  /** The first build: list + query whole processes, their peak RSS, and the load floor. */
+  build: { ms: number; rss: number; load: number; messages: number };
+  hits: number;
+}
+
+function measure(store: Store, runs: number): Measured {
   const { env } = store;
   rmSync(env.TXCRIPT_CACHE ?? "", { recursive: true, force: true });
   const first = runOnce([BIN, "list", "--json"], env);
   const firstQuery = runOnce([BIN, "query", RARE, "--json"], env);
-  const node = sh(process.execPath);
-  const cli = `${node} ${sh(BIN)}`;
-  const out = hyperfine(
+  const loaded = loadAll(env);
+  const cli = (...args: string[]) => ({ argv: [process.execPath, BIN, ...args], env });
+  let tick = 0;
+  const out = interleaved(
     {
-      list: { command: `${cli} list --json`, env },
-      "list --limit 20": { command: `${cli} list --json --limit 20`, env },
-      query: { command: `${cli} query ${RARE} --json`, env },
+      list: cli("list", "--json"),
+      "list --limit 20": cli("list", "--json", "--limit", "20"),
+      query: cli("query", RARE, "--json"),
       "list after one change": {
-        command: `${cli} list --json`,
-        env,
-        prepare: `touch ${sh(store.touch)}`,
+        ...cli("list", "--json"),
+        // A new mtime each run: one session's fingerprint changes.
+        before: () => {
+          const at = new Date(Date.UTC(2026, 5, 1) + ++tick * 1000);
+          utimesSync(store.touch, at, at);
+        },
       },
-      "usage --by day": { command: `${cli} usage --by day --json`, env },
-      "node -e 0": { command: `${node} -e 0`, env },
+      "usage --by day": cli("usage", "--by", "day", "--json"),
+      "node -e 0": { argv: [process.execPath, "-e", "0"], env },
     },
     runs,
   );
   const work = [0, 1, 2].map(() => queryWork(env));
   return {
-    ...out,
-    "first list (cold)": first,
-    "first query (text build)": firstQuery,
-    "query work in-process": median(work.map((w) => w.query)),
+    ms: {
+      ...out,
+      "first list (cold)": first.ms,
+      "first query (text build)": firstQuery.ms,
+      "query work in-process": median(work.map((w) => w.query)),
+    },
+    build: {
+      ms: first.ms + firstQuery.ms,
+      rss: Math.max(first.rss, firstQuery.rss),
+      load: loaded.ms,
+      messages: loaded.messages,
+    },
     hits: work[0]?.hits ?? 0,
   };
 }
@@ -223,21 +271,33 @@ function main(): void {
   const a = measure(stores.small, runs);
   const b = measure(stores.large, runs);
   const ms = (v: number | undefined) => `${(v ?? Number.NaN).toFixed(1)} ms`;
-  for (const name of Object.keys(a)) {
-    if (name === "hits") continue;
-    const x = a[name] ?? Number.NaN;
-    const y = b[name] ?? Number.NaN;
+  for (const name of Object.keys(a.ms)) {
+    const x = a.ms[name] ?? Number.NaN;
+    const y = b.ms[name] ?? Number.NaN;
     report([
       {
         [name]: `${ms(x)} at ${small}, ${ms(y)} at ${large}: ${(y / x).toFixed(2)}x for ${(large / small).toFixed(0)}x the sessions`,
         ...(name === "list after one change"
           ? {
-              "beside a warm list": `${(x / (a.list ?? 1)).toFixed(2)}x, ${(y / (b.list ?? 1)).toFixed(2)}x`,
+              "beside a warm list": `${(x / (a.ms.list ?? 1)).toFixed(2)}x, ${(y / (b.ms.list ?? 1)).toFixed(2)}x`,
             }
           : {}),
       },
     ]);
   }
+  const rate = (bytes: number, t: number) =>
+    `${(bytes / 1024 / 1024 / (t / 1000)).toFixed(1)} MB/s`;
+  for (const [n, s, m] of [
+    [small, stores.small, a],
+    [large, stores.large, b],
+  ] as const)
+    report([
+      {
+        [`first build at ${n} (cold list + first query)`]: `${ms(m.build.ms)}, ${rate(s.bytes, m.build.ms)}, peak RSS ${mb(m.build.rss)}`,
+        "discover + load + toCommon (one process)": `${ms(m.build.load)}, ${rate(s.bytes, m.build.load)}, ${m.build.messages} messages`,
+        "build rate beside load": `${(m.build.load / m.build.ms).toFixed(2)}x`,
+      },
+    ]);
   report([{ "rare-word hits": `${a.hits} at ${small}, ${b.hits} at ${large}` }]);
 }
 

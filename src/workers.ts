@@ -148,6 +148,12 @@ export interface ReadAhead<T, R> {
   stallMs: number;
   /** Told once, in one line, when the worker fails; the calling thread then does the rest. */
   onFailure?: (why: string) => void;
+  /**
+   * Asked before each batch is posted: false lets the worker thread go (its
+   * heap with it) and the calling thread does the rest, as after a failure
+   * but silently (a memory budget: see session-index.ts).
+   */
+  keep?: () => boolean;
 }
 
 /**
@@ -188,7 +194,11 @@ export async function* readAhead<T, R>(
     if (next) {
       const result = await next;
       const following = batches[k + 1];
-      next = following === undefined ? undefined : there(following);
+      if (pool && ahead.keep?.() === false) {
+        pool = undefined;
+        letGo(ahead.module);
+      }
+      next = following === undefined || !pool ? undefined : there(following);
       yield { batch, result };
     } else {
       // Let other work in (an MCP server's requests) between batches.
@@ -229,6 +239,14 @@ function withoutInputType(flags: readonly string[]): string[] {
       !flag.startsWith("--input-type=") &&
       flags[i - 1] !== "--input-type",
   );
+}
+
+/** End the pool of a worker module now (its threads and their heaps), if there is one. */
+function letGo(module: URL): void {
+  const pool = pools.get(module.href);
+  if (!pool) return;
+  pools.delete(module.href);
+  void pool.destroy();
 }
 
 /**

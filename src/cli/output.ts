@@ -105,7 +105,7 @@ export class Progress {
   private forget: (() => void) | undefined;
 
   constructor(
-    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly stream: Pick<NodeJS.WriteStream, "isTTY" | "write"> = process.stderr,
     private readonly delayMs = 500,
   ) {}
 
@@ -118,6 +118,12 @@ export class Progress {
     // A Ctrl-C must not leave the line behind.
     this.forget ??= onInterrupt(() => this.done());
     this.stream.write(`\r\x1b[K${text}`);
+  }
+
+  /** A line that stays (on a terminal or not), above the progress line if one is drawn. */
+  note(line: string): void {
+    this.stream.write(`${this.drawn ? "\r\x1b[K" : ""}${forTerminal(line)}\n`);
+    this.drawn = false;
   }
 
   done(): void {

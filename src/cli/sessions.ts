@@ -15,12 +15,19 @@ import { Progress } from "./output.js";
 import { rootsFrom } from "./roots.js";
 
 /** The sessions service for this command line: its roots and its index (`--cache`, `--no-cache`). */
-export function sessionsFor(command: Command, backend?: SessionsBackend): Sessions {
+export function sessionsFor(
+  command: Command,
+  backend?: SessionsBackend,
+  progress?: Progress,
+): Sessions {
   return new Sessions({
     env: process.env,
     roots: rootsFrom(command),
     cache: cacheFlag(command),
     warn,
+    // A long first build says what it is doing, on a terminal or not (as
+    // `git clone` says "Cloning into…"); the redrawn progress is a terminal's only.
+    note: (line) => (progress ?? new Progress()).note(`txcript: ${line}`),
     backend,
   });
 }
@@ -32,11 +39,12 @@ export async function withSessions<T>(
   /** `local`: this machine's sessions even when the command names an archive (`archive push`). */
   reading: "flags" | "local" = "flags",
 ): Promise<T> {
+  const progress = new Progress();
   const sessions = sessionsFor(
     command,
     reading === "local" ? undefined : await archiveFor(command),
+    progress,
   );
-  const progress = new Progress();
   try {
     return await work(sessions, {
       onProgress: (what, done, total) => progress.update(`${what}: ${done}/${total}`),

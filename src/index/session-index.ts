@@ -28,6 +28,7 @@ import {
   type StoreProbe,
 } from "../transcript.js";
 import { readAhead, workerModule } from "../workers.js";
+import { buildNote } from "./build-note.js";
 import {
   cacheDir,
   isCorrupt,
@@ -74,6 +75,8 @@ export interface IndexOptions {
   cache?: string | null;
   /** Where one-line warnings go (a damaged index rebuilt, a locked one bypassed). Default: dropped. */
   warn?: (line: string) => void;
+  /** One line before a long text build (build-note.ts) says what it does. Default: dropped. */
+  note?: (line: string) => void;
   /**
    * Read sessions' text on a worker thread while the index writes: `true`
    * always, `false` never; default, from `TEXT_WORKER_FROM` batches up on a
@@ -104,8 +107,11 @@ const TEXT_BATCH = 32;
  * costs more than it saves. bench/index, 707 MB of sources on 2 cores: the
  * text build took 0.72x the time of the calling thread alone (9.1 s against
  * 12.6 s), for a peak RSS of 393 MB against 221 MB (the worker's own heap).
+ * So it is let go at an RSS of `TEXT_WORKER_RSS` bytes: bench/scale's 20,000
+ * sessions, 343 MB with the worker throughout, 237 MB on the calling thread.
  */
 const TEXT_WORKER_FROM = 2;
+const TEXT_WORKER_RSS = 176 * 1024 * 1024;
 /** A text worker silent this long on one batch is given up (the calling thread reads the rest). */
 const TEXT_STALL_MS = 120_000;
 /** The text worker module, beside this one (`.ts` when run from source). */
@@ -113,15 +119,10 @@ const TEXT_WORKER = workerModule("text-worker", import.meta.url);
 /** How long a text refresh waits for another process's before going on without it. */
 const LOCK_WAIT_MS = 60_000;
 
-function fingerprintKey(files: Discovered["fingerprint"]["files"]): string {
-  return JSON.stringify(files);
-}
+const fingerprintKey = (files: Discovered["fingerprint"]["files"]) => JSON.stringify(files);
 
-/*
- * Row types. The index's tables are txcript's own, made by this module and
- * checked by schema version at open (open.ts), so each statement names the
- * row it returns (`prepare<Params, Row>`) rather than checking every column.
- */
+/* Row types: the tables are txcript's own, checked by schema version at open
+ * (open.ts), so each statement names its row (`prepare<Params, Row>`). */
 
 interface EntryRow {
   rowid: number;
@@ -488,6 +489,8 @@ export class SessionIndex {
       }
       todo = pending(); // the other process may have done them
     }
+    const note = buildNote(todo.length, this.opened.path);
+    if (note !== undefined) this.options.note?.(note);
     try {
       const local = await this.stores();
       const db = this.db;
@@ -509,6 +512,8 @@ export class SessionIndex {
         stallMs: TEXT_STALL_MS,
         onFailure: (why) =>
           this.warn(`the text worker thread failed (${why}); indexing on the main thread`),
+        // Peak RSS stays near the budget whatever the store's size.
+        keep: () => process.memoryUsage.rss() < TEXT_WORKER_RSS,
       });
       let indexed = 0;
       for await (const { batch: rows, result: reads } of reading) {
@@ -581,9 +586,7 @@ export class SessionIndex {
 }
 
 /** The entry key of a session from a store without `scan()`: its file and id. */
-function sharedKey(d: Discovered): string {
-  return `${d.path}\u0000${d.id}`;
-}
+const sharedKey = (d: Discovered): string => `${d.path}\u0000${d.id}`;
 
 function safeMillis(ts: string): number {
   try {

@@ -48,6 +48,7 @@ export function createMcpServer(options: McpServerOptions): TxcriptMcpServer {
     roots: options.roots,
     cache: options.cache,
     warn: (line) => log(`warning: ${line}`),
+    note: log,
     keepLoaded: 8,
     backend: options.backend,
   });

@@ -42,6 +42,8 @@ export interface SessionsOptions {
   cache?: string | null | undefined;
   /** One-line warnings (a damaged index rebuilt, a locked one bypassed). */
   warn?: ((line: string) => void) | undefined;
+  /** See `IndexOptions.note`: what a long index build is doing, in one line. */
+  note?: ((line: string) => void) | undefined;
   /** See `IndexOptions.textWorker`. */
   textWorker?: boolean | undefined;
   /** How many loaded transcripts to keep between calls (a long-lived door; default 0). */
@@ -151,6 +153,7 @@ export class Sessions {
       if (o.roots) options.roots = o.roots;
       assignDefined(options, "cache", o.cache);
       if (o.warn) options.warn = o.warn;
+      if (o.note) options.note = o.note;
       assignDefined(options, "textWorker", o.textWorker);
       this.opened = SessionIndex.open(options);
     }

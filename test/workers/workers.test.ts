@@ -115,7 +115,7 @@ describe("readAhead", () => {
 
   function reading(
     mode: TestJob["mode"],
-    options: { stallMs?: number; worker?: boolean; module?: URL } = {},
+    options: { stallMs?: number; worker?: boolean; module?: URL; keep?: () => boolean } = {},
   ) {
     const started = new SharedArrayBuffer(8);
     const failures: string[] = [];
@@ -133,6 +133,7 @@ describe("readAhead", () => {
       worker: options.worker ?? true,
       stallMs: options.stallMs ?? 60_000,
       onFailure: (why) => failures.push(why),
+      ...(options.keep ? { keep: options.keep } : {}),
     });
     return { ahead, failures, here, taken: new Int32Array(started) };
   }
@@ -154,6 +155,24 @@ describe("readAhead", () => {
     expect(correct(out)).toBe(true);
     expect(out.every((o) => o.result.every((r) => r.worker))).toBe(true);
     expect(here).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it("lets the worker go when keep says no, silently, and reads the rest on the calling thread", async () => {
+    let asked = 0;
+    // Yes for the first two posts after the first batch, then no (a memory budget reached).
+    const { ahead, failures, here } = reading("ok", { keep: () => ++asked <= 2 });
+    const out = await all(ahead);
+    expect(correct(out)).toBe(true);
+    expect(out.map((o) => o.result.every((r) => r.worker))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(here).toEqual(BATCHES.slice(3));
     expect(failures).toEqual([]);
   });
 

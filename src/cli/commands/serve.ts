@@ -98,18 +98,20 @@ export function register(program: Command): void {
     );
   addArchiveOptions(serve).action(async (options: ServeOptions, command: Command) => {
     const assets = clientAssets();
+    const log = (line: string) => process.stderr.write(`txcript serve: ${line}\n`);
     // A long-lived door: recent loads kept, and a refresh reused for a second under load.
     const sessions = new Sessions({
       env: process.env,
       roots: rootsFrom(command),
       cache: cacheFlag(command),
       warn,
+      // The first search or usage page on a machine builds the text index: its log says so.
+      note: log,
       keepLoaded: 8,
       backend: await archiveFor(command),
       reuseRefreshMs: 1000,
       refreshBehind: true,
     });
-    const log = (line: string) => process.stderr.write(`txcript serve: ${line}\n`);
     // A bad request is answered by its handler (Hono turns a throw into a
     // 500); what escapes every handler is a failure of unknown extent, after
     // which nothing can be trusted: one line, and the server stops (exit 1).
