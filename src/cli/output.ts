@@ -75,7 +75,7 @@ export function tell(text: string): void {
 }
 
 /** Write `text` (already made safe for a terminal) to stdout, paged when long on a terminal. */
-export function writePaged(text: string, env: Env, usePager: boolean): void {
+function writePaged(text: string, env: Env, usePager: boolean): void {
   const out = process.stdout;
   const rows = out.rows || 24;
   const lines = text.length > 0 ? text.split("\n").length - 1 : 0;

@@ -89,7 +89,7 @@ function jsonLines(text: string, origin?: string): JsonObject[] {
     .map((l) => lineObject(l.line, l.n, origin));
 }
 
-export function parseKiro(text: string, origin?: string): Transcript<KiroBody> {
+function parseKiro(text: string, origin?: string): Transcript<KiroBody> {
   const lines = jsonLines(text, origin);
   const head = lines[0];
   const conversation =
