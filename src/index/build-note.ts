@@ -15,6 +15,6 @@ export function buildNote(count: number, path: string | undefined): string | und
   if (count < NOTE_FROM) return undefined;
   const n = count.toLocaleString("en-US");
   return path === undefined
-    ? `reading the text of ${n} sessions for search and usage (--no-cache: every run reads them again)`
+    ? `reading the text of ${n} sessions for search and usage (no index this run: the next run reads them again)`
     : `indexing the text of ${n} sessions for search and usage, once: later runs reuse the index (${path})`;
 }

@@ -51,9 +51,13 @@ describe("an index on a full disk", () => {
 
     const found = limited(m.env, 100, ["query", "quokkaword", "--json"]);
     expect(found.status).toBe(0);
-    expect(found.stderr.trim().split("\n")).toHaveLength(1);
+    // One warning, beside the note that the text of 200+ sessions is being indexed.
+    const lines = found.stderr.trim().split("\n");
+    expect(
+      lines.filter((l) => !/^txcript: (indexing|reading) the text of \d+ sessions/.test(l)),
+    ).toHaveLength(1);
     const hits: { id: string }[] = JSON.parse(found.stdout).hits;
-    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.length, found.stderr).toBeGreaterThan(0);
     expect(new Set(hits.map((h) => h.id))).toEqual(new Set([id(150)]));
 
     // The index was left as it was, and a later run with room brings it up to date.

@@ -9,6 +9,7 @@
 import {
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -17,7 +18,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -117,9 +118,15 @@ describe.each(HARNESSES)("refresh of %s", (h) => {
     // Rename (to a new id): the old path goes, the new one comes.
     // Gemini CLI names files by the id's first 8 characters only.
     const renamed = a.path.includes(IDS.a)
-      ? a.path.replace(IDS.a, IDS.c)
+      ? a.path.replaceAll(IDS.a, IDS.c)
       : a.path.replace(IDS.a.slice(0, 8), IDS.c.slice(0, 8));
-    renameSync(a.path, renamed);
+    if (basename(dirname(a.path)).includes(IDS.a)) {
+      // A session in a folder of its own (Cline): the folder moves, then its files.
+      renameSync(dirname(a.path), dirname(renamed));
+      for (const f of readdirSync(dirname(renamed)))
+        if (f.includes(IDS.a))
+          renameSync(join(dirname(renamed), f), join(dirname(renamed), f.replaceAll(IDS.a, IDS.c)));
+    } else renameSync(a.path, renamed);
     for (const suffix of ["-wal", "-shm"]) {
       try {
         renameSync(a.path + suffix, renamed + suffix);
