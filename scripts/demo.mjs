@@ -62,13 +62,14 @@ try {
   ]);
   // A copy has its own id: the one continue printed on a line of its own.
   const copy = wrote.split("\n").find((l) => /^[0-9a-f]{8}-[0-9a-f-]{27}$/.test(l));
+  // `--out DIR` is agy's GEMINI_HOME, so the copy is in DIR/antigravity-cli.
   run([
     "view",
     copy,
     "--from",
     "antigravity",
     "--antigravity-root",
-    join(scratch, "agy"),
+    join(scratch, "agy", "antigravity-cli"),
     "--no-pager",
   ]);
 } finally {
