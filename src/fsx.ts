@@ -513,15 +513,22 @@ export function decodeUtf8(
 }
 
 /**
- * Whether `path` is a regular file (links followed). A missing path, or one
- * that runs through a file (ENOTDIR, as under a HOME that is a file), is no
- * file; any other failure (a folder it may not read) is the caller's to name.
+ * Stats (of the link itself when `follow` is false), or undefined when
+ * nothing is there: a missing path, or one that runs through a file
+ * (ENOTDIR, as under a HOME that is a file). Any other failure is thrown.
  */
-export function isRegularFile(path: string): boolean {
+export function statOrUndefined(path: string, follow = true): Stats | undefined {
   try {
-    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
-  } catch (cause) {
-    if (cause instanceof Error && "code" in cause && cause.code === "ENOTDIR") return false;
-    throw cause;
+    return follow
+      ? statSync(path, { throwIfNoEntry: false })
+      : lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (errnoCode(error) === "ENOTDIR") return undefined;
+    throw error;
   }
+}
+
+/** Whether `path` is a regular file (links followed); see `statOrUndefined`. */
+export function isRegularFile(path: string): boolean {
+  return statOrUndefined(path)?.isFile() === true;
 }

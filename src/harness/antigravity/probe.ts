@@ -8,6 +8,7 @@
 import { lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { errnoCode } from "../../errors.js";
+import { statOrUndefined } from "../../fsx.js";
 import { type Fingerprint, fileStamp, type StoreProbe } from "../../transcript.js";
 import {
   type AntigravityStoreOptions,
@@ -23,19 +24,6 @@ export function conversationNames(lane: LaneRoot): string[] | undefined {
     return readdirSync(join(lane.root, "conversations"));
   } catch {
     return undefined;
-  }
-}
-
-/** Stats, or undefined when nothing is there (without the cost of a thrown ENOENT). */
-export function statOrUndefined(path: string, follow = true): Stats | undefined {
-  try {
-    return follow
-      ? statSync(path, { throwIfNoEntry: false })
-      : lstatSync(path, { throwIfNoEntry: false });
-  } catch (error) {
-    // A path through a file (HOME a file, say) holds nothing.
-    if (errnoCode(error) === "ENOTDIR") return undefined;
-    throw error;
   }
 }
 

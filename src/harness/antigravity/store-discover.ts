@@ -16,13 +16,14 @@ import {
   TxcriptError,
   UnsafePathError,
 } from "../../errors.js";
+import { statOrUndefined } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import { pathComponentProblem } from "../../paths.js";
 import { type DatabaseFile, inspectDatabaseFile, readSnapshot } from "../../sqlite.js";
 import { timestampFromMillis } from "../../time.js";
 import { type Discovered, fileStamp, type Skipped } from "../../transcript.js";
 import { type LaneRoot, lanePaths } from "./paths.js";
-import { fingerprintOf, statOrUndefined } from "./probe.js";
+import { fingerprintOf } from "./probe.js";
 import { readListing } from "./store-listing.js";
 import { HARNESS } from "./store-rows.js";
 import type { CachedSummary } from "./store-summaries.js";

@@ -30,6 +30,7 @@ import {
   fsyncPath,
   mkdirInside,
   publish,
+  statOrUndefined,
   sweepTemps,
   TargetExistsError,
   tempPath,
@@ -57,7 +58,7 @@ import {
   type LaneRoot,
   lanePaths,
 } from "./paths.js";
-import { AntigravityProbe, conversationNames, fingerprintOf, statOrUndefined } from "./probe.js";
+import { AntigravityProbe, conversationNames, fingerprintOf } from "./probe.js";
 import {
   acpCwd,
   applyCached,
