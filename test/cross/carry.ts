@@ -1958,7 +1958,9 @@ const carryCursor: Carry = (t) => {
       case "tool_use": {
         // [a Raw tool under a Cursor tool name whose input uses Cursor's argument names is read as Cursor's]
         if (b.tool.name === "Raw") {
-          const args = CURSOR_ARGS[b.tool.tool_name];
+          const args = Object.hasOwn(CURSOR_ARGS, b.tool.tool_name)
+            ? CURSOR_ARGS[b.tool.tool_name]
+            : undefined;
           const input = b.tool.input;
           if (args && isJsonObject(input) && Object.keys(input).every((k) => args.includes(k)))
             unsupported("Cursor", "a Raw tool in Cursor's own argument names");
