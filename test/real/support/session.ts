@@ -100,7 +100,13 @@ export function assertScriptedSession(doc: CommonDoc, cli: CliId, project: strin
   expect(out[4]!.text).toMatch(
     /No such file|not found|does not exist|exit code:? 1|exited with code 1/i,
   );
-  expect(out[5]!.text).toMatch(/1 hello\.txt/);
+  // Qwen Code 0.24.4 now and then captures nothing from its own shell and
+  // records `Output: (empty)` for the wc call (seen in 1 of 5 CI runs); the
+  // view must then show that record as the CLI wrote it.
+  const qwenMissedOutput =
+    cli === "qwen_code" &&
+    /^Command: wc -l hello\.txt\n[\s\S]*Output: \(empty\)/.test(out[5]!.text);
+  if (!qwenMissedOutput) expect(out[5]!.text).toMatch(/1 hello\.txt/);
   const errors = out.map((o) => o.error === true);
   // The failed command is the only error (Codex marks none: its records carry no failure flag).
   if (cli !== "codex") expect(errors).toEqual([false, false, false, false, true, false]);
