@@ -454,22 +454,32 @@ function readCommonMessage(c: Checker, value: unknown, at: string): Message {
     ),
     timestamp: c.required(obj, "timestamp", at, "message", (v, p) => c.timestamp(v, p)),
   };
+  readMessageExtras(c, obj, at, message);
+  return message;
+}
+
+/** A message's optional model, stop reason and usage, onto `into` (Common and Simple read them alike). */
+export function readMessageExtras(
+  c: Checker,
+  obj: Readonly<Record<string, unknown>>,
+  at: string,
+  into: Pick<Message, "model" | "stop_reason" | "usage">,
+): void {
   assignDefined(
-    message,
+    into,
     "model",
     c.optional(obj, "model", at, (v, p) => c.string(v, p)),
   );
   assignDefined(
-    message,
+    into,
     "stop_reason",
     c.optional(obj, "stop_reason", at, (v, p) => readStopReason(c, v, p)),
   );
   assignDefined(
-    message,
+    into,
     "usage",
     c.optional(obj, "usage", at, (v, p) => readUsage(c, v, p)),
   );
-  return message;
 }
 
 /** Common JSON as txcript writes it: an object whose first key is `meta`. */

@@ -21,10 +21,9 @@ import {
   messageToJson,
   metaToJson,
   readContentBlock,
+  readMessageExtras,
   readMetaFields,
   readRole,
-  readStopReason,
-  readUsage,
 } from "../common-json.js";
 import { stableUuid } from "../ids.js";
 import { assignDefined, Checker, joinPath, parseJson, sortKeys } from "../json.js";
@@ -148,17 +147,7 @@ export function parseSimple(
       "timestamp",
       c.optional(obj, "timestamp", at, (v, p) => c.timestamp(v, p)),
     );
-    assignDefined(draft, "model", c.optional(obj, "model", at, str));
-    assignDefined(
-      draft,
-      "stop_reason",
-      c.optional(obj, "stop_reason", at, (v, p) => readStopReason(c, v, p)),
-    );
-    assignDefined(
-      draft,
-      "usage",
-      c.optional(obj, "usage", at, (v, p) => readUsage(c, v, p)),
-    );
+    readMessageExtras(c, obj, at, draft);
     return draft;
   });
 
