@@ -5,7 +5,7 @@
  * SQLite, protobuf or codec here, so a warm `list` loads none of them.
  */
 
-import { lstatSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { errnoCode } from "../../errors.js";
 import { statOrUndefined } from "../../fsx.js";
