@@ -196,7 +196,7 @@ export function readRole(c: Checker, value: unknown, at: string): Role {
   return role;
 }
 
-export function readUsage(c: Checker, value: unknown, at: string): Usage {
+function readUsage(c: Checker, value: unknown, at: string): Usage {
   const obj = c.object(value, at);
   const uint = (v: unknown, p: string) => c.uint(v, p);
   const usage: Usage = {
@@ -216,7 +216,7 @@ export function readUsage(c: Checker, value: unknown, at: string): Usage {
   return usage;
 }
 
-export function readStopReason(c: Checker, value: unknown, at: string): StopReason {
+function readStopReason(c: Checker, value: unknown, at: string): StopReason {
   const known = STOP_REASONS.find((r) => r === value);
   if (known !== undefined) return known;
   if (isJsonObject(value) && typeof value.other === "string") return { other: value.other };
