@@ -16,7 +16,7 @@
  * Pushes run once each (a push changes the archive); figures go in
  * docs/archive.md.
  *
- *   npx tsx bench/archive.bench.ts [conversations] [steps]
+ *   npx tsx bench/archive.bench.ts [conversations] [steps] [--generate-only]
  */
 
 import { spawnSync } from "node:child_process";
@@ -41,8 +41,11 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist", "cli", "main.js");
 const DATA = join(ROOT, ".bench-data", "archive");
 
+/** The generated rare word: in the second prompt of one conversation, nowhere else. */
+const RARE = "quorvexintal";
+
 function generate(count: number, steps: number): string {
-  const dir = join(DATA, `agy-v1-${count}x${steps}`);
+  const dir = join(DATA, `agy-v2-${count}x${steps}`);
   if (existsSync(join(dir, "complete"))) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, "conversations"), { recursive: true });
@@ -54,6 +57,7 @@ function generate(count: number, steps: number): string {
     };
     if (i % 2) spec.modelName = "gemini-3.8-flash";
     if (i % 3 === 0) spec.checkpointTitle = `Task ${i}`;
+    if (i === count >> 1) spec.plantWord = RARE;
     writeAgyDatabase(dir, buildConversation(spec));
   }
   writeFileSync(join(dir, "complete"), "");
@@ -76,6 +80,7 @@ function main(): void {
   const count = Number(process.argv[2] ?? 1000);
   const steps = Number(process.argv[3] ?? 200);
   const agy = generate(count, steps);
+  if (process.argv.includes("--generate-only")) return;
   const source = bytesUnder(agy);
   if (spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" }).status !== 0)
     throw new Error("build failed");
