@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { hideSecrets } from "../src/archive/url.js";
 import type { Message } from "../src/common.js";
 import { stableUuid } from "../src/ids.js";
 import { timestampFromMillis } from "../src/time.js";
@@ -125,8 +126,25 @@ export function runProcess(argv: string[], env: Record<string, string>): number 
     maxBuffer: 1 << 28,
   });
   const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(withoutPasswords(`${argv.join(" ")}: ${r.stderr}`, argv, env));
   return ms;
+}
+
+/**
+ * `text` with the password of every URL among the arguments and the
+ * environment's values hidden, as src/archive/url.ts hides them in
+ * txcript's own messages: a failed run's message never shows a password.
+ */
+function withoutPasswords(
+  text: string,
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+): string {
+  let out = text;
+  for (const value of [...argv, ...Object.values(env)])
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) out = hideSecrets(out, value);
+  return out;
 }
 
 /** Interleaved whole-process medians; `before` runs ahead of each sample, untimed. */

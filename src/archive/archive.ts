@@ -72,6 +72,13 @@ function asDiscovered(value: unknown): Discovered | undefined {
   return out;
 }
 
+/** A directory filter as SQL: the directory itself, and a LIKE pattern for below it. */
+function cwdPatterns(cwd: string): { dir: string; under: string } {
+  const dir = cwd.replace(/\\/g, "/").replace(/\/+$/, "") || "/";
+  const under = `${(dir === "/" ? "" : dir).replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+  return { dir, under };
+}
+
 /** SQL conditions and their parameters, numbered from `params.length + 1`. */
 class Where {
   readonly parts: string[] = [];
@@ -148,13 +155,32 @@ export class PgArchive implements SessionsBackend {
     if (filter.since !== undefined) w.add((n) => `s.updated_ms >= ${n}`, filter.since);
     if (filter.until !== undefined) w.add((n) => `s.updated_ms <= ${n}`, filter.until);
     if (filter.cwd !== undefined) {
-      const dir = filter.cwd.replace(/\\/g, "/").replace(/\/+$/, "") || "/";
-      const like = `${(dir === "/" ? "" : dir).replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+      const { dir, under } = cwdPatterns(filter.cwd);
       const a = w.param(dir);
-      const b = w.param(like);
+      const b = w.param(under);
       w.parts.push(`(s.cwd = ${a} OR s.cwd LIKE ${b})`);
     }
     return w;
+  }
+
+  /**
+   * The scope and the filter as the arguments of txcript.search and
+   * search_count (migration 4), each a typed parameter, NULL for "any".
+   */
+  private searchArguments(request: QueryRequest, w: Where): string {
+    const cwd = request.cwd === undefined ? undefined : cwdPatterns(request.cwd);
+    const kinds = request.kinds && request.kinds.length > 0 ? [...request.kinds] : null;
+    const values: [unknown, string][] = [
+      [this.scope.machine ?? null, "text"],
+      [this.scope.user ?? null, "text"],
+      [request.from ?? null, "text"],
+      [request.since ?? null, "bigint"],
+      [request.until ?? null, "bigint"],
+      [cwd?.dir ?? null, "text"],
+      [cwd?.under ?? null, "text"],
+      [kinds, "text[]"],
+    ];
+    return values.map(([value, type]) => `${w.param(value)}::${type}`).join(", ");
   }
 
   async list(request: ListRequest): Promise<Discovered[]> {
@@ -178,18 +204,20 @@ export class PgArchive implements SessionsBackend {
     return sessions.map((s) => ({ harness: s.harness, id: s.id, title: s.meta.title }));
   }
 
+  /**
+   * Search through txcript.search and search_count (migration 4): functions
+   * that apply row-level security's read rule themselves, so the GIN index
+   * serves every role, not only the owner.
+   */
   async query(terms: string, request: QueryRequest): Promise<{ hits: Hit[]; total: number }> {
     return this.read(async (client) => {
       ftsExpression(terms); // the same refusals as the local index, before any work
       const parsed = parseTerms(terms);
-      const w = this.where(request);
+      const w = new Where();
       const q = tsquery(parsed, w);
-      w.parts.push(`c.tsv @@ ${q}`);
-      if (request.kinds && request.kinds.length > 0)
-        w.add((n) => `c.kind = ANY(${n}::text[])`, [...request.kinds]);
-      const from = "txcript.chunks c JOIN txcript.sessions s ON s.sid = c.sid";
+      const args = `${q}, ${this.searchArguments(request, w)}`;
       const count = await client.query<{ n: string }>(
-        `SELECT count(*) AS n FROM ${from} WHERE ${w.sql}`,
+        `SELECT txcript.search_count(${args}) AS n`,
         w.params,
       );
       const total = Number(count.rows[0]?.n ?? 0);
@@ -203,10 +231,9 @@ export class PgArchive implements SessionsBackend {
         score: number;
         body: string;
       }>(
-        `SELECT s.discovered, c.ordinal, c.kind, c.at, c.body,
-           (-ts_rank(c.tsv, ${q}))::float8 AS score
-         FROM ${from} WHERE ${w.sql}
-         ORDER BY score, s.sid, c.ordinal, c.kind LIMIT ${limit} OFFSET ${offset}`,
+        `SELECT hit_discovered AS discovered, hit_ordinal AS ordinal, hit_kind AS kind,
+           hit_at AS at, hit_body AS body, hit_score AS score
+         FROM txcript.search(${args}, ${limit}::integer, ${offset}::integer)`,
         w.params,
       );
       const wanted = parsed

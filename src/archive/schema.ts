@@ -23,7 +23,7 @@ import type { Client } from "./connect.js";
 import { transaction } from "./connect.js";
 
 /** The advisory lock key migrations hold ("txcr" in ASCII). */
-const LOCK_KEY = 0x74786372;
+export const ARCHIVE_LOCK_KEY = 0x74786372;
 
 /** Every migration, in order; the archive's version is the number applied. Never edit one: add one. */
 const MIGRATIONS: readonly string[] = [
@@ -133,6 +133,96 @@ const MIGRATIONS: readonly string[] = [
     WITH CHECK (pushed_by = current_user AND txcript.owns(sid));
   CREATE POLICY read_all ON txcript.usage FOR SELECT USING ((SELECT txcript.reads_all()));
   `,
+  // 4: search through functions that use the GIN index for every role.
+  // Under row-level security the planner may not evaluate the match (@@,
+  // not leakproof) before a policy's condition, so a non-owner's search
+  // scanned every chunk it could see. These functions run as their owner
+  // (SECURITY DEFINER, not bound by the policies) with a fixed search_path
+  // and apply the policies' read rule themselves, as an ordinary condition
+  // on the caller's login role (session_user: inside the function
+  // current_user is the owner): its own rows, or all rows when it reads
+  // all (a member of txcript_reader, a superuser, a role with BYPASSRLS or
+  // with the tables' owner's privileges, as PostgreSQL itself decides who
+  // bypasses the policies). A role without SELECT on the tables gets the
+  // error it would get reading them. Every value is a parameter; no
+  // statement is built from text.
+  `
+  CREATE FUNCTION txcript.caller_reads_all() RETURNS boolean LANGUAGE sql STABLE
+    SET search_path = pg_catalog, pg_temp AS $$
+    SELECT EXISTS (
+      SELECT 1 FROM pg_catalog.pg_roles r
+      WHERE r.rolname = session_user AND (r.rolsuper OR r.rolbypassrls))
+    OR EXISTS (
+      SELECT 1 FROM pg_catalog.pg_class t
+      WHERE t.oid = 'txcript.chunks'::pg_catalog.regclass
+        AND pg_catalog.pg_has_role(session_user, t.relowner, 'USAGE'))
+    OR EXISTS (
+      SELECT 1 FROM pg_catalog.pg_roles r
+      WHERE r.rolname = 'txcript_reader' AND pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER'))
+  $$;
+  CREATE FUNCTION txcript.caller_may_search() RETURNS void LANGUAGE plpgsql STABLE
+    SET search_path = pg_catalog, pg_temp AS $$
+  BEGIN
+    IF NOT pg_catalog.has_table_privilege(session_user, 'txcript.sessions', 'SELECT') THEN
+      RAISE EXCEPTION 'permission denied for table sessions' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NOT pg_catalog.has_table_privilege(session_user, 'txcript.chunks', 'SELECT') THEN
+      RAISE EXCEPTION 'permission denied for table chunks' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+  END $$;
+  CREATE FUNCTION txcript.search_count(
+    q tsquery, p_machine text, p_user text, p_harness text, p_since bigint, p_until bigint,
+    p_cwd text, p_cwd_under text, p_kinds text[]
+  ) RETURNS bigint LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp AS $$
+  DECLARE
+    everyone boolean;
+    n bigint;
+  BEGIN
+    PERFORM txcript.caller_may_search();
+    everyone := txcript.caller_reads_all();
+    SELECT count(*) INTO n
+    FROM txcript.chunks c JOIN txcript.sessions s ON s.sid = c.sid
+    WHERE c.tsv @@ q
+      AND (everyone OR (c.pushed_by = session_user AND s.pushed_by = session_user))
+      AND (p_machine IS NULL OR s.machine = p_machine)
+      AND (p_user IS NULL OR s.os_user = p_user)
+      AND (p_harness IS NULL OR s.harness = p_harness)
+      AND (p_since IS NULL OR s.updated_ms >= p_since)
+      AND (p_until IS NULL OR s.updated_ms <= p_until)
+      AND (p_cwd IS NULL OR s.cwd = p_cwd OR s.cwd LIKE p_cwd_under)
+      AND (p_kinds IS NULL OR c.kind = ANY (p_kinds));
+    RETURN n;
+  END $$;
+  CREATE FUNCTION txcript.search(
+    q tsquery, p_machine text, p_user text, p_harness text, p_since bigint, p_until bigint,
+    p_cwd text, p_cwd_under text, p_kinds text[], p_limit integer, p_offset integer
+  ) RETURNS TABLE (
+    hit_discovered jsonb, hit_ordinal integer, hit_kind text, hit_at bigint, hit_body text,
+    hit_score float8
+  ) LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp AS $$
+  DECLARE
+    everyone boolean;
+  BEGIN
+    PERFORM txcript.caller_may_search();
+    everyone := txcript.caller_reads_all();
+    RETURN QUERY
+    SELECT s.discovered, c.ordinal, c.kind, c.at, c.body, (-ts_rank(c.tsv, q))::float8
+    FROM txcript.chunks c JOIN txcript.sessions s ON s.sid = c.sid
+    WHERE c.tsv @@ q
+      AND (everyone OR (c.pushed_by = session_user AND s.pushed_by = session_user))
+      AND (p_machine IS NULL OR s.machine = p_machine)
+      AND (p_user IS NULL OR s.os_user = p_user)
+      AND (p_harness IS NULL OR s.harness = p_harness)
+      AND (p_since IS NULL OR s.updated_ms >= p_since)
+      AND (p_until IS NULL OR s.updated_ms <= p_until)
+      AND (p_cwd IS NULL OR s.cwd = p_cwd OR s.cwd LIKE p_cwd_under)
+      AND (p_kinds IS NULL OR c.kind = ANY (p_kinds))
+    ORDER BY 6, s.sid, c.ordinal, c.kind
+    LIMIT p_limit OFFSET p_offset;
+  END $$;
+  `,
 ];
 
 /** The schema version this txcript writes and reads. */
@@ -170,14 +260,15 @@ function foreign(): UnsupportedError {
 /**
  * Bring the archive's schema up to this txcript's version (a push), under
  * the advisory lock; all migrations that run, run in one transaction.
+ * `target` stops at an older version (the upgrade tests build old archives).
  */
-export async function migrate(client: Client): Promise<void> {
+export async function migrate(client: Client, target = ARCHIVE_SCHEMA_VERSION): Promise<void> {
   const seen = await applied(client);
-  if (seen === ARCHIVE_SCHEMA_VERSION) return;
+  if (seen === target) return;
   if (seen === "foreign") throw foreign();
   if (typeof seen === "number" && seen > ARCHIVE_SCHEMA_VERSION) throw tooNew(seen);
   await transaction(client, async () => {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
+    await client.query("SELECT pg_advisory_xact_lock($1)", [ARCHIVE_LOCK_KEY]);
     // Another machine may have migrated while this one waited for the lock.
     const now = await applied(client);
     if (now === "foreign") throw foreign();
@@ -189,7 +280,7 @@ export async function migrate(client: Client): Promise<void> {
     }
     const from = typeof now === "number" ? now : 0;
     if (from > ARCHIVE_SCHEMA_VERSION) throw tooNew(from);
-    for (let v = from + 1; v <= ARCHIVE_SCHEMA_VERSION; v++) {
+    for (let v = from + 1; v <= Math.min(target, ARCHIVE_SCHEMA_VERSION); v++) {
       await client.query(MIGRATIONS[v - 1] ?? "");
       await client.query("INSERT INTO txcript.migrations (version) VALUES ($1)", [v]);
     }

@@ -57,6 +57,11 @@ export interface AppOptions {
   assets: ClientAssets;
   who: Who;
   allowWrite: boolean;
+  /**
+   * Whether a session can be deleted (with allowWrite). Not from the archive:
+   * its sessions are deleted on the machine that pushed them. Default true.
+   */
+  deletes?: boolean | undefined;
   /** The resume command of a listed session, when its harness has one. */
   resume?: ((session: LoadedAt) => Promise<string | undefined>) | undefined;
   /** How often live clients' listing is checked for changes (ms). */
@@ -341,6 +346,7 @@ export function createApp(options: AppOptions): Hono {
       options.who,
       resume,
       options.allowWrite,
+      options.deletes !== false,
     );
     return c.body(streamed(page), 200, { "Content-Type": "text/html; charset=utf-8" });
   });
@@ -392,6 +398,11 @@ export function createApp(options: AppOptions): Hono {
     if (!hasToken(guard, c.req.raw.headers)) throw new WriteRefused(401, "a write needs the token");
   };
   app.post("/api/sessions/:harness/:id/delete", async (c) => {
+    if (options.deletes === false)
+      throw new WriteRefused(
+        405,
+        "sessions in the archive are not deleted from here: delete it on the machine that pushed it, then run `txcript archive push --prune` there",
+      );
     writable(c);
     await backend.refresh();
     const removed = await backend.remove(await located(c));

@@ -115,7 +115,7 @@ function preface(
   harness: HarnessId,
   id: string,
   resume: string | undefined,
-  write: { title: string | undefined } | undefined,
+  write: { title: string | undefined; deletable: boolean } | undefined,
 ): string {
   const base = `/s/${encodeURIComponent(harness)}/${encodeURIComponent(id)}/download`;
   const links = DOWNLOAD_FORMATS.map(
@@ -127,7 +127,7 @@ function preface(
       ? ""
       : `<p class="serve-resume">Resume: <code id="resume-cmd">${escapeHtml(resume)}</code> <button type="button" id="copy-resume">Copy</button></p>`;
   const style = `<style>.serve-bar{margin:1rem 0;padding:.5rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--panel);font-size:14px}.serve-bar p{margin:.25rem 0}${write ? WRITE_STYLE : ""}</style>`;
-  const writes = write ? writeBar(harness, id, write.title) : "";
+  const writes = write ? writeBar(harness, id, write.title, write.deletable) : "";
   return `${style}<nav class="serve-bar" aria-label="txcript serve"><p><a href="/" id="back">← All sessions</a> · Download: ${links}</p>${cmd}${writes}</nav>`;
 }
 
@@ -139,8 +139,9 @@ export function sessionPage(
   who: Who,
   resume: string | undefined,
   writable = false,
+  deletable = true,
 ): Iterable<string> {
-  const write = writable ? { title: transcript.meta.title } : undefined;
+  const write = writable ? { title: transcript.meta.title, deletable } : undefined;
   return renderHtmlChunks(renderInput(transcript, harness, who), {
     scriptSrc: "/assets/session.js",
     preface: preface(harness, id, resume, write),

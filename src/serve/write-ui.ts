@@ -19,22 +19,32 @@ function defaultTarget(from: HarnessId): HarnessId {
   return STORED_HARNESS_IDS.find((h) => h !== from) ?? "codex";
 }
 
-/** The continue and delete controls of a served session page. */
-export function writeBar(harness: HarnessId, id: string, title: string | undefined): string {
+/**
+ * The continue and delete controls of a served session page; no delete
+ * when `deletable` is false (a session in the archive).
+ */
+export function writeBar(
+  harness: HarnessId,
+  id: string,
+  title: string | undefined,
+  deletable = true,
+): string {
   const first = defaultTarget(harness);
   const options = STORED_HARNESS_IDS.map(
     (h) =>
       `<option value="${h}"${h === first ? " selected" : ""}>${escapeHtml(HARNESS_LABELS[h])}</option>`,
   ).join("");
   const what = escapeHtml(title ?? id);
+  const remove = deletable
+    ? ` <button type="button" id="delete" class="danger">Delete…</button></p>` +
+      `<div id="delete-confirm" role="alertdialog" aria-labelledby="delete-question" hidden>` +
+      `<p id="delete-question">Delete “${what}” from its ${escapeHtml(HARNESS_LABELS[harness])} store? Its files are removed; this cannot be undone.</p>` +
+      `<p><button type="button" id="delete-yes" class="danger">Delete it</button> <button type="button" id="delete-no">Cancel</button></p></div>`
+    : "</p>";
   return (
     `<div class="serve-write" id="serve-write" data-harness="${escapeHtml(harness)}" data-id="${escapeHtml(id)}">` +
     `<p><label>Continue in <select id="continue-target">${options}</select></label> ` +
-    `<button type="button" id="continue">Continue</button> ` +
-    `<button type="button" id="delete" class="danger">Delete…</button></p>` +
-    `<div id="delete-confirm" role="alertdialog" aria-labelledby="delete-question" hidden>` +
-    `<p id="delete-question">Delete “${what}” from its ${escapeHtml(HARNESS_LABELS[harness])} store? Its files are removed; this cannot be undone.</p>` +
-    `<p><button type="button" id="delete-yes" class="danger">Delete it</button> <button type="button" id="delete-no">Cancel</button></p></div>` +
+    `<button type="button" id="continue">Continue</button>${remove}` +
     `<div id="write-result" role="status" aria-live="polite"></div></div>`
   );
 }
@@ -83,6 +93,7 @@ var code=node("code",b.resume,{id:"continued-resume"}),copy=node("button","Copy"
 copy.addEventListener("click",function(){if(navigator.clipboard)navigator.clipboard.writeText(b.resume).then(function(){copy.textContent="Copied"},function(){copy.textContent="Copy failed"})});
 parts.push(node("br"),node("span","Resume it: "),code,node("span"," "),copy);}
 say.apply(null,[false].concat(parts));});});
+if(!confirmBox)return;
 document.getElementById("delete").addEventListener("click",function(){confirmBox.hidden=false;document.getElementById("delete-no").focus()});
 document.getElementById("delete-no").addEventListener("click",function(){confirmBox.hidden=true;document.getElementById("delete").focus()});
 document.getElementById("delete-yes").addEventListener("click",function(){

@@ -6,6 +6,7 @@
  * checked by reading the server's tables.
  */
 
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Cluster, startPostgres } from "../support/postgres.js";
 import {
@@ -41,6 +42,19 @@ afterAll(() => {
   removeHomes();
   pg?.stop();
 });
+
+/** The address `txcript serve` prints, the one line on its stdout. */
+function address(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      const line = out.split("\n")[0];
+      if (out.includes("\n") && line) resolve(line.trim());
+    });
+    child.once("exit", () => reject(new Error("serve exited before printing its URL")));
+  });
+}
 
 interface UsageDoc {
   totals: { input_tokens: number; output_tokens: number; messages: number };
@@ -84,7 +98,7 @@ describe("two machines", () => {
     expect(
       sql(name, "SELECT machine, os_user, count(*) FROM txcript.sessions GROUP BY 1, 2 ORDER BY 1"),
     ).toBe("devbox|user-devbox|6\nlaptop|user-laptop|7");
-    expect(sql(name, "SELECT max(version) FROM txcript.migrations")).toBe("3");
+    expect(sql(name, "SELECT max(version) FROM txcript.migrations")).toBe("4");
   });
 
   it("finds both machines' sessions from either", () => {
@@ -171,16 +185,7 @@ describe("two machines", () => {
   it("serves the archive in the web app: both machines listed, a colleague's words found and shown", async () => {
     const served = start(a, ["serve", "--port", "0", "--archive", url]);
     try {
-      // The one line on stdout is the app's address.
-      const base = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        served.child.stdout?.on("data", (d: Buffer) => {
-          out += d.toString();
-          const line = out.split("\n")[0];
-          if (out.includes("\n") && line) resolve(line.trim());
-        });
-        served.child.once("exit", () => reject(new Error("serve exited before printing its URL")));
-      });
+      const base = await address(served.child);
       const get = async (path: string) => {
         const r = await fetch(new URL(path, base));
         expect(r.status, path).toBe(200);
@@ -203,6 +208,37 @@ describe("two machines", () => {
       const hit = list.sessions.find((s: { id: string }) => s.id === mb.id);
       const page = await (await get(`/s/${hit.harness}/${mb.id}`)).text();
       expect(page).toContain(mb.prompt);
+    } finally {
+      served.child.kill("SIGTERM");
+      await served.done;
+    }
+  }, 60_000);
+
+  it("serves the archive with --allow-write: continue offered, delete neither offered nor done", async () => {
+    const served = start(a, ["serve", "--port", "0", "--allow-write", "--archive", url]);
+    try {
+      const printed = new URL(await address(served.child));
+      const token = printed.searchParams.get("token") ?? "";
+      expect(token).not.toBe("");
+      const base = printed.origin;
+      const hit = JSON.parse(run(a, ["list", "--json", "--archive", url]).stdout).sessions.find(
+        (s: { id: string }) => s.id === mb.id,
+      );
+      const page = await (await fetch(`${base}/s/${hit.harness}/${mb.id}`)).text();
+      expect(page).toContain('id="continue"');
+      expect(page).not.toContain('id="delete"');
+      expect(page).not.toContain("Delete");
+      const before = sql(name, "SELECT count(*) FROM txcript.sessions");
+      const r = await fetch(`${base}/api/sessions/${hit.harness}/${mb.id}/delete`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, Origin: base },
+      });
+      expect(r.status).toBe(405);
+      const body = await r.json();
+      expect(body.error).toContain("not deleted from here");
+      expect(body.error.split("\n")).toHaveLength(1);
+      expect(sql(name, "SELECT count(*) FROM txcript.sessions")).toBe(before);
+      expect(sql(name, `SELECT count(*) FROM txcript.sessions WHERE id = '${mb.id}'`)).toBe("1");
     } finally {
       served.child.kill("SIGTERM");
       await served.done;
@@ -481,27 +517,73 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON txcript.sessions, txcript.chunks, txcrip
 GRANT SELECT ON txcript.sessions, txcript.chunks, txcript.usage TO txcript_reader;
 `;
 
-describe("least-privilege roles (row-level security)", () => {
-  it("lets a pusher read only its own sessions, and a reader read all", () => {
-    const { name, url } = database();
-    const admin = home("admin");
-    expect(run(admin, ["archive", "push", "--archive", url]).status).toBe(0);
+/**
+ * An archive with the roles of docs/archive.md: alice and bob push (one
+ * session each), carol reads; the login roles are made once per cluster.
+ */
+let rolesMade = false;
+function roleArchive() {
+  const { name, url } = database();
+  const admin = home("admin");
+  expect(run(admin, ["archive", "push", "--archive", url]).status).toBe(0);
+  if (!rolesMade) {
     sql(name, ROLES_SQL);
     sql(
       name,
       `CREATE ROLE alice LOGIN PASSWORD 'alice-pw' IN ROLE txcript_pusher;
        CREATE ROLE bob LOGIN PASSWORD 'bob-pw' IN ROLE txcript_pusher;
-       CREATE ROLE carol LOGIN PASSWORD 'carol-pw' IN ROLE txcript_reader;`,
+       CREATE ROLE carol LOGIN PASSWORD 'carol-pw' IN ROLE txcript_reader;
+       CREATE ROLE dave LOGIN PASSWORD 'dave-pw';`,
     );
-    const as = (user: string) => pg.url(name, user, `${user}-pw`);
-    const a = home("alice-box");
-    const b = home("bob-box");
-    const ma = markedSession(a, "hotel", "77777777-7777-4777-8777-777777777777");
-    const mb = markedSession(b, "india", "88888888-8888-4888-8888-888888888888");
-    expect(run(a, ["archive", "push", "--archive", as("alice")]).stderr).toMatch(
-      /pushed 1 session/,
-    );
-    expect(run(b, ["archive", "push", "--archive", as("bob")]).stderr).toMatch(/pushed 1 session/);
+    rolesMade = true;
+  } else {
+    // Roles are the cluster's: a second database needs only the grants.
+    sql(name, ROLES_SQL.replace(/^CREATE ROLE .*$/gm, ""));
+  }
+  const as = (user: string) => pg.url(name, user, `${user}-pw`);
+  const a = home("alice-box");
+  const b = home("bob-box");
+  const ma = markedSession(a, "hotel", "77777777-7777-4777-8777-777777777777");
+  const mb = markedSession(b, "india", "88888888-8888-4888-8888-888888888888");
+  expect(run(a, ["archive", "push", "--archive", as("alice")]).stderr).toMatch(/pushed 1 session/);
+  expect(run(b, ["archive", "push", "--archive", as("bob")]).stderr).toMatch(/pushed 1 session/);
+  return { name, url, as, a, b, ma, mb };
+}
+
+/** The plans PostgreSQL logs (auto_explain) for `statement` and the statements it runs, as `role`. */
+async function plansAs(
+  dbName: string,
+  role: string,
+  setup: string[],
+  statement: string,
+  params: unknown[],
+): Promise<string> {
+  const { default: Pg } = await import("pg");
+  const client = new Pg.Client({ connectionString: pg.url(dbName) });
+  const logged: string[] = [];
+  client.on("notice", (n) => logged.push(n.message ?? ""));
+  await client.connect();
+  try {
+    // As the superuser: load auto_explain, then become the role (session_user too).
+    for (const q of [
+      "LOAD 'auto_explain'",
+      "SET auto_explain.log_min_duration = 0",
+      "SET auto_explain.log_nested_statements = on",
+      "SET client_min_messages = log",
+      ...setup,
+      `SET SESSION AUTHORIZATION ${role}`,
+    ])
+      await client.query(q);
+    await client.query(statement, params);
+    return logged.join("\n");
+  } finally {
+    await client.end();
+  }
+}
+
+describe("least-privilege roles (row-level security)", () => {
+  it("lets a pusher read only its own sessions, and a reader read all", () => {
+    const { as, a, b, ma, mb } = roleArchive();
     const ids = (h: Home, user: string) =>
       JSON.parse(run(h, ["list", "--json", "--archive", as(user)]).stdout).sessions.map(
         (x: { id: string }) => x.id,
@@ -524,5 +606,70 @@ describe("least-privilege roles (row-level security)", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("permission denied");
     expect(r.stderr).not.toContain("carol-pw");
+  });
+  it("searches through the search function for every role: the GIN index, and only what the policies let it see", async () => {
+    const { name, url, as, a, ma, mb } = roleArchive();
+    const ids = (user: string, word: string, extra: string[] = []) =>
+      JSON.parse(
+        run(a, ["query", "--json", "--archive", as(user), word, ...extra]).stdout,
+      ).hits.map((x: { id: string }) => x.id);
+    // Each pusher finds its own session and not the other's; the reader finds both; the owner too.
+    expect(ids("alice", ma.prompt)).toEqual([ma.id]);
+    expect(ids("alice", mb.prompt)).toEqual([]);
+    expect(ids("bob", ma.prompt)).toEqual([]);
+    expect(ids("bob", mb.prompt)).toEqual([mb.id]);
+    expect(ids("carol", ma.prompt)).toEqual([ma.id]);
+    expect(ids("carol", mb.prompt)).toEqual([mb.id]);
+    expect(ids("carol", mb.prompt, ["--machine", "alice-box"])).toEqual([]);
+    expect(ids("carol", mb.prompt, ["--machine", "bob-box"])).toEqual([mb.id]);
+    const owner = JSON.parse(run(a, ["query", "--json", "--archive", url, mb.prompt]).stdout);
+    expect(owner.hits.map((x: { id: string }) => x.id)).toEqual([mb.id]);
+    // A login role in neither group: refused, as reading the tables would be.
+    const dave = run(a, ["query", "--archive", as("dave"), mb.prompt]);
+    expect(dave.status).toBe(1);
+    expect(dave.stderr.trim().split("\n")).toHaveLength(1);
+    expect(dave.stderr).toContain("permission denied");
+    // Called directly by a pusher, the function still answers only its own rows, whatever the arguments.
+    const { default: Pg } = await import("pg");
+    const alice = new Pg.Client({ connectionString: as("alice") });
+    await alice.connect();
+    try {
+      const direct = await alice.query(
+        "SELECT count(*)::int AS n FROM txcript.search(phraseto_tsquery('simple', $1), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 100, 0)",
+        [mb.prompt],
+      );
+      expect(direct.rows[0]?.n).toBe(0);
+      const counted = await alice.query(
+        "SELECT txcript.search_count(phraseto_tsquery('simple', $1), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::int AS n",
+        [ma.prompt],
+      );
+      expect(counted.rows[0]?.n).toBe(1);
+    } finally {
+      await alice.end();
+    }
+
+    // The plans. The tables are tiny, so the planner would scan them whatever it may use:
+    // with sequential scans off, it shows what it is allowed to use.
+    const off = ["SET enable_seqscan = off"];
+    const match = "c.tsv @@ phraseto_tsquery('simple', $1)";
+    // Under the policies, a reader's match cannot use the GIN index (@@ is not leakproof)...
+    const direct = await plansAs(
+      name,
+      "carol",
+      off,
+      `SELECT count(*) FROM txcript.chunks c WHERE ${match}`,
+      [mb.prompt],
+    );
+    expect(direct).toMatch(/ on chunks c/);
+    expect(direct).not.toMatch(/Index Scan on chunks_tsv/);
+    // ...through the search function it does, for the count and for the page.
+    for (const fn of [
+      "SELECT txcript.search_count(phraseto_tsquery('simple', $1), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+      "SELECT * FROM txcript.search(phraseto_tsquery('simple', $1), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 20, 0)",
+    ]) {
+      const plans = await plansAs(name, "carol", off, fn, [mb.prompt]);
+      expect(plans).toMatch(/Bitmap Index Scan on chunks_tsv/);
+      expect(plans).not.toMatch(/Seq Scan on chunks/);
+    }
   });
 });

@@ -103,3 +103,24 @@ describe("words", () => {
     expect(h && s.text.slice(h[0], h[1])).toBe("needle");
   });
 });
+
+describe("the benchmarks' process runner", () => {
+  it("never puts a URL's password into the error of a failed run", async () => {
+    const { runProcess } = await import("../../bench/util.js");
+    const url = "postgres://bench:S3cret-Bench-pw@127.0.0.1:1/a1";
+    // The child echoes its arguments and its environment's URL to stderr, then fails.
+    const echo = "console.error(process.argv[1], process.env.TXCRIPT_ARCHIVE); process.exit(3)";
+    let message = "";
+    try {
+      runProcess([process.execPath, "-e", echo, url], {
+        TXCRIPT_ARCHIVE: "postgresql://other:An0ther-pw@db.example.org/x",
+      });
+    } catch (error) {
+      message = error instanceof Error ? error.message : String(error);
+    }
+    expect(message).toContain("postgres://bench:***@127.0.0.1:1/a1");
+    expect(message).toContain("postgresql://other:***@db.example.org/x");
+    expect(message).not.toContain("S3cret-Bench-pw");
+    expect(message).not.toContain("An0ther-pw");
+  });
+});

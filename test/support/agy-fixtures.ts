@@ -1122,6 +1122,8 @@ export interface ConversationSpec {
   start?: string;
   /** Add a checkpoint step with this title at the end. */
   checkpointTitle?: string;
+  /** A word added to the second turn's prompt, nowhere else (a benchmark's rare word). */
+  plantWord?: string;
 }
 
 /** A small deterministic PRNG (mulberry32): fixtures must not change between runs. */
@@ -1191,7 +1193,9 @@ export function buildConversation(spec: ConversationSpec = {}): AntigravityBody 
         type: T.USER_INPUT,
         status: S.DONE,
         meta: meta({ at: tick(), source: SRC.USER_EXPLICIT }),
-        payload: userInputPayload(text(rand, 80 + Math.floor(rand() * 300))),
+        payload: userInputPayload(
+          `${text(rand, 80 + Math.floor(rand() * 300))}${turn === 2 && spec.plantWord ? ` ${spec.plantWord}` : ""}`,
+        ),
       }),
     );
     for (let round = 0; round < 2 && steps.length < target; round++) {

@@ -126,6 +126,7 @@ export function register(program: Command): void {
       assets,
       who: identity(),
       allowWrite: options.allowWrite === true,
+      deletes: sessions.backend === undefined,
       resume: resumeOf,
       host: options.host,
       port: options.port,
