@@ -16,7 +16,15 @@
  * source's texts, call ids and results in order, then the new prompt.
  */
 
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -135,14 +143,47 @@ function droidEnv(home: string, mockUrl: string, apiUrl: string): Record<string,
   };
 }
 
-/** The non-empty texts, call ids and results of a Common document, in order. */
+/**
+ * Test-only move (test/real/README.md): Droid looks for `-s <id>` in the
+ * folder of the directory it runs in, and the source's cwd does not exist
+ * here, so the copy (and its settings file) moves into the temp project's
+ * folder, its header naming that cwd.
+ */
+function moveIntoProject(path: string, home: string) {
+  const dir = join(home, ".factory", "sessions", box.project.replace(/\//g, "-"));
+  mkdirSync(dir, { recursive: true });
+  const lines = readFileSync(path, "utf8").split("\n");
+  const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+  header.cwd = box.project;
+  lines[0] = JSON.stringify(header);
+  const name = path.split("/").pop()!;
+  writeFileSync(join(dir, name), lines.join("\n"));
+  rmSync(path);
+  const settings = path.replace(/\.jsonl$/, ".settings.json");
+  if (existsSync(settings))
+    renameSync(settings, join(dir, name.replace(/\.jsonl$/, ".settings.json")));
+}
+
+/**
+ * Droid replaces the result of its own `Edit` tool with a line of its own
+ * when it sends the history (it keeps its own results as JSON and renders
+ * them; docs/conversions.md): a copied Edit's result reaches the model as this.
+ */
+const EDIT_RESULT = "The file has been updated successfully.";
+
+/** The non-empty texts, call ids and results of a Common document, in order (Edit results as Droid sends them). */
 function historyPieces(doc: { messages: { role: string; content: Record<string, unknown>[] }[] }) {
   const out: string[] = [];
+  const edits = new Set<string>();
   for (const m of doc.messages)
     for (const b of m.content) {
       if (b.type === "text" && String(b.text ?? "").trim() !== "") out.push(String(b.text));
-      if (b.type === "tool_use") out.push(String(b.id));
-      if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
+      if (b.type === "tool_use") {
+        out.push(String(b.id));
+        if ((b.tool as { name?: string }).name === "Edit") edits.add(String(b.id));
+      }
+      if (b.type === "tool_result" && edits.has(String(b.tool_use_id))) out.push(EDIT_RESULT);
+      else if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
         out.push(b.content.trim());
     }
   return out;
@@ -158,10 +199,11 @@ function expectInOrder(sent: string, pieces: string[]) {
   }
 }
 
+const box = sandbox("droid");
+
 describe.skipIf(!enabled)(`Factory Droid ${DROID_VERSION} against the mock server`, () => {
   let server: MockServer;
   let api: Awaited<ReturnType<typeof startFactoryStub>>;
-  const box = sandbox("droid");
 
   beforeAll(async () => {
     server = await startMockServer(script(box.project));
@@ -240,6 +282,7 @@ describe.skipIf(!enabled)(`Factory Droid ${DROID_VERSION} against the mock serve
     await txcript(["continue", id, "--from", from, "--with", "droid", "--no-resume"], home);
     const copy = (await listSessions(home, "droid"))[0];
     expect(copy, `${label}: the copy is listed`).toBeDefined();
+    moveIntoProject(copy!.path, home);
     server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);
     const n = server.requests.length;
     const ran = await run(DROID, [...ARGS, "-s", copy!.id, RESUME_PROMPT], {

@@ -221,6 +221,8 @@ function fromCommon(t: Transcript<Common>): Transcript<DroidBody> {
     type: "session_start",
     id,
     title: t.meta.title?.trim() || promptTitle(t.body) || "",
+    // Droid's schema requires an owner (it writes the user's name); a file it cannot read, it deletes.
+    owner: "",
     version: SESSION_VERSION,
     cwd: t.meta.cwd ?? "",
   };

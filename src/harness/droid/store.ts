@@ -18,9 +18,11 @@ import {
   statOrUndefined,
   writeFileAtomic,
 } from "../../fsx.js";
+import { assignDefined } from "../../json.js";
 import { checkLinkInside, checkPathComponent, linkOutsideProblem } from "../../paths.js";
 import { timestampFromMillis } from "../../time.js";
 import type {
+  Discovered,
   DiscoverOptions,
   Discovery,
   Fingerprint,
@@ -112,7 +114,7 @@ export class DroidStore implements Store<DroidBody> {
         if (count === 0) return undefined; // started, never prompted
         const header = str(headerOf(records), "id");
         if (header !== id) return { skip: `names session ${JSON.stringify(header)} inside` };
-        return {
+        const found: Discovered = {
           harness: "droid",
           id,
           path,
@@ -121,6 +123,9 @@ export class DroidStore implements Store<DroidBody> {
           message_count: count,
           fingerprint: sessionStamp(path) ?? { files: [] },
         };
+        // A fork (`droid exec --fork`) names the session it came from.
+        assignDefined(found, "forked_from", str(headerOf(records), "parent") || undefined);
+        return found;
       },
       options,
     );
