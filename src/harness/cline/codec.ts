@@ -22,7 +22,7 @@ import { assignDefined } from "../../json.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
-import { artifactText, resultText } from "../shared/results.js";
+import { blockText, resultText } from "../shared/results.js";
 import { type ClineBody, MESSAGES_VERSION, messagesOf, unwrapPrompt } from "./body.js";
 import { clineMeta, clineTime } from "./meta.js";
 import { toolFromCline, toolToCline } from "./tools.js";
@@ -169,21 +169,7 @@ function toCommon(t: Transcript<ClineBody>): Transcript<Common> {
 // Common -> Cline
 
 function asText(b: Block): string {
-  switch (b.type) {
-    case "text":
-    case "thinking":
-      return b.text;
-    case "artifact":
-      return artifactText(b);
-    case "tool_use":
-      return JSON.stringify(toolToCline(b.tool));
-    case "tool_result":
-      return resultText(b.content);
-    case "image":
-      return "";
-    default:
-      return b satisfies never;
-  }
+  return blockText(b, (tool) => JSON.stringify(toolToCline(tool)));
 }
 
 function item(b: Block, role: "user" | "assistant"): JsonObject {

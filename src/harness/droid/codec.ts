@@ -24,7 +24,7 @@ import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
-import { artifactText, resultText } from "../shared/results.js";
+import { blockText, resultText } from "../shared/results.js";
 import { conversation, type DroidBody, recordsOf, settingsUsage } from "./body.js";
 import { droidMeta, recordTime } from "./meta.js";
 import { toolFromDroid, toolToDroid } from "./tools.js";
@@ -125,21 +125,7 @@ function toCommon(t: Transcript<DroidBody>): Transcript<Common> {
 
 /** A block Droid's content cannot hold where it stands, as text. */
 function asText(block: Block): string {
-  switch (block.type) {
-    case "text":
-    case "thinking":
-      return block.text;
-    case "artifact":
-      return artifactText(block);
-    case "tool_use":
-      return JSON.stringify(toolToDroid(block.tool));
-    case "tool_result":
-      return resultText(block.content);
-    case "image":
-      return "";
-    default:
-      return block satisfies never;
-  }
+  return blockText(block, (tool) => JSON.stringify(toolToDroid(tool)));
 }
 
 function itemOf(block: Block, role: Message["role"]): JsonObject {

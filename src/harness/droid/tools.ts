@@ -20,9 +20,9 @@ import {
   type JsonObject,
   type Tool,
   toolFromCanonical,
-  toolToCanonical,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
+import { canonicalCall } from "../shared/results.js";
 
 const DROID_TOOLS = new Set(["Execute", "Read", "Create", "Edit"]);
 const RISK_LEVELS = new Set(["low", "medium", "high"]);
@@ -137,16 +137,11 @@ export function toolToDroid(tool: Tool): { name: string; input: JsonObject } {
       return { name: "Edit", input };
     }
     case "Raw":
-      return {
-        name: tool.tool_name,
-        input: isJsonObject(tool.input) ? tool.input : { input: tool.input },
-      };
     case "MultiEdit":
     case "Command":
       break;
     default:
       return tool satisfies never;
   }
-  const { name, input } = toolToCanonical(tool);
-  return { name, input: isJsonObject(input) ? input : { input } };
+  return canonicalCall(tool);
 }
