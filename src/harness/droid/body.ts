@@ -13,6 +13,7 @@
 import { isJsonObject, type JsonObject, type Usage } from "../../common.js";
 import { parseBounded } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
+import { countsUsage } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 
 export { joinLines, splitLines } from "../../lines.js";
@@ -61,27 +62,19 @@ export function conversation(records: readonly JsonObject[]): JsonObject[] {
   });
 }
 
-function count(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
-}
-
 /** The session's token totals from its settings text (`tokenUsage`), or undefined. */
 export function settingsUsage(settings: string | undefined): Usage | undefined {
   if (settings === undefined) return undefined;
   const parsed = parseBounded(settings);
-  const tokens = parsed === undefined ? undefined : obj(obj(parsed.value), "tokenUsage");
-  if (tokens === undefined) return undefined;
-  const usage: Usage = {
-    input_tokens: count(tokens.inputTokens),
-    // `thinkingTokens` is Droid's own breakdown; it is not added (docs/formats/droid.md).
-    output_tokens: count(tokens.outputTokens),
-  };
-  const read = count(tokens.cacheReadTokens);
-  const created = count(tokens.cacheCreationTokens);
-  if (usage.input_tokens + usage.output_tokens + read + created === 0) return undefined;
-  if (read > 0) usage.cache_read_input_tokens = read;
-  if (created > 0) usage.cache_creation_input_tokens = created;
-  return usage;
+  // `thinkingTokens` is Droid's own breakdown; it is not added (docs/formats/droid.md).
+  return parsed === undefined
+    ? undefined
+    : countsUsage(obj(obj(parsed.value), "tokenUsage"), {
+        input: "inputTokens",
+        output: "outputTokens",
+        cacheRead: "cacheReadTokens",
+        cacheWrite: "cacheCreationTokens",
+      });
 }
 
 /** The model a settings text names (`model`), or undefined. */

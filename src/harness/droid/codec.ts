@@ -23,6 +23,7 @@ import type { VerbatimLine } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { thinkingBlock } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
 import { conversation, type DroidBody, recordsOf, settingsUsage } from "./body.js";
@@ -58,14 +59,9 @@ function blockOf(item: Json): Block | undefined {
   switch (item.type) {
     case "text":
       return { type: "text", text: str(item, "text") ?? "" };
-    case "thinking": {
-      const block: Block = { type: "thinking", text: str(item, "thinking") ?? "" };
-      const signature = str(item, "signature");
-      if (signature) block.signature = signature;
-      return block;
-    }
+    case "thinking":
     case "redacted_thinking":
-      return { type: "thinking", text: "", encrypted: str(item, "data") ?? "" };
+      return thinkingBlock(item);
     case "tool_use":
       return {
         type: "tool_use",
