@@ -31,8 +31,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer, type Turn } from "./server/index.js";
 import { baseEnv, cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { expectInOrder, historyPieces } from "./support/history.js";
 import { listSessions, viewCommon } from "./support/session.js";
-import { makeSource } from "./support/sources.js";
+import { FINAL_1, FINAL_2, makeSource, NOTES, PROMPT_1, PROMPT_2 } from "./support/sources.js";
 
 const PKG = join(REPO, "test", "real", "node_modules", "@factory", "cli-linux-x64");
 const DROID = join(PKG, "bin", "droid");
@@ -46,10 +47,6 @@ const enabled = known.includes("droid");
 if (!enabled)
   console.log(`[test:real] droid ${DROID_VERSION}: skipped, txcript has no harness "droid" yet`);
 
-const PROMPT_1 = "Set up the notes project";
-const PROMPT_2 = "How many lines does hello.txt have?";
-const FINAL_1 = "Wrote hello.txt; missing.txt does not exist.";
-const FINAL_2 = "hello.txt has 1 line.";
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
 const MODEL = "custom:mock-model";
@@ -171,34 +168,6 @@ function moveIntoProject(path: string, home: string) {
  */
 const EDIT_RESULT = "The file has been updated successfully.";
 
-/** The non-empty texts, call ids and results of a Common document, in order (Edit results as Droid sends them). */
-function historyPieces(doc: { messages: { role: string; content: Record<string, unknown>[] }[] }) {
-  const out: string[] = [];
-  const edits = new Set<string>();
-  for (const m of doc.messages)
-    for (const b of m.content) {
-      if (b.type === "text" && String(b.text ?? "").trim() !== "") out.push(String(b.text));
-      if (b.type === "tool_use") {
-        out.push(String(b.id));
-        if ((b.tool as { name?: string }).name === "Edit") edits.add(String(b.id));
-      }
-      if (b.type === "tool_result" && edits.has(String(b.tool_use_id))) out.push(EDIT_RESULT);
-      else if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
-        out.push(b.content.trim());
-    }
-  return out;
-}
-
-function expectInOrder(sent: string, pieces: string[]) {
-  let at = 0;
-  for (const p of pieces) {
-    const needle = JSON.stringify(p).slice(1, -1);
-    const found = sent.indexOf(needle, at);
-    expect(found, `in order in the request: ${p.slice(0, 80)}`).toBeGreaterThanOrEqual(0);
-    at = found + needle.length;
-  }
-}
-
 const box = sandbox("droid");
 
 describe.skipIf(!enabled)(`Factory Droid ${DROID_VERSION} against the mock server`, () => {
@@ -208,7 +177,7 @@ describe.skipIf(!enabled)(`Factory Droid ${DROID_VERSION} against the mock serve
   beforeAll(async () => {
     server = await startMockServer(script(box.project));
     api = await startFactoryStub();
-    writeFileSync(join(box.project, "notes.txt"), "remember the milk\n");
+    writeFileSync(join(box.project, "notes.txt"), NOTES);
   });
   afterAll(async () => {
     await server.close();
@@ -293,7 +262,10 @@ describe.skipIf(!enabled)(`Factory Droid ${DROID_VERSION} against the mock serve
     expect(ran.stdout).toContain(RESUMED);
     const request = server.requests.slice(n).find((r) => r.scripted);
     expect(request, `${label}: Droid sent the resumed conversation`).toBeDefined();
-    expectInOrder(JSON.stringify(request!.body), [...historyPieces(before), RESUME_PROMPT]);
+    const sent = historyPieces(before, (call, content) =>
+      (call?.tool as { name?: string } | undefined)?.name === "Edit" ? EDIT_RESULT : content,
+    );
+    expectInOrder(JSON.stringify(request!.body), [...sent, RESUME_PROMPT]);
     const after = await viewCommon(home, copy!.id, "droid");
     expect(after.messages.length).toBeGreaterThan(before.messages.length);
     expect(after.messages.at(-1)?.content).toEqual([{ type: "text", text: RESUMED }]);
