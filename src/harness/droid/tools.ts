@@ -22,18 +22,11 @@ import {
   toolFromCanonical,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
+import { hasOnly, isCount, readFromArgs } from "../shared/fields.js";
 import { canonicalCall } from "../shared/results.js";
 
 const DROID_TOOLS = new Set(["Execute", "Read", "Create", "Edit"]);
 const RISK_LEVELS = new Set(["low", "medium", "high"]);
-
-function hasOnly(args: JsonObject, keys: readonly string[]): boolean {
-  return Object.keys(args).every((k) => keys.includes(k));
-}
-
-function isCount(v: Json | undefined): v is number {
-  return typeof v === "number" && Number.isInteger(v) && v >= 0;
-}
 
 function execute(args: JsonObject, raw: Tool): Tool {
   const keys = ["command", "summary", "timeout", "fireAndForget", "riskLevel", "riskLevelReason"];
@@ -47,21 +40,6 @@ function execute(args: JsonObject, raw: Tool): Tool {
   if (typeof args.summary === "string" && args.summary !== "") tool.description = args.summary;
   if (isCount(args.timeout)) tool.timeout_ms = args.timeout * 1000;
   if (args.fireAndForget === true) tool.run_in_background = true;
-  return tool;
-}
-
-function read(args: JsonObject, raw: Tool): Tool {
-  if (typeof args.file_path !== "string" || !hasOnly(args, ["file_path", "offset", "limit"]))
-    return raw;
-  const tool: Tool = { name: "Read", file_path: args.file_path };
-  if (args.offset !== undefined) {
-    if (!isCount(args.offset) || args.offset < 1) return raw;
-    tool.offset = args.offset;
-  }
-  if (args.limit !== undefined) {
-    if (!isCount(args.limit)) return raw;
-    tool.limit = args.limit;
-  }
   return tool;
 }
 
@@ -93,7 +71,7 @@ export function toolFromDroid(name: string, args: Json): Tool {
     case "Execute":
       return execute(args, raw);
     case "Read":
-      return read(args, raw);
+      return readFromArgs(args, "file_path") ?? raw;
     case "Create":
       return typeof args.file_path === "string" &&
         typeof args.content === "string" &&
