@@ -112,8 +112,6 @@ export class DroidStore implements Store<DroidBody> {
         const records = recordsOf(t.body.lines);
         const count = conversation(records).length;
         if (count === 0) return undefined; // started, never prompted
-        const header = str(headerOf(records), "id");
-        if (header !== id) return { skip: `names session ${JSON.stringify(header)} inside` };
         const found: Discovered = {
           harness: "droid",
           id,
@@ -135,7 +133,9 @@ export class DroidStore implements Store<DroidBody> {
     const path = this.filesFor(id)[0];
     if (path === undefined) throw noSession("droid", "Droid", id, this.root);
     checkLinkInside(this.root, path, "droid");
-    return this.read(path);
+    const t = this.read(path);
+    // Droid finds a session by its file's name: that is the id resume takes.
+    return { meta: { ...t.meta, id }, body: t.body };
   }
 
   save(transcript: Transcript<DroidBody>, options: SaveOptions = {}): Saved {
