@@ -206,3 +206,66 @@ export function hyperfine(
   }
   return out;
 }
+
+/** A store of one file a session, as `benchSessionFiles` drives it. */
+export interface SessionFileBench {
+  /** How many sessions to write. */
+  sessions: number;
+  /** Write session `n` (from `codingSession`) into the store; its file's path. */
+  write(n: number, common: ReturnType<typeof codingSession>): string;
+  /** The store's discovery. */
+  discover(): Promise<unknown>;
+  /** Load session `n` and convert it to Common. */
+  loadCommon(n: number): unknown;
+  /** `codingSession`'s options for session `n`. */
+  options(n: number): { model: string; cwd: string };
+}
+
+/**
+ * The benchmark of a store of one JSONL file a session: `sessions` sessions
+ * of `turns` turns (the first ten times longer), then discovery and load +
+ * toCommon of the longest, each against reading and parsing the same files'
+ * lines in the same run. Prints medians and ratios.
+ */
+export async function benchSessionFiles(b: SessionFileBench, turns: number): Promise<void> {
+  const paths: string[] = [];
+  for (let n = 0; n < b.sessions; n++)
+    paths.push(
+      b.write(
+        n,
+        codingSession(n, n === 0 ? turns * 10 : turns, n === 0 ? 4000 : 400, b.options(n)),
+      ),
+    );
+  const parseAll = (path: string) =>
+    readFileSync(path, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+  const discover = await timeMedian(async () => {
+    await b.discover();
+  }, 5);
+  const baseDiscover = await timeMedian(() => {
+    for (const path of paths) parseAll(path);
+  }, 5);
+  const load = await timeMedian(() => {
+    b.loadCommon(0);
+  }, 5);
+  const baseLoad = await timeMedian(() => {
+    parseAll(paths[0] ?? "");
+  }, 5);
+  report([
+    { store: `${b.sessions} sessions` },
+    {
+      op: "discover",
+      median_ms: discover.toFixed(1),
+      baseline_read_parse_ms: baseDiscover.toFixed(1),
+      ratio: (discover / baseDiscover).toFixed(2),
+    },
+    {
+      op: `load+toCommon ${turns * 10} turns`,
+      median_ms: load.toFixed(1),
+      baseline_read_parse_ms: baseLoad.toFixed(1),
+      ratio: (load / baseLoad).toFixed(2),
+    },
+  ]);
+}

@@ -411,7 +411,8 @@ function outLayout(
   if (h.outHome === undefined)
     throw new UnsupportedError(
       h.id,
-      `${h.label} cannot be pointed at another directory, so a copy cannot be written under --out; continue without --out`,
+      h.outRefusal ??
+        `${h.label} cannot be pointed at another directory, so a copy cannot be written under --out; continue without --out`,
     );
   return h.outHome(resolve(dir), surface);
 }

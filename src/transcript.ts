@@ -23,6 +23,7 @@ export const HARNESS_IDS = [
   "cursor",
   "amp",
   "cline",
+  "droid",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -42,6 +43,7 @@ export const HARNESS_LABELS = {
   cursor: "Cursor",
   amp: "Amp",
   cline: "Cline",
+  droid: "Factory Droid",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -63,6 +65,7 @@ export const STORED_HARNESS_IDS = [
   "cursor",
   "amp",
   "cline",
+  "droid",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 
@@ -337,4 +340,6 @@ export interface Harness<Id extends HarnessId = HarnessId, Body = unknown> {
    * directory, and `--out` is refused for it before anything is written.
    */
   readonly outHome?: (dir: string, surface: string | undefined) => OutHome;
+  /** Without `outHome`: why `--out` is refused, when there is more to say than that the harness cannot be moved. */
+  readonly outRefusal?: string;
 }

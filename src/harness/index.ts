@@ -23,6 +23,7 @@ import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import { copilot } from "./copilot/index.js";
 import { cursor } from "./cursor/index.js";
+import { droid } from "./droid/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
 import { kiro } from "./kiro/index.js";
@@ -48,6 +49,7 @@ const HARNESSES = {
   cursor,
   amp,
   cline,
+  droid,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -14,6 +14,7 @@ import { ClineProbe } from "./cline/probe.js";
 import { CodexProbe } from "./codex/probe.js";
 import { CopilotProbe } from "./copilot/probe.js";
 import { CursorProbe } from "./cursor/probe.js";
+import { DroidProbe } from "./droid/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
@@ -35,6 +36,7 @@ const PROBES = {
   cursor: (options) => new CursorProbe(options),
   amp: (options) => new AmpProbe(options),
   cline: (options) => new ClineProbe(options),
+  droid: (options) => new DroidProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

@@ -42,6 +42,8 @@ import { toolFromCline, toolToCline } from "../../src/harness/cline/tools.js";
 import { SCAFFOLDING_PREFIXES } from "../../src/harness/codex/body.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
 import { toolFromCopilot, toolToCopilot } from "../../src/harness/copilot/tools.js";
+import { droidSessionId } from "../../src/harness/droid/codec.js";
+import { toolFromDroid, toolToDroid } from "../../src/harness/droid/tools.js";
 import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
 import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
 import { toolFromPi, toolToPi } from "../../src/harness/pi/tools.js";
@@ -2168,6 +2170,106 @@ const carryCline: Carry = (t) => {
   return { meta, body };
 };
 
+/**
+ * Factory Droid (docs/formats/droid.md): one Droid message per Common
+ * message, Anthropic-style blocks; [a non-UUID session id is replaced by a
+ * stable UUID]; [times to the millisecond]; [the session's start is its
+ * first message's time (Droid's session start records none)]; [git branch
+ * and CLI version are lost]; [a title is trimmed, and a session without one
+ * is titled by its first prompt]; [the session's model is its first
+ * assistant message's]; [an assistant message with no model takes the
+ * session's]; [stop reasons are lost]; [usage is the session's total, in the
+ * settings file beside the session: through the store it rides on the last
+ * assistant message, through the text form it is lost]; [a structured tool
+ * result becomes its text]; [opaque reasoning beside text, and an empty
+ * signature, are lost]; [thinking, a tool call or a tool result where the
+ * role cannot hold it becomes text]; tools go through Droid's own names (its
+ * tools module, tested on its own in test/droid).
+ */
+const carryDroid: Carry = (t, via) => {
+  const ms = (ts: Timestamp): Timestamp => timestampFromMillis(timestampMillis(ts));
+  const block = (b: Block, role: Message["role"]): Block => {
+    switch (b.type) {
+      case "text":
+        return clone(b);
+      case "image":
+        return {
+          type: "image",
+          source: { type: b.source.type, media_type: b.source.media_type, data: b.source.data },
+        };
+      case "artifact":
+        return { type: "text", text: artifactText(b) };
+      case "thinking":
+        if (role !== "assistant") return { type: "text", text: b.text };
+        if (b.text === "" && b.encrypted !== undefined)
+          return { type: "thinking", text: "", encrypted: b.encrypted };
+        return b.signature
+          ? { type: "thinking", text: b.text, signature: b.signature }
+          : { type: "thinking", text: b.text };
+      case "tool_use": {
+        const { name, input } = toolToDroid(b.tool);
+        if (role !== "assistant") return { type: "text", text: JSON.stringify({ name, input }) };
+        return { type: "tool_use", id: b.id, tool: toolFromDroid(name, input) };
+      }
+      case "tool_result": {
+        if (role !== "user") return { type: "text", text: resultText(b.content) };
+        const out: Block = {
+          type: "tool_result",
+          tool_use_id: b.tool_use_id,
+          content: typeof b.content === "string" ? b.content : resultText(b.content),
+        };
+        if (b.is_error === true) out.is_error = true;
+        return out;
+      }
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = t.body.map((m) => {
+    const out: Message = {
+      role: m.role,
+      content: m.content.map((b) => block(b, m.role)),
+      timestamp: ms(m.timestamp),
+    };
+    const model = m.model ?? t.meta.model;
+    if (m.role === "assistant" && model) out.model = model;
+    return out;
+  });
+  if (via === "store") {
+    let total: Usage | undefined;
+    for (const m of t.body) {
+      if (m.usage === undefined) continue;
+      total ??= { input_tokens: 0, output_tokens: 0 };
+      total.input_tokens += m.usage.input_tokens;
+      total.output_tokens += m.usage.output_tokens;
+      const read = (total.cache_read_input_tokens ?? 0) + (m.usage.cache_read_input_tokens ?? 0);
+      const made =
+        (total.cache_creation_input_tokens ?? 0) + (m.usage.cache_creation_input_tokens ?? 0);
+      if (read > 0) total.cache_read_input_tokens = read;
+      if (made > 0) total.cache_creation_input_tokens = made;
+    }
+    const last = body.findLast((m) => m.role === "assistant");
+    const sum = total
+      ? total.input_tokens +
+        total.output_tokens +
+        (total.cache_read_input_tokens ?? 0) +
+        (total.cache_creation_input_tokens ?? 0)
+      : 0;
+    if (total !== undefined && last !== undefined && sum > 0) last.usage = total;
+  }
+  const first = body[0];
+  const meta: Meta = {
+    id: droidSessionId(t.meta.id),
+    timestamp: first === undefined ? EPOCH : first.timestamp,
+  };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  const title = t.meta.title?.trim() || firstPromptTitle(t.body, () => false);
+  if (title) meta.title = title;
+  const model = body.find((m) => m.role === "assistant" && m.model)?.model;
+  if (model) meta.model = model;
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -2183,4 +2285,5 @@ export const CARRY: Record<HarnessId, Carry> = {
   cursor: carryCursor,
   amp: carryAmp,
   cline: carryCline,
+  droid: carryDroid,
 };

@@ -56,6 +56,7 @@ const HARNESSES = [
   "cursor",
   "amp",
   "cline",
+  "droid",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -72,6 +73,7 @@ const LABEL: Record<HarnessId, string> = {
   cursor: "Cursor",
   amp: "Amp",
   cline: "Cline",
+  droid: "Droid",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */
@@ -214,7 +216,7 @@ function survivors(t: Transcript<Common>): Survivors {
 // ---------------------------------------------------------------------------
 // The matrix
 
-const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro", "cursor"];
+const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro", "cursor", "droid"];
 
 describe.each(sources)("from $name", (source) => {
   describe.each([...HARNESSES])("to %s", (target) => {

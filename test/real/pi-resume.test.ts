@@ -24,6 +24,7 @@ import {
   sandbox,
   txcript,
 } from "./support/cli.js";
+import { expectInOrder, historyPieces } from "./support/history.js";
 import { listSessions, viewCommon } from "./support/session.js";
 import { makeSource, promptArgs } from "./support/sources.js";
 
@@ -65,29 +66,6 @@ function piEnv(home: string, url: string): Record<string, string> {
   };
   writeFileSync(join(agent, "models.json"), JSON.stringify(models, null, 2));
   return { ...baseEnv(home, url), PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
-}
-
-/** The non-empty texts, call ids and results of a Common document, in order. */
-function historyPieces(doc: { messages: { role: string; content: Record<string, unknown>[] }[] }) {
-  const out: string[] = [];
-  for (const m of doc.messages)
-    for (const b of m.content) {
-      if (b.type === "text" && String(b.text ?? "").trim() !== "") out.push(String(b.text));
-      if (b.type === "tool_use") out.push(String(b.id));
-      if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
-        out.push(b.content.trim());
-    }
-  return out;
-}
-
-function expectInOrder(sent: string, pieces: string[]) {
-  let at = 0;
-  for (const p of pieces) {
-    const needle = JSON.stringify(p).slice(1, -1);
-    const found = sent.indexOf(needle, at);
-    expect(found, `in order in the request: ${p.slice(0, 80)}`).toBeGreaterThanOrEqual(0);
-    at = found + needle.length;
-  }
 }
 
 describe.skipIf(!enabled)(`pi ${PI_VERSION} resume matrix`, () => {

@@ -21,28 +21,20 @@ import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { countsUsage, thinkingBlock } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
-import { artifactText, resultText } from "../shared/results.js";
+import { blockText, resultText } from "../shared/results.js";
 import { type ClineBody, MESSAGES_VERSION, messagesOf, unwrapPrompt } from "./body.js";
 import { clineMeta, clineTime } from "./meta.js";
 import { toolFromCline, toolToCline } from "./tools.js";
 
-function count(v: Json | undefined): number {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
-}
-
 function usageOf(metrics: JsonObject | undefined): Usage | undefined {
-  if (metrics === undefined) return undefined;
-  const usage: Usage = {
-    input_tokens: count(metrics.inputTokens),
-    output_tokens: count(metrics.outputTokens),
-  };
-  const read = count(metrics.cacheReadTokens);
-  const write = count(metrics.cacheWriteTokens);
-  if (usage.input_tokens + usage.output_tokens + read + write === 0) return undefined;
-  if (read > 0) usage.cache_read_input_tokens = read;
-  if (write > 0) usage.cache_creation_input_tokens = write;
-  return usage;
+  return countsUsage(metrics, {
+    input: "inputTokens",
+    output: "outputTokens",
+    cacheRead: "cacheReadTokens",
+    cacheWrite: "cacheWriteTokens",
+  });
 }
 
 /** Cline's image (`{data, mediaType}`) or the legacy Anthropic one (`{source: {…}}`). */
@@ -106,14 +98,9 @@ function block(item: Json, role: "user" | "assistant"): Block | undefined {
       return { type: "text", text: str(item, "content") ?? "" };
     case "image":
       return imageBlock(item);
-    case "thinking": {
-      const b: Block = { type: "thinking", text: str(item, "thinking") ?? "" };
-      const signature = str(item, "signature");
-      if (signature) b.signature = signature;
-      return b;
-    }
+    case "thinking":
     case "redacted_thinking":
-      return { type: "thinking", text: "", encrypted: str(item, "data") ?? "" };
+      return thinkingBlock(item);
     case "tool_use":
       return {
         type: "tool_use",
@@ -169,21 +156,7 @@ function toCommon(t: Transcript<ClineBody>): Transcript<Common> {
 // Common -> Cline
 
 function asText(b: Block): string {
-  switch (b.type) {
-    case "text":
-    case "thinking":
-      return b.text;
-    case "artifact":
-      return artifactText(b);
-    case "tool_use":
-      return JSON.stringify(toolToCline(b.tool));
-    case "tool_result":
-      return resultText(b.content);
-    case "image":
-      return "";
-    default:
-      return b satisfies never;
-  }
+  return blockText(b, (tool) => JSON.stringify(toolToCline(tool)));
 }
 
 function item(b: Block, role: "user" | "assistant"): JsonObject {

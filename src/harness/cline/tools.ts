@@ -16,7 +16,6 @@ import {
   type JsonObject,
   type Tool,
   toolFromCanonical,
-  toolToCanonical,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import {
@@ -26,6 +25,7 @@ import {
   renderAddPatch,
   renderUpdatePatch,
 } from "../shared/patch.js";
+import { canonicalCall } from "../shared/results.js";
 
 const CLINE_TOOLS = new Set([
   "run_commands",
@@ -132,16 +132,11 @@ export function toolToCline(tool: Tool): { name: string; input: JsonObject } {
         };
       break;
     case "Raw":
-      return {
-        name: tool.tool_name,
-        input: isJsonObject(tool.input) ? tool.input : { input: tool.input },
-      };
     case "MultiEdit":
     case "Command":
       break;
     default:
       return tool satisfies never;
   }
-  const { name, input } = toolToCanonical(tool);
-  return { name, input: isJsonObject(input) ? input : { input } };
+  return canonicalCall(tool);
 }

@@ -26,7 +26,7 @@ import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { str } from "../shared/fields.js";
-import { artifactText, resultText } from "../shared/results.js";
+import { blockText, resultText } from "../shared/results.js";
 import { commonEntries, commonMessage, entriesOf, type PiBody, SESSION_VERSION } from "./body.js";
 import { piMeta, piTime } from "./meta.js";
 import { toolFromPi, toolToPi } from "./tools.js";
@@ -217,22 +217,7 @@ function usageToPi(usage: Usage | undefined): JsonObject {
 
 /** A block pi's user and tool-result content cannot hold, as text. */
 function asText(block: Block): string {
-  switch (block.type) {
-    case "text":
-      return block.text;
-    case "artifact":
-      return artifactText(block);
-    case "thinking":
-      return block.text;
-    case "tool_use":
-      return JSON.stringify(toolToPi(block.tool));
-    case "tool_result":
-      return resultText(block.content);
-    case "image":
-      return "";
-    default:
-      return block satisfies never;
-  }
+  return blockText(block, (tool) => JSON.stringify(toolToPi(tool)));
 }
 
 function userItem(block: Block): JsonObject {

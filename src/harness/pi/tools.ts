@@ -18,16 +18,9 @@ import {
   toolToCanonical,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
+import { hasOnly, isCount, readFromArgs } from "../shared/fields.js";
 
 const PI_TOOLS = new Set(["bash", "read", "write", "edit"]);
-
-function hasOnly(args: JsonObject, keys: readonly string[]): boolean {
-  return Object.keys(args).every((k) => keys.includes(k));
-}
-
-function isCount(v: Json | undefined): v is number {
-  return typeof v === "number" && Number.isInteger(v) && v >= 0;
-}
 
 /** `{oldText, newText}` pairs, or undefined when any is not exactly that. */
 function editPairs(
@@ -57,19 +50,8 @@ export function toolFromPi(name: string, args: Json): Tool {
         ? { name: "Bash", command: args.command, timeout_ms: args.timeout * 1000 }
         : raw;
     }
-    case "read": {
-      if (typeof args.path !== "string" || !hasOnly(args, ["path", "offset", "limit"])) return raw;
-      const tool: Tool = { name: "Read", file_path: args.path };
-      if (args.offset !== undefined) {
-        if (!isCount(args.offset) || args.offset < 1) return raw;
-        tool.offset = args.offset;
-      }
-      if (args.limit !== undefined) {
-        if (!isCount(args.limit)) return raw;
-        tool.limit = args.limit;
-      }
-      return tool;
-    }
+    case "read":
+      return readFromArgs(args, "path") ?? raw;
     case "write":
       return typeof args.path === "string" &&
         typeof args.content === "string" &&

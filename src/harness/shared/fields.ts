@@ -4,7 +4,7 @@
  * The one copy; harness folders import it rather than write their own.
  */
 
-import { isJsonObject, type Json, type JsonObject } from "../../common.js";
+import { isJsonObject, type Json, type JsonObject, type Tool } from "../../common.js";
 
 /** `record[key]` when `key` is given (and record is an object), else the value itself. */
 function pick(value: Json | undefined, key: string | undefined): Json | undefined {
@@ -26,4 +26,33 @@ export function obj(record: JsonObject | undefined, key: string): JsonObject | u
 export function obj(value: Json | undefined, key?: string): JsonObject | undefined {
   const v = pick(value, key);
   return isJsonObject(v) ? v : undefined;
+}
+
+/** Whether every key of `args` is one of `keys`. */
+export function hasOnly(args: JsonObject, keys: readonly string[]): boolean {
+  return Object.keys(args).every((k) => keys.includes(k));
+}
+
+/** A whole number of zero or more. */
+export function isCount(v: Json | undefined): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0;
+}
+
+/**
+ * A Read from a harness's `{<path key>, offset?, limit?}` (offset 1-based),
+ * or undefined when the arguments are not exactly that.
+ */
+export function readFromArgs(args: JsonObject, pathKey: string): Tool | undefined {
+  const path = args[pathKey];
+  if (typeof path !== "string" || !hasOnly(args, [pathKey, "offset", "limit"])) return undefined;
+  const tool: Tool = { name: "Read", file_path: path };
+  if (args.offset !== undefined) {
+    if (!isCount(args.offset) || args.offset < 1) return undefined;
+    tool.offset = args.offset;
+  }
+  if (args.limit !== undefined) {
+    if (!isCount(args.limit)) return undefined;
+    tool.limit = args.limit;
+  }
+  return tool;
 }

@@ -4,7 +4,14 @@
  * harnesses whose results are text (Codex, Gemini CLI, OpenCode).
  */
 
-import { type Block, isJsonObject, type Json } from "../../common.js";
+import {
+  type Block,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Tool,
+  toolToCanonical,
+} from "../../common.js";
 
 /** A tool result as text: strings as they are, text blocks joined, anything else as JSON. */
 export function resultText(content: Json): string {
@@ -31,4 +38,38 @@ export function artifactText(block: Block & { type: "artifact" }): string {
     default:
       return source satisfies never;
   }
+}
+
+/**
+ * A block as text where a harness's content cannot hold its kind: text and
+ * thinking as their text, an artifact as `artifactText`, a call as
+ * `callText` says, a result as `resultText`, an image as nothing.
+ */
+export function blockText(block: Block, callText: (tool: Tool) => string): string {
+  switch (block.type) {
+    case "text":
+    case "thinking":
+      return block.text;
+    case "artifact":
+      return artifactText(block);
+    case "tool_use":
+      return callText(block.tool);
+    case "tool_result":
+      return resultText(block.content);
+    case "image":
+      return "";
+    default:
+      return block satisfies never;
+  }
+}
+
+/**
+ * A tool as a named call whose input is an object, for a tool a harness has
+ * no own name for: a Raw tool under its own name, any other under its
+ * canonical name; an input that is not an object is wrapped as `{input}`.
+ */
+export function canonicalCall(tool: Tool): { name: string; input: JsonObject } {
+  const { name, input } =
+    tool.name === "Raw" ? { name: tool.tool_name, input: tool.input } : toolToCanonical(tool);
+  return { name, input: isJsonObject(input) ? input : { input } };
 }

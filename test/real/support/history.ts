@@ -7,6 +7,7 @@
  * blocks), which each target names below.
  */
 
+import { expect } from "vitest";
 import type { Item } from "../server/index.js";
 import type { CliId } from "./cli.js";
 
@@ -243,4 +244,39 @@ export function actualLines(
     }
   }
   return { lines, problems, filled };
+}
+
+/**
+ * The non-empty texts, call ids and results of a Common document, in order:
+ * what a resumed CLI's first request must hold. `result` may say how the
+ * CLI sends a result (Droid renders its own Edit results).
+ */
+export function historyPieces(
+  doc: { messages: { role: string; content: Record<string, unknown>[] }[] },
+  result: (call: Record<string, unknown> | undefined, content: string) => string = (_, c) => c,
+): string[] {
+  const out: string[] = [];
+  const calls = new Map<string, Record<string, unknown>>();
+  for (const m of doc.messages)
+    for (const b of m.content) {
+      if (b.type === "text" && String(b.text ?? "").trim() !== "") out.push(String(b.text));
+      if (b.type === "tool_use") {
+        out.push(String(b.id));
+        calls.set(String(b.id), b);
+      }
+      if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
+        out.push(result(calls.get(String(b.tool_use_id)), b.content.trim()));
+    }
+  return out;
+}
+
+/** Every piece occurs in `sent` (as JSON string text), in order. */
+export function expectInOrder(sent: string, pieces: string[]) {
+  let at = 0;
+  for (const p of pieces) {
+    const needle = JSON.stringify(p).slice(1, -1);
+    const found = sent.indexOf(needle, at);
+    expect(found, `in order in the request: ${p.slice(0, 80)}`).toBeGreaterThanOrEqual(0);
+    at = found + needle.length;
+  }
 }

@@ -1,0 +1,46 @@
+/**
+ * Readers of the Anthropic-style records that several harnesses keep
+ * (Cline's messages, Droid's sessions): token counts under a harness's own
+ * key names as Common usage, and a `thinking` or `redacted_thinking` block.
+ * Pure.
+ */
+
+import { type Block, isJsonObject, type Json, type JsonObject, type Usage } from "../../common.js";
+import { str } from "./fields.js";
+
+function count(v: Json | undefined): number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
+}
+
+/** Where a harness keeps the four token counts. */
+export interface CountKeys {
+  input: string;
+  output: string;
+  cacheRead: string;
+  cacheWrite: string;
+}
+
+/** Token counts as Common usage; all zeros (or no object) read as none. */
+export function countsUsage(counts: Json | undefined, keys: CountKeys): Usage | undefined {
+  if (!isJsonObject(counts)) return undefined;
+  const usage: Usage = {
+    input_tokens: count(counts[keys.input]),
+    output_tokens: count(counts[keys.output]),
+  };
+  const read = count(counts[keys.cacheRead]);
+  const write = count(counts[keys.cacheWrite]);
+  if (usage.input_tokens + usage.output_tokens + read + write === 0) return undefined;
+  if (read > 0) usage.cache_read_input_tokens = read;
+  if (write > 0) usage.cache_creation_input_tokens = write;
+  return usage;
+}
+
+/** A `thinking` block (its signature kept when not empty) or a `redacted_thinking` one (opaque). */
+export function thinkingBlock(item: JsonObject): Block {
+  if (item.type === "redacted_thinking")
+    return { type: "thinking", text: "", encrypted: str(item, "data") ?? "" };
+  const block: Block = { type: "thinking", text: str(item, "thinking") ?? "" };
+  const signature = str(item, "signature");
+  if (signature) block.signature = signature;
+  return block;
+}
