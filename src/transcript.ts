@@ -23,6 +23,7 @@ export const HARNESS_IDS = [
   "cursor",
   "amp",
   "cline",
+  "crush",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -42,6 +43,7 @@ export const HARNESS_LABELS = {
   cursor: "Cursor",
   amp: "Amp",
   cline: "Cline",
+  crush: "Crush",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -63,6 +65,7 @@ export const STORED_HARNESS_IDS = [
   "cursor",
   "amp",
   "cline",
+  "crush",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

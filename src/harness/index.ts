@@ -22,6 +22,7 @@ import { claudeCode } from "./claude-code/index.js";
 import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import { copilot } from "./copilot/index.js";
+import { crush } from "./crush/index.js";
 import { cursor } from "./cursor/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
@@ -48,6 +49,7 @@ const HARNESSES = {
   cursor,
   amp,
   cline,
+  crush,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

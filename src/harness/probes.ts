@@ -13,6 +13,7 @@ import { ClaudeCodeProbe } from "./claude-code/probe.js";
 import { ClineProbe } from "./cline/probe.js";
 import { CodexProbe } from "./codex/probe.js";
 import { CopilotProbe } from "./copilot/probe.js";
+import { CrushProbe } from "./crush/probe.js";
 import { CursorProbe } from "./cursor/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
@@ -35,6 +36,7 @@ const PROBES = {
   cursor: (options) => new CursorProbe(options),
   amp: (options) => new AmpProbe(options),
   cline: (options) => new ClineProbe(options),
+  crush: (options) => new CrushProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */
