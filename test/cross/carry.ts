@@ -2181,9 +2181,15 @@ const carryCline: Carry = (t) => {
  * turn `canceled`; bash/view/write/edit/multiedit come back typed.
  */
 const carryCrush: Carry = (t) => {
-  const seconds = (ts: Timestamp) =>
-    timestampFromMillis(Math.floor(timestampMillis(ts) / 1000) * 1000);
-  const meta: Meta = { id: t.meta.id, timestamp: seconds(t.meta.timestamp) };
+  // [Times are whole seconds; a column of 1e11 or more is read as milliseconds (the schema's
+  // comments say ms), one of 1e15 or more as no time: the row takes the time before it]
+  const column = (ts: Timestamp): Timestamp | undefined => {
+    const s = Math.floor(timestampMillis(ts) / 1000);
+    if (Math.abs(s) < 1e11) return timestampFromMillis(s * 1000);
+    return Math.abs(s) < 1e15 ? timestampFromMillis(s) : undefined;
+  };
+  const meta: Meta = { id: t.meta.id, timestamp: column(t.meta.timestamp) ?? EPOCH };
+  let previous = meta.timestamp;
   if (t.meta.cwd) meta.cwd = t.meta.cwd;
   const modelOf = (m: Message) => (m.role === "assistant" ? (m.model ?? t.meta.model) : undefined);
   const model = t.body.map(modelOf).find((x) => x);
@@ -2249,10 +2255,13 @@ const carryCrush: Carry = (t) => {
     }
   };
   const body: Message[] = [];
-  const push = (m: Message, blocks: Block[]) => {
+  // One row per assistant message, and per non-empty half of a user message.
+  const row = (m: Message, blocks: Block[]) => {
+    const timestamp = column(m.timestamp) ?? previous;
+    previous = timestamp;
     const content = blocks.flatMap((b) => block(b) ?? []);
     if (content.length === 0) return;
-    const out: Message = { role: m.role, content, timestamp: seconds(m.timestamp) };
+    const out: Message = { role: m.role, content, timestamp };
     if (m.role === "assistant") {
       const own = modelOf(m);
       if (own) out.model = own;
@@ -2262,16 +2271,12 @@ const carryCrush: Carry = (t) => {
     body.push(out);
   };
   for (const m of t.body) {
-    if (m.role === "assistant") push(m, m.content);
+    if (m.role === "assistant") row(m, m.content);
     else {
-      push(
-        m,
-        m.content.filter((b) => b.type === "tool_result"),
-      );
-      push(
-        m,
-        m.content.filter((b) => b.type !== "tool_result"),
-      );
+      const results = m.content.filter((b) => b.type === "tool_result");
+      const rest = m.content.filter((b) => b.type !== "tool_result");
+      if (results.length > 0) row(m, results);
+      if (rest.length > 0) row(m, rest);
     }
   }
   // [An untitled session is titled by its first prompt]: the first user row's text.
