@@ -339,10 +339,18 @@ describe("Crush crush.db", () => {
     writeFileSync(
       join(root, "projects.json"),
       JSON.stringify({
-        projects: [7, null, { path: 3 }, { path: project, data_dir: join(project, ".crush") }],
+        projects: [
+          7,
+          null,
+          { path: 3 },
+          // A data directory through a file: nothing there, not a failure.
+          { path: "/elsewhere", data_dir: join(project, ".crush", "crush.db") },
+          { path: project, data_dir: join(project, ".crush") },
+        ],
       }),
     );
     expect((await store.discover()).sessions).toHaveLength(3);
+    expect(store.stamp()).toContain(join(project, ".crush", "crush.db", "crush.db"));
   });
 
   it("lists a session id two projects share once, naming the second database", async () => {

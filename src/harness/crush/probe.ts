@@ -13,6 +13,7 @@ import { errnoCode } from "../../errors.js";
 import { parseBounded } from "../../json.js";
 import type { StoreOptions, StoreProbe } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
+import { fileState } from "../shared/probe.js";
 
 export const PROJECTS = "projects.json";
 const DATABASE = "crush.db";
@@ -88,17 +89,6 @@ export function projectDatabases(root: string): ProjectList {
   return problem === undefined ? { databases } : { databases, problem };
 }
 
-/** A file's size and times, or null when it is not there. */
-function state(path: string): (number | null)[] | null {
-  try {
-    const st = statSync(path);
-    return [st.size, st.mtimeMs, st.ctimeMs, st.ino];
-  } catch (cause) {
-    if (errnoCode(cause) === "ENOENT" || errnoCode(cause) === "ENOTDIR") return null;
-    throw cause;
-  }
-}
-
 export class CrushProbe implements StoreProbe {
   readonly roots: readonly string[];
   private readonly root: string;
@@ -112,6 +102,6 @@ export class CrushProbe implements StoreProbe {
   stamp(): string | undefined {
     const files = [join(this.root, PROJECTS)];
     for (const { path } of projectDatabases(this.root).databases) files.push(path, `${path}-wal`);
-    return JSON.stringify(files.map((f) => [f, state(f)]));
+    return JSON.stringify(files.map((f) => [f, fileState(f)]));
   }
 }

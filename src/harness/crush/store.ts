@@ -11,6 +11,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../../common.js";
 import { NotFoundError, UnsupportedError } from "../../errors.js";
+import { isRegularFile } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import { type Db, readSnapshot } from "../../sqlite.js";
 import {
@@ -126,9 +127,7 @@ export class CrushStore implements Store<CrushBody> {
 
   /** The project databases that exist as files. */
   private databases(): ProjectDatabase[] {
-    return projectDatabases(this.root).databases.filter(
-      (d) => statSync(d.path, { throwIfNoEntry: false })?.isFile() === true,
-    );
+    return projectDatabases(this.root).databases.filter((d) => isRegularFile(d.path));
   }
 
   private read<T>(path: string, read: (db: Db) => T): T {
