@@ -27,7 +27,7 @@ import {
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
 import { skipReason } from "../shared/store-files.js";
-import { deleteRefusal } from "../shared/store-read-only.js";
+import { deleteRefusal, rowObject } from "../shared/store-read-only.js";
 import type { CrushBody } from "./body.js";
 import { crushMeta, crushTime, crushTranscript, promptTexts } from "./meta.js";
 import {
@@ -52,17 +52,6 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
 };
 
 type SqlValue = string | number | bigint | Buffer | null;
-
-/** A row as JSON: text, numbers and NULL kept; a blob (Crush writes none) as its UTF-8 text. */
-function rowObject(row: Record<string, unknown>): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (typeof v === "string" || typeof v === "number" || v === null) out[k] = v;
-    else if (typeof v === "bigint") out[k] = Number(v);
-    else if (Buffer.isBuffer(v)) out[k] = v.toString("utf8");
-  }
-  return out;
-}
 
 /** The schema's migration version (Crush migrates with goose), when it records one. */
 function schemaVersion(db: Db): number | undefined {
