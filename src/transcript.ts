@@ -23,6 +23,7 @@ export const HARNESS_IDS = [
   "cursor",
   "amp",
   "cline",
+  "crush",
   "droid",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
@@ -42,6 +43,7 @@ export const HARNESS_LABELS = {
   qwen_code: "Qwen Code",
   cursor: "Cursor",
   amp: "Amp",
+  crush: "Crush",
   cline: "Cline",
   droid: "Factory Droid",
 } as const satisfies Readonly<Record<HarnessId, string>>;
@@ -63,6 +65,7 @@ export const STORED_HARNESS_IDS = [
   "copilot",
   "qwen_code",
   "cursor",
+  "crush",
   "amp",
   "cline",
   "droid",

@@ -22,6 +22,7 @@ import { claudeCode } from "./claude-code/index.js";
 import { cline } from "./cline/index.js";
 import { codex } from "./codex/index.js";
 import { copilot } from "./copilot/index.js";
+import { crush } from "./crush/index.js";
 import { cursor } from "./cursor/index.js";
 import { droid } from "./droid/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
@@ -48,6 +49,7 @@ const HARNESSES = {
   qwen_code: qwenCode,
   cursor,
   amp,
+  crush,
   cline,
   droid,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };

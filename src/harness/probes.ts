@@ -13,6 +13,7 @@ import { ClaudeCodeProbe } from "./claude-code/probe.js";
 import { ClineProbe } from "./cline/probe.js";
 import { CodexProbe } from "./codex/probe.js";
 import { CopilotProbe } from "./copilot/probe.js";
+import { CrushProbe } from "./crush/probe.js";
 import { CursorProbe } from "./cursor/probe.js";
 import { DroidProbe } from "./droid/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
@@ -35,6 +36,7 @@ const PROBES = {
   qwen_code: (options) => new QwenCodeProbe(options),
   cursor: (options) => new CursorProbe(options),
   amp: (options) => new AmpProbe(options),
+  crush: (options) => new CrushProbe(options),
   cline: (options) => new ClineProbe(options),
   droid: (options) => new DroidProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };

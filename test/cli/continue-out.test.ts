@@ -158,7 +158,7 @@ describe("continue --out DIR", () => {
     expect(existsSync(join(home, ".gemini"))).toBe(false);
   });
 
-  it.each(["amp", "cursor", "goose", "kiro", "copilot"])(
+  it.each(["amp", "cursor", "goose", "kiro", "copilot", "crush"])(
     "%s: refused before anything is written, in one line",
     (harness) => {
       const { base, home, doc, env } = setUp();

@@ -42,6 +42,7 @@ import { toolFromCline, toolToCline } from "../../src/harness/cline/tools.js";
 import { SCAFFOLDING_PREFIXES } from "../../src/harness/codex/body.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
 import { toolFromCopilot, toolToCopilot } from "../../src/harness/copilot/tools.js";
+import { toolFromCrush, toolToCrush } from "../../src/harness/crush/tools.js";
 import { droidSessionId } from "../../src/harness/droid/codec.js";
 import { toolFromDroid, toolToDroid } from "../../src/harness/droid/tools.js";
 import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
@@ -2270,6 +2271,123 @@ const carryDroid: Carry = (t, via) => {
   return { meta, body };
 };
 
+/**
+ * Crush (docs/formats/crush.md): "a user message becomes a `tool` row of
+ * its tool results, then a `user` row of the rest", each read back as its
+ * own user message; [times to the second], [usage], [git branch and CLI
+ * version] and [encrypted reasoning] are lost; an artifact becomes its
+ * text; "an image is a binary attachment", read back as an image when its
+ * type is an image's; a structured tool result becomes its JSON text;
+ * assistant rows take the session's model when they name none, and the
+ * session's model is its first assistant row's; Crush calls an aborted
+ * turn `canceled`; bash/view/write/edit/multiedit come back typed.
+ */
+const carryCrush: Carry = (t) => {
+  // [Times are whole seconds; a column of 1e11 or more is read as milliseconds (the schema's
+  // comments say ms), one of 1e15 or more as no time: the row takes the time before it]
+  const column = (ts: Timestamp): Timestamp | undefined => {
+    const s = Math.floor(timestampMillis(ts) / 1000);
+    if (Math.abs(s) < 1e11) return timestampFromMillis(s * 1000);
+    return Math.abs(s) < 1e15 ? timestampFromMillis(s) : undefined;
+  };
+  const meta: Meta = { id: t.meta.id, timestamp: column(t.meta.timestamp) ?? EPOCH };
+  let previous = meta.timestamp;
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  const modelOf = (m: Message) => (m.role === "assistant" ? (m.model ?? t.meta.model) : undefined);
+  const model = t.body.map(modelOf).find((x) => x);
+  const reason = (r: StopReason): StopReason | undefined => {
+    const written = typeof r === "string" ? (r === "aborted" ? "canceled" : r) : r.other;
+    if (written === "" || written === "stop") return undefined;
+    if (written === "canceled") return "aborted";
+    return STOP_REASONS.find((k) => k === written) ?? { other: written };
+  };
+  const block = (b: Block): Block | undefined => {
+    switch (b.type) {
+      case "text":
+        return clone(b);
+      case "thinking":
+        if (b.text === "" && !b.signature) return undefined;
+        return b.signature
+          ? { type: "thinking", text: b.text, signature: b.signature }
+          : { type: "thinking", text: b.text };
+      case "image": {
+        const { media_type, data } = b.source;
+        if (media_type.startsWith("image/"))
+          return { type: "image", source: { type: "base64", media_type, data } };
+        const name = "attachment";
+        return media_type.startsWith("text/")
+          ? {
+              type: "artifact",
+              artifact: {
+                id: name,
+                name,
+                source: {
+                  type: "text",
+                  text: Buffer.from(data, "base64").toString("utf8"),
+                  media_type,
+                },
+              },
+            }
+          : {
+              type: "artifact",
+              artifact: { id: name, name, source: { type: "base64", data, media_type } },
+            };
+      }
+      case "artifact":
+        return { type: "text", text: artifactText(b) };
+      case "tool_use": {
+        const { name, input } = toolToCrush(b.tool);
+        return {
+          type: "tool_use",
+          id: b.id,
+          tool: toolFromCrush(name, JSON.parse(JSON.stringify(input))),
+        };
+      }
+      case "tool_result": {
+        const r: ToolResultBlock = {
+          type: "tool_result",
+          tool_use_id: b.tool_use_id,
+          content: typeof b.content === "string" ? b.content : JSON.stringify(b.content),
+        };
+        if (b.is_error) r.is_error = true;
+        return r;
+      }
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = [];
+  // One row per assistant message, and per non-empty half of a user message.
+  const row = (m: Message, blocks: Block[]) => {
+    const timestamp = column(m.timestamp) ?? previous;
+    previous = timestamp;
+    const content = blocks.flatMap((b) => block(b) ?? []);
+    if (content.length === 0) return;
+    const out: Message = { role: m.role, content, timestamp };
+    if (m.role === "assistant") {
+      const own = modelOf(m);
+      if (own) out.model = own;
+      const stop = m.stop_reason === undefined ? undefined : reason(m.stop_reason);
+      if (stop !== undefined) out.stop_reason = stop;
+    }
+    body.push(out);
+  };
+  for (const m of t.body) {
+    if (m.role === "assistant") row(m, m.content);
+    else {
+      const results = m.content.filter((b) => b.type === "tool_result");
+      const rest = m.content.filter((b) => b.type !== "tool_result");
+      if (results.length > 0) row(m, results);
+      if (rest.length > 0) row(m, rest);
+    }
+  }
+  // [An untitled session is titled by its first prompt]: the first user row's text.
+  const title = t.meta.title?.trim() ? t.meta.title : firstPromptTitle(body, () => false);
+  if (title) meta.title = title;
+  if (model) meta.model = model;
+  return { meta, body };
+};
+
 export const CARRY: Record<HarnessId, Carry> = {
   antigravity: carryAntigravity,
   claude_code: carryClaudeCode,
@@ -2285,5 +2403,6 @@ export const CARRY: Record<HarnessId, Carry> = {
   cursor: carryCursor,
   amp: carryAmp,
   cline: carryCline,
+  crush: carryCrush,
   droid: carryDroid,
 };

@@ -56,6 +56,7 @@ const HARNESSES = [
   "cursor",
   "amp",
   "cline",
+  "crush",
   "droid",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
@@ -72,6 +73,7 @@ const LABEL: Record<HarnessId, string> = {
   qwen_code: "Qwen Code",
   cursor: "Cursor",
   amp: "Amp",
+  crush: "Crush",
   cline: "Cline",
   droid: "Droid",
 };
@@ -216,7 +218,7 @@ function survivors(t: Transcript<Common>): Survivors {
 // ---------------------------------------------------------------------------
 // The matrix
 
-const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro", "cursor", "droid"];
+const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro", "cursor", "droid", "crush"];
 
 describe.each(sources)("from $name", (source) => {
   describe.each([...HARNESSES])("to %s", (target) => {
@@ -230,7 +232,7 @@ describe.each(sources)("from $name", (source) => {
     it("keeps every call, result, shell error, the image, the prompt and the output tokens", () => {
       const before = survivors(source.read());
       const after = survivors(converted());
-      // Goose records tokens per session, Kiro per user turn (docs/formats/goose.md, kiro.md).
+      // Goose, Droid and Crush record tokens per session, Kiro per user turn (docs/formats/goose.md, kiro.md, crush.md).
       if (NO_TURN_USAGE.includes(target)) before.outputTokens = [];
       expect(after).toEqual(before);
       if (source.fixture) return;
@@ -247,7 +249,7 @@ describe.each(sources)("from $name", (source) => {
 // Through each target's real store on a temporary home
 
 // Read-only stores (Goose, Kiro CLI) refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "copilot", "cursor", "amp"];
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "copilot", "cursor", "amp", "crush"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

@@ -17,6 +17,7 @@ import {
 import { transcript } from "../index/support.js";
 import { createAmpThreads, everyKindThread as everyAmpThread } from "../support/amp.js";
 import { createCopilotSessions } from "../support/copilot.js";
+import { createCrushProject, everyKindSessions as crushSessions } from "../support/crush.js";
 import { createCursorChat, createCursorTranscript } from "../support/cursor.js";
 import { createGooseDatabase, everyKindSession } from "../support/goose.js";
 import { createKiroSessions, everyKindSession as kiroSession } from "../support/kiro.js";
@@ -86,7 +87,16 @@ describe("probes and the registry", () => {
           root,
           [0, 1, 2].map((n) => everyAmpThread(`T-7e57${n}000-0000-4000-8000-00000000000${n}`)),
         );
-      for (let n = 0; n < 3 && !["goose", "kiro", "copilot", "cursor", "amp"].includes(id); n++) {
+      // And Crush's: three projects, each its own crush.db.
+      if (id === "crush")
+        for (const n of [0, 1, 2])
+          createCrushProject(
+            root,
+            tempDir("txcript-probe-crush-project-"),
+            crushSessions(`7e57${n}000-0000-4000-8000-00000000000${n}`).slice(0, 1),
+          );
+      const readOnly = ["goose", "kiro", "copilot", "cursor", "amp", "crush"];
+      for (let n = 0; n < 3 && !readOnly.includes(id); n++) {
         store.save(
           transcript({
             id: `7e57${n}000-0000-4000-8000-00000000000${n}`,

@@ -33,8 +33,16 @@ const IDS = [
 ];
 
 // OpenCode keeps every session in one database: its own test follows.
-// Goose's, Kiro CLI's, Copilot CLI's, Cursor's and Amp's stores are read-only: their own folders list their ids.
-const READ_ONLY_STORES = new Set(["opencode", "goose", "kiro", "copilot", "cursor", "amp"]);
+// Goose's, Kiro CLI's, Copilot CLI's, Cursor's, Amp's and Crush's stores are read-only: their own folders list their ids.
+const READ_ONLY_STORES = new Set([
+  "opencode",
+  "goose",
+  "kiro",
+  "copilot",
+  "cursor",
+  "amp",
+  "crush",
+]);
 const fileStores = storedHarnesses().filter((h) => !READ_ONLY_STORES.has(h.id));
 
 describe.each(fileStores.map((h) => [h.id, h] as const))("%s store", (_id, h) => {

@@ -22,6 +22,7 @@ import {
   type StoreOptions,
   type StoreProbe,
 } from "../../transcript.js";
+import { fileState } from "../shared/probe.js";
 
 const PROJECTS_DIR = "projects";
 const TRANSCRIPTS_DIR = "agent-transcripts";
@@ -107,12 +108,6 @@ export function sourceFingerprint(source: CursorSource): Fingerprint {
     else if (path === source.path) files.push({ path, mtime_ms: 0, size: -1 });
   }
   return { files };
-}
-
-/** A file's size and times for a stamp, or null when it is missing. */
-function fileState(path: string): number[] | null {
-  const st = statSync(path, { throwIfNoEntry: false });
-  return st === undefined ? null : [st.size, st.mtimeMs, st.ctimeMs, st.ino];
 }
 
 /**

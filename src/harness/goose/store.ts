@@ -29,7 +29,7 @@ import {
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
 import { skipReason } from "../shared/store-files.js";
-import { deleteRefusal } from "../shared/store-read-only.js";
+import { deleteRefusal, rowObject } from "../shared/store-read-only.js";
 import type { GooseBody } from "./body.js";
 import { gooseMeta, gooseTime } from "./meta.js";
 import { DATABASE, GooseProbe, gooseRoot, legacyNames, SESSIONS_DIR } from "./probe.js";
@@ -43,16 +43,6 @@ export const WRITE_REFUSAL =
 const KNOWN_SCHEMA_VERSION = 9;
 
 type SqlValue = string | number | bigint | Buffer | null;
-
-function rowObject(row: Record<string, unknown>): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)
-      out[k] = v;
-    else if (typeof v === "bigint") out[k] = Number(v);
-  }
-  return out;
-}
 
 function parsedColumn(
   value: unknown,

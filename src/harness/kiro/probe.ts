@@ -16,6 +16,7 @@ import {
   type StoreOptions,
   type StoreProbe,
 } from "../../transcript.js";
+import { fileState } from "../shared/probe.js";
 
 /** `sessions_dir()` in Kiro's chat-cli-v2 `util/paths.rs`: `~/.kiro/sessions/cli`. */
 export const SESSIONS_DIR = join("sessions", "cli");
@@ -68,11 +69,6 @@ export function sessionFingerprint(sessionsDir: string, id: string): Fingerprint
     else if (path.endsWith(LOG_SUFFIX)) files.push({ path, mtime_ms: 0, size: -1 });
   }
   return { files };
-}
-
-function fileState(path: string): number[] | null {
-  const st = statSync(path, { throwIfNoEntry: false });
-  return st === undefined ? null : [st.size, st.mtimeMs, st.ctimeMs, st.ino];
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 
 import { statSync } from "node:fs";
+import { statOrUndefined } from "../../fsx.js";
 import { type Fingerprint, fileStamp } from "../../transcript.js";
 
 /** One fingerprint a file; a file that cannot be stat'ed gets a stamp no real file has. */
@@ -31,4 +32,13 @@ export function fileFingerprint(path: string | undefined): Fingerprint | undefin
   if (path === undefined) return undefined;
   const st = statSync(path, { throwIfNoEntry: false });
   return st?.isFile() ? { files: [fileStamp(path, st)] } : undefined;
+}
+
+/**
+ * A file's size, times and inode for a stamp, or null when nothing is
+ * there (a missing path, or one through a file: see `statOrUndefined`).
+ */
+export function fileState(path: string): number[] | null {
+  const st = statOrUndefined(path);
+  return st === undefined ? null : [st.size, st.mtimeMs, st.ctimeMs, st.ino];
 }

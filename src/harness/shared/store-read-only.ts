@@ -1,11 +1,12 @@
 /**
- * What the read-only stores (Amp, Cursor, Kiro CLI, Goose, Copilot CLI)
- * share: the one-line refusal to delete, discovery that reads each listed
- * session and turns a failure into a skipped entry, and a fingerprint only
- * for an id the store lists. The harness, its listing and how one session
+ * What the read-only stores (Amp, Cursor, Kiro CLI, Goose, Copilot CLI,
+ * Crush) share: the one-line refusal to delete, discovery that reads each
+ * listed session and turns a failure into a skipped entry, a fingerprint
+ * only for an id the store lists, and a database row as JSON. The harness, its listing and how one session
  * is read come in as parameters.
  */
 
+import type { JsonObject } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
 import { pathComponentProblem } from "../../paths.js";
 import type {
@@ -54,4 +55,20 @@ export function listedFingerprint(
 ): Fingerprint | undefined {
   if (pathComponentProblem(id) !== undefined || !ids().includes(id)) return undefined;
   return stamp();
+}
+
+/**
+ * A row of a harness's own database (`SELECT *`) as JSON, column by
+ * column: text, numbers, booleans and NULL as they are, a bigint as a
+ * number, a blob as its UTF-8 text (neither Goose nor Crush writes one).
+ */
+export function rowObject(row: Record<string, unknown>): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)
+      out[k] = v;
+    else if (typeof v === "bigint") out[k] = Number(v);
+    else if (Buffer.isBuffer(v)) out[k] = v.toString("utf8");
+  }
+  return out;
 }
