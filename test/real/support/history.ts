@@ -7,6 +7,7 @@
  * blocks), which each target names below.
  */
 
+import { expect } from "vitest";
 import type { Item } from "../server/index.js";
 import type { CliId } from "./cli.js";
 
@@ -32,6 +33,7 @@ const DROPPED: Record<CliId, string[]> = {
   gemini_cli: [],
   opencode: [],
   qwen_code: [],
+  pi: [],
 };
 
 /**
@@ -123,7 +125,9 @@ export function expectedFromCommon(
           /claude/i.test(typeof m.model === "string" ? m.model : "");
         // OpenCode replays another model's reasoning as text, a non-blank one only.
         if (target === "opencode" && b.text.trim() === "") continue;
-        const asText = (target === "claude_code" && !replayable) || target === "opencode";
+        // pi (Anthropic's Messages API) sends another model's unsigned thinking as assistant text.
+        const asText =
+          ((target === "claude_code" || target === "pi") && !replayable) || target === "opencode";
         push(asText ? `assistant: ${b.text}` : `thinking: ${b.text}`);
       } else if (b.type === "tool_use") {
         callIndex.set(String(b.id), calls.length);
@@ -153,6 +157,7 @@ const CLI_FILLER: Record<CliId, RegExp> = {
   opencode: /interrupted|aborted|cancel/i,
   // txcript's Qwen Code writer answers such a call itself, as for Gemini CLI.
   qwen_code: /^\[no result was recorded for this call\]$/,
+  pi: /no result|aborted|interrupted|cancel/i,
 };
 
 /** Text a target CLI adds around the history on its own: not part of what was converted. */
@@ -184,6 +189,9 @@ export function isCliContext(target: CliId, item: Item): boolean {
       return t.startsWith("<system-reminder>");
     case "qwen_code":
       return t.startsWith("<system-reminder>") || t.includes("<qwen:user-prompt-submit-context>");
+    case "pi":
+      // pi sends its context in the system prompt, none around the history.
+      return false;
     default:
       return target satisfies never;
   }
@@ -243,4 +251,34 @@ export function actualLines(
     }
   }
   return { lines, problems, filled };
+}
+
+/**
+ * The non-empty texts, call ids and results of a Common document, in order:
+ * the pieces a resumed request must carry whatever the target's wire shape.
+ * Thinking is left to each test (targets replay it differently).
+ */
+export function historyPieces(doc: {
+  messages: { role: string; content: Record<string, unknown>[] }[];
+}): string[] {
+  const out: string[] = [];
+  for (const m of doc.messages)
+    for (const b of m.content) {
+      if (b.type === "text" && String(b.text ?? "").trim() !== "") out.push(String(b.text));
+      if (b.type === "tool_use") out.push(String(b.id));
+      if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
+        out.push(b.content.trim());
+    }
+  return out;
+}
+
+/** Each piece occurs in `sent` (JSON text), each after the one before it. */
+export function expectInOrder(sent: string, pieces: string[]): void {
+  let at = 0;
+  for (const p of pieces) {
+    const needle = JSON.stringify(p).slice(1, -1);
+    const found = sent.indexOf(needle, at);
+    expect(found, `in order in the request: ${p.slice(0, 80)}`).toBeGreaterThanOrEqual(0);
+    at = found + needle.length;
+  }
 }
