@@ -30,7 +30,7 @@ import type {
   ToolResultBlock,
   Usage,
 } from "../../common.js";
-import { assignDefined } from "../../json.js";
+import { assignDefined, defined } from "../../json.js";
 import { nonEmpty } from "../../strings.js";
 import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -351,6 +351,11 @@ interface Pending {
   answered: boolean;
 }
 
+/** An object with keys, else undefined. */
+function some(o: JsonObject): JsonObject | undefined {
+  return Object.keys(o).length > 0 ? o : undefined;
+}
+
 /**
  * A call's state once answered. A shell command is `completed` whatever its
  * exit, as OpenCode 1.18.33 records it: the output also under
@@ -369,7 +374,13 @@ function fold(call: Pending, r: ToolResultBlock, ms: number): void {
   const command = call.input.command;
   call.data.state =
     r.is_error && !shell
-      ? { status: "error", input: call.input, error: shown, time }
+      ? {
+          status: "error",
+          input: call.input,
+          error: shown,
+          time,
+          ...defined({ metadata: some(kept) }),
+        }
       : {
           status: "completed",
           input: call.input,
