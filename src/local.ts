@@ -276,6 +276,8 @@ export interface Continued {
   status: CopyStatus;
   /** Earlier copies of the same source into the same harness that were changed since txcript wrote them (left alone). */
   kept: string[];
+  /** What a user of a copy under `--out DIR` needs to know (`OutHome.notice`). */
+  notice?: string;
   /** Why the lineage could not be recorded, when it could not (the copy is written all the same). */
   unrecorded?: string;
   resume?: ResumeCommand & { overridden: boolean };
@@ -377,6 +379,7 @@ export function continueInto(
     // Rewriting an untouched copy with what it already held changes nothing.
     if (status === "updated" && after !== undefined && after === before) status = "unchanged";
     const result: Continued = { saved, transcript: copy, status, kept };
+    assignDefined(result, "notice", out?.notice);
     if (ledger.lookup(target, id)?.sha256 !== after) {
       try {
         ledger.record({

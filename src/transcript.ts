@@ -320,6 +320,8 @@ export interface OutHome {
   root: string;
   /** The harness's own variables that make it read DIR, e.g. `CLAUDE_CONFIG_DIR`. */
   env: Record<string, string>;
+  /** One line a user of such a copy needs to know (continue prints it on stderr). */
+  notice?: string;
 }
 
 /**

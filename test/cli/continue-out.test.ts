@@ -87,6 +87,12 @@ const TARGETS: Target[] = [
     under: "sessions",
   },
   {
+    harness: "cline",
+    variable: "CLINE_DIR",
+    command: (id) => ["cline", "--id", id],
+    under: "data/sessions",
+  },
+  {
     harness: "antigravity",
     variable: "GEMINI_HOME",
     command: (id) => ["agy", `--conversation=${id}`],
@@ -125,6 +131,8 @@ describe("continue --out DIR", () => {
       expect(hashTree(home)).toEqual(before);
       expect(existsSync(join(out, under))).toBe(true);
       expect(r.stderr).toContain(out);
+      // Only Codex's copy depends on a file of DIR (its provider, from DIR/config.toml), and says so.
+      expect(r.stderr.includes("DIR/config.toml")).toBe(harness === "codex");
 
       // Moved as a folder, the copy is found through the harness's own variable.
       const moved = join(base, "moved elsewhere", harness);

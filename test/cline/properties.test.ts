@@ -28,6 +28,23 @@ describe("Cline codec properties", () => {
     );
   });
 
+  it("the manifest always names a model: the session's, else the first assistant's, else unknown", () => {
+    fc.assert(
+      fc.property(shapedSessionArb, fc.option(fc.string()), (common, model) => {
+        const meta = { ...common.meta };
+        delete meta.model;
+        if (model !== null) meta.model = model;
+        const body = cline.codec.fromCommon({ meta, body: common.body }).body;
+        const first = common.body.find((m) => m.role === "assistant" && m.model)?.model;
+        const want = (model || undefined) ?? (first || undefined) ?? "unknown";
+        // The real Cline 3.0.65 refuses a manifest with an empty model.
+        expect(body.manifest?.model).toBe(want);
+        expect(body.manifest?.model).not.toBe("");
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("any messages, shaped like Cline's or not, read as a Transcript", () => {
     const block = fc.oneof(
       fc.jsonValue(),

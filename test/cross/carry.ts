@@ -2166,8 +2166,9 @@ const carryCline: Carry = (t) => {
   if (t.meta.cwd) meta.cwd = t.meta.cwd;
   const title = t.meta.title?.trim() || prompt;
   if (title) meta.title = title;
-  const model = t.meta.model || body.find((m) => m.role === "assistant")?.model;
-  if (model) meta.model = model;
+  // [The manifest's model is the session's, else the first assistant message's, else "unknown"].
+  meta.model =
+    t.meta.model || t.body.find((m) => m.role === "assistant" && m.model)?.model || "unknown";
   return { meta, body };
 };
 

@@ -15,31 +15,21 @@
  * order, and Cline appends its answer to the copy.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer, type Turn } from "./server/index.js";
-import { baseEnv, cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { acpResume, CLINE_BIN, CLINE_MODEL, CLINE_VERSION, clineEnv } from "./support/cline.js";
+import { expectInOrder, historyPieces } from "./support/history.js";
 import { listSessions, viewCommon } from "./support/session.js";
-import { makeSource } from "./support/sources.js";
+import { FINAL_1, FINAL_2, makeSource, PROMPT_1, PROMPT_2 } from "./support/sources.js";
 
-const BIN = join(REPO, "test", "real", "node_modules", ".bin", "cline");
-const VERSION = (
-  JSON.parse(
-    readFileSync(join(REPO, "test", "real", "node_modules", "cline", "package.json"), "utf8"),
-  ) as { version: string }
-).version;
 const known = await knownHarnesses();
 const enabled = known.includes("cline");
 if (!enabled)
-  console.log(`[test:real] cline ${VERSION}: skipped, txcript has no harness "cline" yet`);
+  console.log(`[test:real] cline ${CLINE_VERSION}: skipped, txcript has no harness "cline" yet`);
 
-const MODEL = "gpt-4o";
-const PROMPT_1 = "Set up the notes project";
-const PROMPT_2 = "How many lines does hello.txt have?";
-const FINAL_1 = "Wrote hello.txt; missing.txt does not exist.";
-const FINAL_2 = "hello.txt has 1 line.";
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
 
@@ -89,158 +79,7 @@ function script(project: string): Turn[] {
   ];
 }
 
-/** Cline's settings for the mock, and an environment that reaches nothing else. */
-function clineEnv(home: string, url: string): Record<string, string> {
-  const settings = join(home, ".cline", "data", "settings");
-  mkdirSync(settings, { recursive: true });
-  const provider = {
-    version: 1,
-    lastUsedProvider: "openai-compatible",
-    modes: {},
-    providers: {
-      "openai-compatible": {
-        settings: {
-          provider: "openai-compatible",
-          apiKey: "sk-mock",
-          model: MODEL,
-          baseUrl: `${url}/v1`,
-        },
-        updatedAt: "2026-01-01T00:00:00.000Z",
-        tokenSource: "manual",
-      },
-    },
-  };
-  writeFileSync(join(settings, "providers.json"), JSON.stringify(provider, null, 2));
-  writeFileSync(
-    join(settings, "global-settings.json"),
-    JSON.stringify({ telemetryOptOut: true, autoUpdateEnabled: false }),
-  );
-  return {
-    ...baseEnv(home, url),
-    IS_TEST: "true",
-    CLINE_SESSION_BACKEND_MODE: "local",
-    CLINE_NO_AUTO_UPDATE: "1",
-  };
-}
-
-/** ACP mode asks for a sign-in unless a key is set; the provider and model then come from here too. */
-function acpEnv(env: Record<string, string>): Record<string, string> {
-  return {
-    ...env,
-    CLINE_API_KEY: "sk-mock",
-    CLINE_PROVIDER: "openai-compatible",
-    CLINE_MODEL: MODEL,
-  };
-}
-
-/**
- * Resume session `id` with one more prompt over Cline's ACP mode (JSON-RPC
- * over stdio): initialize, `session/load`, `session/prompt`; tool permission
- * requests are granted. Resolves with the prompt's stop reason.
- */
-async function acpResume(
-  env: Record<string, string>,
-  cwd: string,
-  id: string,
-  prompt: string,
-): Promise<{ stopReason: string | undefined; stderr: string }> {
-  const child: ChildProcess = spawn(BIN, ["--acp", "--auto-approve", "true"], {
-    cwd,
-    env: acpEnv(env),
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (d) => {
-    stderr += d;
-  });
-  let buf = "";
-  let next = 0;
-  const waiting = new Map<number, (m: Record<string, unknown>) => void>();
-  const send = (m: Record<string, unknown>) => child.stdin?.write(`${JSON.stringify(m)}\n`);
-  child.stdout?.on("data", (d) => {
-    buf += d;
-    for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
-      const line = buf.slice(0, i).trim();
-      buf = buf.slice(i + 1);
-      if (!line.startsWith("{")) continue;
-      const m = JSON.parse(line) as Record<string, unknown>;
-      if (typeof m.id === "number" && m.method === undefined) {
-        waiting.get(m.id)?.(m);
-        waiting.delete(m.id);
-      } else if (m.method === "session/request_permission" && m.id !== undefined) {
-        const params = m.params as { options: { optionId: string; kind: string }[] };
-        const allow = params.options.find((o) => o.kind.startsWith("allow")) ?? params.options[0];
-        send({
-          jsonrpc: "2.0",
-          id: m.id,
-          result: { outcome: { outcome: "selected", optionId: allow?.optionId } },
-        });
-      } else if (m.id !== undefined && m.method !== undefined) {
-        send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "not supported" } });
-      }
-    }
-  });
-  const call = (method: string, params: unknown) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const n = ++next;
-      const timer = setTimeout(
-        () => reject(new Error(`ACP ${method} timed out\n${stderr.slice(-3000)}`)),
-        120_000,
-      );
-      waiting.set(n, (m) => {
-        clearTimeout(timer);
-        if (m.error !== undefined)
-          reject(new Error(`ACP ${method}: ${JSON.stringify(m.error)}\n${stderr.slice(-3000)}`));
-        else resolve(m);
-      });
-      send({ jsonrpc: "2.0", id: n, method, params });
-    });
-  try {
-    await call("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    await call("session/load", { sessionId: id, cwd, mcpServers: [] });
-    const r = await call("session/prompt", {
-      sessionId: id,
-      prompt: [{ type: "text", text: prompt }],
-    });
-    const result = r.result as { stopReason?: string } | undefined;
-    return { stopReason: result?.stopReason, stderr };
-  } finally {
-    child.stdin?.end();
-    const closed = new Promise((resolve) => child.on("close", resolve));
-    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
-    await closed;
-  }
-}
-
-/**
- * The non-empty texts, call ids and results of a Common document, in order.
- * Thinking is left to its own check: the chat request carries it in
- * `reasoning_content`, after the message's text.
- */
-function historyPieces(doc: { messages: { role: string; content: Record<string, unknown>[] }[] }) {
-  const out: string[] = [];
-  for (const m of doc.messages)
-    for (const b of m.content) {
-      if (b.type === "text" && String(b.text ?? "").trim() !== "") out.push(String(b.text));
-      if (b.type === "tool_use") out.push(String(b.id));
-      if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
-        out.push(b.content);
-    }
-  return out;
-}
-
-/** Each piece occurs in `sent` (JSON text), each after the one before it. */
-function expectInOrder(sent: string, pieces: string[]) {
-  let at = 0;
-  for (const p of pieces) {
-    const needle = JSON.stringify(p).slice(1, -1);
-    const found = sent.indexOf(needle, at);
-    expect(found, `in order in the request: ${p.slice(0, 80)}`).toBeGreaterThanOrEqual(0);
-    at = found + needle.length;
-  }
-}
-
-describe.skipIf(!enabled)(`Cline ${VERSION} against the mock server`, () => {
+describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () => {
   let server: MockServer;
   const box = sandbox("cline");
   let env: Record<string, string>;
@@ -256,7 +95,7 @@ describe.skipIf(!enabled)(`Cline ${VERSION} against the mock server`, () => {
   });
 
   it("writes a session, resumed over ACP, that txcript lists and views message by message", async () => {
-    const first = await run(BIN, ["--json", PROMPT_1], {
+    const first = await run(CLINE_BIN, ["--json", PROMPT_1], {
       cwd: box.project,
       env,
       timeoutMs: 300_000,
@@ -301,11 +140,11 @@ describe.skipIf(!enabled)(`Cline ${VERSION} against the mock server`, () => {
       .flatMap((m) => m.content.filter((b) => b.type === "text").map((b) => String(b.text)));
     expect(texts).toContain(FINAL_1);
     expect(texts).toContain(FINAL_2);
-    expect(doc.meta.cli_version).toBe(VERSION);
-    expect(doc.meta.model).toBe(MODEL);
+    expect(doc.meta.cli_version).toBe(CLINE_VERSION);
+    expect(doc.meta.model).toBe(CLINE_MODEL);
 
     const usage = await txcript(["usage", "--json", "--from", "cline"], box.home);
-    expect(usage.stdout).toContain(MODEL);
+    expect(usage.stdout).toContain(CLINE_MODEL);
     expect(server.unexpected).toEqual([]);
   }, 300_000);
 
@@ -354,7 +193,7 @@ describe.skipIf(!enabled)(`Cline ${VERSION} against the mock server`, () => {
     expect(after.messages.at(-1)?.content).toEqual([{ type: "text", text: RESUMED }]);
     expect(server.unexpected).toEqual([]);
     console.log(
-      `[test:real] ${label} -> cline ${VERSION}: resumed with ${before.messages.length} messages`,
+      `[test:real] ${label} -> cline ${CLINE_VERSION}: resumed with ${before.messages.length} messages`,
     );
   }
 

@@ -1,16 +1,24 @@
 /**
  * `txcript continue --out DIR` resumed by the real CLI in a fresh home where
- * it never ran: a generated conversation (a project path with a space and
- * non-ASCII letters, a JSON-shaped result, a failed command, a long output)
- * is written as a self-contained copy under DIR, and the CLI, pointed at DIR
- * by the variable the printed `resume:` line names, resumes it with one
- * more prompt. Its first model request must hold the whole history in
- * order (support/history.ts), and it must append its answer to the copy
- * under DIR. Each run's time is printed (OpenCode's first start, which
- * migrates a database it did not make, timed out under load before).
+ * it never ran: a conversation is written as a self-contained copy under
+ * DIR, and the CLI, pointed at DIR by the variable the printed `resume:`
+ * line names, resumes it with one more prompt. Its first model request must
+ * hold the whole history in order (support/history.ts; Cline, whose chat
+ * request history.ts does not parse, by its texts, call ids and results in
+ * order), and it must append its answer to the copy under DIR.
+ *
+ * Each target resumes two conversations: a generated one (a project path
+ * with a space and non-ASCII letters, a JSON-shaped result, a failed
+ * command, a long output), a different seed per target, and one of three
+ * others, rotated by the seed: an agy conversation of examples/home in the
+ * CLI's layout (typed or generic steps, by the seed), one in the desktop
+ * app's layout (txcript's `--surface desktop` copy of it, read back), or a
+ * plain two-message Simple document. `TXCRIPT_REAL_SEED` (7 by default)
+ * moves every choice, so the suite stays at two resumes per target (time
+ * bounded) and other runs cover other pairs. Each run's time is printed.
  */
 
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "./server/index.js";
@@ -20,21 +28,37 @@ import {
   cliEnv,
   cliVersion,
   knownHarnesses,
+  REPO,
   run,
   sandbox,
   txcript,
 } from "./support/cli.js";
-import { actualLines, expectedFromCommon } from "./support/history.js";
-import { viewCommon } from "./support/session.js";
+import { acpResume, clineEnv } from "./support/cline.js";
+import {
+  actualLines,
+  expectedFromCommon,
+  expectInOrder,
+  historyPieces,
+} from "./support/history.js";
+import { type CommonDoc, listSessions, viewCommon } from "./support/session.js";
 import { promptArgs } from "./support/sources.js";
 
 const RESUME_PROMPT = "Carry on from here.";
 const RESUMED = "Carried on with every earlier turn in view.";
-const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code"];
+type Target = CliId | "cline";
+const TARGETS: Target[] = [
+  "claude_code",
+  "codex",
+  "gemini_cli",
+  "opencode",
+  "qwen_code",
+  "pi",
+  "cline",
+];
 const known = await knownHarnesses();
 
 /** Each target's variable for DIR, and where in DIR the CLI's own settings must be (a user's too). */
-const HOME_VAR: Record<CliId, { variable: string; settings?: [from: string, to: string] }> = {
+const HOME_VAR: Record<Target, { variable: string; settings?: [from: string, to: string] }> = {
   claude_code: { variable: "CLAUDE_CONFIG_DIR" },
   codex: { variable: "CODEX_HOME", settings: [".codex/config.toml", "config.toml"] },
   gemini_cli: {
@@ -43,6 +67,8 @@ const HOME_VAR: Record<CliId, { variable: string; settings?: [from: string, to: 
   },
   opencode: { variable: "XDG_DATA_HOME" },
   qwen_code: { variable: "QWEN_RUNTIME_DIR" },
+  pi: { variable: "PI_CODING_AGENT_DIR", settings: [".pi/agent/models.json", "models.json"] },
+  cline: { variable: "CLINE_DIR", settings: [".cline/data/settings", "data/settings"] },
 };
 
 /** A small deterministic generator (mulberry32), so a seed names one conversation. */
@@ -123,6 +149,65 @@ function conversation(seed: number, cwd: string): object {
 
 const SEED = Number(process.env.TXCRIPT_REAL_SEED ?? 7);
 
+/** The conversations besides the generated one, one per target, rotated by the seed. */
+type Other = "agy-cli" | "agy-desktop" | "simple";
+const OTHERS: Other[] = ["agy-cli", "agy-desktop", "simple"];
+/** examples/home's agy conversations: agy 1.2's generic steps and agy 1.0's typed steps. */
+const AGY = ["8c1f2e4a-53b7-4d0e-9a61-7f3c2b9d0e15", "0f4c7a2e-91b3-4d5f-8e6a-3c2b1d0e9f87"];
+
+interface Case {
+  target: Target;
+  source: string;
+  seed: number;
+}
+const CASES: Case[] = TARGETS.flatMap((target, i) => [
+  { target, source: "generated", seed: SEED + i },
+  { target, source: OTHERS[(SEED + i) % OTHERS.length]!, seed: SEED + i },
+]);
+
+/**
+ * The document a case continues, written to a file, with the project as its
+ * cwd (the CLIs resume a session from its directory): a generated or Simple
+ * one as is, an agy conversation as txcript views it (Common JSON).
+ */
+async function sourceDoc(c: Case, root: string, project: string): Promise<string> {
+  const doc = join(root, "conversation.json");
+  if (c.source === "generated") {
+    writeFileSync(doc, JSON.stringify(conversation(c.seed, project)));
+    return doc;
+  }
+  if (c.source === "simple") {
+    const simple = {
+      cwd: project,
+      messages: [
+        { role: "user", content: "Say hello." },
+        { role: "assistant", content: `Hello (simple, seed ${c.seed}).` },
+      ],
+    };
+    writeFileSync(doc, JSON.stringify(simple));
+    return doc;
+  }
+  // An agy conversation, in the CLI's layout or (through txcript's desktop copy) the app's.
+  const home = join(root, "agy home");
+  cpSync(join(REPO, "examples", "home", ".gemini"), join(home, ".gemini"), { recursive: true });
+  let id = AGY[c.seed % AGY.length]!;
+  if (c.source === "agy-desktop") {
+    const copied = await txcript(
+      ["continue", id, "--from", "agy", "--with", "agy", "--surface", "desktop", "--no-resume"],
+      home,
+    );
+    id = copied.stdout.split("\n")[0]!.trim();
+  }
+  if (c.source === "agy-desktop") {
+    const listed = await listSessions(home, "agy");
+    const copy = listed.find((s) => s.id === id);
+    expect(copy?.path, "read from the app's layout").toContain("/.gemini/antigravity/");
+  }
+  const common = await viewCommon(home, id, "agy");
+  writeFileSync(doc, JSON.stringify({ ...common, meta: { ...common.meta, cwd: project } }));
+  return doc;
+}
+
 let server: MockServer;
 beforeAll(async () => {
   server = await startMockServer();
@@ -131,55 +216,78 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe.each(CLI_IDS)("continue --out DIR, resumed by the real %s in a fresh home", (target) => {
-  it.skipIf(!known.includes(target))(
-    `seed ${SEED}: the whole history reaches the model, the answer lands under DIR`,
+/** Resume the copy `id` with the real target (env pointing at DIR): the first scripted request, or a failure. */
+async function resume(
+  target: Target,
+  id: string,
+  project: string,
+  at: Record<string, string>,
+  before: CommonDoc,
+): Promise<void> {
+  server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);
+  const mark = server.requests.length;
+  const started = Date.now();
+  let status: string;
+  if (target === "cline") {
+    const r = await acpResume(at, project, id, RESUME_PROMPT);
+    status = String(r.stopReason);
+    expect(r.stopReason, r.stderr.slice(-3000)).toBe("end_turn");
+  } else {
+    const r = await run(CLIS[target].bin, promptArgs(target, RESUME_PROMPT, id, false), {
+      cwd: project,
+      env: at,
+      timeoutMs: 240_000,
+    });
+    status = `exit ${r.status}`;
+    expect(r.status, `${target} exited ${r.status}\n${r.stderr.slice(-3000)}`).toBe(0);
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const version = target === "cline" ? "" : ` ${cliVersion(target)}`;
+  console.log(`[test:real] --out -> ${target}${version}: resumed in ${seconds} s (${status})`);
+  expect(server.unexpected).toEqual([]);
+  const sent = server.requests.slice(mark).filter((q) => q.scripted);
+  expect(sent.length, "the resumed CLI sent no model turn").toBeGreaterThanOrEqual(1);
+  if (target === "cline") {
+    expectInOrder(JSON.stringify(sent[0]!.body), [...historyPieces(before), RESUME_PROMPT]);
+    return;
+  }
+  const expected = expectedFromCommon(before, RESUME_PROMPT, target);
+  const actual = actualLines(sent[0]!.parsed.items, target, expected);
+  if (actual.problems.length)
+    console.log(`[test:real] --out -> ${target}:\n  ${actual.problems.join("\n  ")}`);
+  expect(actual.lines).toEqual(expected.lines);
+  expect(actual.problems).toEqual([]);
+}
+
+describe.each(CASES)("continue --out DIR, resumed by the real $target in a fresh home", (c) => {
+  it.skipIf(!known.includes(c.target))(
+    `${c.source}, seed ${c.seed}: the whole history reaches the model, the answer lands under DIR`,
     async () => {
+      const { target } = c;
       const box = sandbox(`out-${target}`);
       try {
         const project = join(box.root, "my project ☕");
         mkdirSync(project);
-        const env = cliEnv(target, box.home, server.url);
+        const env =
+          target === "cline"
+            ? clineEnv(box.home, server.url)
+            : cliEnv(target, box.home, server.url);
         const { variable, settings } = HOME_VAR[target];
         const out = join(box.root, "copy home ü");
         mkdirSync(out);
         // The CLI's own settings in DIR, where the variable makes it look (a user's would be there too).
         if (settings) {
           mkdirSync(join(out, settings[1], ".."), { recursive: true });
-          copyFileSync(join(box.home, settings[0]), join(out, settings[1]));
+          cpSync(join(box.home, settings[0]), join(out, settings[1]), { recursive: true });
         }
-        const doc = join(box.root, "conversation.json");
-        writeFileSync(doc, JSON.stringify(conversation(SEED, project)));
+        const doc = await sourceDoc(c, box.root, project);
 
         const cont = await txcript(["continue", doc, "--with", target, "--out", out], box.home);
-        const [id, resume] = cont.stdout.trimEnd().split("\n");
+        const [id, line] = cont.stdout.trimEnd().split("\n");
         expect(id).toBeTruthy();
-        expect(resume).toContain(`${variable}='${out}'`);
-        const at = { ...env, [variable]: out };
+        expect(line).toContain(`${variable}='${out}'`);
         const before = await viewCommon(box.home, doc);
-
-        server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);
-        const mark = server.requests.length;
-        const started = Date.now();
-        const r = await run(CLIS[target].bin, promptArgs(target, RESUME_PROMPT, id, false), {
-          cwd: project,
-          env: at,
-          timeoutMs: 240_000,
-        });
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        console.log(
-          `[test:real] --out -> ${target} ${cliVersion(target)}: resumed in ${seconds} s (exit ${r.status})`,
-        );
-        expect(r.status, `${target} exited ${r.status}\n${r.stderr.slice(-3000)}`).toBe(0);
-        expect(server.unexpected).toEqual([]);
-        const sent = server.requests.slice(mark).filter((q) => q.scripted);
-        expect(sent.length, "the resumed CLI sent no model turn").toBeGreaterThanOrEqual(1);
-        const expected = expectedFromCommon(before, RESUME_PROMPT, target);
-        const actual = actualLines(sent[0]!.parsed.items, target, expected);
-        if (actual.problems.length)
-          console.log(`[test:real] --out -> ${target}:\n  ${actual.problems.join("\n  ")}`);
-        expect(actual.lines).toEqual(expected.lines);
-        expect(actual.problems).toEqual([]);
+        await resume(target, id ?? "", project, { ...env, [variable]: out }, before);
 
         // The answer is in the copy under DIR, read through the same variable.
         const after = await txcript(
@@ -187,11 +295,7 @@ describe.each(CLI_IDS)("continue --out DIR, resumed by the real %s in a fresh ho
           box.home,
           { env: { [variable]: out } },
         );
-        const messages = (
-          JSON.parse(after.stdout) as {
-            messages: { role: string; content: { type: string; text?: string }[] }[];
-          }
-        ).messages;
+        const messages = (JSON.parse(after.stdout) as CommonDoc).messages;
         const last = messages.at(-1);
         expect(last?.role).toBe("assistant");
         expect(last?.content.some((b) => b.type === "text" && b.text === RESUMED)).toBe(true);

@@ -76,6 +76,7 @@ const STORE: Record<CliId, string[]> = {
   gemini_cli: [".gemini/tmp", ".gemini/projects.json"],
   opencode: [".local/share/opencode"],
   qwen_code: [".qwen/projects"],
+  pi: [".pi/agent/sessions"],
 };
 
 function realSource(src: RealSource, id: string): Source {

@@ -17,7 +17,7 @@ import { type MockServer, startMockServer } from "./server/index.js";
 import { type CliId, cliVersion, knownHarnesses, txcript } from "./support/cli.js";
 import { makeSource, type RealSource } from "./support/sources.js";
 
-const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code"];
+const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code", "pi"];
 const known = await knownHarnesses();
 
 type Rec = Record<string, unknown>;
@@ -37,8 +37,12 @@ function paths(v: unknown, depth: number, prefix = ""): string[] {
 const ID_KEY =
   /(^|\.)(id|uuid|parentUuid|sessionId|session_id|call_id|callId|tool_use_id|messageID|sessionID|parentID)$/;
 
-/** An id's shape: a UUID, a long hex or alphanumeric run as a class, digits as 9, around its literal prefix. */
+/**
+ * An id's shape: a UUID, a long hex or alphanumeric run as a class, digits as 9, around its
+ * literal prefix; an id of exactly 8 hex digits (pi's entry ids) as one class.
+ */
 function shape(s: string): string {
+  if (/^[0-9a-f]{8}$/.test(s)) return "<hex8>";
   return s
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
     .replace(/[0-9a-f]{12,}/g, "<hex>")
@@ -86,6 +90,10 @@ function kindOf(cli: CliId, r: Rec): string {
       return `${r.type}${typeof r.subtype === "string" ? `/${r.subtype}` : ""}`;
     case "opencode":
       return "row";
+    case "pi": {
+      const m = isObj(r.message) ? r.message : undefined;
+      return m ? `${r.type}/${m.role}` : String(r.type);
+    }
     default:
       return cli satisfies never;
   }
@@ -234,10 +242,6 @@ const ALLOWED: Record<CliId, RegExp[]> = {
     USAGE,
     // Step bookkeeping parts (O1) are not written.
     /^kind part\/step-(start|finish): only native$/,
-    // A failed call is written `error` (o-list); OpenCode records a command exiting non-zero as completed.
-    /^kind part\/tool\/error: only copy$/,
-    // …so the message holding only that part is followed straight by the next message.
-    /^order message\/assistant -> message\/assistant: only copy$/,
     // Per-user-message model and summary diffs, session model, permissions and diff summary (O1, O4).
     /copy lacks (data\.model|data\.summary|model$|permission$|summary_(additions|deletions|files)$)/,
     // Ids are OpenCode's shape (a time-ordered prefix and random tail); the tail's letters differ.
@@ -250,6 +254,13 @@ const ALLOWED: Record<CliId, RegExp[]> = {
     /^kind system\/custom_title: only copy$/,
     // Provenance, CLI version, context window, and the result's display and status detail.
     /copy lacks (provenance|version|contextWindowSize|toolCallResult\.(error|errorType|executionStatus|resultDisplay))/,
+  ],
+  pi: [
+    USAGE,
+    // The settings records pi writes when a run starts (its model and thinking level): no conversation.
+    /^kind (model_change|thinking_level_change): only native$/,
+    // The API's response id (here the mock's), and a tool's display details (an edit's diff).
+    /copy lacks message\.(responseId|details)/,
   ],
 };
 

@@ -137,6 +137,7 @@ export function register(program: Command): void {
             : `wrote ${h.label} session`;
       tell(`${what} ${saved.id}\n  ${saved.path}\n`);
       for (const note of saved.notes ?? []) tell(`${note}\n`);
+      if (result.notice !== undefined) tell(`${result.notice}\n`);
       if (result.unrecorded !== undefined)
         tell(`(its lineage was not recorded: ${result.unrecorded})\n`);
       process.stdout.write(`${saved.id}\n`);

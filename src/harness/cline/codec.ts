@@ -191,8 +191,23 @@ function item(b: Block, role: "user" | "assistant"): JsonObject {
   }
 }
 
+/**
+ * The model a copy names where its source names none. The real Cline
+ * refuses a manifest whose `model` is empty (its session schema asks for
+ * one), and a resume runs with the provider and model the user has set, so
+ * this name only fills the record.
+ */
+const CLINE_DEFAULT_MODEL = "unknown";
+
+/** The manifest's model: the session's, else its first assistant message's, else the default. */
+function sessionModel(t: Transcript<Common>): string {
+  const first = t.body.find((m) => m.role === "assistant" && m.model);
+  return t.meta.model || first?.model || CLINE_DEFAULT_MODEL;
+}
+
 function fromCommon(t: Transcript<Common>): Transcript<ClineBody> {
   const id = t.meta.id;
+  const model = sessionModel(t);
   const names = new Map<string, string>();
   const messages: JsonObject[] = t.body.map((m, n) => {
     const content = m.content.map((b) => item(b, m.role));
@@ -209,7 +224,7 @@ function fromCommon(t: Transcript<Common>): Transcript<ClineBody> {
       ts: timestampMillis(m.timestamp),
     };
     if (m.role === "assistant") {
-      out.modelInfo = { id: m.model ?? t.meta.model ?? "unknown", provider: "txcript" };
+      out.modelInfo = { id: m.model ?? t.meta.model ?? CLINE_DEFAULT_MODEL, provider: "txcript" };
       if (m.usage !== undefined)
         out.metrics = {
           inputTokens: m.usage.input_tokens,
@@ -241,8 +256,7 @@ function fromCommon(t: Transcript<Common>): Transcript<ClineBody> {
     status: "completed",
     interactive: false,
     provider: "txcript",
-    // Cline requires a string; an empty one lets a reader fall back to the messages' model.
-    model: t.meta.model ?? "",
+    model,
     cwd: t.meta.cwd ?? "",
     workspace_root: t.meta.cwd ?? "",
     enable_tools: true,

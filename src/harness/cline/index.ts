@@ -6,6 +6,7 @@
  * `session/load`, which is how the real-CLI test drives it.
  */
 
+import { join } from "node:path";
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
 import { resumeIn } from "../shared/resume.js";
 import type { ClineBody } from "./body.js";
@@ -22,4 +23,6 @@ export const cline: Harness<"cline", ClineBody> = {
   text: clineText,
   store: (options) => new ClineStore(options),
   resume: (saved, meta) => resumeIn(["cline", "--id", saved.id], meta.cwd),
+  // `$CLINE_DIR` is Cline's home: its data folder (the store root) is `DIR/data` (docs/formats/cline.md).
+  outHome: (dir) => ({ root: join(dir, "data"), env: { CLINE_DIR: dir } }),
 };

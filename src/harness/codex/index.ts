@@ -23,5 +23,11 @@ export const codex: Harness<"codex", CodexBody> = {
   store: (options) => new CodexStore(options),
   resume: (saved, meta) => resumeIn(["codex", "resume", saved.id], meta.cwd),
   // `$CODEX_HOME` is the Codex home itself (docs/formats/codex.md).
-  outHome: (dir) => ({ root: dir, env: { CODEX_HOME: dir } }),
+  // The copy's provider is read from DIR/config.toml, as for any save (store.ts, configuredProvider).
+  outHome: (dir) => ({
+    root: dir,
+    env: { CODEX_HOME: dir },
+    notice:
+      "Codex records the copy under the model provider of DIR/config.toml (else openai) and resumes it only with that provider: put your config.toml in DIR first",
+  }),
 };

@@ -30,7 +30,7 @@ import type {
   ToolResultBlock,
   Usage,
 } from "../../common.js";
-import { assignDefined } from "../../json.js";
+import { assignDefined, defined } from "../../json.js";
 import { nonEmpty } from "../../strings.js";
 import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -351,22 +351,46 @@ interface Pending {
   answered: boolean;
 }
 
+/** An object with keys, else undefined. */
+function some(o: JsonObject): JsonObject | undefined {
+  return Object.keys(o).length > 0 ? o : undefined;
+}
+
+/**
+ * A call's state once answered. A shell command is `completed` whatever its
+ * exit, as OpenCode 1.18.33 records it: the output also under
+ * `metadata.output`, the exit status under `metadata.exit` (a failed one as 1:
+ * Common keeps no exit code) and the command as the title. Any other failed
+ * call is `error`, as OpenCode records a tool that throws.
+ */
 function fold(call: Pending, r: ToolResultBlock, ms: number): void {
   call.answered = true;
   const shown = typeof r.content === "string" ? r.content : resultText(r.content);
-  const state: JsonObject = r.is_error
-    ? { status: "error", input: call.input, error: shown, time: { start: call.start, end: ms } }
-    : {
-        status: "completed",
-        input: call.input,
-        output: shown,
-        title: "",
-        metadata: {},
-        time: { start: call.start, end: ms },
-      };
+  const time = { start: call.start, end: ms };
+  const shell = call.data.tool === "bash";
   // A structured result is kept verbatim beside its text, for the way back.
-  if (typeof r.content !== "string") state.metadata = { [RESULT_KEY]: { content: r.content } };
-  call.data.state = state;
+  const kept: JsonObject =
+    typeof r.content === "string" ? {} : { [RESULT_KEY]: { content: r.content } };
+  const command = call.input.command;
+  call.data.state =
+    r.is_error && !shell
+      ? {
+          status: "error",
+          input: call.input,
+          error: shown,
+          time,
+          ...defined({ metadata: some(kept) }),
+        }
+      : {
+          status: "completed",
+          input: call.input,
+          output: shown,
+          title: shell && typeof command === "string" ? command : "",
+          metadata: shell
+            ? { output: shown, exit: r.is_error ? 1 : 0, truncated: false, ...kept }
+            : kept,
+          time,
+        };
 }
 
 /** `New session - <ISO>`: OpenCode's own default title, read back as none. */

@@ -1,5 +1,5 @@
 /**
- * Running things for the real-harness suite: the four installed CLIs, each in
+ * Running things for the real-harness suite: the installed CLIs, each in
  * a temp HOME pointed at the mock server with every telemetry and update
  * switch off, and txcript's built CLI (dist/cli/main.js) on the same HOME.
  * Every environment is built from nothing, so no variable of the machine
@@ -32,6 +32,7 @@ export const CLIS = {
   gemini_cli: { bin: join(BIN, "gemini"), pkg: "@google/gemini-cli" },
   opencode: { bin: join(BIN, "opencode"), pkg: "opencode-ai" },
   qwen_code: { bin: join(BIN, "qwen"), pkg: "@qwen-code/qwen-code" },
+  pi: { bin: join(BIN, "pi"), pkg: "@mariozechner/pi-coding-agent" },
 } as const;
 export type CliId = keyof typeof CLIS;
 
@@ -176,6 +177,9 @@ export const OPENCODE_MODEL = "mock/mock-model";
 /** The model Qwen Code is told to use: a `gpt-` name, which Qwen Code takes as accepting images, so a copied image reaches the request (an unknown name gets `[image: …]` text instead). */
 export const QWEN_MODEL = "gpt-mock";
 
+/** The pi provider and model the mock serves (`~/.pi/agent/models.json`), and pi's flags for them. */
+export const PI_ARGS = ["--provider", "mock", "--model", "mock-model", "--no-skills"];
+
 /** Write the CLI's config into the sandbox's HOME and return its environment. */
 export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string, string> {
   const env = baseEnv(home, mockUrl);
@@ -252,7 +256,7 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
       writeFileSync(
         join(dir, "package.json"),
         JSON.stringify(
-          { dependencies: { "@opencode-ai/plugin": readPackageVersion(plugin) } },
+          { dependencies: { "@opencode-ai/plugin": packageVersion(plugin) } },
           null,
           2,
         ),
@@ -262,7 +266,7 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
         join(dir, "package-lock.json"),
         JSON.stringify({
           lockfileVersion: 3,
-          packages: { "": { dependencies: { "@opencode-ai/plugin": readPackageVersion(plugin) } } },
+          packages: { "": { dependencies: { "@opencode-ai/plugin": packageVersion(plugin) } } },
         }),
       );
       mkdirSync(join(dir, "node_modules", "@opencode-ai"), { recursive: true });
@@ -300,6 +304,23 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
         OPENAI_MODEL: QWEN_MODEL,
         QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
       };
+    }
+    case "pi": {
+      // A custom provider speaking Anthropic's Messages API at the mock; offline, no version check.
+      const agent = join(home, ".pi", "agent");
+      mkdirSync(agent, { recursive: true });
+      const models = {
+        providers: {
+          mock: {
+            baseUrl: mockUrl,
+            api: "anthropic-messages",
+            apiKey: "sk-ant-mock",
+            models: [{ id: "mock-model", input: ["text", "image"] }],
+          },
+        },
+      };
+      writeFileSync(join(agent, "models.json"), JSON.stringify(models, null, 2));
+      return { ...env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
     }
     default:
       return id satisfies never;
@@ -345,7 +366,8 @@ export async function knownHarnesses(): Promise<readonly string[]> {
   return mod.HARNESS_IDS ?? [];
 }
 
-function readPackageVersion(dir: string): string {
+/** The version in a package folder's package.json. */
+export function packageVersion(dir: string): string {
   const parsed: unknown = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   return typeof parsed === "object" && parsed !== null && "version" in parsed
     ? String(parsed.version)
@@ -354,5 +376,5 @@ function readPackageVersion(dir: string): string {
 
 /** The installed version of a CLI package, from its package.json. */
 export function cliVersion(id: CliId): string {
-  return readPackageVersion(join(REPO, "test", "real", "node_modules", CLIS[id].pkg));
+  return packageVersion(join(REPO, "test", "real", "node_modules", CLIS[id].pkg));
 }

@@ -33,6 +33,7 @@ const DROPPED: Record<CliId, string[]> = {
   gemini_cli: [],
   opencode: [],
   qwen_code: [],
+  pi: [],
 };
 
 /**
@@ -124,7 +125,9 @@ export function expectedFromCommon(
           /claude/i.test(typeof m.model === "string" ? m.model : "");
         // OpenCode replays another model's reasoning as text, a non-blank one only.
         if (target === "opencode" && b.text.trim() === "") continue;
-        const asText = (target === "claude_code" && !replayable) || target === "opencode";
+        // pi (Anthropic's Messages API) sends another model's unsigned thinking as assistant text.
+        const asText =
+          ((target === "claude_code" || target === "pi") && !replayable) || target === "opencode";
         push(asText ? `assistant: ${b.text}` : `thinking: ${b.text}`);
       } else if (b.type === "tool_use") {
         callIndex.set(String(b.id), calls.length);
@@ -154,6 +157,7 @@ const CLI_FILLER: Record<CliId, RegExp> = {
   opencode: /interrupted|aborted|cancel/i,
   // txcript's Qwen Code writer answers such a call itself, as for Gemini CLI.
   qwen_code: /^\[no result was recorded for this call\]$/,
+  pi: /no result|aborted|interrupted|cancel/i,
 };
 
 /** Text a target CLI adds around the history on its own: not part of what was converted. */
@@ -185,6 +189,9 @@ export function isCliContext(target: CliId, item: Item): boolean {
       return t.startsWith("<system-reminder>");
     case "qwen_code":
       return t.startsWith("<system-reminder>") || t.includes("<qwen:user-prompt-submit-context>");
+    case "pi":
+      // pi sends its context in the system prompt, none around the history.
+      return false;
     default:
       return target satisfies never;
   }

@@ -57,6 +57,7 @@ export const SCRIPT_TOOLS: Record<CliId, string[]> = {
   gemini_cli: ["Bash", "Read", "Write", "Raw", "Bash", "Bash"],
   opencode: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
   qwen_code: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
+  pi: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
 };
 
 /**

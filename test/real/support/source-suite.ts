@@ -61,8 +61,8 @@ export async function realSourceSuite(cli: CliId) {
       const doc = await viewCommon(src.box.home, id, cli);
       expect(doc.meta.id).toBe(id);
       expect(doc.meta.cwd).toBe(src.box.project);
-      // Gemini CLI's session file does not name the CLI's version.
-      if (cli !== "gemini_cli") expect(doc.meta.cli_version).toBe(version);
+      // Gemini CLI's and pi's session files do not name the CLI's version.
+      if (cli !== "gemini_cli" && cli !== "pi") expect(doc.meta.cli_version).toBe(version);
       console.log(`[test:real] ${cli} ${version} session outline:\n  ${outline(doc).join("\n  ")}`);
       assertScriptedSession(doc, cli, src.box.project);
     });

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MockServer, Turn } from "../server/index.js";
-import { CLIS, type CliId, cliEnv, type Ran, run, type Sandbox, sandbox } from "./cli.js";
+import { CLIS, type CliId, cliEnv, PI_ARGS, type Ran, run, type Sandbox, sandbox } from "./cli.js";
 
 export const PROMPT_1 = "Set up the notes project";
 export const PROMPT_2 = "How many lines does hello.txt have?";
@@ -264,6 +264,38 @@ export function sourceScript(cli: CliId, project: string): Turn[] {
           ],
         },
       ];
+    case "pi":
+      return [
+        {
+          prompt: PROMPT_1,
+          steps: [
+            {
+              thinking: THINKING,
+              text: FIRST_TEXT,
+              calls: [{ name: "bash", input: { command: "ls" } }],
+            },
+            { calls: [{ name: "read", input: { path: notes } }] },
+            { calls: [{ name: "write", input: { path: hello, content: "hello\n" } }] },
+            {
+              calls: [
+                {
+                  name: "edit",
+                  input: { path: hello, edits: [{ oldText: "hello", newText: "hello world" }] },
+                },
+              ],
+            },
+            { calls: [{ name: "bash", input: { command: "cat missing.txt" } }] },
+            { text: FINAL_1 },
+          ],
+        },
+        {
+          prompt: PROMPT_2,
+          steps: [
+            { calls: [{ name: "bash", input: { command: "wc -l hello.txt" } }] },
+            { text: FINAL_2 },
+          ],
+        },
+      ];
     default:
       return cli satisfies never;
   }
@@ -307,6 +339,14 @@ export function promptArgs(
       return [
         "--yolo",
         ...(first ? [] : sessionId ? ["--resume", sessionId] : ["--continue"]),
+        "-p",
+        prompt,
+      ];
+    case "pi":
+      // `--session` takes a file or an id (a copy's, in its home); a later prompt without one continues the latest.
+      return [
+        ...PI_ARGS,
+        ...(first ? [] : sessionId ? ["--session", sessionId] : ["-c"]),
         "-p",
         prompt,
       ];
