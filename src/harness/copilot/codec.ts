@@ -272,11 +272,18 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
         flush();
         push(
           "tool.execution_complete",
-          {
-            toolCallId: b.tool_use_id,
-            success: b.is_error !== true,
-            result: { content: resultText(b.content) },
-          },
+          b.is_error === true
+            ? // The CLI replays a failed call's `error.message`, not its result.
+              {
+                toolCallId: b.tool_use_id,
+                success: false,
+                error: { message: resultText(b.content) },
+              }
+            : {
+                toolCallId: b.tool_use_id,
+                success: true,
+                result: { content: resultText(b.content) },
+              },
           m.timestamp,
         );
       } else if (b.type === "text") texts.push(b.text);
