@@ -1,10 +1,12 @@
 /**
  * Copilot CLI through the built binary: list, view and query a
  * `~/.copilot/session-state` (untouched afterwards), and `continue --with
- * copilot` refused in one line saying why.
+ * copilot --out DIR` writing a session folder (events.jsonl, workspace.yaml
+ * with a hostile title) that lists back, with `COPILOT_HOME=DIR` in its
+ * resume line.
  */
 
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { txcript } from "../support/cli.js";
@@ -32,20 +34,37 @@ describe("txcript with Copilot CLI", () => {
     expect(hashTree(root)).toEqual(before);
   });
 
-  it("refuses continue --with copilot in one line naming why", () => {
+  it("continues a document into Copilot CLI: a new session folder and its resume line", () => {
     const dir = tempDir("copilot-doc-");
     const doc = join(dir, "doc.json");
+    const title = 'a "hostile": title # with\nnewline';
     writeFileSync(
       doc,
-      JSON.stringify({ messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] }),
+      JSON.stringify({
+        title,
+        cwd: "/work/p",
+        messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+      }),
     );
-    const root = tempDir("copilot-root-");
-    const r = txcript(["continue", doc, "--with", "copilot", "--no-resume"], {
-      env: { TXCRIPT_COPILOT_ROOT: root },
+    const out = tempDir("copilot-out-");
+    const r = txcript(["continue", doc, "--with", "copilot", "--out", out, "--no-resume"], {
+      env: { TXCRIPT_CACHE: join(tempDir("copilot-cache-"), "c") },
     });
-    expect(r.status).toBe(1);
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toContain("does not write them");
-    expect(hashTree(root)).toEqual({});
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`COPILOT_HOME=${out}`);
+    expect(r.stdout).toContain("copilot --resume");
+    const ids = readdirSync(join(out, "session-state"));
+    expect(ids).toHaveLength(1);
+    const folder = join(out, "session-state", ids[0] ?? "");
+    expect(readdirSync(folder).sort()).toEqual(["events.jsonl", "workspace.yaml"]);
+    const first = JSON.parse(
+      readFileSync(join(folder, "events.jsonl"), "utf8").split("\n")[0] ?? "",
+    );
+    expect(first.data.copilotVersion).toBe("1.0.102");
+    const list = txcript(["list", "--json", "--from", "copilot"], {
+      env: { COPILOT_HOME: out, TXCRIPT_CACHE: join(tempDir("copilot-cache-"), "c") },
+    });
+    const listed = JSON.parse(list.stdout) as { sessions: { id: string; title?: string }[] };
+    expect(listed.sessions.map((s) => s.title)).toEqual([title]);
   });
 });

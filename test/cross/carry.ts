@@ -1600,8 +1600,9 @@ const carryPi: Carry = (t) => {
 };
 
 /**
- * GitHub Copilot CLI (docs/formats/copilot.md), text form only (read-only
- * store): [a user message's text-like blocks become one `user.message`,
+ * GitHub Copilot CLI (docs/formats/copilot.md), text form (the events
+ * file; a store save adds workspace.yaml): [the CLI version is the
+ * writer's, 1.0.102]; [a user message's text-like blocks become one `user.message`,
  * joined by a blank line, then its images as blob attachments, each tool
  * result its own completion]; [consecutive results read back as one message]; [an assistant
  * message is its first non-empty thinking (with its signature), its other
@@ -1613,7 +1614,8 @@ const carryCopilot: Carry = (t) => {
   const meta: Meta = { id: t.meta.id, timestamp: t.meta.timestamp };
   if (t.meta.cwd) meta.cwd = t.meta.cwd;
   if (t.meta.git_branch) meta.git_branch = t.meta.git_branch;
-  if (t.meta.cli_version) meta.cli_version = t.meta.cli_version;
+  // The writer follows 1.0.102 and says so in `copilotVersion` (the CLI requires one).
+  meta.cli_version = "1.0.102";
   const textOf = (b: Block): string | undefined => {
     switch (b.type) {
       case "text":

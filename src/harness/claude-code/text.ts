@@ -152,7 +152,13 @@ function detectClaudeCode(sample: Sample): Recognized | undefined {
   const qwen =
     /"(?:parts|systemPayload)"\s*:/.test(line) &&
     !/"(?:isSidechain|userType|leafUuid)"\s*:/.test(line);
-  return isJsonLines(sample) && CLAUDE_LINE.test(line) && !/"projectHash"\s*:/.test(line) && !qwen
+  // Copilot CLI's events put a sessionId inside the `data` of a dotted event type.
+  const copilot = /^\{\s*"type"\s*:\s*"[a-z_]+\.[a-z_.]+"\s*,\s*"data"\s*:/.test(line);
+  return isJsonLines(sample) &&
+    CLAUDE_LINE.test(line) &&
+    !/"projectHash"\s*:/.test(line) &&
+    !qwen &&
+    !copilot
     ? "text"
     : undefined;
 }

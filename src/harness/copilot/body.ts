@@ -17,12 +17,20 @@ export { joinLines, splitLines } from "../../lines.js";
 
 export interface CopilotBody {
   lines: VerbatimLine[];
+  /**
+   * The session folder's `workspace.yaml` (id, cwd, name, times, ...), as
+   * its YAML mapping read; absent in the text form (the events file alone)
+   * and when the folder has none.
+   */
+  workspace?: JsonObject;
 }
 
 export interface CopilotEvent {
   type: string;
   data: JsonObject;
   timestamp: string | undefined;
+  /** The sub-agent that emitted it; absent for the main agent's and the session's events. */
+  agentId: string | undefined;
 }
 
 /** One line as an event, or undefined (blank, malformed, no string type). */
@@ -37,6 +45,7 @@ function readEvent(text: string): CopilotEvent | undefined {
     type: e.type,
     data: isJsonObject(e.data) ? e.data : {},
     timestamp: typeof e.timestamp === "string" ? e.timestamp : undefined,
+    agentId: typeof e.agentId === "string" && e.agentId !== "" ? e.agentId : undefined,
   };
 }
 
@@ -61,12 +70,15 @@ function messageKind(e: CopilotEvent): MessageEvent | undefined {
 }
 
 /**
- * The events that become Common messages, one group per message:
- * consecutive tool completions share one (a user message holding a turn's
- * results). A `session.usage_record` rides with the assistant message after it.
+ * The main agent's events that become Common messages, one group per
+ * message: consecutive tool completions share one (a user message holding
+ * a turn's results). A `session.usage_record` rides with the assistant
+ * message after it. A sub-agent's events (those with an `agentId`) are
+ * its own conversation, not the session's messages.
  */
 export function messageGroups(events: readonly CopilotEvent[]): CopilotEvent[][] {
   return groupResults(events, (e) => {
+    if (e.agentId !== undefined) return undefined;
     const kind = messageKind(e);
     if (kind === undefined) return undefined;
     return kind === "tool.execution_complete" ? "result" : "message";

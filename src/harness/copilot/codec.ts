@@ -1,13 +1,17 @@
 /**
  * Copilot CLI Body <-> Common. Pure. A `user.message` becomes a user
- * message (its `content`, not the `transformedContent` the model was sent);
- * an `assistant.message` an assistant message (reasoning with its opaque
+ * message (its `content`, not the `transformedContent` the model was sent,
+ * and its images, inline or interned as a `session.binary_asset`); an
+ * `assistant.message` an assistant message (reasoning with its opaque
  * signature, text, `toolRequests` as tool calls, its model, and the usage
  * of the `session.usage_record` before it); consecutive
  * `tool.execution_complete` events one user message of results (an error
- * when `success` is false or the shell exited non-zero). Every other event
- * stays in the Body. fromCommon writes those same events, deterministic
- * (ids from UUIDv5); txcript's store does not save them (read-only).
+ * when `success` is false or the shell exited non-zero). A sub-agent's
+ * events (an `agentId`) are not the session's messages: its last answer is
+ * the result of the tool call that spawned it when that result is empty.
+ * Every other event stays in the Body. fromCommon writes those same
+ * events, deterministic (ids from UUIDv5), with the `session.start` and
+ * `workspace.yaml` the CLI needs to list and resume the session.
  */
 
 import {
@@ -19,7 +23,7 @@ import {
   type Usage,
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
-import { assignDefined } from "../../json.js";
+import { assignDefined, defined } from "../../json.js";
 import type { VerbatimLine } from "../../lines.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -28,6 +32,50 @@ import { artifactText, resultText } from "../shared/results.js";
 import { type CopilotBody, type CopilotEvent, eventsOf, messageGroups } from "./body.js";
 import { copilotMeta } from "./meta.js";
 import { toolFromCopilot, toolToCopilot } from "./tools.js";
+
+/**
+ * The Copilot CLI release whose event format the writer follows, written
+ * as `session.start`'s `copilotVersion` (1.0.102 refuses a session without
+ * one: "Session file is corrupted (line 1: missing field `copilotVersion`)").
+ */
+const WRITER_VERSION = "1.0.102";
+
+/** A `session.binary_asset`'s bytes by its `assetId`. */
+type Assets = ReadonlyMap<string, { data: string; mimeType: string }>;
+
+function assetsOf(events: readonly CopilotEvent[]): Assets {
+  const assets = new Map<string, { data: string; mimeType: string }>();
+  for (const e of events) {
+    if (e.type !== "session.binary_asset") continue;
+    const id = str(e.data, "assetId");
+    const data = str(e.data, "data");
+    if (id !== undefined && data !== undefined)
+      assets.set(id, { data, mimeType: str(e.data, "mimeType") ?? "" });
+  }
+  return assets;
+}
+
+/**
+ * Each sub-agent's last answer, by the tool call that spawned it: a
+ * `subagent.started` names the call (`data.toolCallId`) and the agent
+ * (`agentId`); the agent's `assistant.message` events carry that `agentId`.
+ */
+function subagentAnswers(events: readonly CopilotEvent[]): Map<string, string> {
+  const callOf = new Map<string, string>();
+  const answers = new Map<string, string>();
+  for (const e of events) {
+    if (e.agentId === undefined) continue;
+    if (e.type === "subagent.started") {
+      const call = str(e.data, "toolCallId");
+      if (call !== undefined) callOf.set(e.agentId, call);
+    } else if (e.type === "assistant.message") {
+      const call = callOf.get(e.agentId);
+      const text = str(e.data, "content");
+      if (call !== undefined && text) answers.set(call, text);
+    }
+  }
+  return answers;
+}
 
 function count(v: Json | undefined): number {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
@@ -42,11 +90,13 @@ function usageOf(record: CopilotEvent | undefined): Usage | undefined {
   return usage;
 }
 
-function resultBlock(e: CopilotEvent): Block {
+function resultBlock(e: CopilotEvent, answers: ReadonlyMap<string, string>): Block {
   const d = e.data;
   const result = obj(d, "result");
-  const content: Json =
+  let content: Json =
     result === undefined ? (str(obj(d, "error"), "message") ?? "") : (result.content ?? "");
+  const answer = answers.get(str(d, "toolCallId") ?? "");
+  if (answer !== undefined && (content === "" || content === null)) content = answer;
   const exit = obj(d, "shellExecution")?.exitCode;
   const failed = d.success === false || (typeof exit === "number" && exit !== 0);
   const block: Block = { type: "tool_result", tool_use_id: str(d, "toolCallId") ?? "", content };
@@ -54,18 +104,22 @@ function resultBlock(e: CopilotEvent): Block {
   return block;
 }
 
-/** A prompt's text, then its inline blob attachments as images (an interned asset is not read). */
-function userBlocks(d: JsonObject): Block[] {
+/**
+ * A prompt's text, then its images: a `blob` attachment's inline `data`,
+ * or the bytes of the `session.binary_asset` an attachment's `assetId`
+ * names (the CLI interns an image so) when they are an image.
+ */
+function userBlocks(d: JsonObject, assets: Assets): Block[] {
   const blocks: Block[] = [];
   const images: Block[] = [];
   for (const a of Array.isArray(d.attachments) ? d.attachments : []) {
     if (!isJsonObject(a)) continue;
-    const data = str(a, "data");
-    if (a.type === "blob" && data !== undefined)
-      images.push({
-        type: "image",
-        source: { type: "base64", media_type: str(a, "mimeType") ?? "", data },
-      });
+    const inline = a.type === "blob" ? str(a, "data") : undefined;
+    const asset = assets.get(str(a, "assetId") ?? "");
+    const mime = str(a, "mimeType") ?? asset?.mimeType ?? "";
+    const data = inline ?? (mime.startsWith("image/") ? asset?.data : undefined);
+    if (data !== undefined)
+      images.push({ type: "image", source: { type: "base64", media_type: mime, data } });
   }
   const text = str(d, "content") ?? "";
   if (text !== "" || images.length === 0) blocks.push({ type: "text", text });
@@ -97,23 +151,27 @@ function assistantOf(d: JsonObject): Block[] {
 
 function toCommon(t: Transcript<CopilotBody>): Transcript<Common> {
   const events = eventsOf(t.body.lines);
-  const meta = copilotMeta(events, t.meta.id);
+  const meta = copilotMeta(events, t.meta.id, t.body.workspace);
+  const assets = assetsOf(events);
+  const answers = subagentAnswers(events);
   const body: Message[] = [];
   let previous = meta.timestamp;
   let usage: CopilotEvent | undefined;
   const groups = messageGroups(events);
   // Usage records sit before their assistant message; index them by position.
   const order = new Map(events.map((e, i) => [e, i]));
-  const records = events.filter((e) => e.type === "session.usage_record");
+  const records = events.filter(
+    (e) => e.type === "session.usage_record" && e.agentId === undefined,
+  );
   for (const group of groups) {
     const first = group[0];
     if (first === undefined) continue;
     const timestamp = normalizeTimestamp(first.timestamp ?? "") ?? previous;
     previous = timestamp;
     if (first.type === "tool.execution_complete") {
-      body.push({ role: "user", content: group.map(resultBlock), timestamp });
+      body.push({ role: "user", content: group.map((e) => resultBlock(e, answers)), timestamp });
     } else if (first.type === "user.message") {
-      body.push({ role: "user", content: userBlocks(first.data), timestamp });
+      body.push({ role: "user", content: userBlocks(first.data, assets), timestamp });
     } else {
       const at = order.get(first) ?? 0;
       usage = records.filter((r) => (order.get(r) ?? 0) < at).at(-1);
@@ -155,11 +213,11 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
     sessionId: id,
     version: 1,
     producer: "txcript",
+    copilotVersion: WRITER_VERSION,
     startTime: t.meta.timestamp,
     context,
   };
   assignDefined(start, "selectedModel", t.meta.model);
-  assignDefined(start, "copilotVersion", t.meta.cli_version);
   push("session.start", start, t.meta.timestamp);
   for (const m of t.body) {
     if (m.role === "assistant") {
@@ -214,11 +272,18 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
         flush();
         push(
           "tool.execution_complete",
-          {
-            toolCallId: b.tool_use_id,
-            success: b.is_error !== true,
-            result: { content: resultText(b.content) },
-          },
+          b.is_error === true
+            ? // The CLI replays a failed call's `error.message`, not its result.
+              {
+                toolCallId: b.tool_use_id,
+                success: false,
+                error: { message: resultText(b.content) },
+              }
+            : {
+                toolCallId: b.tool_use_id,
+                success: true,
+                result: { content: resultText(b.content) },
+              },
           m.timestamp,
         );
       } else if (b.type === "text") texts.push(b.text);
@@ -230,7 +295,16 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
     }
     flush();
   }
-  return { meta: t.meta, body: { lines } };
+  const workspace: JsonObject = {
+    id,
+    ...defined({ cwd: t.meta.cwd, branch: t.meta.git_branch, name: t.meta.title }),
+    user_named: false,
+    summary_count: 0,
+    fork_count: 0,
+    created_at: t.meta.timestamp,
+    updated_at: t.body.at(-1)?.timestamp ?? t.meta.timestamp,
+  };
+  return { meta: t.meta, body: { lines, workspace } };
 }
 
 export const copilotCodec: Codec<CopilotBody> = { toCommon, fromCommon };

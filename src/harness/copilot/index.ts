@@ -1,10 +1,12 @@
 /**
  * The GitHub Copilot CLI registry entry (`@github/copilot`): codec, text
- * codec (a session's `events.jsonl`) and a read-only store. No resume
- * command: txcript writes no Copilot CLI session (see `WRITE_REFUSAL`).
+ * codec (a session's `events.jsonl`), store and resume command (`copilot
+ * --resume <id>`, run in the session's project directory; `-p <prompt>`
+ * resumes it non-interactively, as test/real/copilot-resume.test.ts does).
  */
 
 import { HARNESS_LABELS, type Harness } from "../../transcript.js";
+import { resumeIn } from "../shared/resume.js";
 import type { CopilotBody } from "./body.js";
 import { copilotCodec } from "./codec.js";
 import { CopilotStore } from "./store.js";
@@ -18,4 +20,7 @@ export const copilot: Harness<"copilot", CopilotBody> = {
   codec: copilotCodec,
   text: copilotText,
   store: (options) => new CopilotStore(options),
+  resume: (saved, meta) => resumeIn(["copilot", "--resume", saved.id], meta.cwd),
+  // `$COPILOT_HOME` is the CLI's home (its --help); sessions are its `session-state/`.
+  outHome: (dir) => ({ root: dir, env: { COPILOT_HOME: dir } }),
 };

@@ -3,15 +3,23 @@
  * codec, the text codec and the store.
  */
 
-import type { Meta } from "../../common.js";
+import type { JsonObject, Meta } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { firstPromptTitle } from "../../strings.js";
 import { EPOCH, normalizeTimestamp } from "../../time.js";
 import { obj, str } from "../shared/fields.js";
 import { type CopilotEvent, startOf } from "./body.js";
 
-/** Header `session.start` (id, start, cwd, CLI version), first prompt as title, first model. */
-export function copilotMeta(events: readonly CopilotEvent[], fallbackId = ""): Meta {
+/**
+ * Header `session.start` (id, start, cwd, CLI version); title = the
+ * workspace's `name` (what the CLI shows: the first prompt, a generated or
+ * a user-given name), else the first prompt; first model.
+ */
+export function copilotMeta(
+  events: readonly CopilotEvent[],
+  fallbackId = "",
+  workspace?: JsonObject,
+): Meta {
   const start = startOf(events);
   const data = start?.data;
   const meta: Meta = {
@@ -27,15 +35,27 @@ export function copilotMeta(events: readonly CopilotEvent[], fallbackId = ""): M
   if (branch) meta.git_branch = branch;
   const version = str(data, "copilotVersion");
   if (version) meta.cli_version = version;
-  const title = firstPromptTitle(
-    (function* () {
-      for (const e of events) if (e.type === "user.message") yield [str(e.data, "content") ?? ""];
-    })(),
-  );
+  const named = str(workspace, "name");
+  const title =
+    (named?.trim() ? named : undefined) ??
+    firstPromptTitle(
+      (function* () {
+        for (const e of events)
+          if (e.type === "user.message" && e.agentId === undefined)
+            yield [str(e.data, "content") ?? ""];
+      })(),
+    );
   assignDefined(meta, "title", title);
   const model =
-    events.find((e) => e.type === "assistant.message" && str(e.data, "model"))?.data.model ??
-    str(data, "selectedModel");
+    events.find(
+      (e) => e.type === "assistant.message" && e.agentId === undefined && str(e.data, "model"),
+    )?.data.model ?? str(data, "selectedModel");
   if (typeof model === "string" && model !== "") meta.model = model;
   return meta;
+}
+
+/** The session this one continues (`session.start`'s `detachedFromSpawningParentSessionId`). */
+export function copilotParent(events: readonly CopilotEvent[]): string | undefined {
+  const parent = str(startOf(events)?.data, "detachedFromSpawningParentSessionId");
+  return parent === "" ? undefined : parent;
 }

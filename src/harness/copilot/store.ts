@@ -1,11 +1,18 @@
 /**
- * Copilot CLI's store, read-only: `<home>/session-state/<id>/events.jsonl`.
- * Discovery and load read each events file; save and delete refuse in one
- * line (see `WRITE_REFUSAL`).
+ * Copilot CLI's store: `<home>/session-state/<id>/events.jsonl` beside its
+ * `workspace.yaml`. Discovery and load read both (a missing or broken
+ * workspace file costs only the name); save writes a new session folder,
+ * each file atomically and never over another session (`copilot --resume
+ * <id>` finds it there); delete refuses (the CLI also indexes sessions in
+ * its own `session-store.db`).
  */
 
 import { statSync } from "node:fs";
-import { NotFoundError, UnsupportedError } from "../../errors.js";
+import { dirname, join } from "node:path";
+import { isJsonObject, type JsonObject } from "../../common.js";
+import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
+import { mkdirInside, writeFileAtomic } from "../../fsx.js";
+import { assignDefined } from "../../json.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -20,20 +27,48 @@ import {
   type Fingerprint,
   fileStamp,
   type Saved,
+  type SaveOptions,
   type Skipped,
   type Store,
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
 import { fileFingerprint } from "../shared/probe.js";
-import { readSessionText, skipReason } from "../shared/store-files.js";
+import { readSessionText, saveError, skipReason } from "../shared/store-files.js";
 import { deleteRefusal } from "../shared/store-read-only.js";
-import { type CopilotBody, eventsOf, messageGroups } from "./body.js";
+import { type CopilotBody, eventsOf, joinLines, messageGroups, startOf } from "./body.js";
+import { copilotMeta, copilotParent } from "./meta.js";
 import { CopilotProbe, copilotRoot, eventFiles } from "./probe.js";
 import { parseCopilot } from "./text.js";
+import { parseWorkspace, renderWorkspace } from "./workspace.js";
 
-const WRITE_REFUSAL =
-  "txcript reads Copilot CLI sessions but does not write them yet: no written session has been shown to resume in the real CLI";
+const WORKSPACE = "workspace.yaml";
+/** A workspace file is a few hundred bytes; a bigger one is not read (the name is then the first prompt's). */
+const MAX_WORKSPACE_BYTES = 1024 * 1024;
+
+/** The `workspace.yaml` beside an events file, read tolerantly: absent, too big or broken is undefined. */
+function readWorkspace(eventsPath: string): JsonObject | undefined {
+  const path = join(dirname(eventsPath), WORKSPACE);
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st === undefined || !st.isFile() || st.size > MAX_WORKSPACE_BYTES) return undefined;
+  try {
+    return parseWorkspace(readSessionText("copilot", path, MAX_WORKSPACE_BYTES));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A session read from its folder: the events file and its workspace. */
+function readSession(path: string): Transcript<CopilotBody> {
+  const t = parseCopilot(readSessionText("copilot", path), path);
+  const workspace = readWorkspace(path);
+  if (workspace === undefined) return t;
+  // The title is the workspace's name: the meta is read again with it.
+  return {
+    meta: copilotMeta(eventsOf(t.body.lines), t.meta.id, workspace),
+    body: { ...t.body, workspace },
+  };
+}
 
 export class CopilotStore implements Store<CopilotBody> {
   readonly harness = "copilot" as const;
@@ -74,7 +109,7 @@ export class CopilotStore implements Store<CopilotBody> {
           skipped.push({ path, reason: outside });
           return;
         }
-        const t = parseCopilot(readSessionText("copilot", path), path);
+        const t = readSession(path);
         if (t.meta.id !== id) {
           skipped.push({
             path,
@@ -89,7 +124,7 @@ export class CopilotStore implements Store<CopilotBody> {
           const ts = e.timestamp !== undefined ? normalizeTimestamp(e.timestamp) : undefined;
           if (ts !== undefined && compareTimestamps(ts, updated) > 0) updated = ts;
         }
-        sessions.push({
+        const found: Discovered = {
           harness: "copilot",
           id,
           path,
@@ -98,7 +133,9 @@ export class CopilotStore implements Store<CopilotBody> {
           message_count: messageGroups(events).length,
           fingerprint: { files: [fileStamp(path, st)] },
           lane: "main",
-        });
+        };
+        assignDefined(found, "parent_id", copilotParent(events));
+        sessions.push(found);
       } catch (cause) {
         skipped.push({ path, reason: skipReason(cause) });
       }
@@ -117,7 +154,7 @@ export class CopilotStore implements Store<CopilotBody> {
     if (path === undefined || !statSync(path, { throwIfNoEntry: false })?.isFile())
       throw new NotFoundError("copilot", `no Copilot CLI session ${id} under ${this.root}`);
     checkLinkInside(this.root, path, "copilot");
-    return parseCopilot(readSessionText("copilot", path), path);
+    return readSession(path);
   }
 
   fingerprint(id: string): Fingerprint | undefined {
@@ -125,8 +162,51 @@ export class CopilotStore implements Store<CopilotBody> {
     return fileFingerprint(this.pathOf(id));
   }
 
-  save(): Saved {
-    throw new UnsupportedError("copilot", WRITE_REFUSAL);
+  save(transcript: Transcript<CopilotBody>, options: SaveOptions = {}): Saved {
+    const { lines } = transcript.body;
+    const start = startOf(eventsOf(lines));
+    if (start === undefined)
+      throw new InvalidRequestError(
+        "copilot",
+        "cannot save: the first event is not Copilot CLI's session.start with a sessionId",
+      );
+    const id = checkPathComponent(String(start.data.sessionId), "copilot");
+    if (typeof start.data.copilotVersion !== "string")
+      throw new InvalidRequestError(
+        "copilot",
+        `cannot save session ${id}: its session.start has no copilotVersion, and Copilot CLI refuses such a session as corrupted`,
+      );
+    const existing = this.pathOf(id);
+    const there =
+      existing !== undefined && statSync(existing, { throwIfNoEntry: false }) !== undefined;
+    if (there && !options.overwrite)
+      throw new ConflictError(
+        "copilot",
+        `session ${id} already exists (use overwrite to replace it)`,
+        { file: existing },
+      );
+    const dir = join(this.root, "session-state", id);
+    const path = join(dir, "events.jsonl");
+    const workspace: JsonObject = isJsonObject(transcript.body.workspace)
+      ? { ...transcript.body.workspace }
+      : {};
+    workspace.id = id;
+    if (typeof workspace.cwd !== "string") assignDefined(workspace, "cwd", transcript.meta.cwd);
+    const text = joinLines(lines);
+    const files: string[] = [];
+    try {
+      files.push(...mkdirInside(this.root, dir, "copilot"));
+      const exclusive = !there;
+      // The workspace first: a folder is a session once its events file is there.
+      writeFileAtomic(join(dir, WORKSPACE), renderWorkspace(workspace), { exclusive });
+      writeFileAtomic(path, text === "" || text.endsWith("\n") ? text : `${text}\n`, {
+        exclusive,
+      });
+      files.unshift(path, join(dir, WORKSPACE));
+    } catch (cause) {
+      throw saveError("copilot", id, path, cause, `cannot save session ${id}`);
+    }
+    return { harness: "copilot", id, path, files };
   }
 
   delete(): string[] {
