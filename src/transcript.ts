@@ -23,6 +23,7 @@ export const HARNESS_IDS = [
   "cursor",
   "amp",
   "cline",
+  "kilo",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -42,6 +43,7 @@ export const HARNESS_LABELS = {
   cursor: "Cursor",
   amp: "Amp",
   cline: "Cline",
+  kilo: "Kilo Code CLI",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -63,6 +65,7 @@ export const STORED_HARNESS_IDS = [
   "cursor",
   "amp",
   "cline",
+  "kilo",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 
@@ -75,6 +78,7 @@ export const HARNESS_ALIASES = {
   claude: "claude_code",
   gemini: "gemini_cli",
   qwen: "qwen_code",
+  kilocode: "kilo",
 } as const satisfies Readonly<Record<string, HarnessId>>;
 
 /** A harness id or alias (case-insensitive, `-` for `_`) as its id; undefined when unknown. */

@@ -25,6 +25,7 @@ import { copilot } from "./copilot/index.js";
 import { cursor } from "./cursor/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
+import { kilo } from "./kilo/index.js";
 import { kiro } from "./kiro/index.js";
 import { openCode } from "./opencode/index.js";
 import { pi } from "./pi/index.js";
@@ -48,6 +49,7 @@ const HARNESSES = {
   cursor,
   amp,
   cline,
+  kilo,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -16,6 +16,7 @@ import { CopilotProbe } from "./copilot/probe.js";
 import { CursorProbe } from "./cursor/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
+import { KiloProbe } from "./kilo/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
 import { OpenCodeProbe } from "./opencode/probe.js";
 import { PiProbe } from "./pi/probe.js";
@@ -35,6 +36,7 @@ const PROBES = {
   cursor: (options) => new CursorProbe(options),
   amp: (options) => new AmpProbe(options),
   cline: (options) => new ClineProbe(options),
+  kilo: (options) => new KiloProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

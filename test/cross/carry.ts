@@ -43,9 +43,9 @@ import { SCAFFOLDING_PREFIXES } from "../../src/harness/codex/body.js";
 import { codexSessionId } from "../../src/harness/codex/codec.js";
 import { toolFromCopilot, toolToCopilot } from "../../src/harness/copilot/tools.js";
 import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
-import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
 import { toolFromPi, toolToPi } from "../../src/harness/pi/tools.js";
 import { qwenSessionId } from "../../src/harness/qwen-code/codec.js";
+import { openCodeSessionId } from "../../src/harness/shared/opencode/codec.js";
 import { artifactText, resultText } from "../../src/harness/shared/results.js";
 import { oneLineTitle } from "../../src/strings.js";
 import {
@@ -2183,4 +2183,6 @@ export const CARRY: Record<HarnessId, Carry> = {
   cursor: carryCursor,
   amp: carryAmp,
   cline: carryCline,
+  // Kilo writes OpenCode's rows (docs/formats/kilo.md): what OpenCode carries, Kilo carries.
+  kilo: carryOpenCode,
 };

@@ -56,6 +56,7 @@ const HARNESSES = [
   "cursor",
   "amp",
   "cline",
+  "kilo",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -72,6 +73,7 @@ const LABEL: Record<HarnessId, string> = {
   cursor: "Cursor",
   amp: "Amp",
   cline: "Cline",
+  kilo: "Kilo",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */

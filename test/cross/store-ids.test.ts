@@ -32,9 +32,9 @@ const IDS = [
   "1f00aa00-0000-4000-8000-000000000002",
 ];
 
-// OpenCode keeps every session in one database: its own test follows.
+// OpenCode and Kilo keep every session in one database: OpenCode's test follows.
 // Goose's, Kiro CLI's, Copilot CLI's, Cursor's and Amp's stores are read-only: their own folders list their ids.
-const READ_ONLY_STORES = new Set(["opencode", "goose", "kiro", "copilot", "cursor", "amp"]);
+const READ_ONLY_STORES = new Set(["opencode", "kilo", "goose", "kiro", "copilot", "cursor", "amp"]);
 const fileStores = storedHarnesses().filter((h) => !READ_ONLY_STORES.has(h.id));
 
 describe.each(fileStores.map((h) => [h.id, h] as const))("%s store", (_id, h) => {
