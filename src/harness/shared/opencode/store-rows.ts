@@ -98,7 +98,7 @@ export function checkTables(
   if (missing.length > 0) {
     throw new UnsupportedError(
       place.harness,
-      `not an ${place.name} database this version knows: no ${missing.join(", ")} table`,
+      `not a ${place.name} database this version knows: no ${missing.join(", ")} table`,
       { file },
     );
   }
