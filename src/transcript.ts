@@ -25,6 +25,7 @@ export const HARNESS_IDS = [
   "cline",
   "crush",
   "droid",
+  "kilo",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -46,6 +47,7 @@ export const HARNESS_LABELS = {
   crush: "Crush",
   cline: "Cline",
   droid: "Factory Droid",
+  kilo: "Kilo Code CLI",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -69,6 +71,7 @@ export const STORED_HARNESS_IDS = [
   "amp",
   "cline",
   "droid",
+  "kilo",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 
@@ -81,6 +84,7 @@ export const HARNESS_ALIASES = {
   claude: "claude_code",
   gemini: "gemini_cli",
   qwen: "qwen_code",
+  kilocode: "kilo",
 } as const satisfies Readonly<Record<string, HarnessId>>;
 
 /** A harness id or alias (case-insensitive, `-` for `_`) as its id; undefined when unknown. */

@@ -27,6 +27,7 @@ import { cursor } from "./cursor/index.js";
 import { droid } from "./droid/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
+import { kilo } from "./kilo/index.js";
 import { kiro } from "./kiro/index.js";
 import { openCode } from "./opencode/index.js";
 import { pi } from "./pi/index.js";
@@ -52,6 +53,7 @@ const HARNESSES = {
   crush,
   cline,
   droid,
+  kilo,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -18,6 +18,7 @@ import { CursorProbe } from "./cursor/probe.js";
 import { DroidProbe } from "./droid/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
+import { KiloProbe } from "./kilo/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
 import { OpenCodeProbe } from "./opencode/probe.js";
 import { PiProbe } from "./pi/probe.js";
@@ -39,6 +40,7 @@ const PROBES = {
   crush: (options) => new CrushProbe(options),
   cline: (options) => new ClineProbe(options),
   droid: (options) => new DroidProbe(options),
+  kilo: (options) => new KiloProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

@@ -46,9 +46,9 @@ import { toolFromCrush, toolToCrush } from "../../src/harness/crush/tools.js";
 import { droidSessionId } from "../../src/harness/droid/codec.js";
 import { toolFromDroid, toolToDroid } from "../../src/harness/droid/tools.js";
 import { geminiSessionId } from "../../src/harness/gemini-cli/codec.js";
-import { openCodeSessionId } from "../../src/harness/opencode/codec.js";
 import { toolFromPi, toolToPi } from "../../src/harness/pi/tools.js";
 import { qwenSessionId } from "../../src/harness/qwen-code/codec.js";
+import { openCodeSessionId } from "../../src/harness/shared/opencode/codec.js";
 import { artifactText, resultText } from "../../src/harness/shared/results.js";
 import { oneLineTitle } from "../../src/strings.js";
 import {
@@ -2408,4 +2408,6 @@ export const CARRY: Record<HarnessId, Carry> = {
   cline: carryCline,
   crush: carryCrush,
   droid: carryDroid,
+  // Kilo writes OpenCode's rows (docs/formats/kilo.md): what OpenCode carries, Kilo carries.
+  kilo: carryOpenCode,
 };

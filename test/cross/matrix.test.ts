@@ -58,6 +58,7 @@ const HARNESSES = [
   "cline",
   "crush",
   "droid",
+  "kilo",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -76,6 +77,7 @@ const LABEL: Record<HarnessId, string> = {
   crush: "Crush",
   cline: "Cline",
   droid: "Droid",
+  kilo: "Kilo",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */

@@ -32,10 +32,11 @@ const IDS = [
   "1f00aa00-0000-4000-8000-000000000002",
 ];
 
-// OpenCode keeps every session in one database: its own test follows.
+// OpenCode and Kilo keep every session in one database: OpenCode's test follows.
 // Goose's, Kiro CLI's, Copilot CLI's, Cursor's, Amp's and Crush's stores are read-only: their own folders list their ids.
 const READ_ONLY_STORES = new Set([
   "opencode",
+  "kilo",
   "goose",
   "kiro",
   "copilot",

@@ -8,11 +8,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../src/common.js";
-import type { OpenCodeBody, Row } from "../../src/harness/opencode/body.js";
-import { partKind, piecesOf, readData } from "../../src/harness/opencode/body.js";
-import { isOpenCodeId } from "../../src/harness/opencode/ids.js";
 import { openCodeCodec, openCodeText } from "../../src/harness/opencode/index.js";
-import { compare } from "../../src/harness/opencode/text.js";
+import type { OpenCodeBody, Row } from "../../src/harness/shared/opencode/body.js";
+import { partKind, piecesOf, readData } from "../../src/harness/shared/opencode/body.js";
+import { isOpenCodeId } from "../../src/harness/shared/opencode/ids.js";
+import { compare } from "../../src/harness/shared/opencode/text.js";
 import { jsonArb, textArb, transcriptArb } from "../support/arbitraries.js";
 
 const common = transcriptArb();

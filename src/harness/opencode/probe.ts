@@ -1,51 +1,24 @@
 /**
- * What the index checks of OpenCode's store before every command: where
- * its data folder is, and a stamp over the database's and its -wal's
- * stats. The database is not opened here, so a warm `list` loads no
- * SQLite reader of it.
+ * Where OpenCode keeps its store: `opencode.db` in `$XDG_DATA_HOME/opencode`
+ * (`$TXCRIPT_OPENCODE_ROOT` first). The probe is the family's
+ * (shared/opencode/probe.ts).
  */
 
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { storeRoot, xdgDataHome } from "../../env.js";
-import { errnoCode } from "../../errors.js";
-import type { StoreOptions, StoreProbe } from "../../transcript.js";
+import type { StoreOptions } from "../../transcript.js";
+import type { OpenCodePlace } from "../shared/opencode/flavor.js";
+import { OpenCodeFamilyProbe } from "../shared/opencode/probe.js";
 
-export const DATABASE = "opencode.db";
-export const STORAGE_DIR = "storage";
+export const OPENCODE_PLACE: OpenCodePlace = {
+  harness: "opencode",
+  name: "OpenCode",
+  dataDir: "opencode",
+  database: "opencode.db",
+  rootVariable: "TXCRIPT_OPENCODE_ROOT",
+  gitCache: "opencode",
+};
 
-/** OpenCode's data directory for an environment (and an explicit root). */
-export function openCodeRoot(options: StoreOptions = {}): string {
-  return storeRoot(options, "TXCRIPT_OPENCODE_ROOT", (env) => join(xdgDataHome(env), "opencode"));
-}
-
-export class OpenCodeProbe implements StoreProbe {
-  readonly roots: readonly string[];
-  private readonly root: string;
-  private readonly database: string;
-
+export class OpenCodeProbe extends OpenCodeFamilyProbe {
   constructor(options: StoreOptions = {}) {
-    this.root = openCodeRoot(options);
-    this.roots = [this.root];
-    this.database = join(this.root, DATABASE);
-  }
-
-  /**
-   * The database's and its -wal's size and times. Legacy session files can
-   * change without their folders' times changing, so a store that has any
-   * gives no stamp (and is discovered whole each time).
-   */
-  stamp(): string | undefined {
-    if (existsSync(join(this.root, STORAGE_DIR, "session"))) return undefined;
-    const state = (path: string) => {
-      try {
-        const st = statSync(path);
-        return [st.size, st.mtimeMs, st.ctimeMs, st.ino];
-      } catch (cause) {
-        if (errnoCode(cause) === "ENOENT") return null;
-        throw cause;
-      }
-    };
-    return JSON.stringify([this.database, state(this.database), state(`${this.database}-wal`)]);
+    super(OPENCODE_PLACE, options);
   }
 }

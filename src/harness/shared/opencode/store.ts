@@ -1,7 +1,9 @@
 /**
- * The OpenCode store: the shared SQLite database `opencode.db` in OpenCode's
- * data directory (`$TXCRIPT_OPENCODE_ROOT`, else `$XDG_DATA_HOME/opencode`,
- * else `~/.local/share/opencode`), and the JSON files of OpenCode before 1.2
+ * The store of an OpenCode-family CLI (its flavor says which): the shared
+ * SQLite database in the CLI's data directory (OpenCode: `opencode.db` in
+ * `$TXCRIPT_OPENCODE_ROOT`, else `$XDG_DATA_HOME/opencode`, else
+ * `~/.local/share/opencode`; Kilo: `kilo.db` in `.../kilo`, `KILO_DB`
+ * naming another file), and the JSON files of OpenCode before 1.2
  * under `storage/` (`session/<project>/<id>.json`, `message/<session>/<id>.json`,
  * `part/<message>/<id>.json`), read only.
  *
@@ -21,13 +23,12 @@
 
 import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { nonEmpty } from "../../env.js";
-import { InvalidRequestError, NotFoundError } from "../../errors.js";
-import { assignDefined } from "../../json.js";
-import { checkPathComponent } from "../../paths.js";
-import { type Db, readSnapshot } from "../../sqlite.js";
-import { timestampFromMillis } from "../../time.js";
+import { nonEmpty } from "../../../env.js";
+import { InvalidRequestError, NotFoundError } from "../../../errors.js";
+import { assignDefined } from "../../../json.js";
+import { checkPathComponent } from "../../../paths.js";
+import { type Db, readSnapshot } from "../../../sqlite.js";
+import { timestampFromMillis } from "../../../time.js";
 import {
   type Discovered,
   type DiscoverOptions,
@@ -40,8 +41,8 @@ import {
   type Store,
   type StoreOptions,
   type Transcript,
-} from "../../transcript.js";
-import { skipReason } from "../shared/store-files.js";
+} from "../../../transcript.js";
+import { skipReason } from "../store-files.js";
 import {
   MESSAGE_TABLE,
   type OpenCodeBody,
@@ -53,8 +54,9 @@ import {
   type SqlValue,
   text,
 } from "./body.js";
-import { DATABASE, OpenCodeProbe, openCodeRoot } from "./probe.js";
-import { createOpenCodeDatabase } from "./store-create.js";
+import type { OpenCodeFamily, OpenCodeFlavor } from "./flavor.js";
+import { familyDatabase, familyRoot, OpenCodeFamilyProbe } from "./probe.js";
+import { createFamilyDatabase } from "./store-create.js";
 import { deleteLegacy, legacyFiles, legacyFingerprint, loadLegacy } from "./store-legacy.js";
 import {
   checkTables,
@@ -72,24 +74,30 @@ export interface OpenCodeStoreOptions extends StoreOptions {
   busyTimeoutMs?: number;
 }
 
-export class OpenCodeStore implements Store<OpenCodeBody> {
-  readonly harness = "opencode" as const;
+export class OpenCodeFamilyStore implements Store<OpenCodeBody> {
+  readonly harness: OpenCodeFamily;
   readonly roots: readonly string[];
-  /** OpenCode's data directory: `opencode.db` and `storage/` live here. */
+  /** The CLI's data directory: its database and `storage/` live here. */
   readonly root: string;
   readonly database: string;
   private readonly busyTimeoutMs: number;
+  private readonly options: OpenCodeStoreOptions;
 
-  constructor(options: OpenCodeStoreOptions = {}) {
-    this.root = openCodeRoot(options);
+  constructor(
+    private readonly flavor: OpenCodeFlavor,
+    options: OpenCodeStoreOptions = {},
+  ) {
+    this.harness = flavor.harness;
+    this.options = options;
+    this.root = familyRoot(flavor, options);
     this.roots = [this.root];
-    this.database = join(this.root, DATABASE);
+    this.database = familyDatabase(flavor, this.root, options);
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   }
 
   private read<T>(read: (db: Db) => T): T {
     return readSnapshot(this.database, read, {
-      harness: "opencode",
+      harness: this.harness,
       busyTimeoutMs: this.busyTimeoutMs,
     });
   }
@@ -106,7 +114,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     if (this.hasDatabase()) {
       try {
         const rows = this.read((db) => {
-          checkTables(db, this.database);
+          checkTables(this.flavor, db, this.database);
           return db.prepare<[], SqlValue>(`SELECT id FROM ${SESSION_TABLE}`).pluck().all();
         });
         for (const id of rows) if (typeof id === "string") ids.add(id);
@@ -119,7 +127,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
   }
 
   stamp(): string | undefined {
-    return new OpenCodeProbe({ root: this.root }).stamp();
+    return new OpenCodeFamilyProbe(this.flavor, this.options).stamp();
   }
 
   /** One read transaction over the database: nothing to spread over workers. */
@@ -133,7 +141,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     const seen = new Set<string>();
     if (this.hasDatabase()) {
       try {
-        const listed = this.read((db) => listDatabase(db, this.database));
+        const listed = this.read((db) => listDatabase(this.flavor, db, this.database));
         listed.forEach((l, i) => {
           options.onProgress?.(i, listed.length);
           const found = this.discovered(l, this.database);
@@ -148,7 +156,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
       // A session OpenCode has migrated into the database is the database's.
       if (seen.has(file.id)) continue;
       try {
-        const body = loadLegacy(this.root, file);
+        const body = loadLegacy(this.flavor, this.root, file);
         seen.add(file.id);
         const l: Listed = {
           session: body.session,
@@ -176,7 +184,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
   private discovered(l: Listed, path: string): Discovered {
     const meta = metaFromSession(l.session, l.model, l.prompt);
     const found: Discovered = {
-      harness: "opencode",
+      harness: this.harness,
       id: meta.id,
       path,
       meta,
@@ -196,7 +204,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     this.checkId(id);
     if (this.hasDatabase()) {
       const body = this.read((db) => {
-        checkTables(db, this.database);
+        checkTables(this.flavor, db, this.database);
         return selectSession(db, id);
       });
       if (body !== undefined)
@@ -204,14 +212,14 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     }
     const file = legacyFiles(this.root).find((f) => f.id === id);
     if (file !== undefined) {
-      const body = loadLegacy(this.root, file);
+      const body = loadLegacy(this.flavor, this.root, file);
       return { meta: metaFromSession(body.session, firstModel(body), promptOf(body)), body };
     }
-    throw new NotFoundError("opencode", `no OpenCode session ${id} in ${this.root}`);
+    throw new NotFoundError(this.harness, `no ${this.flavor.name} session ${id} in ${this.root}`);
   }
 
   private checkId(id: string): void {
-    checkPathComponent(id, "opencode");
+    checkPathComponent(id, this.harness);
   }
 
   fingerprint(id: string): Fingerprint | undefined {
@@ -223,7 +231,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     if (this.hasDatabase()) {
       try {
         const found = this.read((db) => {
-          checkTables(db, this.database);
+          checkTables(this.flavor, db, this.database);
           const sid = sessionIdFor(db, id);
           const s = db
             .prepare<[string], SqlValue[]>(
@@ -258,7 +266,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     const file = legacyFiles(this.root).find((f) => f.id === id);
     if (file === undefined) return undefined;
     try {
-      return legacyFingerprint(this.root, file, loadLegacy(this.root, file));
+      return legacyFingerprint(this.root, file, loadLegacy(this.flavor, this.root, file));
     } catch {
       const st = statSync(file.path);
       return { files: [fileStamp(file.path, st)] };
@@ -276,7 +284,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
       this.checkId(id);
       if (!this.hasDatabase()) return undefined;
       const body = this.read((db) => {
-        checkTables(db, this.database);
+        checkTables(this.flavor, db, this.database);
         return selectSession(db, sessionIdFor(db, id));
       });
       if (body === undefined) return undefined;
@@ -303,23 +311,23 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     const body = transcript.body;
     const id = text(body.session, "id");
     if (id === undefined || !id.startsWith("ses")) {
-      throw new InvalidRequestError("opencode", "cannot save: the session has no ses_ id");
+      throw new InvalidRequestError(this.harness, "cannot save: the session has no ses_ id");
     }
     this.checkId(id);
-    const project = body.project === undefined ? gitProject(body.session) : undefined;
-    // Where OpenCode has never run: its first database, as OpenCode would create it.
-    createOpenCodeDatabase(this.root, this.database);
-    writeTransaction(this.database, this.busyTimeoutMs, (db) =>
-      insertSession(db, this.database, id, body, project, options.overwrite === true),
+    const project = body.project === undefined ? gitProject(this.flavor, body.session) : undefined;
+    // Where the CLI has never run: its first database, as the CLI would create it.
+    createFamilyDatabase(this.flavor, this.root, this.database);
+    writeTransaction(this.flavor, this.database, this.busyTimeoutMs, (db) =>
+      insertSession(this.flavor, db, this.database, id, body, project, options.overwrite === true),
     );
-    return { harness: "opencode", id, path: this.database, files: [this.database] };
+    return { harness: this.harness, id, path: this.database, files: [this.database] };
   }
 
   delete(id: string): string[] {
     this.checkId(id);
     if (this.hasDatabase()) {
-      const removed = writeTransaction(this.database, this.busyTimeoutMs, (db) => {
-        checkTables(db, this.database);
+      const removed = writeTransaction(this.flavor, this.database, this.busyTimeoutMs, (db) => {
+        checkTables(this.flavor, db, this.database);
         if (db.prepare(`SELECT 1 FROM ${SESSION_TABLE} WHERE id = ?`).get(id) === undefined)
           return false;
         deleteRows(db, id);
@@ -329,7 +337,7 @@ export class OpenCodeStore implements Store<OpenCodeBody> {
     }
     const file = legacyFiles(this.root).find((f) => f.id === id);
     if (file === undefined)
-      throw new NotFoundError("opencode", `no OpenCode session ${id} in ${this.root}`);
-    return deleteLegacy(this.root, file);
+      throw new NotFoundError(this.harness, `no ${this.flavor.name} session ${id} in ${this.root}`);
+    return deleteLegacy(this.flavor, this.root, file);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Writing one session into OpenCode's shared database: one `BEGIN
+ * Writing one session into an OpenCode-family CLI's shared database: one `BEGIN
  * IMMEDIATE` transaction (busy retried), the schema checked to hold every
  * column txcript fills and no required one it does not, no other session's
  * rows touched; the project OpenCode would file a session under; removing
@@ -9,8 +9,13 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { nonEmpty } from "../../env.js";
-import { ConflictError, InvalidRequestError, StoreError, UnsupportedError } from "../../errors.js";
+import { nonEmpty } from "../../../env.js";
+import {
+  ConflictError,
+  InvalidRequestError,
+  StoreError,
+  UnsupportedError,
+} from "../../../errors.js";
 import {
   type Db,
   isBusy,
@@ -18,7 +23,7 @@ import {
   quoteIdentifier,
   sleepSync,
   sqliteError,
-} from "../../sqlite.js";
+} from "../../../sqlite.js";
 import {
   GLOBAL_PROJECT,
   MESSAGE_TABLE,
@@ -30,6 +35,7 @@ import {
   type SqlValue,
   text,
 } from "./body.js";
+import type { OpenCodePlace } from "./flavor.js";
 import { checkTables, REQUIRED_TABLES } from "./store-rows.js";
 
 /**
@@ -38,12 +44,13 @@ import { checkTables, REQUIRED_TABLES } from "./store-rows.js";
  * inserts), retrying a busy database until the timeout.
  */
 export function writeTransaction<T>(
+  place: OpenCodePlace,
   database: string,
   busyTimeoutMs: number,
   write: (db: Db) => T,
 ): T {
   if (!existsSync(database)) {
-    throw new StoreError("opencode", "no OpenCode database here", { file: database });
+    throw new StoreError(place.harness, `no ${place.name} database here`, { file: database });
   }
   const deadline = Date.now() + busyTimeoutMs;
   for (let attempt = 0; ; attempt++) {
@@ -69,7 +76,7 @@ export function writeTransaction<T>(
         sleepSync(Math.min(10 * 2 ** Math.min(attempt, 5), 200));
         continue;
       }
-      throw sqliteError("opencode", database, error);
+      throw sqliteError(place.harness, database, error);
     } finally {
       db?.close();
     }
@@ -78,6 +85,7 @@ export function writeTransaction<T>(
 
 /** Insert session `id`'s rows (and its project's, when missing) in a write transaction. */
 export function insertSession(
+  place: OpenCodePlace,
   db: Db,
   database: string,
   id: string,
@@ -85,11 +93,12 @@ export function insertSession(
   project: { id: string; row: Row } | undefined,
   overwrite: boolean,
 ): void {
-  checkTables(db, database, [...REQUIRED_TABLES, PROJECT_TABLE]);
+  const { harness } = place;
+  checkTables(place, db, database, [...REQUIRED_TABLES, PROJECT_TABLE]);
   const exists = db.prepare(`SELECT 1 FROM ${SESSION_TABLE} WHERE id = ?`).get(id);
   if (exists !== undefined) {
     if (!overwrite) {
-      throw new ConflictError("opencode", `session ${id} already exists`, {
+      throw new ConflictError(harness, `session ${id} already exists`, {
         file: database,
       });
     }
@@ -117,18 +126,15 @@ export function insertSession(
   const plans = inserts.map(([table, rows]) => ({
     table,
     rows,
-    plan: planInsert(db, table, rows, database),
+    plan: planInsert(place, db, table, rows, database),
   }));
   for (const m of body.messages) {
     if (text(m.row, "session_id") !== id)
-      throw new InvalidRequestError(
-        "opencode",
-        `message ${text(m.row, "id")} is not session ${id}'s`,
-      );
+      throw new InvalidRequestError(harness, `message ${text(m.row, "id")} is not session ${id}'s`);
     for (const p of m.parts) {
       if (text(p, "session_id") !== id || text(p, "message_id") !== text(m.row, "id"))
         throw new InvalidRequestError(
-          "opencode",
+          harness,
           `part ${text(p, "id")} is not message ${text(m.row, "id")}'s`,
         );
     }
@@ -140,7 +146,7 @@ export function insertSession(
     const taken = firstTaken(db, table, rows);
     if (taken !== undefined) {
       throw new ConflictError(
-        "opencode",
+        harness,
         `${table} ${taken} already exists in another session; refusing to touch it`,
         { file: database },
       );
@@ -153,12 +159,16 @@ export function insertSession(
 }
 
 /**
- * The project OpenCode would file a session under, for a session written
+ * The project the CLI would file a session under, for a session written
  * from elsewhere (project "global" and no project row): OpenCode's id for
  * a git repository is its first root commit, cached in `.git/opencode`
- * (packages/opencode/src/project/project.ts); outside git, "global".
+ * (packages/opencode/src/project/project.ts; Kilo's in `.git/kilo`);
+ * outside git, "global".
  */
-export function gitProject(session: Row): { id: string; row: Row } | undefined {
+export function gitProject(
+  place: OpenCodePlace,
+  session: Row,
+): { id: string; row: Row } | undefined {
   if (text(session, "project_id") !== GLOBAL_PROJECT) return undefined;
   const dir = nonEmpty(text(session, "directory"));
   if (dir === undefined) return undefined;
@@ -173,7 +183,7 @@ export function gitProject(session: Row): { id: string; row: Row } | undefined {
   if (worktree === undefined) return undefined;
   let id: string | undefined;
   try {
-    id = nonEmpty(readFileSync(join(worktree, ".git", "opencode"), "utf8").trim());
+    id = nonEmpty(readFileSync(join(worktree, ".git", place.gitCache), "utf8").trim());
   } catch {
     // No cache: ask git.
   }
@@ -233,6 +243,7 @@ interface Column {
  * column (NOT NULL, no default) that our rows leave empty.
  */
 function planInsert(
+  place: OpenCodePlace,
   db: Db,
   table: string,
   rows: readonly Row[],
@@ -240,7 +251,7 @@ function planInsert(
 ): { sql: string; columns: string[] } {
   const columns = db.prepare<[], Column>(`PRAGMA table_info(${quoteIdentifier(table)})`).all();
   if (columns.length === 0) {
-    throw new UnsupportedError("opencode", `the database has no ${table} table`, { file });
+    throw new UnsupportedError(place.harness, `the database has no ${table} table`, { file });
   }
   const known = new Set(columns.map((c) => c.name));
   const used = new Set<string>();
@@ -249,8 +260,8 @@ function planInsert(
       if (known.has(k)) used.add(k);
       else if (v !== null && v !== undefined) {
         throw new UnsupportedError(
-          "opencode",
-          `schema drift: the ${table} table has no column ${k} (written by another OpenCode version?)`,
+          place.harness,
+          `schema drift: the ${table} table has no column ${k} (written by another ${place.name} version?)`,
           { file },
         );
       }
@@ -261,8 +272,8 @@ function planInsert(
       const missing = rows.some((r) => r[c.name] === null || r[c.name] === undefined);
       if (missing) {
         throw new UnsupportedError(
-          "opencode",
-          `schema drift: ${table}.${c.name} is required and txcript does not know what to put in it (a newer OpenCode?)`,
+          place.harness,
+          `schema drift: ${table}.${c.name} is required and txcript does not know what to put in it (a newer ${place.name}?)`,
           { file },
         );
       }

@@ -16,11 +16,12 @@ import {
   unlinkSync,
 } from "node:fs";
 import { join } from "node:path";
-import { isJsonObject, type JsonObject } from "../../common.js";
-import { describeCause, errnoCode, StoreError } from "../../errors.js";
-import { realPathInside } from "../../paths.js";
-import { type Fingerprint, fileStamp, type Skipped } from "../../transcript.js";
+import { isJsonObject, type JsonObject } from "../../../common.js";
+import { describeCause, errnoCode, StoreError } from "../../../errors.js";
+import { realPathInside } from "../../../paths.js";
+import { type Fingerprint, fileStamp, type Skipped } from "../../../transcript.js";
 import { type OpenCodeBody, type OpenCodeMessage, type Row, text } from "./body.js";
+import type { OpenCodePlace } from "./flavor.js";
 import { STORAGE_DIR } from "./probe.js";
 import { compare, sessionRow } from "./text.js";
 
@@ -75,10 +76,12 @@ function readJson(path: string): JsonObject | undefined {
  * the session from its file, messages and parts without their id fields.
  * Unreadable message and part files are skipped, as the migration does.
  */
-export function loadLegacy(root: string, file: LegacyFile): OpenCodeBody {
+export function loadLegacy(place: OpenCodePlace, root: string, file: LegacyFile): OpenCodeBody {
   const info = readJson(file.path);
   if (info === undefined)
-    throw new StoreError("opencode", "not a readable OpenCode session file", { file: file.path });
+    throw new StoreError(place.harness, `not a readable ${place.name} session file`, {
+      file: file.path,
+    });
   const session = sessionRow(info, file.id);
   session.project_id = file.project;
   const storage = join(root, STORAGE_DIR);
@@ -159,19 +162,19 @@ export function legacyFingerprint(root: string, file: LegacyFile, body: OpenCode
 // Writing
 
 /** Remove a legacy session's files (its parts and messages folders, then its file). */
-export function deleteLegacy(root: string, file: LegacyFile): string[] {
+export function deleteLegacy(place: OpenCodePlace, root: string, file: LegacyFile): string[] {
   const storage = join(root, STORAGE_DIR);
-  const body = loadLegacy(root, file);
+  const body = loadLegacy(place, root, file);
   const targets: string[] = [];
   for (const m of body.messages) {
     const partDir = join(storage, "part", text(m.row, "id") ?? "");
-    if (existsSync(partDir)) targets.push(realPathInside(root, partDir, "opencode"));
+    if (existsSync(partDir)) targets.push(realPathInside(root, partDir, place.harness));
   }
   const messageDir = join(storage, "message", file.id);
-  if (existsSync(messageDir)) targets.push(realPathInside(root, messageDir, "opencode"));
+  if (existsSync(messageDir)) targets.push(realPathInside(root, messageDir, place.harness));
   const sessionFile = lstatSync(file.path).isSymbolicLink()
     ? file.path
-    : realPathInside(root, file.path, "opencode");
+    : realPathInside(root, file.path, place.harness);
   for (const t of targets) rmSync(t, { recursive: true, force: true });
   unlinkSync(sessionFile);
   return [sessionFile, ...targets];

@@ -10,15 +10,15 @@
  * import would insert. No I/O.
  */
 
-import type { Meta } from "../../common.js";
-import { isJsonObject, type Json, type JsonObject } from "../../common.js";
-import { ParseError } from "../../errors.js";
-import { assignDefined, jsonFromText, parseJson } from "../../json.js";
-import { firstKey } from "../../sniff.js";
-import { firstPromptTitle, nonEmpty } from "../../strings.js";
-import { EPOCH, type Timestamp, timestampFromMillis } from "../../time.js";
-import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
-import { str } from "../shared/fields.js";
+import type { Meta } from "../../../common.js";
+import { isJsonObject, type Json, type JsonObject } from "../../../common.js";
+import { ParseError } from "../../../errors.js";
+import { assignDefined, jsonFromText, parseJson } from "../../../json.js";
+import { firstKey } from "../../../sniff.js";
+import { firstPromptTitle, nonEmpty } from "../../../strings.js";
+import { EPOCH, type Timestamp, timestampFromMillis } from "../../../time.js";
+import type { Recognized, Sample, TextCodec, Transcript } from "../../../transcript.js";
+import { str } from "../fields.js";
 import {
   GLOBAL_PROJECT,
   num,
@@ -28,6 +28,7 @@ import {
   readData,
   text,
 } from "./body.js";
+import type { OpenCodeFamily } from "./flavor.js";
 
 // ---------------------------------------------------------------------------
 // Session metadata (shared by the codec and the store)
@@ -183,9 +184,12 @@ function exportDocument(body: OpenCodeBody): JsonObject {
 // Parsing
 
 class Reader {
-  constructor(private readonly origin: string | undefined) {}
+  constructor(
+    private readonly harness: OpenCodeFamily,
+    private readonly origin: string | undefined,
+  ) {}
   fail(detail: string, at: string): never {
-    throw new ParseError("opencode", detail, { file: this.origin, at });
+    throw new ParseError(this.harness, detail, { file: this.origin, at });
   }
   object(v: unknown, at: string): JsonObject {
     if (!isJsonObject(v)) return this.fail("expected an object", at);
@@ -258,9 +262,13 @@ function without(o: JsonObject, keys: readonly string[]): JsonObject {
   return out;
 }
 
-function parseExport(textValue: string, origin?: string): Transcript<OpenCodeBody> {
-  const r = new Reader(origin);
-  const doc = r.object(parseJson(textValue, "opencode", origin), "$");
+function parseExport(
+  harness: OpenCodeFamily,
+  textValue: string,
+  origin?: string,
+): Transcript<OpenCodeBody> {
+  const r = new Reader(harness, origin);
+  const doc = r.object(parseJson(textValue, harness, origin), "$");
   const info = r.object(doc.info, "info");
   const id = r.id(info, "info");
   if (!id.startsWith("ses"))
@@ -315,8 +323,17 @@ function detectOpenCode(sample: Sample): Recognized | undefined {
     : undefined;
 }
 
-export const openCodeText: TextCodec<OpenCodeBody> = {
-  parse: parseExport,
-  render: (t) => `${JSON.stringify(exportDocument(t.body), null, 2)}\n`,
-  detect: detectOpenCode,
-};
+/**
+ * The export document's text codec for a member of the family. Only
+ * OpenCode's detects the document: the members print the same shape, and
+ * two detectors must not claim one file (a member's export is read with
+ * `--from <member>`, or as OpenCode's).
+ */
+export function familyText(harness: OpenCodeFamily): TextCodec<OpenCodeBody> {
+  const codec: TextCodec<OpenCodeBody> = {
+    parse: (textValue, origin) => parseExport(harness, textValue, origin),
+    render: (t) => `${JSON.stringify(exportDocument(t.body), null, 2)}\n`,
+  };
+  if (harness === "opencode") codec.detect = detectOpenCode;
+  return codec;
+}

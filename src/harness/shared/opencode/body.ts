@@ -10,8 +10,8 @@
  * column tolerantly.
  */
 
-import type { JsonObject } from "../../common.js";
-import { isJsonObject } from "../../common.js";
+import type { JsonObject } from "../../../common.js";
+import { isJsonObject } from "../../../common.js";
 
 /** A value SQLite hands back: text, integer, real, blob or NULL. */
 export type SqlValue = string | number | bigint | Uint8Array | null;

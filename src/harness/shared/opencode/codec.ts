@@ -29,13 +29,13 @@ import type {
   StopReason,
   ToolResultBlock,
   Usage,
-} from "../../common.js";
-import { assignDefined, defined } from "../../json.js";
-import { nonEmpty } from "../../strings.js";
-import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
-import type { Codec, Common, Transcript } from "../../transcript.js";
-import { obj, str } from "../shared/fields.js";
-import { resultText } from "../shared/results.js";
+} from "../../../common.js";
+import { assignDefined, defined } from "../../../json.js";
+import { nonEmpty } from "../../../strings.js";
+import { type Timestamp, timestampFromMillis, timestampMillis } from "../../../time.js";
+import type { Codec, Common, Transcript } from "../../../transcript.js";
+import { obj, str } from "../fields.js";
+import { resultText } from "../results.js";
 import {
   GLOBAL_PROJECT,
   num,
@@ -46,6 +46,7 @@ import {
   readData,
   text,
 } from "./body.js";
+import type { OpenCodeFlavor } from "./flavor.js";
 import { AscendingIds, isOpenCodeId, sessionId, sessionKeys } from "./ids.js";
 import { firstModel, metaFromSession, promptOf } from "./text.js";
 import { toolFromNative, toolToNative } from "./tools.js";
@@ -398,7 +399,7 @@ function defaultTitle(ms: number): string {
   return `New session - ${new Date(ms).toISOString()}`;
 }
 
-function openCodeFromCommon(transcript: Transcript<Common>): Transcript<OpenCodeBody> {
+function familyFromCommon(agent: string, transcript: Transcript<Common>): Transcript<OpenCodeBody> {
   const { meta } = transcript;
   const start = timestampMillis(meta.timestamp);
   const id = openCodeSessionId(meta);
@@ -472,7 +473,7 @@ function openCodeFromCommon(transcript: Transcript<Common>): Transcript<OpenCode
       // No `model`: OpenCode resumes with the last user message's model, and
       // fails when its provider is not configured; without one it takes the
       // user's default (observed with 1.18.33).
-      info = { role: "user", time: { created: ms }, agent: "build" };
+      info = { role: "user", time: { created: ms }, agent };
     } else {
       const u = m.usage;
       const tokens = {
@@ -491,8 +492,8 @@ function openCodeFromCommon(transcript: Transcript<Common>): Transcript<OpenCode
       info = {
         parentID: lastUser ?? "",
         role: "assistant",
-        mode: "build",
-        agent: "build",
+        mode: agent,
+        agent,
         path: { cwd, root: cwd },
         cost: 0,
         tokens,
@@ -554,7 +555,7 @@ function openCodeFromCommon(transcript: Transcript<Common>): Transcript<OpenCode
     tokens_reasoning: 0,
     tokens_cache_read: totals.read,
     tokens_cache_write: totals.write,
-    agent: "build",
+    agent,
     // No session model either: 1.18.33 resumes with it and fails on an
     // unconfigured provider. The model stays on the assistant messages.
     model: null,
@@ -573,7 +574,10 @@ export function openCodeSessionId(meta: Meta): string {
     : sessionId(timestampMillis(meta.timestamp), sessionKeys(meta.id));
 }
 
-export const openCodeCodec: Codec<OpenCodeBody> = {
-  toCommon: openCodeToCommon,
-  fromCommon: openCodeFromCommon,
-};
+/** The codec of a member of the family: its rows are OpenCode's, its sessions name its own agent. */
+export function familyCodec(flavor: Pick<OpenCodeFlavor, "agent">): Codec<OpenCodeBody> {
+  return {
+    toCommon: openCodeToCommon,
+    fromCommon: (transcript) => familyFromCommon(flavor.agent, transcript),
+  };
+}

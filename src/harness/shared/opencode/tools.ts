@@ -23,9 +23,9 @@ import {
   type Tool,
   toolFromCanonical,
   toolToCanonical,
-} from "../../common.js";
-import { assignDefined } from "../../json.js";
-import { patchToTool } from "../shared/patch.js";
+} from "../../../common.js";
+import { assignDefined } from "../../../json.js";
+import { patchToTool } from "../patch.js";
 
 type KeyMap = readonly (readonly [native: string, canonical: string])[];
 

@@ -1,14 +1,14 @@
 /**
- * The OpenCode database's rows as the store reads them: one session's rows
+ * An OpenCode-family database's rows as the store reads them: one session's rows
  * (its Body), a non-OpenCode id's session, the tables a version must have,
  * and the few columns a listing needs for every session at once. Pure
  * SQL over a snapshot the store opened; stores do no conversion.
  */
 
-import { UnsupportedError } from "../../errors.js";
-import { assignDefined } from "../../json.js";
-import type { Db } from "../../sqlite.js";
-import { firstPromptTitle } from "../../strings.js";
+import { UnsupportedError } from "../../../errors.js";
+import { assignDefined } from "../../../json.js";
+import type { Db } from "../../../sqlite.js";
+import { firstPromptTitle } from "../../../strings.js";
 import {
   isPartKind,
   MESSAGE_TABLE,
@@ -21,6 +21,7 @@ import {
   type SqlValue,
   text,
 } from "./body.js";
+import type { OpenCodePlace } from "./flavor.js";
 import { sessionKeys, tail } from "./ids.js";
 import { isDefaultTitle } from "./text.js";
 
@@ -88,6 +89,7 @@ function hasTable(db: Db, name: string): boolean {
 export const REQUIRED_TABLES = [SESSION_TABLE, MESSAGE_TABLE, PART_TABLE] as const;
 
 export function checkTables(
+  place: OpenCodePlace,
   db: Db,
   file: string,
   tables: readonly string[] = REQUIRED_TABLES,
@@ -95,8 +97,8 @@ export function checkTables(
   const missing = tables.filter((t) => !hasTable(db, t));
   if (missing.length > 0) {
     throw new UnsupportedError(
-      "opencode",
-      `not an OpenCode database this version knows: no ${missing.join(", ")} table`,
+      place.harness,
+      `not a ${place.name} database this version knows: no ${missing.join(", ")} table`,
       { file },
     );
   }
@@ -109,8 +111,8 @@ const KIND_SQL = `CASE WHEN json_valid(data) THEN CASE json_extract(data, '$.typ
   WHEN 'file' THEN CASE WHEN json_type(data, '$.url') = 'text' THEN 'block' ELSE 'skip' END
   WHEN 'tool' THEN 'tool' ELSE 'skip' END ELSE 'skip' END`;
 
-export function listDatabase(db: Db, file: string): Listed[] {
-  checkTables(db, file);
+export function listDatabase(place: OpenCodePlace, db: Db, file: string): Listed[] {
+  checkTables(place, db, file);
   const sessions = db
     .prepare<[], Row>(`SELECT * FROM ${SESSION_TABLE} ORDER BY time_updated DESC, id`)
     .all();
