@@ -44,8 +44,8 @@ export const HARNESS_LABELS = {
   qwen_code: "Qwen Code",
   cursor: "Cursor",
   amp: "Amp",
-  crush: "Crush",
   cline: "Cline",
+  crush: "Crush",
   droid: "Factory Droid",
   kilo: "Kilo Code CLI",
 } as const satisfies Readonly<Record<HarnessId, string>>;
@@ -67,9 +67,9 @@ export const STORED_HARNESS_IDS = [
   "copilot",
   "qwen_code",
   "cursor",
-  "crush",
   "amp",
   "cline",
+  "crush",
   "droid",
   "kilo",
 ] as const satisfies readonly HarnessId[];

@@ -50,8 +50,8 @@ const HARNESSES = {
   qwen_code: qwenCode,
   cursor,
   amp,
-  crush,
   cline,
+  crush,
   droid,
   kilo,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
