@@ -75,18 +75,23 @@ const redactFlag = z
     "replace secrets, e-mail addresses, the home path and the user name, as `txcript view --redact` does (a server started with --redact always does)",
   );
 
+/** An optional page size of 1..max, described with its default. */
+function pageSize(max: number, fallback: number, what: string) {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .optional()
+    .describe(`${what} per page (default ${fallback})`);
+}
+
 export const listInput = {
   harness: harness.optional().describe("only this harness"),
   cwd: z.string().max(4096).optional().describe("only sessions in this directory or below it"),
   since: timeBound("at or after this").optional(),
   until: timeBound("before this").optional(),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(LIMITS.listMax)
-    .optional()
-    .describe(`sessions per page (default ${LIMITS.listDefault})`),
+  limit: pageSize(LIMITS.listMax, LIMITS.listDefault, "sessions"),
   cursor: cursor.optional(),
   redact: redactFlag,
 };
@@ -107,13 +112,7 @@ export const searchInput = {
     .describe(
       `only hits in these places, as \`txcript query --role\`: ${ROLE_CHOICES.join(", ")} (tool is both tool kinds)`,
     ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(LIMITS.searchMax)
-    .optional()
-    .describe(`hits per page (default ${LIMITS.searchDefault})`),
+  limit: pageSize(LIMITS.searchMax, LIMITS.searchDefault, "hits"),
   cursor: cursor.optional(),
   redact: redactFlag,
 };
