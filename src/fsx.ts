@@ -528,6 +528,17 @@ export function statOrUndefined(path: string, follow = true): Stats | undefined 
   }
 }
 
+/** A folder's entry names, sorted; none when the folder is missing or the path runs through a file. */
+export function folderNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch (cause) {
+    const code = errnoCode(cause);
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw cause;
+  }
+}
+
 /** Whether `path` is a regular file (links followed); see `statOrUndefined`. */
 export function isRegularFile(path: string): boolean {
   return statOrUndefined(path)?.isFile() === true;

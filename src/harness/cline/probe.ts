@@ -7,10 +7,10 @@
  * folder; the older Cline `<data>/tasks/<id>/api_conversation_history.json`.
  */
 
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
-import { errnoCode } from "../../errors.js";
+import { folderNames } from "../../fsx.js";
 import {
   type Fingerprint,
   fileStamp,
@@ -46,16 +46,6 @@ export function clineRoots(options: StoreOptions = {}): ClineRoots {
   return { data, sessions, tasks: join(data, "tasks") };
 }
 
-function list(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch (cause) {
-    const code = errnoCode(cause);
-    if (code === "ENOENT" || code === "ENOTDIR") return [];
-    throw cause;
-  }
-}
-
 const MESSAGES = ".messages.json";
 const LEGACY_FILE = "api_conversation_history.json";
 
@@ -79,9 +69,9 @@ function subagentId(root: string, stem: string): string {
 /** Every session file, main sessions first within each folder. */
 export function clineFiles(roots: ClineRoots): ClineFile[] {
   const out: ClineFile[] = [];
-  for (const dir of list(roots.sessions)) {
+  for (const dir of folderNames(roots.sessions)) {
     const folder = join(roots.sessions, dir);
-    for (const name of list(folder)) {
+    for (const name of folderNames(folder)) {
       if (!name.endsWith(MESSAGES)) continue;
       const stem = name.slice(0, -MESSAGES.length);
       const path = join(folder, name);
@@ -90,7 +80,7 @@ export function clineFiles(roots: ClineRoots): ClineFile[] {
       else out.push({ id: subagentId(dir, stem), kind: "subagent", path, root: dir });
     }
   }
-  for (const dir of list(roots.tasks)) {
+  for (const dir of folderNames(roots.tasks)) {
     const path = join(roots.tasks, dir, LEGACY_FILE);
     if (statSync(path, { throwIfNoEntry: false })?.isFile())
       out.push({ id: dir, kind: "legacy", path });

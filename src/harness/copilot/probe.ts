@@ -4,10 +4,9 @@
  * `session-state/<id>/events.jsonl`, from listings and stat alone.
  */
 
-import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
-import { errnoCode } from "../../errors.js";
+import { folderNames } from "../../fsx.js";
 import type { Fingerprint, StoreOptions, StoreProbe } from "../../transcript.js";
 import { stampFiles } from "../shared/probe.js";
 
@@ -29,15 +28,7 @@ export function copilotRoot(options: StoreOptions = {}): string {
 
 /** Each session folder's events file, by folder name (sorted; dot folders skipped). */
 export function eventFiles(root: string): { id: string; path: string }[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(root, SESSION_STATE)).sort();
-  } catch (cause) {
-    const code = errnoCode(cause);
-    if (code === "ENOENT" || code === "ENOTDIR") return [];
-    throw cause;
-  }
-  return names
+  return folderNames(join(root, SESSION_STATE))
     .filter((n) => !n.startsWith("."))
     .map((id) => ({ id, path: join(root, SESSION_STATE, id, EVENTS) }));
 }

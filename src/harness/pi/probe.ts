@@ -6,10 +6,10 @@
  * session straight into that folder, so both depths are read.
  */
 
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
-import { errnoCode } from "../../errors.js";
+import { folderNames } from "../../fsx.js";
 import {
   type Fingerprint,
   fileStamp,
@@ -48,24 +48,15 @@ export function piRoot(options: StoreOptions = {}): PiRoot {
   return { root: resolve(home, ".pi", "agent", "sessions"), flat: false };
 }
 
-function list(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch (cause) {
-    const code = errnoCode(cause);
-    if (code === "ENOENT" || code === "ENOTDIR") return [];
-    throw cause;
-  }
-}
-
 /** Every `.jsonl` file in the root and in its project folders, sorted. */
 export function sessionPaths(root: string): string[] {
   const out: string[] = [];
-  for (const name of list(root)) {
+  for (const name of folderNames(root)) {
     const path = join(root, name);
     if (name.endsWith(".jsonl")) out.push(path);
     else if (name.startsWith("--"))
-      for (const inner of list(path)) if (inner.endsWith(".jsonl")) out.push(join(path, inner));
+      for (const inner of folderNames(path))
+        if (inner.endsWith(".jsonl")) out.push(join(path, inner));
   }
   return out;
 }
