@@ -12,13 +12,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
-import {
-  describeCause,
-  NotFoundError,
-  ParseError,
-  TxcriptError,
-  UnsupportedError,
-} from "../../errors.js";
+import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
@@ -30,11 +24,17 @@ import type {
   Discovery,
   Fingerprint,
   Saved,
-  Skipped,
   Store,
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
+import {
+  deleteRefusal,
+  discoverEach,
+  discoverLane,
+  laneMeta,
+  laneRow,
+} from "../shared/store-read-only.js";
 import { type CursorBody, type CursorChatBody, messageCount } from "./body.js";
 import { desktopMeta, desktopTime, desktopUpdated } from "./desktop-meta.js";
 import { chatMeta, checkChatSchema, cursorTime } from "./meta.js";
@@ -185,20 +185,20 @@ export class CursorStore implements Store<CursorBody> {
   }
 
   /** A desktop chat, whole, or undefined when there is no desktop database or no such chat. */
-  private desktopEntry(id: string): { db: string; entry: DesktopEntry } | undefined {
-    const db = this.desktop();
-    if (db === undefined || cursorSources(this.root).has(id)) return undefined;
-    checkPathComponent(id, "cursor");
-    const entry = loadDesktop(db, id);
-    return entry === undefined ? undefined : { db, entry };
+  private desktopEntry(id: string): { db: string; row: DesktopEntry } | undefined {
+    return laneRow(
+      this.desktop(),
+      () => cursorSources(this.root).has(id),
+      (db) => {
+        checkPathComponent(id, "cursor");
+        return loadDesktop(db, id);
+      },
+    );
   }
 
+  /** The editor finds a chat by its composer id, whatever the document says. */
   private desktopTranscript(db: string, entry: DesktopEntry): Transcript<CursorBody> {
-    const meta = desktopMeta(entry.body, entry.id);
-    // The editor finds a chat by its composer id, whatever the document says.
-    meta.id = entry.id;
-    if (meta.timestamp === EPOCH) meta.timestamp = timestampFromMillis(statSync(db).mtimeMs);
-    return { meta, body: entry.body };
+    return { meta: laneMeta(desktopMeta(entry.body, entry.id), entry.id, db), body: entry.body };
   }
 
   private chatJson(dir: string): JsonObject {
@@ -232,23 +232,23 @@ export class CursorStore implements Store<CursorBody> {
 
   load(id: string): Transcript<CursorBody> {
     const desktop = this.desktopEntry(id);
-    if (desktop !== undefined) return this.desktopTranscript(desktop.db, desktop.entry);
+    if (desktop !== undefined) return this.desktopTranscript(desktop.db, desktop.row);
     return this.loadSource(this.source(id));
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
-    const sessions: Discovered[] = [];
-    const skipped: Skipped[] = [];
     const sources = [...cursorSources(this.root).values()];
-    for (const source of sources) {
-      try {
+    const found = discoverEach(
+      sources,
+      (source) => source.path,
+      (source): Discovered => {
         const t = this.loadSource(source);
         const fingerprint = sourceFingerprint(source);
         const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
         const updated =
           (t.body.layout === "chat" ? cursorTime(t.body.chat.updatedAtMs) : undefined) ??
           timestampFromMillis(newest);
-        sessions.push({
+        return {
           harness: "cursor",
           id: source.id,
           path: source.path,
@@ -256,59 +256,37 @@ export class CursorStore implements Store<CursorBody> {
           updated,
           message_count: messageCount(t.body),
           fingerprint,
-        });
-      } catch (cause) {
-        skipped.push({
-          path: source.path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
-      }
-      options.onProgress?.(sessions.length + skipped.length, sources.length);
-    }
+        };
+      },
+      options,
+    );
     for (const dir of transcriptDirs(this.root))
       for (const e of entries(dir))
         if (e.isFile() && e.name.endsWith(".txt"))
-          skipped.push({ path: join(dir, e.name), reason: PLAIN_UNREAD });
+          found.skipped.push({ path: join(dir, e.name), reason: PLAIN_UNREAD });
     const db = this.desktop();
-    if (db !== undefined)
-      this.discoverDesktop(db, new Set(sources.map((s) => s.id)), sessions, skipped);
-    return { sessions, skipped };
+    if (db !== undefined) this.discoverDesktop(db, new Set(sources.map((s) => s.id)), found);
+    return found;
   }
 
   /** The desktop chats, each listed with the database as its path; an id the CLI holds is the CLI's. */
-  private discoverDesktop(
-    db: string,
-    taken: ReadonlySet<string>,
-    sessions: Discovered[],
-    skipped: Skipped[],
-  ): void {
-    let listing: ReturnType<typeof listDesktop>;
-    try {
-      listing = listDesktop(db);
-    } catch (cause) {
-      skipped.push({
-        path: db,
-        reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-      });
-      return;
-    }
-    for (const entry of listing.chats) {
-      if (taken.has(entry.id)) continue;
-      const t = this.desktopTranscript(db, entry);
-      sessions.push({
-        harness: "cursor",
-        id: entry.id,
-        path: db,
-        meta: t.meta,
-        updated: desktopUpdated(entry.body) ?? t.meta.timestamp,
-        message_count: entry.bubbles,
-        fingerprint: desktopFingerprint(db, entry),
-      });
-    }
-    const newer = listing.newer.filter((n) => !taken.has(n.id));
+  private discoverDesktop(db: string, taken: ReadonlySet<string>, into: Discovery): void {
+    const listing = discoverLane(
+      into,
+      { harness: "cursor", db, taken },
+      () => listDesktop(db),
+      (l) => l.chats,
+      (entry) => {
+        const meta = this.desktopTranscript(db, entry).meta;
+        const updated = desktopUpdated(entry.body) ?? meta.timestamp;
+        const fingerprint = desktopFingerprint(db, entry);
+        return { id: entry.id, meta, updated, message_count: entry.bubbles, fingerprint };
+      },
+    );
+    const newer = listing?.newer.filter((n) => !taken.has(n.id)) ?? [];
     if (newer.length > 0) {
       const versions = [...new Set(newer.map((n) => n.version))].sort((a, b) => a - b).join(", ");
-      skipped.push({
+      into.skipped.push({
         path: db,
         reason: `${newer.length} Cursor desktop chat(s) have composerData _v ${versions}, newer than the ${KNOWN_COMPOSER_VERSION} this version reads`,
       });
@@ -318,7 +296,7 @@ export class CursorStore implements Store<CursorBody> {
   fingerprint(id: string): Fingerprint | undefined {
     try {
       const desktop = this.desktopEntry(id);
-      if (desktop !== undefined) return desktopFingerprint(desktop.db, desktop.entry);
+      if (desktop !== undefined) return desktopFingerprint(desktop.db, desktop.row);
       return sourceFingerprint(this.source(id));
     } catch {
       return undefined;
@@ -330,9 +308,6 @@ export class CursorStore implements Store<CursorBody> {
   }
 
   delete(): string[] {
-    throw new UnsupportedError(
-      "cursor",
-      "txcript does not delete Cursor sessions: it only reads them",
-    );
+    throw deleteRefusal("cursor", "Cursor sessions");
   }
 }

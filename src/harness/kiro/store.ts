@@ -8,13 +8,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
-import {
-  describeCause,
-  NotFoundError,
-  ParseError,
-  TxcriptError,
-  UnsupportedError,
-} from "../../errors.js";
+import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
@@ -25,11 +19,18 @@ import type {
   Discovery,
   Fingerprint,
   Saved,
-  Skipped,
   Store,
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
+import {
+  deleteRefusal,
+  discoverEach,
+  discoverLane,
+  laneMeta,
+  laneRow,
+  listedFingerprint,
+} from "../shared/store-read-only.js";
 import { entryKind, type KiroBody, type KiroSessionBody } from "./body.js";
 import { columnTime, conversationMeta, historyOf } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
@@ -107,18 +108,16 @@ export class KiroStore implements Store<KiroBody> {
   }
 
   /** A conversation of the older engine, when the id names one and no v3 session has it. */
-  private conversation(id: string): { db: string; c: KiroConversation } | undefined {
-    const db = this.database();
-    if (db === undefined || this.logIds().includes(id)) return undefined;
-    const c = readConversations(db, id).conversations[0];
-    return c === undefined ? undefined : { db, c };
+  private conversation(id: string): { db: string; row: KiroConversation } | undefined {
+    return laneRow(
+      this.database(),
+      () => this.logIds().includes(id),
+      (db) => readConversations(db, id).conversations[0],
+    );
   }
 
   private conversationTranscript(db: string, c: KiroConversation): Transcript<KiroBody> {
-    const meta = conversationMeta(c.body, c.id);
-    meta.id = c.id;
-    if (meta.timestamp === EPOCH) meta.timestamp = timestampFromMillis(statSync(db).mtimeMs);
-    return { meta, body: c.body };
+    return { meta: laneMeta(conversationMeta(c.body, c.id), c.id, db), body: c.body };
   }
 
   private metadata(id: string): JsonObject {
@@ -144,7 +143,7 @@ export class KiroStore implements Store<KiroBody> {
   load(id: string): Transcript<KiroBody> {
     checkPathComponent(id, "kiro");
     const older = this.conversation(id);
-    if (older !== undefined) return this.conversationTranscript(older.db, older.c);
+    if (older !== undefined) return this.conversationTranscript(older.db, older.row);
     return this.loadSession(id);
   }
 
@@ -164,18 +163,16 @@ export class KiroStore implements Store<KiroBody> {
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
-    const sessions: Discovered[] = [];
-    const skipped: Skipped[] = [];
     const ids = this.logIds();
-    const total = ids.length;
-    for (const id of ids) {
-      const path = join(this.sessionsDir, `${id}${LOG_SUFFIX}`);
-      try {
+    const found = discoverEach(
+      ids,
+      (id) => join(this.sessionsDir, `${id}${LOG_SUFFIX}`),
+      (id, path): Discovered => {
         checkPathComponent(id, "kiro");
         const t = this.loadSession(id);
         const fingerprint = sessionFingerprint(this.sessionsDir, id);
         const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
-        sessions.push({
+        return {
           harness: "kiro",
           id,
           path,
@@ -183,52 +180,37 @@ export class KiroStore implements Store<KiroBody> {
           updated: kiroTime(t.body.session.updated_at) ?? timestampFromMillis(newest),
           message_count: messageEntries(t.body.entries),
           fingerprint,
-        });
-      } catch (cause) {
-        skipped.push({
-          path,
-          reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-        });
-      }
-      options.onProgress?.(sessions.length + skipped.length, total);
-    }
+        };
+      },
+      options,
+    );
     const db = this.database();
-    if (db !== undefined) this.discoverConversations(db, new Set(ids), sessions, skipped);
-    return { sessions, skipped };
+    if (db !== undefined) this.discoverConversations(db, new Set(ids), found);
+    return found;
   }
 
   /** The older engine's conversations, each with the database as its path. */
-  private discoverConversations(
-    db: string,
-    taken: ReadonlySet<string>,
-    sessions: Discovered[],
-    skipped: Skipped[],
-  ): void {
-    let read: ReturnType<typeof readConversations>;
-    try {
-      read = readConversations(db);
-    } catch (cause) {
-      skipped.push({
-        path: db,
-        reason: cause instanceof TxcriptError ? cause.detail : describeCause(cause),
-      });
-      return;
-    }
-    for (const c of read.conversations) {
-      if (taken.has(c.id)) continue;
-      const t = this.conversationTranscript(db, c);
-      sessions.push({
-        harness: "kiro",
-        id: c.id,
-        path: db,
-        meta: t.meta,
-        updated: columnTime(c.body.updated_at) ?? t.meta.timestamp,
-        message_count: historyOf(c.body).length * 2,
-        fingerprint: conversationFingerprint(db, c),
-      });
-    }
-    if (read.unreadable > 0)
-      skipped.push({
+  private discoverConversations(db: string, taken: ReadonlySet<string>, into: Discovery): void {
+    const read = discoverLane(
+      into,
+      { harness: "kiro", db, taken },
+      () => readConversations(db),
+      (r) => r.conversations,
+      (c) => {
+        const meta = this.conversationTranscript(db, c).meta;
+        const updated = columnTime(c.body.updated_at) ?? meta.timestamp;
+        const fingerprint = conversationFingerprint(db, c);
+        return {
+          id: c.id,
+          meta,
+          updated,
+          message_count: historyOf(c.body).length * 2,
+          fingerprint,
+        };
+      },
+    );
+    if (read !== undefined && read.unreadable > 0)
+      into.skipped.push({
         path: db,
         reason: `${read.unreadable} Kiro CLI conversation row(s) whose value is not a conversation JSON object with an id`,
       });
@@ -238,12 +220,15 @@ export class KiroStore implements Store<KiroBody> {
     try {
       checkPathComponent(id, "kiro");
       const older = this.conversation(id);
-      if (older !== undefined) return conversationFingerprint(older.db, older.c);
+      if (older !== undefined) return conversationFingerprint(older.db, older.row);
     } catch {
       return undefined;
     }
-    if (!this.logIds().includes(id)) return undefined;
-    return sessionFingerprint(this.sessionsDir, id);
+    return listedFingerprint(
+      id,
+      () => this.logIds(),
+      () => sessionFingerprint(this.sessionsDir, id),
+    );
   }
 
   save(): Saved {
@@ -251,9 +236,6 @@ export class KiroStore implements Store<KiroBody> {
   }
 
   delete(): string[] {
-    throw new UnsupportedError(
-      "kiro",
-      "txcript does not delete Kiro CLI sessions: it only reads them",
-    );
+    throw deleteRefusal("kiro", "Kiro CLI sessions");
   }
 }
