@@ -9,7 +9,6 @@
 
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { JsonObject } from "../../common.js";
 import { NotFoundError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
