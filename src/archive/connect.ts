@@ -15,9 +15,29 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export type Pool = pg.Pool;
 export type Client = pg.PoolClient;
 
+/**
+ * The URL as `pg` should read it. A postgres URL is libpq's, so its
+ * `sslmode=prefer|require|verify-ca` keeps libpq's meaning (docs/archive.md);
+ * `pg` 8 reads those as verify-full and prints a ten-line warning on every
+ * run unless asked for libpq's semantics.
+ */
+export function driverUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const mode = parsed.searchParams.get("sslmode");
+  if (mode === null || !["prefer", "require", "verify-ca"].includes(mode)) return url;
+  if (parsed.searchParams.has("uselibpqcompat")) return url;
+  parsed.searchParams.set("uselibpqcompat", "true");
+  return parsed.toString();
+}
+
 export function openPool(url: string): Pool {
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: driverUrl(url),
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     max: 4,
     // An idle pool never keeps the process alive: a door may forget to end it.

@@ -152,6 +152,16 @@ describe("two machines", () => {
     expect(r.stdout).toContain(mb.prompt);
   });
 
+  it("exports a colleague's session as Markdown and Simple JSON", () => {
+    const md = run(a, ["export", "--archive", url, mb.id, "--format", "markdown"]);
+    expect(md.status).toBe(0);
+    expect(md.stdout).toContain(mb.prompt);
+    const simple = run(a, ["export", "--archive", url, mb.id]);
+    expect(simple.status).toBe(0);
+    expect(simple.stdout).toContain(mb.prompt);
+    expect(JSON.parse(simple.stdout)).toBeTypeOf("object");
+  });
+
   it("continues a colleague's session here", () => {
     const r = run(a, ["continue", "--archive", url, mb.id, "--with", "codex", "--no-resume"]);
     expect(r.stderr).toContain("wrote Codex session");
@@ -475,6 +485,12 @@ describe("updates, interruptions and failures", () => {
       /connection refused/,
     );
     oneLine(run(h, ["archive", "push", "--archive", pg.url("nosuchdb")]), /no such database/);
+    // A host that does not resolve, and TLS asked of a server without it (the setting reaches the client).
+    oneLine(
+      run(h, ["archive", "push", "--archive", "postgres://u:Wr0ng-Pa55@no-such-host.invalid/x"]),
+      /no-such-host\.invalid/,
+    );
+    oneLine(run(h, ["list", "--archive", `${pg.url(name)}?sslmode=require`]), /SSL|TLS/i);
     const scheme = run(h, ["archive", "push", "--archive", "http://u:Wr0ng-Pa55@example.org/x"]);
     expect(scheme.stderr.trim().split("\n")).toHaveLength(1);
     expect(scheme.stderr).toContain("postgres://");

@@ -6,6 +6,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { driverUrl } from "../../src/archive/connect.js";
 import { archiveAddress, checkArchiveUrl, hideSecrets, redactUrl } from "../../src/archive/url.js";
 import { snippet, wordList, words } from "../../src/archive/words.js";
 
@@ -55,6 +56,20 @@ describe("the archive URL", () => {
       "hunter22",
     );
     expect(redactUrl("postgres://a:b@[not a url")).toBe("<the archive URL>");
+  });
+
+  it("keeps libpq's meaning of sslmode for the driver, and leaves other URLs alone", () => {
+    const url = new URL(driverUrl("postgres://a:b@h:5432/db?sslmode=require"));
+    expect(url.searchParams.get("sslmode")).toBe("require");
+    expect(url.searchParams.get("uselibpqcompat")).toBe("true");
+    expect(url.password).toBe("b");
+    for (const same of [
+      "postgres://h/db",
+      "postgres://h/db?sslmode=verify-full",
+      "postgres://h/db?sslmode=disable",
+      "postgres://h/db?sslmode=require&uselibpqcompat=false",
+    ])
+      expect(driverUrl(same)).toBe(same);
   });
 
   it("refuses what is not a postgres URL in one line, password hidden", () => {
