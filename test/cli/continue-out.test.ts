@@ -46,6 +46,8 @@ interface Target {
   command: (id: string) => string[];
   /** Where, inside DIR, the copy's main file lies. */
   under: string;
+  /** Another variable the line sets after the first (Kilo pins its database's name). */
+  also?: string;
   extra?: string[];
 }
 
@@ -93,6 +95,19 @@ const TARGETS: Target[] = [
     under: "data/sessions",
   },
   {
+    harness: "copilot",
+    variable: "COPILOT_HOME",
+    command: (id) => ["copilot", "--resume", id],
+    under: "session-state",
+  },
+  {
+    harness: "kilo",
+    variable: "XDG_DATA_HOME",
+    also: "KILO_DB=kilo.db",
+    command: (id) => ["kilo", "--session", id],
+    under: "kilo",
+  },
+  {
     harness: "antigravity",
     variable: "GEMINI_HOME",
     command: (id) => ["agy", `--conversation=${id}`],
@@ -114,7 +129,7 @@ function setUp() {
 describe("continue --out DIR", () => {
   it.each(TARGETS)(
     "$harness: a self-contained copy under DIR, resumed with $variable=DIR",
-    ({ harness, variable, command, under }) => {
+    ({ harness, variable, also, command, under }) => {
       const { base, home, doc, env } = setUp();
       const out = join(base, "copies ü", harness);
       const before = hashTree(home);
@@ -125,7 +140,7 @@ describe("continue --out DIR", () => {
       expect(id).toBeTruthy();
       const argv = command(id ?? "").map(shellWord);
       expect(resume).toBe(
-        `resume: mkdir -p ${shellWord(CWD)} && cd ${shellWord(CWD)} && ${variable}=${shellWord(out)} ${argv.join(" ")}`,
+        `resume: mkdir -p ${shellWord(CWD)} && cd ${shellWord(CWD)} && ${variable}=${shellWord(out)} ${also ? `${also} ` : ""}${argv.join(" ")}`,
       );
       // The real home is untouched; the copy is under DIR, where the line says.
       expect(hashTree(home)).toEqual(before);
@@ -166,7 +181,7 @@ describe("continue --out DIR", () => {
     expect(existsSync(join(home, ".gemini"))).toBe(false);
   });
 
-  it.each(["amp", "cursor", "goose", "kiro", "copilot", "crush"])(
+  it.each(["amp", "cursor", "goose", "kiro", "crush", "droid"])(
     "%s: refused before anything is written, in one line",
     (harness) => {
       const { base, home, doc, env } = setUp();
