@@ -33,13 +33,12 @@ const IDS = [
 ];
 
 // OpenCode and Kilo keep every session in one database: OpenCode's test follows.
-// Goose's, Kiro CLI's, Copilot CLI's, Cursor's, Amp's and Crush's stores are read-only: their own folders list their ids.
+// Goose's, Kiro CLI's, Cursor's, Amp's and Crush's stores are read-only: their own folders list their ids.
 const READ_ONLY_STORES = new Set([
   "opencode",
   "kilo",
   "goose",
   "kiro",
-  "copilot",
   "cursor",
   "amp",
   "crush",
