@@ -9,7 +9,7 @@
  * compared: the conversation is the same, its bookkeeping is not.
  */
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,10 +17,11 @@ import { type MockServer, startMockServer } from "./server/index.js";
 import { type CliId, cliVersion, knownHarnesses, txcript } from "./support/cli.js";
 import { CLINE_VERSION, makeClineSource } from "./support/cline.js";
 import { COPILOT_VERSION, makeCopilotSource } from "./support/copilot.js";
+import { DROID_VERSION, makeDroidSource } from "./support/droid.js";
 import { makeSource } from "./support/sources.js";
 
-/** The CLIs of support/sources.ts, and Copilot CLI and Cline (their own support files). */
-type Target = CliId | "copilot" | "cline";
+/** The CLIs of support/sources.ts, and Copilot CLI, Cline and Droid (their own support files). */
+type Target = CliId | "copilot" | "cline" | "droid";
 const TARGETS: Target[] = [
   "claude_code",
   "codex",
@@ -30,6 +31,7 @@ const TARGETS: Target[] = [
   "pi",
   "copilot",
   "cline",
+  "droid",
 ];
 const known = await knownHarnesses();
 
@@ -111,6 +113,10 @@ function kindOf(cli: Exclude<Target, "cline">, r: Rec): string {
     }
     case "copilot":
       return String(r.type);
+    case "droid": {
+      const m = isObj(r.message) ? r.message : undefined;
+      return m ? `${r.type}/${m.role}` : String(r.type);
+    }
     default:
       return cli satisfies never;
   }
@@ -132,6 +138,15 @@ function copilotItems(events: string): Item[] {
     if (m?.[1] !== undefined) workspace[m[1]] = (m[2] ?? "").replace(/^"(.*)"$/, "$1");
   }
   return [...jsonlItems("copilot", events), { kind: "workspace", value: workspace }];
+}
+
+/** Droid's session lines, then its settings file beside them (when there is one) as one item. */
+function droidItems(path: string): Item[] {
+  const at = path.replace(/\.jsonl$/, ".settings.json");
+  const settings: Item[] = existsSync(at)
+    ? [{ kind: "settings", value: JSON.parse(readFileSync(at, "utf8")) as Rec }]
+    : [];
+  return [...jsonlItems("droid", path), ...settings];
 }
 
 /** Cline's messages file (its envelope, then each message) and its manifest beside it. */
@@ -312,6 +327,15 @@ const ALLOWED: Record<Target, RegExp[]> = {
     // The client that created the workspace.
     /^kind workspace: copy lacks client_name$/,
   ],
+  droid: [
+    // Turn outcomes, Droid's injected context messages (`visibility`) and run settings (D1).
+    /^kind agent_turn_outcome: only native$/,
+    /copy lacks message\.(reasoningEffort|interactionMode|visibility)/,
+    // The host and whether the title was set by hand.
+    /^kind session_start: copy lacks (hostId|isSessionTitleManuallySet)$/,
+    // The settings file is written only for token totals (d1), which a copy does not carry.
+    /^kind settings: only native$/,
+  ],
   cline: [
     // Token counts and costs, per message and summed in the manifest.
     /copy lacks (metrics|metadata\.(aggregateUsage|aggregatedAgentsCost|totalCost|usage))/,
@@ -345,6 +369,11 @@ async function nativeSession(
     disposals.push(box.dispose);
     return { home: box.home, root: box.root, version: COPILOT_VERSION };
   }
+  if (cli === "droid") {
+    const { box } = await makeDroidSource(server);
+    disposals.push(box.dispose);
+    return { home: box.home, root: box.root, version: DROID_VERSION };
+  }
   if (cli === "cline") {
     const { box } = await makeClineSource(server);
     disposals.push(box.dispose);
@@ -359,6 +388,7 @@ function itemsOf(cli: Target, path: string, id: string): Item[] {
   if (cli === "opencode") return openCodeItems(path, id);
   if (cli === "copilot") return copilotItems(path);
   if (cli === "cline") return clineItems(path);
+  if (cli === "droid") return droidItems(path);
   return jsonlItems(cli, path);
 }
 
@@ -372,9 +402,10 @@ describe.each(TARGETS)("writer vs native: %s", (cli) => {
       ) as { sessions: { id: string; path: string }[] };
       const own = listed.sessions[0];
       expect(own, `txcript lists no ${cli} session`).toBeDefined();
-      const out = join(root, "copy");
+      // Droid refuses --out (its only home variable moves its sign-in too): the copy goes in its store.
+      const out = cli === "droid" ? [] : ["--out", join(root, "copy")];
       const cont = await txcript(
-        ["continue", own?.id ?? "", "--from", cli, "--with", cli, "--out", out, "--no-resume"],
+        ["continue", own?.id ?? "", "--from", cli, "--with", cli, ...out, "--no-resume"],
         home,
       );
       const copyId = cont.stdout.split("\n")[0]?.trim() ?? "";
