@@ -93,6 +93,12 @@ const TARGETS: Target[] = [
     under: "data/sessions",
   },
   {
+    harness: "copilot",
+    variable: "COPILOT_HOME",
+    command: (id) => ["copilot", "--resume", id],
+    under: "session-state",
+  },
+  {
     harness: "antigravity",
     variable: "GEMINI_HOME",
     command: (id) => ["agy", `--conversation=${id}`],
@@ -166,7 +172,7 @@ describe("continue --out DIR", () => {
     expect(existsSync(join(home, ".gemini"))).toBe(false);
   });
 
-  it.each(["amp", "cursor", "goose", "kiro", "copilot", "crush"])(
+  it.each(["amp", "cursor", "goose", "kiro", "crush"])(
     "%s: refused before anything is written, in one line",
     (harness) => {
       const { base, home, doc, env } = setUp();
