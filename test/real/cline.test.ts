@@ -9,7 +9,7 @@
  * failing command; a second turn resumes it through Cline's ACP mode
  * (`cline --acp`, `session/load` then `session/prompt`: `cline --id` opens
  * only the terminal UI). txcript reads it message by message. Then sessions
- * of agy (examples/home), the real Claude Code and the real Codex are
+ * of agy (examples/home), the real Claude Code, Codex and Copilot CLI are
  * continued into Cline by txcript and resumed the same way: the first
  * request Cline sends must hold the source's texts, calls and results, in
  * order, and Cline appends its answer to the copy.
@@ -28,6 +28,7 @@ import {
   clineEnv,
   clineScript,
 } from "./support/cline.js";
+import { COPILOT_VERSION, makeCopilotSource } from "./support/copilot.js";
 import { expectInOrder, historyPieces } from "./support/history.js";
 import { listSessions, viewCommon } from "./support/session.js";
 import { FINAL_1, FINAL_2, makeSource, PROMPT_1, PROMPT_2 } from "./support/sources.js";
@@ -169,6 +170,25 @@ describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () =
         }),
       );
   }, 300_000);
+
+  it.skipIf(!known.includes("copilot"))(
+    `resumes a real Copilot CLI ${COPILOT_VERSION} session txcript continued into it`,
+    async () => {
+      const { box: src, id } = await makeCopilotSource(server);
+      try {
+        await continueAndResume("copilot", "copilot", id, (home) =>
+          cpSync(
+            join(src.home, ".copilot", "session-state"),
+            join(home, ".copilot", "session-state"),
+            { recursive: true },
+          ),
+        );
+      } finally {
+        src.dispose();
+      }
+    },
+    400_000,
+  );
 
   for (const [cli, from, rel] of [
     ["claude_code", "claude", ".claude/projects"],

@@ -1,6 +1,6 @@
 /**
  * Copilot CLI's resume matrix with the real CLI: agy conversations
- * (examples/home), a real Claude Code session and a real Codex session,
+ * (examples/home), a real Claude Code, Codex and Cline session,
  * each continued into Copilot CLI by txcript and resumed by the real
  * `copilot --resume <id> -p <prompt>` offline against the mock. The first
  * request it sends must hold the source's texts, call ids and results, in
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "./server/index.js";
 import { cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { CLINE_VERSION, makeClineSource } from "./support/cline.js";
 import { COPILOT_BIN, COPILOT_VERSION, copilotEnv } from "./support/copilot.js";
 import { listSessions, viewCommon } from "./support/session.js";
 import { makeSource } from "./support/sources.js";
@@ -106,6 +107,27 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${COPILOT_VERSION} resu
         }),
       );
   }, 600_000);
+
+  it.skipIf(!known.includes("cline"))(
+    `resumes a real Cline ${CLINE_VERSION} session continued into it`,
+    async () => {
+      const { box: src, id } = await makeClineSource(server);
+      try {
+        await continueAndResume("cline", "cline", id, (home) =>
+          cpSync(
+            join(src.home, ".cline", "data", "sessions"),
+            join(home, ".cline", "data", "sessions"),
+            {
+              recursive: true,
+            },
+          ),
+        );
+      } finally {
+        src.dispose();
+      }
+    },
+    600_000,
+  );
 
   for (const [cli, from, rel] of [
     ["claude_code", "claude", ".claude/projects"],
