@@ -1,7 +1,8 @@
 /**
  * Writing Copilot CLI sessions on real temporary directories: a saved copy
  * reads back (its title through workspace.yaml, hostile titles included, a
- * fast-check property), saves are exclusive, a bad id is refused in one
+ * fast-check property), a failed command is written as the CLI records
+ * one, saves are exclusive, a bad id is refused in one
  * line; and the reading gaps: a sub-agent's events stay out of the main
  * messages (its answer fills the spawning call's empty result), an image
  * interned as a `session.binary_asset` is read, the parent session is
@@ -16,6 +17,7 @@ import { detectForm } from "../../src/detect.js";
 import { ConflictError } from "../../src/errors.js";
 import { CopilotStore } from "../../src/harness/copilot/store.js";
 import { harness } from "../../src/harness/index.js";
+import type { Common, Transcript } from "../../src/transcript.js";
 import { COPILOT_ID, copilotEvents, createCopilotSessions } from "../support/copilot.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 
@@ -61,6 +63,58 @@ describe("the Copilot CLI store writes", () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it("writes a failed command as the CLI records one, another failed call as error.message", () => {
+    const t: Transcript<Common> = {
+      meta: { id: "3f0e3c9a-1b2c-4d5e-8f70-112233445567", timestamp: "2026-12-06T00:00:00Z" },
+      body: [
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "tool_use",
+              id: "c1",
+              tool: { name: "Bash", command: "false" },
+            },
+            {
+              type: "tool_use",
+              id: "c2",
+              tool: { name: "Read", file_path: "/w/p/missing.txt" },
+            },
+          ],
+          timestamp: "2026-12-06T00:00:01Z",
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "c1", content: "exit 1", is_error: true },
+            {
+              type: "tool_result",
+              tool_use_id: "c2",
+              content: "no such file",
+              is_error: true,
+            },
+          ],
+          timestamp: "2026-12-06T00:00:02Z",
+        },
+      ],
+    };
+    const written = copilot.codec.fromCommon(t);
+    const done = written.body.lines
+      .map((l) => JSON.parse(l.text) as { type: string; data: Record<string, unknown> })
+      .filter((e) => e.type === "tool.execution_complete")
+      .map((e) => e.data);
+    expect(done).toEqual([
+      {
+        toolCallId: "c1",
+        success: true,
+        result: { content: "exit 1" },
+        shellExecution: { exitCode: 1 },
+      },
+      { toolCallId: "c2", success: false, error: { message: "no such file" } },
+    ]);
+    expect(copilot.codec.toCommon(written).body[1]?.content).toEqual(t.body[1]?.content);
   });
 
   it("refuses an id that is not a path component, in one line", () => {

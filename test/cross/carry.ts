@@ -1609,8 +1609,9 @@ const carryPi: Carry = (t) => {
  * text-like blocks joined by a blank line, then its calls]; [stop reasons
  * and the session title are lost; the title is the first prompt]; [results
  * become text]; tools go through Copilot's own names (its tools module).
+ * Through the store, the title is kept as workspace.yaml's `name`.
  */
-const carryCopilot: Carry = (t) => {
+const carryCopilot: Carry = (t, via) => {
   const meta: Meta = { id: t.meta.id, timestamp: t.meta.timestamp };
   if (t.meta.cwd) meta.cwd = t.meta.cwd;
   if (t.meta.git_branch) meta.git_branch = t.meta.git_branch;
@@ -1717,10 +1718,14 @@ const carryCopilot: Carry = (t) => {
     if (last !== undefined && onlyResults(last) && onlyResults(m)) last.content.push(...m.content);
     else merged.push(m);
   }
-  const title = firstPromptTitle(
-    merged.filter((m) => !onlyResults(m)),
-    () => false,
-  );
+  // A blank name is not a title: the reader falls back to the first prompt.
+  const named = via === "store" && t.meta.title?.trim() ? t.meta.title : undefined;
+  const title =
+    named ??
+    firstPromptTitle(
+      merged.filter((m) => !onlyResults(m)),
+      () => false,
+    );
   if (title !== undefined) meta.title = title;
   const model =
     merged.find((m) => m.role === "assistant" && m.model !== undefined)?.model ?? t.meta.model;

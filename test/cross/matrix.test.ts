@@ -250,8 +250,8 @@ describe.each(sources)("from $name", (source) => {
 // ---------------------------------------------------------------------------
 // Through each target's real store on a temporary home
 
-// Read-only stores (Goose, Kiro CLI) refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "copilot", "cursor", "amp", "crush"];
+// Read-only stores refuse to save; their refusal is tested in their own folder.
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "cursor", "amp", "crush"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

@@ -16,7 +16,6 @@ import {
 } from "../../src/transcript.js";
 import { transcript } from "../index/support.js";
 import { createAmpThreads, everyKindThread as everyAmpThread } from "../support/amp.js";
-import { createCopilotSessions } from "../support/copilot.js";
 import { createCrushProject, everyKindSessions as crushSessions } from "../support/crush.js";
 import { createCursorChat, createCursorTranscript } from "../support/cursor.js";
 import { createGooseDatabase, everyKindSession } from "../support/goose.js";
@@ -69,12 +68,6 @@ describe("probes and the registry", () => {
           root,
           [0, 1, 2].map((n) => kiroSession(`7e57${n}000-0000-4000-8000-00000000000${n}`)),
         );
-      // And Copilot CLI's.
-      if (id === "copilot")
-        createCopilotSessions(
-          root,
-          [0, 1, 2].map((n) => `7e57${n}000-0000-4000-8000-00000000000${n}`),
-        );
       // And Cursor's: a chat store and two agent transcripts.
       if (id === "cursor") {
         createCursorChat(root, { id: "7e570000-0000-4000-8000-000000000000" });
@@ -95,7 +88,7 @@ describe("probes and the registry", () => {
             tempDir("txcript-probe-crush-project-"),
             crushSessions(`7e57${n}000-0000-4000-8000-00000000000${n}`).slice(0, 1),
           );
-      const readOnly = ["goose", "kiro", "copilot", "cursor", "amp", "crush"];
+      const readOnly = ["goose", "kiro", "cursor", "amp", "crush"];
       for (let n = 0; n < 3 && !readOnly.includes(id); n++) {
         store.save(
           transcript({

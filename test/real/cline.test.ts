@@ -9,7 +9,7 @@
  * failing command; a second turn resumes it through Cline's ACP mode
  * (`cline --acp`, `session/load` then `session/prompt`: `cline --id` opens
  * only the terminal UI). txcript reads it message by message. Then sessions
- * of agy (examples/home), the real Claude Code and the real Codex are
+ * of agy (examples/home), the real Claude Code, Codex and Copilot CLI are
  * continued into Cline by txcript and resumed the same way: the first
  * request Cline sends must hold the source's texts, calls and results, in
  * order, and Cline appends its answer to the copy.
@@ -18,9 +18,17 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MockServer, startMockServer, type Turn } from "./server/index.js";
+import { type MockServer, startMockServer } from "./server/index.js";
 import { cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
-import { acpResume, CLINE_BIN, CLINE_MODEL, CLINE_VERSION, clineEnv } from "./support/cline.js";
+import {
+  acpResume,
+  CLINE_BIN,
+  CLINE_MODEL,
+  CLINE_VERSION,
+  clineEnv,
+  clineScript,
+} from "./support/cline.js";
+import { COPILOT_VERSION, makeCopilotSource } from "./support/copilot.js";
 import { expectInOrder, historyPieces } from "./support/history.js";
 import { listSessions, viewCommon } from "./support/session.js";
 import { FINAL_1, FINAL_2, makeSource, PROMPT_1, PROMPT_2 } from "./support/sources.js";
@@ -33,59 +41,13 @@ if (!enabled)
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
 
-function script(project: string): Turn[] {
-  const hello = join(project, "hello.txt");
-  return [
-    {
-      prompt: PROMPT_1,
-      steps: [
-        {
-          thinking: "Look around first.",
-          text: "I'll look around first.",
-          calls: [{ name: "run_commands", input: { commands: ["ls"] } }],
-        },
-        {
-          calls: [{ name: "read_files", input: { files: [{ path: join(project, "notes.txt") }] } }],
-        },
-        {
-          calls: [
-            {
-              name: "apply_patch",
-              input: { input: `*** Begin Patch\n*** Add File: ${hello}\n+hello\n*** End Patch` },
-            },
-          ],
-        },
-        {
-          calls: [
-            {
-              name: "apply_patch",
-              input: {
-                input: `*** Begin Patch\n*** Update File: ${hello}\n@@\n-hello\n+hello world\n*** End Patch`,
-              },
-            },
-          ],
-        },
-        { calls: [{ name: "run_commands", input: { commands: ["cat missing.txt"] } }] },
-        { text: FINAL_1 },
-      ],
-    },
-    {
-      prompt: PROMPT_2,
-      steps: [
-        { calls: [{ name: "run_commands", input: { commands: ["wc -l hello.txt"] } }] },
-        { text: FINAL_2 },
-      ],
-    },
-  ];
-}
-
 describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () => {
   let server: MockServer;
   const box = sandbox("cline");
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    server = await startMockServer(script(box.project));
+    server = await startMockServer(clineScript(box.project));
     env = clineEnv(box.home, server.url);
     writeFileSync(join(box.project, "notes.txt"), "remember the milk\n");
   });
@@ -208,6 +170,25 @@ describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () =
         }),
       );
   }, 300_000);
+
+  it.skipIf(!known.includes("copilot"))(
+    `resumes a real Copilot CLI ${COPILOT_VERSION} session txcript continued into it`,
+    async () => {
+      const { box: src, id } = await makeCopilotSource(server);
+      try {
+        await continueAndResume("copilot", "copilot", id, (home) =>
+          cpSync(
+            join(src.home, ".copilot", "session-state"),
+            join(home, ".copilot", "session-state"),
+            { recursive: true },
+          ),
+        );
+      } finally {
+        src.dispose();
+      }
+    },
+    400_000,
+  );
 
   for (const [cli, from, rel] of [
     ["claude_code", "claude", ".claude/projects"],

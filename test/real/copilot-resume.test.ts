@@ -1,44 +1,25 @@
 /**
  * Copilot CLI's resume matrix with the real CLI: agy conversations
- * (examples/home), a real Claude Code session and a real Codex session,
+ * (examples/home), a real Claude Code, Codex and Cline session,
  * each continued into Copilot CLI by txcript and resumed by the real
  * `copilot --resume <id> -p <prompt>` offline against the mock. The first
  * request it sends must hold the source's texts, call ids and results, in
  * order, then the new prompt; the CLI appends its answer to the copy.
  */
 
-import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "./server/index.js";
-import { baseEnv, cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { CLINE_VERSION, makeClineSource } from "./support/cline.js";
+import { COPILOT_BIN, COPILOT_VERSION, copilotEnv } from "./support/copilot.js";
 import { listSessions, viewCommon } from "./support/session.js";
 import { makeSource } from "./support/sources.js";
 
-const BIN = join(REPO, "test", "real", "node_modules", ".bin", "copilot");
-const VERSION = (
-  JSON.parse(
-    readFileSync(
-      join(REPO, "test", "real", "node_modules", "@github", "copilot", "package.json"),
-      "utf8",
-    ),
-  ) as { version: string }
-).version;
 const known = await knownHarnesses();
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
-
-function copilotEnv(home: string, url: string): Record<string, string> {
-  return {
-    ...baseEnv(home, url),
-    COPILOT_OFFLINE: "true",
-    COPILOT_PROVIDER_BASE_URL: url,
-    COPILOT_PROVIDER_TYPE: "anthropic",
-    COPILOT_PROVIDER_API_KEY: "sk-ant-mock",
-    COPILOT_MODEL: "claude-sonnet-4.5",
-    COPILOT_AUTO_UPDATE: "false",
-  };
-}
 
 function historyPieces(doc: { messages: { role: string; content: Record<string, unknown>[] }[] }) {
   const out: string[] = [];
@@ -62,7 +43,7 @@ function expectInOrder(sent: string, pieces: string[]) {
   }
 }
 
-describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${VERSION} resume matrix`, () => {
+describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${COPILOT_VERSION} resume matrix`, () => {
   let server: MockServer;
   const box = sandbox("copilot-resume");
 
@@ -94,11 +75,15 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${VERSION} resume matri
     expect(copy, "the copy is listed").toBeDefined();
     server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);
     const n = server.requests.length;
-    const ran = await run(BIN, ["--resume", copy!.id, "-p", RESUME_PROMPT, "--allow-all-tools"], {
-      cwd: box.project,
-      env: copilotEnv(home, server.url),
-      timeoutMs: 180_000,
-    });
+    const ran = await run(
+      COPILOT_BIN,
+      ["--resume", copy!.id, "-p", RESUME_PROMPT, "--allow-all-tools"],
+      {
+        cwd: box.project,
+        env: copilotEnv(home, server.url),
+        timeoutMs: 180_000,
+      },
+    );
     expect(ran.status, ran.stderr.slice(-3000) + ran.stdout.slice(-3000)).toBe(0);
     const request = server.requests.slice(n).find((r) => r.scripted);
     expect(request, "Copilot CLI sent the resumed conversation").toBeDefined();
@@ -107,7 +92,7 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${VERSION} resume matri
     expect(after.messages.at(-1)?.content).toEqual([{ type: "text", text: RESUMED }]);
     expect(server.unexpected).toEqual([]);
     console.log(
-      `[test:real] ${label} -> copilot ${VERSION}: resumed with ${before.messages.length} messages`,
+      `[test:real] ${label} -> copilot ${COPILOT_VERSION}: resumed with ${before.messages.length} messages`,
     );
   }
 
@@ -122,6 +107,27 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${VERSION} resume matri
         }),
       );
   }, 600_000);
+
+  it.skipIf(!known.includes("cline"))(
+    `resumes a real Cline ${CLINE_VERSION} session continued into it`,
+    async () => {
+      const { box: src, id } = await makeClineSource(server);
+      try {
+        await continueAndResume("cline", "cline", id, (home) =>
+          cpSync(
+            join(src.home, ".cline", "data", "sessions"),
+            join(home, ".cline", "data", "sessions"),
+            {
+              recursive: true,
+            },
+          ),
+        );
+      } finally {
+        src.dispose();
+      }
+    },
+    600_000,
+  );
 
   for (const [cli, from, rel] of [
     ["claude_code", "claude", ".claude/projects"],

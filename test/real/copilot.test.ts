@@ -3,30 +3,23 @@
  * offline mode (`COPILOT_OFFLINE=true`, a BYOK provider:
  * `COPILOT_PROVIDER_BASE_URL` at the mock, `COPILOT_PROVIDER_TYPE=anthropic`):
  * it writes a session in which it really runs a listing, a read and a
- * failing command; txcript lists and views it message by message. txcript
- * does not write Copilot CLI sessions (read-only store), so there is no
- * resume test; `continue --with copilot` refuses (test/copilot/cli.test.ts).
+ * failing command; txcript lists and views it message by message. Sessions
+ * continued into Copilot CLI and resumed by it: copilot-resume.test.ts.
  */
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer, type Turn } from "./server/index.js";
-import { baseEnv, knownHarnesses, REPO, run, sandbox } from "./support/cli.js";
+import { knownHarnesses, run, sandbox } from "./support/cli.js";
+import { COPILOT_BIN, COPILOT_VERSION, copilotEnv } from "./support/copilot.js";
 import { listSessions, viewCommon } from "./support/session.js";
 
-const BIN = join(REPO, "test", "real", "node_modules", ".bin", "copilot");
-const VERSION = (
-  JSON.parse(
-    readFileSync(
-      join(REPO, "test", "real", "node_modules", "@github", "copilot", "package.json"),
-      "utf8",
-    ),
-  ) as { version: string }
-).version;
 const enabled = (await knownHarnesses()).includes("copilot");
 if (!enabled)
-  console.log(`[test:real] copilot ${VERSION}: skipped, txcript has no harness "copilot" yet`);
+  console.log(
+    `[test:real] copilot ${COPILOT_VERSION}: skipped, txcript has no harness "copilot" yet`,
+  );
 
 const PROMPT = "Set up the notes project";
 const FINAL = "notes.txt is there; missing.txt does not exist.";
@@ -51,7 +44,7 @@ function script(project: string): Turn[] {
   ];
 }
 
-describe.skipIf(!enabled)(`Copilot CLI ${VERSION} against the mock server`, () => {
+describe.skipIf(!enabled)(`Copilot CLI ${COPILOT_VERSION} against the mock server`, () => {
   let server: MockServer;
   const box = sandbox("copilot");
 
@@ -65,16 +58,8 @@ describe.skipIf(!enabled)(`Copilot CLI ${VERSION} against the mock server`, () =
   });
 
   it("writes a session offline that txcript lists and views message by message", async () => {
-    const env = {
-      ...baseEnv(box.home, server.url),
-      COPILOT_OFFLINE: "true",
-      COPILOT_PROVIDER_BASE_URL: server.url,
-      COPILOT_PROVIDER_TYPE: "anthropic",
-      COPILOT_PROVIDER_API_KEY: "sk-ant-mock",
-      COPILOT_MODEL: "claude-sonnet-4.5",
-      COPILOT_AUTO_UPDATE: "false",
-    };
-    const r = await run(BIN, ["-p", PROMPT, "--allow-all-tools"], {
+    const env = copilotEnv(box.home, server.url);
+    const r = await run(COPILOT_BIN, ["-p", PROMPT, "--allow-all-tools"], {
       cwd: box.project,
       env,
       timeoutMs: 120_000,

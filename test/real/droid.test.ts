@@ -25,23 +25,22 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MockServer, startMockServer, type Turn } from "./server/index.js";
-import { baseEnv, cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { type MockServer, startMockServer } from "./server/index.js";
+import { cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import {
+  ARGS,
+  DROID,
+  DROID_VERSION,
+  droidEnv,
+  droidScript,
+  startFactoryStub,
+} from "./support/droid.js";
 import { expectInOrder, historyPieces } from "./support/history.js";
 import { listSessions, viewCommon } from "./support/session.js";
 import { FINAL_1, FINAL_2, makeSource, NOTES, PROMPT_1, PROMPT_2 } from "./support/sources.js";
 
-const PKG = join(REPO, "test", "real", "node_modules", "@factory", "cli-linux-x64");
-const DROID = join(PKG, "bin", "droid");
-const DROID_VERSION = (
-  JSON.parse(readFileSync(join(PKG, "package.json"), "utf8")) as {
-    version: string;
-  }
-).version;
 const known = await knownHarnesses();
 const enabled = known.includes("droid");
 if (!enabled)
@@ -49,97 +48,6 @@ if (!enabled)
 
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
-const MODEL = "custom:mock-model";
-const ARGS = ["exec", "--auto", "high", "--model", MODEL];
-
-const execute = (command: string) => ({
-  name: "Execute",
-  input: {
-    summary: "Run a shell command here",
-    command,
-    riskLevelReason: "It only reads files.",
-    riskLevel: "low",
-  },
-});
-
-function script(project: string): Turn[] {
-  const hello = join(project, "hello.txt");
-  return [
-    {
-      prompt: PROMPT_1,
-      steps: [
-        {
-          text: "I'll look around first.",
-          calls: [{ name: "LS", input: { directory_path: project } }],
-        },
-        { calls: [{ name: "Read", input: { file_path: join(project, "notes.txt") } }] },
-        { calls: [{ name: "Create", input: { file_path: hello, content: "hello\n" } }] },
-        {
-          calls: [
-            { name: "Edit", input: { file_path: hello, old_str: "hello", new_str: "hello world" } },
-          ],
-        },
-        { calls: [execute("cat missing.txt")] },
-        { text: FINAL_1 },
-      ],
-    },
-    { prompt: PROMPT_2, steps: [{ calls: [execute("wc -l hello.txt")] }, { text: FINAL_2 }] },
-  ];
-}
-
-/** A stand-in for Factory's API on 127.0.0.1: every request recorded, every answer 404. */
-async function startFactoryStub(): Promise<{
-  url: string;
-  paths: string[];
-  close(): Promise<void>;
-}> {
-  const paths: string[] = [];
-  const server = createServer((req, res) => {
-    paths.push(`${req.method} ${req.url}`);
-    req.resume();
-    req.on("end", () => {
-      res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: "not here" }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    paths,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** Droid's settings (a BYOK model at the mock) in `home`, and its environment. */
-function droidEnv(home: string, mockUrl: string, apiUrl: string): Record<string, string> {
-  mkdirSync(join(home, ".factory"), { recursive: true });
-  const settings = {
-    customModels: [
-      {
-        model: "mock-model",
-        displayName: "Mock",
-        baseUrl: mockUrl,
-        apiKey: "sk-ant-mock",
-        provider: "anthropic",
-        maxOutputTokens: 4096,
-      },
-    ],
-  };
-  writeFileSync(join(home, ".factory", "settings.json"), JSON.stringify(settings, null, 2));
-  return {
-    ...baseEnv(home, mockUrl),
-    FACTORY_API_BASE_URL: apiUrl,
-    FACTORY_TELEMETRY_INGEST_BASE_URL: apiUrl,
-    FACTORY_DROID_AUTO_UPDATE_ENABLED: "false",
-    DROID_DISABLE_SOUNDS: "1",
-  };
-}
-
 /**
  * Test-only move (test/real/README.md): Droid looks for `-s <id>` in the
  * folder of the directory it runs in, and the source's cwd does not exist
@@ -175,7 +83,7 @@ describe.skipIf(!enabled)(`Factory Droid ${DROID_VERSION} against the mock serve
   let api: Awaited<ReturnType<typeof startFactoryStub>>;
 
   beforeAll(async () => {
-    server = await startMockServer(script(box.project));
+    server = await startMockServer(droidScript(box.project));
     api = await startFactoryStub();
     writeFileSync(join(box.project, "notes.txt"), NOTES);
   });

@@ -33,7 +33,8 @@ import {
   sandbox,
   txcript,
 } from "./support/cli.js";
-import { acpResume, clineEnv } from "./support/cline.js";
+import { acpResume, CLINE_VERSION, clineEnv } from "./support/cline.js";
+import { COPILOT_BIN, COPILOT_VERSION, copilotEnv } from "./support/copilot.js";
 import {
   actualLines,
   expectedFromCommon,
@@ -45,7 +46,7 @@ import { promptArgs } from "./support/sources.js";
 
 const RESUME_PROMPT = "Carry on from here.";
 const RESUMED = "Carried on with every earlier turn in view.";
-type Target = CliId | "cline";
+type Target = CliId | "cline" | "copilot";
 const TARGETS: Target[] = [
   "claude_code",
   "codex",
@@ -54,6 +55,7 @@ const TARGETS: Target[] = [
   "qwen_code",
   "pi",
   "cline",
+  "copilot",
 ];
 const known = await knownHarnesses();
 
@@ -69,6 +71,7 @@ const HOME_VAR: Record<Target, { variable: string; settings?: [from: string, to:
   qwen_code: { variable: "QWEN_RUNTIME_DIR" },
   pi: { variable: "PI_CODING_AGENT_DIR", settings: [".pi/agent/models.json", "models.json"] },
   cline: { variable: "CLINE_DIR", settings: [".cline/data/settings", "data/settings"] },
+  copilot: { variable: "COPILOT_HOME" },
 };
 
 /** A small deterministic generator (mulberry32), so a seed names one conversation. */
@@ -232,6 +235,14 @@ async function resume(
     const r = await acpResume(at, project, id, RESUME_PROMPT);
     status = String(r.stopReason);
     expect(r.stopReason, r.stderr.slice(-3000)).toBe("end_turn");
+  } else if (target === "copilot") {
+    const r = await run(COPILOT_BIN, ["--resume", id, "-p", RESUME_PROMPT, "--allow-all-tools"], {
+      cwd: project,
+      env: at,
+      timeoutMs: 240_000,
+    });
+    status = `exit ${r.status}`;
+    expect(r.status, `copilot exited ${r.status}\n${r.stderr.slice(-3000)}`).toBe(0);
   } else {
     const r = await run(CLIS[target].bin, promptArgs(target, RESUME_PROMPT, id, false), {
       cwd: project,
@@ -242,12 +253,18 @@ async function resume(
     expect(r.status, `${target} exited ${r.status}\n${r.stderr.slice(-3000)}`).toBe(0);
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const version = target === "cline" ? "" : ` ${cliVersion(target)}`;
-  console.log(`[test:real] --out -> ${target}${version}: resumed in ${seconds} s (${status})`);
+  const version =
+    target === "cline"
+      ? CLINE_VERSION
+      : target === "copilot"
+        ? COPILOT_VERSION
+        : cliVersion(target);
+  console.log(`[test:real] --out -> ${target} ${version}: resumed in ${seconds} s (${status})`);
   expect(server.unexpected).toEqual([]);
   const sent = server.requests.slice(mark).filter((q) => q.scripted);
   expect(sent.length, "the resumed CLI sent no model turn").toBeGreaterThanOrEqual(1);
-  if (target === "cline") {
+  // Cline and Copilot CLI are not in support/history.ts's line-by-line reading: texts, call ids and results in order.
+  if (target === "cline" || target === "copilot") {
     expectInOrder(JSON.stringify(sent[0]!.body), [...historyPieces(before), RESUME_PROMPT]);
     return;
   }
@@ -271,7 +288,9 @@ describe.each(CASES)("continue --out DIR, resumed by the real $target in a fresh
         const env =
           target === "cline"
             ? clineEnv(box.home, server.url)
-            : cliEnv(target, box.home, server.url);
+            : target === "copilot"
+              ? copilotEnv(box.home, server.url)
+              : cliEnv(target, box.home, server.url);
         const { variable, settings } = HOME_VAR[target];
         const out = join(box.root, "copy home ü");
         mkdirSync(out);

@@ -1,8 +1,8 @@
 /**
  * Real resume: every stored source (the agy conversations of examples/home in
- * both step layouts, and each real CLI's own session) continued into every
- * target with txcript, then resumed by the target's real CLI with one more
- * prompt. The request the CLI sends must hold the converted history in order
+ * both step layouts, and each real CLI's own session, Copilot CLI's and
+ * Cline's included) continued into every target with txcript, then resumed
+ * by the target's real CLI with one more prompt. The request the CLI sends must hold the converted history in order
  * (support/history.ts). Targets and sources whose harness the built txcript
  * does not know yet are skipped with the reason printed.
  */
@@ -33,6 +33,8 @@ import {
   sandbox,
   txcript,
 } from "./support/cli.js";
+import { CLINE_VERSION, makeClineSource } from "./support/cline.js";
+import { COPILOT_VERSION, makeCopilotSource } from "./support/copilot.js";
 import { actualLines, expectedFromCommon } from "./support/history.js";
 import { viewCommon } from "./support/session.js";
 import { makeSource, promptArgs, type RealSource } from "./support/sources.js";
@@ -173,9 +175,19 @@ function prepareOpencodeCopy(home: string, id: string, project: string) {
   }
 }
 
+/**
+ * Copilot CLI and Cline write sources too (support/copilot.ts, support/cline.ts); they are
+ * targets in their own files (copilot-resume.test.ts, cline.test.ts).
+ */
+const COPILOT_LABEL = `copilot ${COPILOT_VERSION} real session`;
+const copilotOn = known.includes("copilot");
+const CLINE_LABEL = `cline ${CLINE_VERSION} real session`;
+const clineOn = known.includes("cline");
+
 let server: MockServer;
 const real: Source[] = [];
 const made: RealSource[] = [];
+const disposals: (() => void)[] = [];
 
 beforeAll(async () => {
   server = await startMockServer();
@@ -187,17 +199,54 @@ beforeAll(async () => {
     if (!id) throw new Error(`txcript lists no ${cli} session in ${src.box.home}`);
     real.push(realSource(src, id));
   }
+  if (copilotOn) {
+    const { box, id } = await makeCopilotSource(server);
+    disposals.push(box.dispose);
+    real.push({
+      label: COPILOT_LABEL,
+      harness: "copilot",
+      id,
+      seed: (home) =>
+        cpSync(
+          join(box.home, ".copilot", "session-state"),
+          join(home, ".copilot", "session-state"),
+          {
+            recursive: true,
+          },
+        ),
+    });
+  }
+  if (clineOn) {
+    const { box, id } = await makeClineSource(server);
+    disposals.push(box.dispose);
+    real.push({
+      label: CLINE_LABEL,
+      harness: "cline",
+      id,
+      seed: (home) =>
+        cpSync(
+          join(box.home, ".cline", "data", "sessions"),
+          join(home, ".cline", "data", "sessions"),
+          {
+            recursive: true,
+          },
+        ),
+    });
+  }
   expect(server.unexpected).toEqual([]);
 });
 afterAll(async () => {
   await server?.close();
   for (const m of made) m.box.dispose();
+  for (const d of disposals) d();
 });
 
 const sources = () => [...AGY, ...real];
 const SOURCE_LABELS = [
   ...AGY.map((s) => s.label),
   ...enabled.map((c) => `${c} ${cliVersion(c)} real session`),
+  ...(copilotOn ? [COPILOT_LABEL] : []),
+  ...(clineOn ? [CLINE_LABEL] : []),
 ];
 
 /**
@@ -230,6 +279,7 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
         // No OpenCode database in the target HOME: txcript creates the one OpenCode would.
         src.seed(box.home);
         const before = await viewCommon(box.home, src.id, src.harness);
+        expect(before.messages.length, "the source has messages").toBeGreaterThan(0);
 
         const cont = await txcript(
           ["continue", src.id, "--from", src.harness, "--with", target, "--no-resume"],

@@ -219,6 +219,8 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
   };
   assignDefined(start, "selectedModel", t.meta.model);
   push("session.start", start, t.meta.timestamp);
+  // Calls written as `bash`: a failed one is recorded the CLI's way (below).
+  const shells = new Set<string>();
   for (const m of t.body) {
     if (m.role === "assistant") {
       const data: JsonObject = {
@@ -235,6 +237,7 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
         } else if (b.type === "thinking") texts.push(b.text);
         else if (b.type === "tool_use") {
           const { name, arguments: args } = toolToCopilot(b.tool);
+          if (name === "bash") shells.add(b.id);
           requests.push({ toolCallId: b.id, name, arguments: args, type: "function" });
         } else if (b.type === "text") texts.push(b.text);
         else if (b.type === "artifact") texts.push(artifactText(b));
@@ -270,20 +273,24 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
     for (const b of m.content) {
       if (b.type === "tool_result") {
         flush();
+        const ok = {
+          toolCallId: b.tool_use_id,
+          success: true,
+          result: { content: resultText(b.content) },
+        };
         push(
           "tool.execution_complete",
-          b.is_error === true
-            ? // The CLI replays a failed call's `error.message`, not its result.
-              {
-                toolCallId: b.tool_use_id,
-                success: false,
-                error: { message: resultText(b.content) },
-              }
-            : {
-                toolCallId: b.tool_use_id,
-                success: true,
-                result: { content: resultText(b.content) },
-              },
+          b.is_error !== true
+            ? ok
+            : shells.has(b.tool_use_id)
+              ? // The CLI records a failed command as done, with its exit code (Common keeps none: 1).
+                { ...ok, shellExecution: { exitCode: 1 } }
+              : // The CLI replays a failed call's `error.message`, not its result.
+                {
+                  toolCallId: b.tool_use_id,
+                  success: false,
+                  error: { message: resultText(b.content) },
+                },
           m.timestamp,
         );
       } else if (b.type === "text") texts.push(b.text);

@@ -6,9 +6,11 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, packageVersion, REPO } from "./cli.js";
+import type { MockServer, Turn } from "../server/index.js";
+import { baseEnv, packageVersion, REPO, run, type Sandbox, sandbox } from "./cli.js";
+import { FINAL_1, FINAL_2, NOTES, PROMPT_1, PROMPT_2 } from "./sources.js";
 
 export const CLINE_BIN = join(REPO, "test", "real", "node_modules", ".bin", "cline");
 export const CLINE_VERSION = packageVersion(join(REPO, "test", "real", "node_modules", "cline"));
@@ -136,4 +138,77 @@ export async function acpResume(
     setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
     await closed;
   }
+}
+
+/** The two-turn script of support/sources.ts in Cline's own tools. */
+export function clineScript(project: string): Turn[] {
+  const hello = join(project, "hello.txt");
+  return [
+    {
+      prompt: PROMPT_1,
+      steps: [
+        {
+          thinking: "Look around first.",
+          text: "I'll look around first.",
+          calls: [{ name: "run_commands", input: { commands: ["ls"] } }],
+        },
+        {
+          calls: [{ name: "read_files", input: { files: [{ path: join(project, "notes.txt") }] } }],
+        },
+        {
+          calls: [
+            {
+              name: "apply_patch",
+              input: { input: `*** Begin Patch\n*** Add File: ${hello}\n+hello\n*** End Patch` },
+            },
+          ],
+        },
+        {
+          calls: [
+            {
+              name: "apply_patch",
+              input: {
+                input: `*** Begin Patch\n*** Update File: ${hello}\n@@\n-hello\n+hello world\n*** End Patch`,
+              },
+            },
+          ],
+        },
+        { calls: [{ name: "run_commands", input: { commands: ["cat missing.txt"] } }] },
+        { text: FINAL_1 },
+      ],
+    },
+    {
+      prompt: PROMPT_2,
+      steps: [
+        { calls: [{ name: "run_commands", input: { commands: ["wc -l hello.txt"] } }] },
+        { text: FINAL_2 },
+      ],
+    },
+  ];
+}
+
+/**
+ * Have the real Cline write its two-turn session: `cline --json` starts it,
+ * the second prompt resumes it over ACP. Throws with its output when a run fails.
+ */
+export async function makeClineSource(server: MockServer): Promise<{ box: Sandbox; id: string }> {
+  const box = sandbox("src-cline");
+  writeFileSync(join(box.project, "notes.txt"), NOTES);
+  const env = clineEnv(box.home, server.url);
+  server.setScript(clineScript(box.project));
+  const first = await run(CLINE_BIN, ["--json", PROMPT_1], {
+    cwd: box.project,
+    env,
+    timeoutMs: 300_000,
+  });
+  if (first.status !== 0)
+    throw new Error(`cline run 1 exited ${first.status}\n${first.stderr.slice(-4000)}`);
+  // The session's folder under sessions/ is named by its id.
+  const id = readdirSync(join(box.home, ".cline", "data", "sessions"))[0] ?? "";
+  const second = await acpResume(env, box.project, id, PROMPT_2);
+  if (second.stopReason !== "end_turn")
+    throw new Error(
+      `cline resume stopped with ${second.stopReason}\n${second.stderr.slice(-4000)}`,
+    );
+  return { box, id };
 }
