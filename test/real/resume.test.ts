@@ -75,6 +75,7 @@ const STORE: Record<CliId, string[]> = {
   codex: [".codex/sessions"],
   gemini_cli: [".gemini/tmp", ".gemini/projects.json"],
   opencode: [".local/share/opencode"],
+  kilo: [".local/share/kilo"],
   qwen_code: [".qwen/projects"],
   pi: [".pi/agent/sessions"],
 };
