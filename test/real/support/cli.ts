@@ -298,7 +298,11 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
       // Kilo reads OpenCode's config keys from ~/.config/kilo/kilo.json.
       const dir = join(home, ".config", "kilo");
       mkdirSync(dir, { recursive: true });
-      const config = opencodeFamilyConfig(mockUrl, "https://app.kilo.ai/config.json");
+      const config = {
+        ...opencodeFamilyConfig(mockUrl, "https://app.kilo.ai/config.json"),
+        // Only the mock: Kilo's own gateway provider (`kilo`) otherwise asks api.kilo.ai for its models.
+        enabled_providers: ["mock"],
+      };
       writeFileSync(join(dir, "kilo.json"), JSON.stringify(config, null, 2));
       return {
         ...env,
