@@ -39,7 +39,7 @@ import { makeSource, promptArgs, type RealSource } from "./support/sources.js";
 
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
-const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code"];
+const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code", "kilo"];
 const known = await knownHarnesses();
 const enabled = CLI_IDS.filter((c) => known.includes(c));
 for (const c of CLI_IDS)
@@ -161,14 +161,19 @@ function prepareCopy(target: CliId, path: string, project: string, home: string)
   return dest;
 }
 
-/** OpenCode resumes a session in its recorded directory: point the copy at the temp project. */
-function prepareOpencodeCopy(home: string, id: string, project: string) {
-  const db = new Database(join(home, ".local", "share", "opencode", "opencode.db"));
+/** OpenCode (and Kilo, built on it) resumes a session in its recorded directory: point the copy at the temp project. */
+function prepareOpencodeCopy(
+  target: "opencode" | "kilo",
+  home: string,
+  id: string,
+  project: string,
+) {
+  const db = new Database(join(home, ".local", "share", target, `${target}.db`));
   try {
     const changed = db
       .prepare("UPDATE session SET directory = ? WHERE id = ?")
       .run(project, id).changes;
-    if (changed !== 1) throw new Error(`no OpenCode session ${id} in ${home}`);
+    if (changed !== 1) throw new Error(`no ${target} session ${id} in ${home}`);
   } finally {
     db.close();
   }
@@ -228,7 +233,7 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
       const box = sandbox(`resume-${target}`);
       try {
         const env = cliEnv(target, box.home, server.url);
-        // No OpenCode database in the target HOME: txcript creates the one OpenCode would.
+        // No OpenCode or Kilo database in the target HOME: txcript creates the one the CLI would.
         src.seed(box.home);
         const before = await viewCommon(box.home, src.id, src.harness);
 
@@ -239,7 +244,8 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
         const newId = cont.stdout.split("\n")[0]!.trim();
         const path = cont.stderr.split("\n")[1]?.trim() ?? "";
         expect(existsSync(path), `${path} from:\n${cont.stderr}`).toBe(true);
-        if (target === "opencode") prepareOpencodeCopy(box.home, newId, box.project);
+        if (target === "opencode" || target === "kilo")
+          prepareOpencodeCopy(target, box.home, newId, box.project);
         else prepareCopy(target, path, box.project, box.home);
 
         server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);

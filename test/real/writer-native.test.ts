@@ -17,7 +17,15 @@ import { type MockServer, startMockServer } from "./server/index.js";
 import { type CliId, cliVersion, knownHarnesses, txcript } from "./support/cli.js";
 import { makeSource, type RealSource } from "./support/sources.js";
 
-const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code", "pi"];
+const CLI_IDS: CliId[] = [
+  "claude_code",
+  "codex",
+  "gemini_cli",
+  "opencode",
+  "qwen_code",
+  "pi",
+  "kilo",
+];
 const known = await knownHarnesses();
 
 type Rec = Record<string, unknown>;
@@ -89,6 +97,7 @@ function kindOf(cli: CliId, r: Rec): string {
     case "qwen_code":
       return `${r.type}${typeof r.subtype === "string" ? `/${r.subtype}` : ""}`;
     case "opencode":
+    case "kilo":
       return "row";
     case "pi": {
       const m = isObj(r.message) ? r.message : undefined;
@@ -195,6 +204,15 @@ function differences(native: Item[], copy: Item[]): string[] {
 /** Token counts: a copy carries none (they were spent, and are counted, in the source). */
 const USAGE =
   /copy lacks (message\.usage|tokens|usageMetadata|data\.tokens\.total|payload\.info|payload\.rate_limits)/;
+const OPENCODE_ALLOWED = [
+  USAGE,
+  // Step bookkeeping parts (O1) are not written.
+  /^kind part\/step-(start|finish): only native$/,
+  // Per-user-message model and summary diffs, session model, permissions and diff summary (O1, O4).
+  /copy lacks (data\.model|data\.summary|model$|permission$|summary_(additions|deletions|files)$)/,
+  // Ids are OpenCode's shape (a time-ordered prefix and random tail); the tail's letters differ.
+  /id (id|session_id|data\.parentID|message_id|data\.sessionID|data\.messageID) shaped /,
+];
 const ALLOWED: Record<CliId, RegExp[]> = {
   claude_code: [
     USAGE,
@@ -238,15 +256,9 @@ const ALLOWED: Record<CliId, RegExp[]> = {
     // for what follows a call (g2), make user -> user and gemini -> gemini runs.
     /^order (user -> user|gemini -> gemini|user -> gemini): only copy$/,
   ],
-  opencode: [
-    USAGE,
-    // Step bookkeeping parts (O1) are not written.
-    /^kind part\/step-(start|finish): only native$/,
-    // Per-user-message model and summary diffs, session model, permissions and diff summary (O1, O4).
-    /copy lacks (data\.model|data\.summary|model$|permission$|summary_(additions|deletions|files)$)/,
-    // Ids are OpenCode's shape (a time-ordered prefix and random tail); the tail's letters differ.
-    /id (id|session_id|data\.parentID|message_id|data\.sessionID|data\.messageID) shaped /,
-  ],
+  opencode: OPENCODE_ALLOWED,
+  // Kilo writes OpenCode's rows (docs/formats/kilo.md): the same differences.
+  kilo: OPENCODE_ALLOWED,
   qwen_code: [
     USAGE,
     // System bookkeeping records (Q: telemetry, attribution) are not written; the title is.
@@ -293,11 +305,11 @@ describe.each(CLI_IDS)("writer vs native: %s", (cli) => {
       );
       const copyId = cont.stdout.split("\n")[0]?.trim() ?? "";
       const copyPath = cont.stderr.split("\n")[1]?.trim() ?? "";
-      const native =
-        cli === "opencode"
-          ? openCodeItems(own?.path ?? "", own?.id ?? "")
-          : jsonlItems(cli, own?.path ?? "");
-      const copy = cli === "opencode" ? openCodeItems(copyPath, copyId) : jsonlItems(cli, copyPath);
+      const rows = cli === "opencode" || cli === "kilo";
+      const native = rows
+        ? openCodeItems(own?.path ?? "", own?.id ?? "")
+        : jsonlItems(cli, own?.path ?? "");
+      const copy = rows ? openCodeItems(copyPath, copyId) : jsonlItems(cli, copyPath);
       expect(native.length).toBeGreaterThan(0);
       expect(copy.length).toBeGreaterThan(0);
       const diffs = differences(native, copy);
