@@ -208,10 +208,18 @@ const SOURCE_LABELS = [
 
 /**
  * Pairs that fail and are open work, skipped with the reason printed so the
- * rest of the matrix keeps guarding. Empty: every pair passes (last full run
- * 2026-12-03). Keys are a target, or `target/source label`.
+ * rest of the matrix keeps guarding (every other pair passed, last full run
+ * 2026-12-03; the kilo pairs 2026-12-06). Keys are a target, or
+ * `target/source label`.
  */
-const KNOWN_FAILING: Record<string, string> = {};
+const KNOWN_FAILING: Record<string, string> = {
+  // docs/formats/kilo.md, "Known limits": the copy's ids are minted from the source's times
+  // (2026-08-10), before the 2026-08-14 wrap of the 48-bit id clock, so they sort above the
+  // ids Kilo mints now; Kilo 7.7.7 then sends only the new prompt (the same conversation
+  // shifted 40 days later resumes whole). OpenCode 1.18.33 resumes it.
+  "kilo/agy 1.0 typed steps (0f4c7a2e)":
+    "Kilo 7.7.7 drops a history whose message ids predate the 2026-08-14 id wrap (open)",
+};
 
 function knownFailing(target: string, label: string): string | undefined {
   return KNOWN_FAILING[target] ?? KNOWN_FAILING[`${target}/${label}`];

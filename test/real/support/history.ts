@@ -191,8 +191,11 @@ export function isCliContext(target: CliId, item: Item): boolean {
         t.startsWith("<state_snapshot>")
       );
     case "opencode":
-    case "kilo":
       return t.startsWith("<system-reminder>");
+    case "kilo":
+      // Kilo 7.7.7 sends a user text part of its own after each prompt: blank lines, then its
+      // `<environment_details>` (message time, working directory, workspace root).
+      return t.startsWith("<system-reminder>") || t.trimStart().startsWith("<environment_details>");
     case "qwen_code":
       return t.startsWith("<system-reminder>") || t.includes("<qwen:user-prompt-submit-context>");
     case "pi":
