@@ -54,6 +54,7 @@ const TARGETS: Target[] = [
   "qwen_code",
   "pi",
   "cline",
+  "kilo",
 ];
 const known = await knownHarnesses();
 
