@@ -318,6 +318,8 @@ describe.each(CLI_IDS)("writer vs native: %s", (cli) => {
       );
       const unexplained = diffs.filter((d) => !ALLOWED[cli].some((re) => re.test(d)));
       expect(unexplained).toEqual([]);
+      // Nothing but the mock server was reached (the proxy variables catch any other host).
+      expect(server.unexpected).toEqual([]);
     },
     400_000,
   );
