@@ -27,7 +27,7 @@ describe("the network guard", () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
   });
 
-  it.each<CliId>(["claude_code", "codex", "gemini_cli", "opencode"])(
+  it.each<CliId>(["claude_code", "codex", "gemini_cli", "opencode", "kilo"])(
     "catches a request leaving the machine from %s's environment",
     async (cli) => {
       const env = cliEnv(cli, box.home, server.url);

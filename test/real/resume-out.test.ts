@@ -56,6 +56,7 @@ const TARGETS: Target[] = [
   "pi",
   "cline",
   "copilot",
+  "kilo",
 ];
 const known = await knownHarnesses();
 
@@ -68,6 +69,7 @@ const HOME_VAR: Record<Target, { variable: string; settings?: [from: string, to:
     settings: [".gemini/settings.json", ".gemini/settings.json"],
   },
   opencode: { variable: "XDG_DATA_HOME" },
+  kilo: { variable: "XDG_DATA_HOME" },
   qwen_code: { variable: "QWEN_RUNTIME_DIR" },
   pi: { variable: "PI_CODING_AGENT_DIR", settings: [".pi/agent/models.json", "models.json"] },
   cline: { variable: "CLINE_DIR", settings: [".cline/data/settings", "data/settings"] },

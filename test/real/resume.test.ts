@@ -41,7 +41,7 @@ import { makeSource, promptArgs, type RealSource } from "./support/sources.js";
 
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
-const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code"];
+const CLI_IDS: CliId[] = ["claude_code", "codex", "gemini_cli", "opencode", "qwen_code", "kilo"];
 const known = await knownHarnesses();
 const enabled = CLI_IDS.filter((c) => known.includes(c));
 for (const c of CLI_IDS)
@@ -77,6 +77,7 @@ const STORE: Record<CliId, string[]> = {
   codex: [".codex/sessions"],
   gemini_cli: [".gemini/tmp", ".gemini/projects.json"],
   opencode: [".local/share/opencode"],
+  kilo: [".local/share/kilo"],
   qwen_code: [".qwen/projects"],
   pi: [".pi/agent/sessions"],
 };
@@ -162,14 +163,19 @@ function prepareCopy(target: CliId, path: string, project: string, home: string)
   return dest;
 }
 
-/** OpenCode resumes a session in its recorded directory: point the copy at the temp project. */
-function prepareOpencodeCopy(home: string, id: string, project: string) {
-  const db = new Database(join(home, ".local", "share", "opencode", "opencode.db"));
+/** OpenCode (and Kilo, built on it) resumes a session in its recorded directory: point the copy at the temp project. */
+function prepareOpencodeCopy(
+  target: "opencode" | "kilo",
+  home: string,
+  id: string,
+  project: string,
+) {
+  const db = new Database(join(home, ".local", "share", target, `${target}.db`));
   try {
     const changed = db
       .prepare("UPDATE session SET directory = ? WHERE id = ?")
       .run(project, id).changes;
-    if (changed !== 1) throw new Error(`no OpenCode session ${id} in ${home}`);
+    if (changed !== 1) throw new Error(`no ${target} session ${id} in ${home}`);
   } finally {
     db.close();
   }
@@ -251,10 +257,18 @@ const SOURCE_LABELS = [
 
 /**
  * Pairs that fail and are open work, skipped with the reason printed so the
- * rest of the matrix keeps guarding. Empty: every pair passes (last full run
- * 2026-12-03). Keys are a target, or `target/source label`.
+ * rest of the matrix keeps guarding (every other pair passed, last full run
+ * 2026-12-03; the kilo pairs 2026-12-06). Keys are a target, or
+ * `target/source label`.
  */
-const KNOWN_FAILING: Record<string, string> = {};
+const KNOWN_FAILING: Record<string, string> = {
+  // docs/formats/kilo.md, "Known limits": the copy's ids are minted from the source's times
+  // (2026-08-10), before the 2026-08-14 wrap of the 48-bit id clock, so they sort above the
+  // ids Kilo mints now; Kilo 7.7.7 then sends only the new prompt (the same conversation
+  // shifted 40 days later resumes whole). OpenCode 1.18.33 resumes it whole.
+  "kilo/agy 1.0 typed steps (0f4c7a2e)":
+    "Kilo 7.7.7 drops a history whose message ids predate the 2026-08-14 id wrap (open)",
+};
 
 function knownFailing(target: string, label: string): string | undefined {
   return KNOWN_FAILING[target] ?? KNOWN_FAILING[`${target}/${label}`];
@@ -276,7 +290,7 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
       const box = sandbox(`resume-${target}`);
       try {
         const env = cliEnv(target, box.home, server.url);
-        // No OpenCode database in the target HOME: txcript creates the one OpenCode would.
+        // No OpenCode or Kilo database in the target HOME: txcript creates the one the CLI would.
         src.seed(box.home);
         const before = await viewCommon(box.home, src.id, src.harness);
         expect(before.messages.length, "the source has messages").toBeGreaterThan(0);
@@ -288,7 +302,8 @@ describe.each(CLI_IDS)("resumed by the real %s", (target) => {
         const newId = cont.stdout.split("\n")[0]!.trim();
         const path = cont.stderr.split("\n")[1]?.trim() ?? "";
         expect(existsSync(path), `${path} from:\n${cont.stderr}`).toBe(true);
-        if (target === "opencode") prepareOpencodeCopy(box.home, newId, box.project);
+        if (target === "opencode" || target === "kilo")
+          prepareOpencodeCopy(target, box.home, newId, box.project);
         else prepareCopy(target, path, box.project, box.home);
 
         server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);

@@ -32,6 +32,7 @@ const TARGETS: Target[] = [
   "copilot",
   "cline",
   "droid",
+  "kilo",
 ];
 const known = await knownHarnesses();
 
@@ -106,6 +107,7 @@ function kindOf(cli: Exclude<Target, "cline">, r: Rec): string {
     case "qwen_code":
       return `${r.type}${typeof r.subtype === "string" ? `/${r.subtype}` : ""}`;
     case "opencode":
+    case "kilo":
       return "row";
     case "pi": {
       const m = isObj(r.message) ? r.message : undefined;
@@ -249,6 +251,15 @@ function differences(native: Item[], copy: Item[], idKey: RegExp): string[] {
 /** Token counts: a copy carries none (they were spent, and are counted, in the source). */
 const USAGE =
   /copy lacks (message\.usage|tokens|usageMetadata|data\.tokens\.total|payload\.info|payload\.rate_limits)/;
+const OPENCODE_ALLOWED = [
+  USAGE,
+  // Step bookkeeping parts (O1) are not written.
+  /^kind part\/step-(start|finish): only native$/,
+  // Per-user-message model and summary diffs, session model, permissions and diff summary (O1, O4).
+  /copy lacks (data\.model|data\.summary|model$|permission$|summary_(additions|deletions|files)$)/,
+  // Ids are OpenCode's shape (a time-ordered prefix and random tail); the tail's letters differ.
+  /id (id|session_id|data\.parentID|message_id|data\.sessionID|data\.messageID) shaped /,
+];
 const ALLOWED: Record<Target, RegExp[]> = {
   claude_code: [
     USAGE,
@@ -292,15 +303,9 @@ const ALLOWED: Record<Target, RegExp[]> = {
     // for what follows a call (g2), make user -> user and gemini -> gemini runs.
     /^order (user -> user|gemini -> gemini|user -> gemini): only copy$/,
   ],
-  opencode: [
-    USAGE,
-    // Step bookkeeping parts (O1) are not written.
-    /^kind part\/step-(start|finish): only native$/,
-    // Per-user-message model and summary diffs, session model, permissions and diff summary (O1, O4).
-    /copy lacks (data\.model|data\.summary|model$|permission$|summary_(additions|deletions|files)$)/,
-    // Ids are OpenCode's shape (a time-ordered prefix and random tail); the tail's letters differ.
-    /id (id|session_id|data\.parentID|message_id|data\.sessionID|data\.messageID) shaped /,
-  ],
+  opencode: OPENCODE_ALLOWED,
+  // Kilo writes OpenCode's rows (docs/formats/kilo.md): the same differences.
+  kilo: OPENCODE_ALLOWED,
   qwen_code: [
     USAGE,
     // System bookkeeping records (Q: telemetry, attribution) are not written; the title is.
@@ -385,7 +390,7 @@ async function nativeSession(
 }
 
 function itemsOf(cli: Target, path: string, id: string): Item[] {
-  if (cli === "opencode") return openCodeItems(path, id);
+  if (cli === "opencode" || cli === "kilo") return openCodeItems(path, id);
   if (cli === "copilot") return copilotItems(path);
   if (cli === "cline") return clineItems(path);
   if (cli === "droid") return droidItems(path);
@@ -420,6 +425,7 @@ describe.each(TARGETS)("writer vs native: %s", (cli) => {
       );
       const unexplained = diffs.filter((d) => !ALLOWED[cli].some((re) => re.test(d)));
       expect(unexplained).toEqual([]);
+      // Nothing but the mock server was reached (the proxy variables catch any other host).
       expect(server.unexpected).toEqual([]);
     },
     600_000,

@@ -6,15 +6,12 @@
  * directory because OpenCode opens the project it is started in.
  */
 
-import { join } from "node:path";
-import { HARNESS_LABELS, type Harness } from "../../transcript.js";
+import type { Harness } from "../../transcript.js";
 import type { OpenCodeBody } from "../shared/opencode/body.js";
-import { familyCodec } from "../shared/opencode/codec.js";
 import type { OpenCodeFlavor } from "../shared/opencode/flavor.js";
+import { familyHarness } from "../shared/opencode/harness.js";
 import { MIGRATIONS, SCHEMA, SCHEMA_VERSION } from "../shared/opencode/schema.js";
 import { OpenCodeFamilyStore, type OpenCodeStoreOptions } from "../shared/opencode/store.js";
-import { familyText } from "../shared/opencode/text.js";
-import { resumeIn } from "../shared/resume.js";
 import { OPENCODE_PLACE } from "./probe.js";
 
 export type { OpenCodeBody } from "../shared/opencode/body.js";
@@ -26,9 +23,6 @@ const OPENCODE: OpenCodeFlavor = {
   agent: "build",
 };
 
-export const openCodeCodec = familyCodec(OPENCODE);
-export const openCodeText = familyText("opencode");
-
 /** OpenCode's store: the family's, in OpenCode's data folder. */
 export class OpenCodeStore extends OpenCodeFamilyStore {
   constructor(options: OpenCodeStoreOptions = {}) {
@@ -36,15 +30,11 @@ export class OpenCodeStore extends OpenCodeFamilyStore {
   }
 }
 
-export const openCode: Harness<"opencode", OpenCodeBody> = {
-  id: "opencode",
-  label: HARNESS_LABELS.opencode,
-  codec: openCodeCodec,
-  text: openCodeText,
-  store: (options) => new OpenCodeStore(options),
-  resume: (saved, meta) =>
-    resumeIn(["opencode", "--session", saved.id], meta.cwd === "" ? undefined : meta.cwd),
-  // `$XDG_DATA_HOME/opencode` holds opencode.db; a fresh one gets OpenCode's
-  // schema (docs/formats/opencode.md, "Store").
-  outHome: (dir) => ({ root: join(dir, "opencode"), env: { XDG_DATA_HOME: dir } }),
-};
+// A fresh opencode.db gets OpenCode's schema (docs/formats/opencode.md, "Store").
+export const openCode: Harness<"opencode", OpenCodeBody> = familyHarness(
+  "opencode",
+  OPENCODE,
+  (options) => new OpenCodeStore(options),
+);
+export const openCodeCodec = openCode.codec;
+export const openCodeText = openCode.text;

@@ -31,6 +31,7 @@ export const CLIS = {
   codex: { bin: join(BIN, "codex"), pkg: "@openai/codex" },
   gemini_cli: { bin: join(BIN, "gemini"), pkg: "@google/gemini-cli" },
   opencode: { bin: join(BIN, "opencode"), pkg: "opencode-ai" },
+  kilo: { bin: join(BIN, "kilo"), pkg: "@kilocode/cli" },
   qwen_code: { bin: join(BIN, "qwen"), pkg: "@qwen-code/qwen-code" },
   pi: { bin: join(BIN, "pi"), pkg: "@mariozechner/pi-coding-agent" },
 } as const;
@@ -180,6 +181,37 @@ export const QWEN_MODEL = "gpt-mock";
 /** The pi provider and model the mock serves (`~/.pi/agent/models.json`), and pi's flags for them. */
 export const PI_ARGS = ["--provider", "mock", "--model", "mock-model", "--no-skills"];
 
+/**
+ * The config of OpenCode and of Kilo (an OpenCode fork, same keys): the mock
+ * as an OpenAI-compatible provider, no update, no sharing, no web fetch.
+ */
+function opencodeFamilyConfig(mockUrl: string, schema: string) {
+  return {
+    $schema: schema,
+    autoupdate: false,
+    share: "disabled",
+    model: OPENCODE_MODEL,
+    small_model: OPENCODE_MODEL,
+    permission: { edit: "allow", bash: "allow", webfetch: "deny" },
+    provider: {
+      mock: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "txcript mock",
+        options: { baseURL: `${mockUrl}/v1`, apiKey: "sk-mock" },
+        models: {
+          // Images allowed, so a converted user image reaches the request instead of an error note.
+          "mock-model": {
+            name: "mock-model",
+            tool_call: true,
+            attachment: true,
+            modalities: { input: ["text", "image"], output: ["text"] },
+          },
+        },
+      },
+    },
+  };
+}
+
 /** Write the CLI's config into the sandbox's HOME and return its environment. */
 export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string, string> {
   const env = baseEnv(home, mockUrl);
@@ -225,30 +257,7 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
     case "opencode": {
       const dir = join(home, ".config", "opencode");
       mkdirSync(dir, { recursive: true });
-      const config = {
-        $schema: "https://opencode.ai/config.json",
-        autoupdate: false,
-        share: "disabled",
-        model: OPENCODE_MODEL,
-        small_model: OPENCODE_MODEL,
-        permission: { edit: "allow", bash: "allow", webfetch: "deny" },
-        provider: {
-          mock: {
-            npm: "@ai-sdk/openai-compatible",
-            name: "txcript mock",
-            options: { baseURL: `${mockUrl}/v1`, apiKey: "sk-mock" },
-            models: {
-              // Images allowed, so a converted user image reaches the request instead of an error note.
-              "mock-model": {
-                name: "mock-model",
-                tool_call: true,
-                attachment: true,
-                modalities: { input: ["text", "image"], output: ["text"] },
-              },
-            },
-          },
-        },
-      };
+      const config = opencodeFamilyConfig(mockUrl, "https://opencode.ai/config.json");
       writeFileSync(join(dir, "opencode.json"), JSON.stringify(config, null, 2));
       // OpenCode installs its plugin package into each config directory at start-up; this one is
       // pre-installed from test/real so nothing is fetched from the registry.
@@ -283,6 +292,35 @@ export function cliEnv(id: CliId, home: string, mockUrl: string): Record<string,
         OPENCODE_DISABLE_AUTOCOMPACT: "1",
         OPENCODE_DISABLE_PRUNE: "1",
         OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "1",
+      };
+    }
+    case "kilo": {
+      // Kilo reads OpenCode's config keys from ~/.config/kilo/kilo.json.
+      const dir = join(home, ".config", "kilo");
+      mkdirSync(dir, { recursive: true });
+      const config = {
+        ...opencodeFamilyConfig(mockUrl, "https://app.kilo.ai/config.json"),
+        // Only the mock: Kilo's own gateway provider (`kilo`) otherwise asks api.kilo.ai for its models.
+        enabled_providers: ["mock"],
+      };
+      writeFileSync(join(dir, "kilo.json"), JSON.stringify(config, null, 2));
+      return {
+        ...env,
+        KILO_DISABLE_AUTOUPDATE: "1",
+        KILO_DISABLE_MODELS_FETCH: "1",
+        KILO_DISABLE_LSP_DOWNLOAD: "1",
+        KILO_DISABLE_DEFAULT_PLUGINS: "1",
+        KILO_DISABLE_SHARE: "1",
+        KILO_DISABLE_SESSION_INGEST: "1",
+        KILO_DISABLE_PRESENCE: "1",
+        KILO_DISABLE_CODEBASE_INDEXING: "1",
+        KILO_DISABLE_CLAUDE_CODE: "1",
+        KILO_DISABLE_EXTERNAL_SKILLS: "1",
+        KILO_DISABLE_AUTOCOMPACT: "1",
+        KILO_DISABLE_PRUNE: "1",
+        KILO_EXPERIMENTAL_DISABLE_FILEWATCHER: "1",
+        KILO_TELEMETRY_LEVEL: "off",
+        KILO_NO_DAEMON: "1",
       };
     }
     case "qwen_code": {

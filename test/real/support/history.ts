@@ -32,6 +32,7 @@ const DROPPED: Record<CliId, string[]> = {
   codex: ["description", "run_in_background"],
   gemini_cli: [],
   opencode: [],
+  kilo: [],
   qwen_code: [],
   pi: [],
 };
@@ -85,6 +86,9 @@ export interface Expected {
   results: Map<number, string>;
 }
 
+/** OpenCode and Kilo (built on it) send a history through the same provider code. */
+const openCodeFamily = (target: CliId) => target === "opencode" || target === "kilo";
+
 /**
  * What a resume must send, from the source's Common messages, ending with the
  * new prompt. Claude Code replays only a Claude turn's signed thinking; any
@@ -103,7 +107,7 @@ export function expectedFromCommon(
     if (!isObj(m) || !Array.isArray(m.content)) continue;
     // OpenCode's chat-completions provider sends one message's texts as one
     // string, no separator, ahead of its calls (docs/conversions.md, "Resumed by the real CLIs").
-    const joined = target === "opencode" && m.role === "assistant" ? lines.length : -1;
+    const joined = openCodeFamily(target) && m.role === "assistant" ? lines.length : -1;
     let texts = 0;
     const push = (line: string) => {
       if (joined < 0 || !line.startsWith("assistant: ")) return lines.push(line);
@@ -124,10 +128,10 @@ export function expectedFromCommon(
           b.encrypted === undefined &&
           /claude/i.test(typeof m.model === "string" ? m.model : "");
         // OpenCode replays another model's reasoning as text, a non-blank one only.
-        if (target === "opencode" && b.text.trim() === "") continue;
+        if (openCodeFamily(target) && b.text.trim() === "") continue;
         // pi (Anthropic's Messages API) sends another model's unsigned thinking as assistant text.
         const asText =
-          ((target === "claude_code" || target === "pi") && !replayable) || target === "opencode";
+          ((target === "claude_code" || target === "pi") && !replayable) || openCodeFamily(target);
         push(asText ? `assistant: ${b.text}` : `thinking: ${b.text}`);
       } else if (b.type === "tool_use") {
         callIndex.set(String(b.id), calls.length);
@@ -155,6 +159,7 @@ const CLI_FILLER: Record<CliId, RegExp> = {
   // txcript's Gemini CLI writer answers such a call itself (Gemini needs a response per call).
   gemini_cli: /^\[no result was recorded for this call\]$/,
   opencode: /interrupted|aborted|cancel/i,
+  kilo: /interrupted|aborted|cancel/i,
   // txcript's Qwen Code writer answers such a call itself, as for Gemini CLI.
   qwen_code: /^\[no result was recorded for this call\]$/,
   pi: /no result|aborted|interrupted|cancel/i,
@@ -187,6 +192,10 @@ export function isCliContext(target: CliId, item: Item): boolean {
       );
     case "opencode":
       return t.startsWith("<system-reminder>");
+    case "kilo":
+      // Kilo 7.7.7 sends a user text part of its own after each prompt: blank lines, then its
+      // `<environment_details>` (message time, working directory, workspace root).
+      return t.startsWith("<system-reminder>") || t.trimStart().startsWith("<environment_details>");
     case "qwen_code":
       return t.startsWith("<system-reminder>") || t.includes("<qwen:user-prompt-submit-context>");
     case "pi":

@@ -56,6 +56,7 @@ export const SCRIPT_TOOLS: Record<CliId, string[]> = {
   // Gemini CLI 0.61's `replace` takes an `instruction`, which no canonical Edit holds: it reads as Raw.
   gemini_cli: ["Bash", "Read", "Write", "Raw", "Bash", "Bash"],
   opencode: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
+  kilo: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
   qwen_code: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
   pi: ["Bash", "Read", "Write", "Edit", "Bash", "Bash"],
 };

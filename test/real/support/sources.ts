@@ -173,7 +173,9 @@ export function sourceScript(cli: CliId, project: string): Turn[] {
           ],
         },
       ];
+    // Kilo keeps OpenCode's tools (bash, read, write, edit) and their inputs.
     case "opencode":
+    case "kilo":
       return [
         {
           prompt: PROMPT_1,
@@ -327,7 +329,8 @@ export function promptArgs(
     case "gemini_cli":
       return ["--yolo", ...(first ? [] : ["--resume", sessionId ?? "latest"]), "-p", prompt];
     case "opencode":
-      // `opencode run` quotes a message argument that holds a space: one word per argument keeps it verbatim.
+    case "kilo":
+      // `opencode run` (and Kilo's, the same command) quotes a message argument that holds a space: one word per argument keeps it verbatim.
       return [
         "run",
         "--pure",
