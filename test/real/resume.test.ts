@@ -261,14 +261,10 @@ const SOURCE_LABELS = [
  * 2026-12-03; the kilo pairs 2026-12-06). Keys are a target, or
  * `target/source label`.
  */
-const KNOWN_FAILING: Record<string, string> = {
-  // docs/formats/kilo.md, "Known limits": the copy's ids are minted from the source's times
-  // (2026-08-10), before the 2026-08-14 wrap of the 48-bit id clock, so they sort above the
-  // ids Kilo mints now; Kilo 7.7.7 then sends only the new prompt (the same conversation
-  // shifted 40 days later resumes whole). OpenCode 1.18.33 resumes it whole.
-  "kilo/agy 1.0 typed steps (0f4c7a2e)":
-    "Kilo 7.7.7 drops a history whose message ids predate the 2026-08-14 id wrap (open)",
-};
+// A pair a real CLI is known not to resume, with the reason printed. None today: Kilo 7.7.7
+// dropped histories whose copied ids predated the 2026-08-14 wrap of OpenCode's 48-bit id
+// clock until the writer's clock started at the history (shared/opencode/ids.ts).
+const KNOWN_FAILING: Record<string, string> = {};
 
 function knownFailing(target: string, label: string): string | undefined {
   return KNOWN_FAILING[target] ?? KNOWN_FAILING[`${target}/${label}`];

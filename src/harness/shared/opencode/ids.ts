@@ -9,7 +9,7 @@
  * own timestamps and a counter that only grows, and the 14 characters from
  * a hash of stable keys, so `fromCommon` stays deterministic and every id
  * it writes sorts after the one before and before anything OpenCode
- * appends later (its clock is past the history's).
+ * appends later (see AscendingIds for why the clock starts at the history).
  */
 
 import { createHash } from "node:crypto";
@@ -54,18 +54,26 @@ export function sessionId(ms: number, keys: readonly (string | number)[]): strin
 /**
  * Mints ascending message and part ids. A message and its parts take a run
  * of consecutive values starting at the larger of the moment's
- * (ms × 4096 + 1) and one past the previous run, so values only grow even
- * when timestamps repeat or go backwards. OpenCode keeps 48 bits; a run
- * that would cross a wrap of those moves to the next window, so that a
- * message's part ids, which OpenCode orders by id, always ascend.
+ * ((ms − the first message's ms) × 4096 + 1) and one past the previous run,
+ * so values only grow even when timestamps repeat or go backwards. The
+ * clock starts at the history's first message, not at 1970: OpenCode keeps
+ * 48 bits, which last wrapped on 2026-08-14, and a history minted from its
+ * own older times would sort above every id the CLI appends after the wrap
+ * (Kilo 7.7.7 then sends the model only the new prompt; docs/formats/kilo.md).
+ * Started at zero, the history sorts below any id minted later than its own
+ * span after a wrap. A run that would cross 48 bits moves to the next
+ * window, so that a message's part ids, which OpenCode orders by id, always
+ * ascend.
  */
 export class AscendingIds {
   private next = 0n;
+  private origin: number | undefined;
   constructor(private readonly keys: readonly (string | number)[]) {}
 
   /** The first of `count` consecutive values for a message at `ms`. */
   reserve(ms: number, count: number): bigint {
-    let base = stamp(ms);
+    this.origin ??= Math.max(0, Math.trunc(ms));
+    let base = stamp(Math.max(0, ms - this.origin));
     if (base < this.next) base = this.next;
     if ((base & MASK) + BigInt(count) > MASK) base = (base | MASK) + 1n;
     this.next = base + BigInt(count);
