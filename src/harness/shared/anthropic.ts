@@ -1,11 +1,19 @@
 /**
- * Readers of the Anthropic-style records that several harnesses keep
- * (Cline's messages, Droid's sessions): token counts under a harness's own
- * key names as Common usage, and a `thinking` or `redacted_thinking` block.
- * Pure.
+ * Readers and writers of the Anthropic-style records that several harnesses
+ * keep (Cline's messages, Droid's sessions): token counts under a harness's
+ * own key names as Common usage, `thinking`/`redacted_thinking`, `image` and
+ * `tool_use` blocks both ways. Pure.
  */
 
-import { type Block, isJsonObject, type Json, type JsonObject, type Usage } from "../../common.js";
+import {
+  type Block,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type ThinkingBlock,
+  type Tool,
+  type Usage,
+} from "../../common.js";
 import { str } from "./fields.js";
 
 function count(v: Json | undefined): number {
@@ -43,4 +51,34 @@ export function thinkingBlock(item: JsonObject): Block {
   const signature = str(item, "signature");
   if (signature) block.signature = signature;
   return block;
+}
+
+/** Common thinking as an Anthropic item: `redacted_thinking` when only opaque, else `thinking` (signature kept). */
+export function thinkingItem(block: ThinkingBlock): JsonObject {
+  if (block.text === "" && block.encrypted !== undefined)
+    return { type: "redacted_thinking", data: block.encrypted };
+  return block.signature === undefined
+    ? { type: "thinking", thinking: block.text }
+    : { type: "thinking", thinking: block.text, signature: block.signature };
+}
+
+/** An Anthropic image's `source` (`{type, media_type, data}`) as a Common image block. */
+export function sourceImage(source: JsonObject | undefined): Block {
+  return {
+    type: "image",
+    source: {
+      type: str(source, "type") ?? "base64",
+      media_type: str(source, "media_type") ?? "",
+      data: str(source, "data") ?? "",
+    },
+  };
+}
+
+/** A `tool_use` item as a Common block, its name and input read by the harness's own tool map. */
+export function toolUseBlock(item: JsonObject, toolOf: (name: string, input: Json) => Tool): Block {
+  return {
+    type: "tool_use",
+    id: str(item, "id") ?? "",
+    tool: toolOf(str(item, "name") ?? "", item.input ?? {}),
+  };
 }
