@@ -28,7 +28,7 @@ import {
   thinkingItem,
   toolUseBlock,
 } from "../shared/anthropic.js";
-import { obj, str } from "../shared/fields.js";
+import { base64Image, obj, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
 import { type ClineBody, MESSAGES_VERSION, messagesOf, unwrapPrompt } from "./body.js";
 import { clineMeta, clineTime } from "./meta.js";
@@ -46,15 +46,7 @@ function usageOf(metrics: JsonObject | undefined): Usage | undefined {
 /** Cline's image (`{data, mediaType}`) or the legacy Anthropic one (`{source: {…}}`). */
 function imageBlock(item: JsonObject): Block {
   const source = obj(item, "source");
-  if (source !== undefined) return sourceImage(source);
-  return {
-    type: "image",
-    source: {
-      type: "base64",
-      media_type: str(item, "mediaType") ?? "",
-      data: str(item, "data") ?? "",
-    },
-  };
+  return source !== undefined ? sourceImage(source) : base64Image(item, "mediaType");
 }
 
 /**

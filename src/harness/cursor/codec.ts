@@ -19,6 +19,7 @@ import {
 import { assignDefined } from "../../json.js";
 import { EPOCH, type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { imageItem } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
 import { type CursorBody, type CursorChatBody, roleOf } from "./body.js";
@@ -188,14 +189,7 @@ function partFor(block: Block, user: boolean, names: ReadonlyMap<string, string>
       return part;
     }
     case "image":
-      return {
-        type: "image",
-        source: {
-          type: block.source.type,
-          media_type: block.source.media_type,
-          data: block.source.data,
-        },
-      };
+      return imageItem(block.source);
     case "tool_use": {
       const { name, input } = toolToCursor(block.tool);
       return { type: "tool-call", toolCallId: block.id, toolName: name, args: input };

@@ -23,7 +23,13 @@ import type { VerbatimLine } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { sourceImage, thinkingBlock, thinkingItem, toolUseBlock } from "../shared/anthropic.js";
+import {
+  imageItem,
+  sourceImage,
+  thinkingBlock,
+  thinkingItem,
+  toolUseBlock,
+} from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
 import { conversation, type DroidBody, recordsOf, settingsUsage } from "./body.js";
@@ -111,14 +117,7 @@ function asText(block: Block): string {
 function itemOf(block: Block, role: Message["role"]): JsonObject {
   switch (block.type) {
     case "image":
-      return {
-        type: "image",
-        source: {
-          type: block.source.type,
-          media_type: block.source.media_type,
-          data: block.source.data,
-        },
-      };
+      return imageItem(block.source);
     case "thinking":
       if (role !== "assistant") break;
       return thinkingItem(block);

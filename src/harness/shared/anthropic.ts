@@ -1,12 +1,14 @@
 /**
- * Readers and writers of the Anthropic-style records that several harnesses
- * keep (Cline's messages, Droid's sessions): token counts under a harness's
- * own key names as Common usage, `thinking`/`redacted_thinking`, `image` and
- * `tool_use` blocks both ways. Pure.
+ * Readers and writers of the Anthropic-style records several harnesses keep
+ * (Cline's messages and Droid's sessions whole; Amp's and Goose's thinking,
+ * Cursor's images): token counts under a harness's own key names as Common
+ * usage, `thinking`/`redacted_thinking`, `image` and `tool_use` both ways.
+ * Pure.
  */
 
 import {
   type Block,
+  type ImageSource,
   isJsonObject,
   type Json,
   type JsonObject,
@@ -71,6 +73,14 @@ export function sourceImage(source: JsonObject | undefined): Block {
       media_type: str(source, "media_type") ?? "",
       data: str(source, "data") ?? "",
     },
+  };
+}
+
+/** A Common image as an Anthropic `image` item (`source: {type, media_type, data}`). */
+export function imageItem(source: ImageSource): JsonObject {
+  return {
+    type: "image",
+    source: { type: source.type, media_type: source.media_type, data: source.data },
   };
 }
 
