@@ -10,15 +10,8 @@
 import { lstatSync, statSync, unlinkSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
-import {
-  ConflictError,
-  describeCause,
-  InvalidRequestError,
-  NotFoundError,
-  StoreError,
-  TxcriptError,
-} from "../../errors.js";
-import { mkdirInside, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
+import { mkdirInside, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import {
   checkLinkInside,
@@ -47,7 +40,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { fileFingerprint, stampFiles } from "../shared/probe.js";
-import { readSessionText, skipReason } from "../shared/store-files.js";
+import { readSessionText, saveError, skipReason } from "../shared/store-files.js";
 import {
   commonEntries,
   entriesOf,
@@ -221,22 +214,12 @@ export class PiStore implements Store<PiBody> {
     try {
       files.push(...mkdirInside(this.root, dir, "pi"));
       const replacing = existing.some((p) => resolve(p) === resolve(path));
-      try {
-        writeFileAtomic(path, joinLines(withEol(lines)), { exclusive: !replacing });
-      } catch (cause) {
-        if (cause instanceof TargetExistsError)
-          throw new ConflictError("pi", `session ${id} already exists`, { file: path });
-        throw cause;
-      }
+      writeFileAtomic(path, joinLines(withEol(lines)), { exclusive: !replacing });
       files.unshift(path);
       for (const old of existing)
         if (resolve(old) !== resolve(path)) unlinkSync(realPathInside(this.root, old, "pi"));
     } catch (cause) {
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("pi", `cannot save session ${id}: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("pi", id, path, cause, `cannot save session ${id}`);
     }
     return { harness: "pi", id, path, files };
   }
