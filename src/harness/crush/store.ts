@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { NotFoundError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
-import { type Db, readSnapshot } from "../../sqlite.js";
+import { type Db, readSnapshot, type SqlValue } from "../../sqlite.js";
 import {
   type Discovered,
   type DiscoverOptions,
@@ -49,8 +49,6 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   sessions: ["id", "title", "created_at", "updated_at"],
   messages: ["id", "session_id", "role", "parts", "created_at"],
 };
-
-type SqlValue = string | number | bigint | Buffer | null;
 
 /** The schema's migration version (Crush migrates with goose), when it records one. */
 function schemaVersion(db: Db): number | undefined {

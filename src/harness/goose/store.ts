@@ -13,7 +13,7 @@ import type { JsonObject } from "../../common.js";
 import { NotFoundError, StoreError, UnsupportedError } from "../../errors.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
-import { type Db, readSnapshot } from "../../sqlite.js";
+import { type Db, readSnapshot, type SqlValue, tableNames } from "../../sqlite.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
 import {
   type Discovered,
@@ -42,8 +42,6 @@ export const WRITE_REFUSAL =
 /** The newest schema version whose tables this reader was checked against. */
 const KNOWN_SCHEMA_VERSION = 9;
 
-type SqlValue = string | number | bigint | Buffer | null;
-
 function parsedColumn(
   value: unknown,
   file: string,
@@ -58,13 +56,7 @@ function parsedColumn(
 }
 
 function checkSchema(db: Db, file: string): void {
-  const tables = new Set(
-    db
-      .prepare<[], SqlValue>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .pluck()
-      .all()
-      .filter((n): n is string => typeof n === "string"),
-  );
+  const tables = tableNames(db);
   if (!tables.has("sessions") || !tables.has("messages"))
     throw new UnsupportedError(
       "goose",
