@@ -26,7 +26,7 @@ import {
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
 import { skipReason } from "../shared/store-files.js";
-import { deleteRefusal, rowObject } from "../shared/store-read-only.js";
+import { deleteRefusal, rowObject, sessionWithMessages } from "../shared/store-read-only.js";
 import type { CrushBody } from "./body.js";
 import { crushMeta, crushTime, crushTranscript, promptTexts } from "./meta.js";
 import {
@@ -224,17 +224,9 @@ export class CrushStore implements Store<CrushBody> {
   /** The session's rows from one database, or undefined when it does not hold it. */
   private loadFrom(db: ProjectDatabase, id: string): CrushBody | undefined {
     return this.read(db.path, (d): CrushBody | undefined => {
-      const row = d
-        .prepare<[string], Record<string, unknown>>("SELECT * FROM sessions WHERE id = ?")
-        .get(id);
-      if (row === undefined) return undefined;
-      const messages = d
-        .prepare<[string], Record<string, unknown>>(
-          "SELECT * FROM messages WHERE session_id = ? ORDER BY created_at, rowid",
-        )
-        .all(id)
-        .map(rowObject);
-      const body: CrushBody = { session: rowObject(row), messages };
+      const found = sessionWithMessages(d, id, "created_at, rowid");
+      if (found === undefined) return undefined;
+      const body: CrushBody = { session: found.session, messages: found.messages.map(rowObject) };
       assignDefined(body, "cwd", db.cwd);
       return body;
     });

@@ -29,7 +29,7 @@ import {
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
 import { skipReason } from "../shared/store-files.js";
-import { deleteRefusal, rowObject } from "../shared/store-read-only.js";
+import { deleteRefusal, rowObject, sessionWithMessages } from "../shared/store-read-only.js";
 import type { GooseBody } from "./body.js";
 import { gooseMeta, gooseTime } from "./meta.js";
 import { DATABASE, GooseProbe, gooseRoot, legacyNames, SESSIONS_DIR } from "./probe.js";
@@ -235,18 +235,11 @@ export class GooseStore implements Store<GooseBody> {
     checkPathComponent(id, "goose");
     if (this.hasDatabase()) {
       const body = this.read((db): GooseBody | undefined => {
-        const row = db
-          .prepare<[string], Record<string, unknown>>("SELECT * FROM sessions WHERE id = ?")
-          .get(id);
-        if (row === undefined) return undefined;
-        const rows = db
-          .prepare<[string], Record<string, unknown>>(
-            "SELECT * FROM messages WHERE session_id = ? ORDER BY id",
-          )
-          .all(id);
+        const found = sessionWithMessages(db, id, "id");
+        if (found === undefined) return undefined;
         return {
-          session: rowObject(row),
-          messages: rows.map((r) => messageFromRow(r, this.database)),
+          session: found.session,
+          messages: found.messages.map((r) => messageFromRow(r, this.database)),
         };
       });
       if (body !== undefined) return { meta: gooseMeta(body.session, id, body.messages), body };
