@@ -43,7 +43,7 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
-import { saveError } from "../shared/store-files.js";
+import { saveError, sessionIdProblem } from "../shared/store-files.js";
 import { type ClineBody, messagesOf } from "./body.js";
 import { clineMeta, clineTime } from "./meta.js";
 import {
@@ -121,12 +121,9 @@ export class ClineStore implements Store<ClineBody> {
           skipped.push({ path: file.path, reason: outside });
           return;
         }
-        const problem = pathComponentProblem(file.id);
+        const problem = sessionIdProblem(file.id);
         if (problem) {
-          skipped.push({
-            path: file.path,
-            reason: `not a session id: ${JSON.stringify(file.id)} ${problem}`,
-          });
+          skipped.push({ path: file.path, reason: problem });
           return;
         }
         const t = this.read(file);

@@ -36,7 +36,6 @@ import {
   checkLinkInside,
   checkPathComponent,
   linkOutsideProblem,
-  pathComponentProblem,
   realPathInside,
 } from "../../paths.js";
 import { compareTimestamps, normalizeTimestamp, timestampFromMillis } from "../../time.js";
@@ -54,7 +53,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { fileFingerprint } from "../shared/probe.js";
-import { skipReason } from "../shared/store-files.js";
+import { sessionIdProblem, skipReason } from "../shared/store-files.js";
 import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
 import {
   CHATS_DIR,
@@ -280,12 +279,9 @@ export class GeminiCliStore implements Store<GeminiBody> {
           return;
         }
         const { conversation } = this.read(file);
-        const idProblem = pathComponentProblem(conversation.sessionId);
+        const idProblem = sessionIdProblem(conversation.sessionId);
         if (idProblem) {
-          skipped.push({
-            path: file.path,
-            reason: `not a session id: ${JSON.stringify(conversation.sessionId)} ${idProblem}`,
-          });
+          skipped.push({ path: file.path, reason: idProblem });
           return;
         }
         const count = countMessages(conversation);

@@ -40,7 +40,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { fileFingerprint, stampFiles } from "../shared/probe.js";
-import { readSessionText, saveError, skipReason } from "../shared/store-files.js";
+import { readSessionText, saveError, sessionIdProblem, skipReason } from "../shared/store-files.js";
 import {
   commonEntries,
   entriesOf,
@@ -119,12 +119,9 @@ export class PiStore implements Store<PiBody> {
           return;
         }
         const t = this.read(path);
-        const problem = pathComponentProblem(t.meta.id);
+        const problem = sessionIdProblem(t.meta.id);
         if (problem) {
-          skipped.push({
-            path,
-            reason: `not a session id: ${JSON.stringify(t.meta.id)} ${problem}`,
-          });
+          skipped.push({ path, reason: problem });
           return;
         }
         const entries = entriesOf(t.body.lines);
