@@ -25,6 +25,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { skipReason } from "../shared/store-files.js";
 import { deleteRefusal, rowObject, sessionWithMessages } from "../shared/store-read-only.js";
 import type { CrushBody } from "./body.js";
@@ -97,14 +98,11 @@ function laneOf(id: string): string {
   return id.startsWith("title-") ? "title" : "task";
 }
 
-export class CrushStore implements Store<CrushBody> {
+export class CrushStore extends OneRootStore implements Store<CrushBody> {
   readonly harness = "crush" as const;
-  readonly roots: readonly string[];
-  readonly root: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = crushRoot(options);
-    this.roots = [this.root];
+    super(crushRoot(options));
   }
 
   stamp(): string | undefined {

@@ -52,6 +52,7 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint } from "../shared/probe.js";
 import { sessionIdProblem, skipReason } from "../shared/store-files.js";
 import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
@@ -129,15 +130,12 @@ function resumable(conversation: Conversation): boolean {
   return countMessages(conversation) > 0;
 }
 
-export class GeminiCliStore implements Store<GeminiBody> {
+/** Gemini CLI's store; its root is the `.gemini` directory: `tmp/`, `history/` and `projects.json` live here. */
+export class GeminiCliStore extends OneRootStore implements Store<GeminiBody> {
   readonly harness = "gemini_cli" as const;
-  readonly roots: readonly string[];
-  /** The `.gemini` directory: `tmp/`, `history/` and `projects.json` live here. */
-  readonly root: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = geminiCliRoot(options);
-    this.roots = [this.root];
+    super(geminiCliRoot(options));
   }
 
   // -------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { skipReason } from "../shared/store-files.js";
 import { deleteRefusal, rowObject, sessionWithMessages } from "../shared/store-read-only.js";
 import type { GooseBody } from "./body.js";
@@ -90,16 +91,13 @@ function messageFromRow(row: Record<string, unknown>, file: string): JsonObject 
   return message;
 }
 
-export class GooseStore implements Store<GooseBody> {
+export class GooseStore extends OneRootStore implements Store<GooseBody> {
   readonly harness = "goose" as const;
-  readonly roots: readonly string[];
-  readonly root: string;
   readonly sessionsDir: string;
   readonly database: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = gooseRoot(options);
-    this.roots = [this.root];
+    super(gooseRoot(options));
     this.sessionsDir = join(this.root, SESSIONS_DIR);
     this.database = join(this.sessionsDir, DATABASE);
   }

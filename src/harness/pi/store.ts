@@ -39,6 +39,7 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint, stampFiles } from "../shared/probe.js";
 import { readSessionText, saveError, sessionIdProblem, skipReason } from "../shared/store-files.js";
 import {
@@ -71,18 +72,15 @@ function lastActivity(entries: readonly JsonObject[]): Timestamp | undefined {
   return last;
 }
 
-export class PiStore implements Store<PiBody> {
+export class PiStore extends OneRootStore implements Store<PiBody> {
   readonly harness = "pi" as const;
-  readonly roots: readonly string[];
-  readonly root: string;
   /** pi writes every session straight into the root (a session dir override). */
   readonly flat: boolean;
 
   constructor(options: StoreOptions = {}) {
     const { root, flat } = piRoot(options);
-    this.root = root;
+    super(root);
     this.flat = flat;
-    this.roots = [root];
   }
 
   scan(): Fingerprint[] {
