@@ -1,7 +1,8 @@
 /**
  * The root of a store that keeps everything under one folder, and the
  * `roots` the index checks (just that folder): the two fields every such
- * store (Amp, Crush, Gemini CLI, Goose, pi) set the same way.
+ * store (Amp, Claude Code, Crush, Droid, Gemini CLI, Goose, pi, Qwen Code)
+ * set the same way.
  */
 
 /** A store's one root folder, named again as its only `roots` entry. */
