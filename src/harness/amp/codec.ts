@@ -20,7 +20,7 @@ import {
 import { assignDefined } from "../../json.js";
 import { timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { thinkingBlock } from "../shared/anthropic.js";
+import { sourceImageWithData, thinkingBlock } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText, resultText } from "../shared/results.js";
 import type { AmpBody } from "./body.js";
@@ -62,16 +62,7 @@ function blockOf(b: Json): Block | undefined {
       return thinkingBlock(b);
     case "image": {
       const source = obj(b, "source");
-      const data = str(source, "data");
-      if (data === undefined) return undefined;
-      return {
-        type: "image",
-        source: {
-          type: str(source, "type") ?? "base64",
-          media_type: str(source, "mediaType") ?? str(source, "media_type") ?? "image/png",
-          data,
-        },
-      };
+      return sourceImageWithData(source, str(source, "mediaType") ?? str(source, "media_type"));
     }
     case "tool_use": {
       const input = b.input;

@@ -76,6 +76,23 @@ export function sourceImage(source: JsonObject | undefined): Block {
   };
 }
 
+/**
+ * An Anthropic image `source` that holds its data, as a Common image: the
+ * media type as the harness names it (else PNG); undefined without data.
+ * Amp and Cursor read theirs so.
+ */
+export function sourceImageWithData(
+  source: JsonObject | undefined,
+  mediaType: string | undefined,
+): Block | undefined {
+  const data = str(source, "data");
+  if (data === undefined) return undefined;
+  return {
+    type: "image",
+    source: { type: str(source, "type") ?? "base64", media_type: mediaType ?? "image/png", data },
+  };
+}
+
 /** A Common image as an Anthropic `image` item (`source: {type, media_type, data}`). */
 export function imageItem(source: ImageSource): JsonObject {
   return {
