@@ -169,11 +169,26 @@ export function renderCommon(transcript: Transcript<Common>): string {
  * `renderCommon`'s text.
  */
 export function* renderCommonChunks(transcript: Transcript<Common>): Generator<string> {
+  const head = `{\n  "meta": ${nestedJson(metaToJson(transcript.meta), "  ")},\n  "messages": [`;
+  yield* messageListChunks(head, transcript.body);
+}
+
+/** Pretty JSON with every line after the first indented by `by`, to stand nested in a streamed document. */
+function nestedJson(value: JsonObject, by: string): string {
   // JSON.stringify escapes newlines inside strings, so every "\n" is a line break.
-  const nested = (value: unknown, by: string) =>
-    JSON.stringify(value, null, 2).replace(/\n/g, `\n${by}`);
-  const head = `{\n  "meta": ${nested(metaToJson(transcript.meta), "  ")},\n  "messages": [`;
-  const body = transcript.body;
+  return JSON.stringify(value, null, 2).replace(/\n/g, `\n${by}`);
+}
+
+/**
+ * The rest of a streamed transcript document after `head` (which ends with
+ * `"messages": [`): each message's JSON (its blocks by `block`) in the
+ * list, then the close. Common JSON and the simple format both stream so.
+ */
+export function* messageListChunks(
+  head: string,
+  body: readonly Message[],
+  block?: (b: Block) => JsonObject,
+): Generator<string> {
   if (body.length === 0) {
     yield `${head}]\n}\n`;
     return;
@@ -181,7 +196,7 @@ export function* renderCommonChunks(transcript: Transcript<Common>): Generator<s
   yield `${head}\n`;
   for (const [i, message] of body.entries()) {
     const comma = i < body.length - 1 ? "," : "";
-    yield `    ${nested(messageToJson(message), "    ")}${comma}\n`;
+    yield `    ${nestedJson(messageToJson(message, block), "    ")}${comma}\n`;
   }
   yield "  ]\n}\n";
 }

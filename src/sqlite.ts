@@ -38,6 +38,27 @@ import type { TextForm } from "./transcript.js";
 
 export type Db = Database.Database;
 
+/** A value SQLite hands back for a column. */
+export type SqlValue = string | number | bigint | Buffer | null;
+
+/** The names of a database's tables: the one query the stores that check a schema share. */
+export function tableNames(db: Db): Set<string> {
+  return new Set(
+    db
+      .prepare<[], SqlValue>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .pluck()
+      .all()
+      .filter((n): n is string => typeof n === "string"),
+  );
+}
+
+/** A text column's value (a BLOB read as UTF-8), else undefined. */
+export function sqlText(value: SqlValue | undefined): string | undefined {
+  if (typeof value === "string") return value;
+  if (Buffer.isBuffer(value)) return value.toString("utf8");
+  return undefined;
+}
+
 /**
  * `new Database`, with URI filenames on. better-sqlite3 compiles SQLite with
  * them off and turns them on when `SQLITE_USE_URI` is "1" as its native

@@ -13,6 +13,7 @@
 import { isJsonObject } from "../common.js";
 import { readCommon } from "../common-json.js";
 import { AmbiguousIdError, NotFoundError, UnsupportedError } from "../errors.js";
+import { usageBucket } from "../index/read.js";
 import type {
   Hit,
   IndexedId,
@@ -296,19 +297,8 @@ export class PgArchive implements SessionsBackend {
       for (const r of rows.rows) {
         const d = asDiscovered(r.discovered);
         if (d === undefined) continue;
-        out.push({
-          harness: d.harness,
-          id: d.id,
-          cwd: r.cwd ?? undefined,
-          title: r.title ?? undefined,
-          model: r.model ?? undefined,
-          at: r.at,
-          input_tokens: r.input_tokens,
-          output_tokens: r.output_tokens,
-          cache_read_input_tokens: r.cache_read_input_tokens,
-          cache_creation_input_tokens: r.cache_creation_input_tokens,
-          messages: r.messages,
-        });
+        const session = { harness: d.harness, id: d.id, cwd: r.cwd ?? undefined };
+        out.push(usageBucket({ ...session, title: r.title ?? undefined }, r));
       }
       return out;
     });

@@ -18,6 +18,7 @@ import {
 import {
   blockToJson,
   imageSourceToJson,
+  messageListChunks,
   messageToJson,
   metaToJson,
   readContentBlock,
@@ -208,23 +209,10 @@ export function renderSimple(transcript: Transcript<Common>): string {
  * (nor one JSON tree). Joined, the pieces are exactly `renderSimple`'s text.
  */
 export function* renderSimpleChunks(transcript: Transcript<Common>): Generator<string> {
-  // JSON.stringify escapes newlines inside strings, so every "\n" is a line break.
-  const nested = (value: JsonObject, by: string) =>
-    JSON.stringify(value, null, 2).replace(/\n/g, `\n${by}`);
   // The meta always holds id and timestamp: its text is "{\n  ...\n}", never "{}".
   const meta = JSON.stringify(metaToJson(transcript.meta), null, 2);
   const head = `${meta.slice(0, meta.length - 2)},\n  "messages": [`;
-  const body = transcript.body;
-  if (body.length === 0) {
-    yield `${head}]\n}\n`;
-    return;
-  }
-  yield `${head}\n`;
-  for (const [i, message] of body.entries()) {
-    const comma = i < body.length - 1 ? "," : "";
-    yield `    ${nested(messageToJson(message, blockToSimple), "    ")}${comma}\n`;
-  }
-  yield "  ]\n}\n";
+  yield* messageListChunks(head, transcript.body, blockToSimple);
 }
 
 /**

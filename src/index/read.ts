@@ -81,6 +81,29 @@ export interface UsageBucket extends UsageCounts {
   at: number;
 }
 
+/** Where a usage bucket's messages were: the session's identity and its labels. */
+type BucketSession = Pick<UsageBucket, "harness" | "id" | "cwd" | "title">;
+
+/** A bucket from a query row's summed counts and its session; the index and the archive build theirs alike. */
+export function usageBucket(
+  session: BucketSession,
+  r: UsageCounts & { model: string | null; at: number },
+): UsageBucket {
+  return {
+    harness: session.harness,
+    id: session.id,
+    cwd: session.cwd,
+    title: session.title,
+    model: r.model ?? undefined,
+    at: r.at,
+    input_tokens: r.input_tokens,
+    output_tokens: r.output_tokens,
+    cache_read_input_tokens: r.cache_read_input_tokens,
+    cache_creation_input_tokens: r.cache_creation_input_tokens,
+    messages: r.messages,
+  };
+}
+
 /** What `usage` narrows to: the one filter, its times applied to each message's own time. */
 export type UsageFilter = Filter;
 
@@ -424,19 +447,8 @@ export function usageBuckets(ix: Reader, filter: UsageFilter = {}): UsageBucket[
     for (const r of rows) {
       const m = meta.get(r.entry);
       if (m === undefined) continue;
-      out.push({
-        harness: m.harness,
-        id: m.id,
-        cwd: m.cwd ?? undefined,
-        title: typeof m.title === "string" ? m.title : undefined,
-        model: r.model ?? undefined,
-        at: r.at,
-        input_tokens: r.input_tokens,
-        output_tokens: r.output_tokens,
-        cache_read_input_tokens: r.cache_read_input_tokens,
-        cache_creation_input_tokens: r.cache_creation_input_tokens,
-        messages: r.messages,
-      });
+      const title = typeof m.title === "string" ? m.title : undefined;
+      out.push(usageBucket({ harness: m.harness, id: m.id, cwd: m.cwd ?? undefined, title }, r));
     }
     return out;
   });

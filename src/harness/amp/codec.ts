@@ -20,6 +20,7 @@ import {
 import { assignDefined } from "../../json.js";
 import { timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { sourceImageWithData, thinkingBlock } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText, resultText } from "../shared/results.js";
 import type { AmpBody } from "./body.js";
@@ -57,24 +58,11 @@ function blockOf(b: Json): Block | undefined {
   switch (b.type) {
     case "text":
       return { type: "text", text: str(b, "text") ?? "" };
-    case "thinking": {
-      const block: Block = { type: "thinking", text: str(b, "thinking") ?? "" };
-      const signature = str(b, "signature");
-      if (signature) block.signature = signature;
-      return block;
-    }
+    case "thinking":
+      return thinkingBlock(b);
     case "image": {
       const source = obj(b, "source");
-      const data = str(source, "data");
-      if (data === undefined) return undefined;
-      return {
-        type: "image",
-        source: {
-          type: str(source, "type") ?? "base64",
-          media_type: str(source, "mediaType") ?? str(source, "media_type") ?? "image/png",
-          data,
-        },
-      };
+      return sourceImageWithData(source, str(source, "mediaType") ?? str(source, "media_type"));
     }
     case "tool_use": {
       const input = b.input;

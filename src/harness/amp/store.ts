@@ -19,6 +19,7 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { deleteRefusal, discoverEach, listedFingerprint } from "../shared/store-read-only.js";
 import type { AmpBody } from "./body.js";
 import {
@@ -35,15 +36,12 @@ import { parseAmp } from "./text.js";
 const WRITE_REFUSAL =
   "txcript reads Amp threads but does not write them: Amp keeps its threads on its server, and current Amp CLIs neither read nor resume local thread files";
 
-export class AmpStore implements Store<AmpBody> {
+export class AmpStore extends OneRootStore implements Store<AmpBody> {
   readonly harness = "amp" as const;
-  readonly roots: readonly string[];
-  readonly root: string;
   readonly threadsDir: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = ampRoot(options);
-    this.roots = [this.root];
+    super(ampRoot(options));
     this.threadsDir = join(this.root, THREADS_DIR);
   }
 

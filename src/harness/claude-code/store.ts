@@ -34,6 +34,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint } from "../shared/probe.js";
 import {
   discoverFiles,
@@ -215,14 +216,11 @@ function readText(path: string): string {
   }
 }
 
-export class ClaudeCodeStore implements Store<ClaudeCodeBody> {
+export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBody> {
   readonly harness = "claude_code" as const;
-  readonly roots: readonly string[];
-  private readonly root: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = claudeCodeRoot(options);
-    this.roots = [this.root];
+    super(claudeCodeRoot(options));
   }
 
   private projectDirs(): string[] {

@@ -21,8 +21,14 @@ import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { countsUsage, thinkingBlock } from "../shared/anthropic.js";
-import { obj, str } from "../shared/fields.js";
+import {
+  countsUsage,
+  sourceImage,
+  thinkingBlock,
+  thinkingItem,
+  toolUseBlock,
+} from "../shared/anthropic.js";
+import { base64Image, obj, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
 import { type ClineBody, MESSAGES_VERSION, messagesOf, unwrapPrompt } from "./body.js";
 import { clineMeta, clineTime } from "./meta.js";
@@ -40,23 +46,7 @@ function usageOf(metrics: JsonObject | undefined): Usage | undefined {
 /** Cline's image (`{data, mediaType}`) or the legacy Anthropic one (`{source: {…}}`). */
 function imageBlock(item: JsonObject): Block {
   const source = obj(item, "source");
-  if (source !== undefined)
-    return {
-      type: "image",
-      source: {
-        type: str(source, "type") ?? "base64",
-        media_type: str(source, "media_type") ?? "",
-        data: str(source, "data") ?? "",
-      },
-    };
-  return {
-    type: "image",
-    source: {
-      type: "base64",
-      media_type: str(item, "mediaType") ?? "",
-      data: str(item, "data") ?? "",
-    },
-  };
+  return source !== undefined ? sourceImage(source) : base64Image(item, "mediaType");
 }
 
 /**
@@ -102,11 +92,7 @@ function block(item: Json, role: "user" | "assistant"): Block | undefined {
     case "redacted_thinking":
       return thinkingBlock(item);
     case "tool_use":
-      return {
-        type: "tool_use",
-        id: str(item, "id") ?? "",
-        tool: toolFromCline(str(item, "name") ?? "", item.input ?? {}),
-      };
+      return toolUseBlock(item, toolFromCline);
     case "tool_result": {
       const entries = entryResults(item.content);
       const b: Block = {
@@ -164,12 +150,7 @@ function item(b: Block, role: "user" | "assistant"): JsonObject {
     case "image":
       return { type: "image", data: b.source.data, mediaType: b.source.media_type };
     case "thinking":
-      if (role === "user") return { type: "text", text: b.text };
-      if (b.text === "" && b.encrypted !== undefined)
-        return { type: "redacted_thinking", data: b.encrypted };
-      return b.signature !== undefined
-        ? { type: "thinking", thinking: b.text, signature: b.signature }
-        : { type: "thinking", thinking: b.text };
+      return role === "user" ? { type: "text", text: b.text } : thinkingItem(b);
     case "tool_use": {
       if (role === "user") return { type: "text", text: asText(b) };
       const { name, input } = toolToCline(b.tool);

@@ -17,17 +17,10 @@ import {
   describeCause,
   InvalidRequestError,
   NotFoundError,
-  StoreError,
   TxcriptError,
   UnsupportedError,
 } from "../../errors.js";
-import {
-  decodeUtf8,
-  mkdirInside,
-  readFileCapped,
-  TargetExistsError,
-  writeFileAtomic,
-} from "../../fsx.js";
+import { decodeUtf8, mkdirInside, readFileCapped, writeFileAtomic } from "../../fsx.js";
 import { assignDefined, parseJson } from "../../json.js";
 import {
   checkLinkInside,
@@ -50,6 +43,7 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
+import { saveError, sessionIdProblem } from "../shared/store-files.js";
 import { type ClineBody, messagesOf } from "./body.js";
 import { clineMeta, clineTime } from "./meta.js";
 import {
@@ -127,12 +121,9 @@ export class ClineStore implements Store<ClineBody> {
           skipped.push({ path: file.path, reason: outside });
           return;
         }
-        const problem = pathComponentProblem(file.id);
+        const problem = sessionIdProblem(file.id);
         if (problem) {
-          skipped.push({
-            path: file.path,
-            reason: `not a session id: ${JSON.stringify(file.id)} ${problem}`,
-          });
+          skipped.push({ path: file.path, reason: problem });
           return;
         }
         const t = this.read(file);
@@ -222,21 +213,11 @@ export class ClineStore implements Store<ClineBody> {
     try {
       files.push(...mkdirInside(this.dirs.sessions, dir, "cline"));
       const exclusive = existing === undefined;
-      try {
-        writeFileAtomic(path, `${JSON.stringify(doc, null, 2)}\n`, { exclusive });
-        writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, { exclusive });
-      } catch (cause) {
-        if (cause instanceof TargetExistsError)
-          throw new ConflictError("cline", `session ${id} already exists`, { file: path });
-        throw cause;
-      }
+      writeFileAtomic(path, `${JSON.stringify(doc, null, 2)}\n`, { exclusive });
+      writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, { exclusive });
       files.unshift(path, manifestPath);
     } catch (cause) {
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("cline", `cannot save session ${id}: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("cline", id, path, cause, `cannot save session ${id}`);
     }
     return { harness: "cline", id, path, files };
   }

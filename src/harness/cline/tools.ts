@@ -10,22 +10,10 @@
  * which is how a converted session's own tools come back. Pure.
  */
 
-import {
-  isJsonObject,
-  type Json,
-  type JsonObject,
-  type Tool,
-  toolFromCanonical,
-} from "../../common.js";
+import { isJsonObject, type Json, type JsonObject, type Tool } from "../../common.js";
 import { assignDefined } from "../../json.js";
-import {
-  addable,
-  patchablePath,
-  patchToTool,
-  renderAddPatch,
-  renderUpdatePatch,
-} from "../shared/patch.js";
-import { canonicalCall } from "../shared/results.js";
+import { patchToTool, toolToPatch } from "../shared/patch.js";
+import { canonicalCall, ownToolCall } from "../shared/results.js";
 
 const CLINE_TOOLS = new Set([
   "run_commands",
@@ -71,26 +59,25 @@ function readTool(args: JsonObject, raw: Tool): Tool {
 
 /** A Cline tool call as a Common tool. */
 export function toolFromCline(name: string, args: Json): Tool {
-  if (!CLINE_TOOLS.has(name)) return toolFromCanonical(name, args);
-  const raw: Tool = { name: "Raw", tool_name: name, input: args };
-  if (!isJsonObject(args)) return raw;
-  switch (name) {
-    case "run_commands": {
-      const c = args.commands;
-      if (!hasOnly(args, ["commands"]) || !Array.isArray(c) || c.length !== 1) return raw;
-      const [command] = c;
-      return typeof command === "string" ? { name: "Bash", command } : raw;
+  return ownToolCall(CLINE_TOOLS, name, args, (args, raw) => {
+    switch (name) {
+      case "run_commands": {
+        const c = args.commands;
+        if (!hasOnly(args, ["commands"]) || !Array.isArray(c) || c.length !== 1) return raw;
+        const [command] = c;
+        return typeof command === "string" ? { name: "Bash", command } : raw;
+      }
+      case "read_files":
+        return readTool(args, raw);
+      case "apply_patch": {
+        if (typeof args.input !== "string" || !hasOnly(args, ["input"])) return raw;
+        const tool = patchToTool(args.input);
+        return tool.name === "Raw" ? raw : tool;
+      }
+      default:
+        return raw;
     }
-    case "read_files":
-      return readTool(args, raw);
-    case "apply_patch": {
-      if (typeof args.input !== "string" || !hasOnly(args, ["input"])) return raw;
-      const tool = patchToTool(args.input);
-      return tool.name === "Raw" ? raw : tool;
-    }
-    default:
-      return raw;
-  }
+  });
 }
 
 /** A Common tool as Cline's `{name, input}`; what Cline's tools cannot say keeps its canonical form. */
@@ -113,24 +100,11 @@ export function toolToCline(tool: Tool): { name: string; input: JsonObject } {
       return { name: "read_files", input: { files: [file] } };
     }
     case "Write":
-      if (patchablePath(tool.file_path) && addable(tool.content))
-        return {
-          name: "apply_patch",
-          input: { input: renderAddPatch(tool.file_path, tool.content) },
-        };
+    case "Edit": {
+      const patch = toolToPatch(tool);
+      if (patch !== undefined) return { name: "apply_patch", input: { input: patch } };
       break;
-    case "Edit":
-      if (
-        patchablePath(tool.file_path) &&
-        tool.replace_all !== true &&
-        !tool.old_string.includes("\r") &&
-        !tool.new_string.includes("\r")
-      )
-        return {
-          name: "apply_patch",
-          input: { input: renderUpdatePatch(tool.file_path, tool.old_string, tool.new_string) },
-        };
-      break;
+    }
     case "Raw":
     case "MultiEdit":
     case "Command":

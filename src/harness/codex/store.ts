@@ -39,7 +39,6 @@ import {
   checkLinkInside,
   checkPathComponent,
   linkOutsideProblem,
-  pathComponentProblem,
   realPathInside,
 } from "../../paths.js";
 import { EPOCH, timestampFromMillis, timestampToEpoch } from "../../time.js";
@@ -56,7 +55,7 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
-import { saveError, skipReason } from "../shared/store-files.js";
+import { saveError, sessionIdProblem, skipReason } from "../shared/store-files.js";
 import {
   type CodexBody,
   type CodexLine,
@@ -337,12 +336,9 @@ export class CodexStore implements Store<CodexBody> {
           skipped.push({ path: file.path, reason: "no session_meta line with an id" });
           return;
         }
-        const idProblem = pathComponentProblem(info.id);
+        const idProblem = sessionIdProblem(info.id);
         if (idProblem) {
-          skipped.push({
-            path: file.path,
-            reason: `not a session id: ${JSON.stringify(info.id)} ${idProblem}`,
-          });
+          skipped.push({ path: file.path, reason: idProblem });
           return;
         }
         const id = info.id.toLowerCase();

@@ -25,13 +25,7 @@ import {
   toolToCanonical,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
-import {
-  addable,
-  patchablePath,
-  patchToTool,
-  renderAddPatch,
-  renderUpdatePatch,
-} from "../shared/patch.js";
+import { patchToTool, toolToPatch } from "../shared/patch.js";
 
 /**
  * Execution hints of Codex's shell tools that no canonical Bash field holds
@@ -202,28 +196,11 @@ export function toolToCodexCall(tool: Tool): CodexCall {
       };
     }
     case "Write":
-      if (patchablePath(tool.file_path) && addable(tool.content)) {
-        return {
-          kind: "custom",
-          name: "apply_patch",
-          input: renderAddPatch(tool.file_path, tool.content),
-        };
-      }
+    case "Edit": {
+      const patch = toolToPatch(tool);
+      if (patch !== undefined) return { kind: "custom", name: "apply_patch", input: patch };
       break;
-    case "Edit":
-      if (
-        patchablePath(tool.file_path) &&
-        tool.replace_all !== true &&
-        !tool.old_string.includes("\r") &&
-        !tool.new_string.includes("\r")
-      ) {
-        return {
-          kind: "custom",
-          name: "apply_patch",
-          input: renderUpdatePatch(tool.file_path, tool.old_string, tool.new_string),
-        };
-      }
-      break;
+    }
     case "Raw":
       if (typeof tool.input === "string") {
         return { kind: "custom", name: codexToolName(tool.tool_name), input: tool.input };

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { NotFoundError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
-import { type Db, readSnapshot } from "../../sqlite.js";
+import { type Db, readSnapshot, type SqlValue } from "../../sqlite.js";
 import {
   type Discovered,
   type DiscoverOptions,
@@ -25,8 +25,9 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { skipReason } from "../shared/store-files.js";
-import { deleteRefusal, rowObject } from "../shared/store-read-only.js";
+import { deleteRefusal, rowObject, sessionWithMessages } from "../shared/store-read-only.js";
 import type { CrushBody } from "./body.js";
 import { crushMeta, crushTime, crushTranscript, promptTexts } from "./meta.js";
 import {
@@ -49,8 +50,6 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   sessions: ["id", "title", "created_at", "updated_at"],
   messages: ["id", "session_id", "role", "parts", "created_at"],
 };
-
-type SqlValue = string | number | bigint | Buffer | null;
 
 /** The schema's migration version (Crush migrates with goose), when it records one. */
 function schemaVersion(db: Db): number | undefined {
@@ -99,14 +98,11 @@ function laneOf(id: string): string {
   return id.startsWith("title-") ? "title" : "task";
 }
 
-export class CrushStore implements Store<CrushBody> {
+export class CrushStore extends OneRootStore implements Store<CrushBody> {
   readonly harness = "crush" as const;
-  readonly roots: readonly string[];
-  readonly root: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = crushRoot(options);
-    this.roots = [this.root];
+    super(crushRoot(options));
   }
 
   stamp(): string | undefined {
@@ -226,17 +222,9 @@ export class CrushStore implements Store<CrushBody> {
   /** The session's rows from one database, or undefined when it does not hold it. */
   private loadFrom(db: ProjectDatabase, id: string): CrushBody | undefined {
     return this.read(db.path, (d): CrushBody | undefined => {
-      const row = d
-        .prepare<[string], Record<string, unknown>>("SELECT * FROM sessions WHERE id = ?")
-        .get(id);
-      if (row === undefined) return undefined;
-      const messages = d
-        .prepare<[string], Record<string, unknown>>(
-          "SELECT * FROM messages WHERE session_id = ? ORDER BY created_at, rowid",
-        )
-        .all(id)
-        .map(rowObject);
-      const body: CrushBody = { session: rowObject(row), messages };
+      const found = sessionWithMessages(d, id, "created_at, rowid");
+      if (found === undefined) return undefined;
+      const body: CrushBody = { session: found.session, messages: found.messages.map(rowObject) };
       assignDefined(body, "cwd", db.cwd);
       return body;
     });

@@ -19,6 +19,7 @@ import {
 import { assignDefined } from "../../json.js";
 import { EPOCH, type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { imageItem, sourceImageWithData } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
 import { type CursorBody, type CursorChatBody, roleOf } from "./body.js";
@@ -35,18 +36,7 @@ function orElse(value: Json | undefined, fallback: Json): Json {
 /** An image part: Anthropic's `source` (`{type, media_type, data}`) or the AI SDK's `image` + `mediaType`. */
 function imageOf(part: JsonObject): Block | undefined {
   const source = obj(part, "source");
-  if (source !== undefined) {
-    const data = str(source, "data");
-    if (data === undefined) return undefined;
-    return {
-      type: "image",
-      source: {
-        type: str(source, "type") ?? "base64",
-        media_type: str(source, "media_type") ?? "image/png",
-        data,
-      },
-    };
-  }
+  if (source !== undefined) return sourceImageWithData(source, str(source, "media_type"));
   const data = str(part, "image");
   if (data === undefined) return undefined;
   return {
@@ -188,14 +178,7 @@ function partFor(block: Block, user: boolean, names: ReadonlyMap<string, string>
       return part;
     }
     case "image":
-      return {
-        type: "image",
-        source: {
-          type: block.source.type,
-          media_type: block.source.media_type,
-          data: block.source.data,
-        },
-      };
+      return imageItem(block.source);
     case "tool_use": {
       const { name, input } = toolToCursor(block.tool);
       return { type: "tool-call", toolCallId: block.id, toolName: name, args: input };

@@ -12,10 +12,8 @@
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
 import { assignDefined, jsonFromText } from "../../json.js";
-import { type Db, readSnapshot } from "../../sqlite.js";
+import { type Db, readSnapshot, type SqlValue, sqlText, tableNames } from "../../sqlite.js";
 import { type CursorDesktopBody, desktopBubbles } from "./body.js";
-
-type SqlValue = string | number | bigint | Buffer | null;
 
 /** The newest `composerData` `_v` this reader was checked against ([S], Cursor 3.17.8). */
 export const KNOWN_COMPOSER_VERSION = 17;
@@ -40,12 +38,6 @@ export interface DesktopListing {
   newer: { id: string; version: number }[];
 }
 
-function sqlText(value: SqlValue | undefined): string | undefined {
-  if (typeof value === "string") return value;
-  if (Buffer.isBuffer(value)) return value.toString("utf8");
-  return undefined;
-}
-
 function jsonObject(value: SqlValue | undefined): JsonObject | undefined {
   const text = sqlText(value);
   if (text === undefined || !/^\s*\{/.test(text)) return undefined;
@@ -62,16 +54,6 @@ function withoutSecrets(doc: JsonObject): JsonObject {
   const kept: JsonObject = {};
   for (const [k, v] of Object.entries(doc)) if (!/EncryptionKey$/i.test(k)) kept[k] = v;
   return kept;
-}
-
-function tablesOf(db: Db): Set<string> {
-  return new Set(
-    db
-      .prepare<[], SqlValue>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .pluck()
-      .all()
-      .filter((n): n is string => typeof n === "string"),
-  );
 }
 
 function checkDatabase(tables: Set<string>, file: string): void {
@@ -144,7 +126,7 @@ export function listDesktop(file: string): DesktopListing {
   return readSnapshot(
     file,
     (db) => {
-      const tables = tablesOf(db);
+      const tables = tableNames(db);
       checkDatabase(tables, file);
       const heads = headers(db, tables);
       const chats: DesktopEntry[] = [];
@@ -221,7 +203,7 @@ export function loadDesktop(file: string, id: string): DesktopEntry | undefined 
   return readSnapshot(
     file,
     (db): DesktopEntry | undefined => {
-      const tables = tablesOf(db);
+      const tables = tableNames(db);
       checkDatabase(tables, file);
       if (tables.has("cursorDiskKV")) {
         const doc = jsonObject(

@@ -16,7 +16,7 @@ import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
-import { type Db, readSnapshot } from "../../sqlite.js";
+import { type Db, readSnapshot, type SqlValue, tableNames } from "../../sqlite.js";
 import { EPOCH, timestampFromMillis, timestampMillis } from "../../time.js";
 import type {
   Discovered,
@@ -65,8 +65,6 @@ const WRITE_REFUSAL =
 const PLAIN_UNREAD =
   "Cursor's plain-text agent transcripts (.txt, the oldest builds) are not read by this version; its .jsonl transcripts and chat stores are";
 
-type SqlValue = string | number | bigint | Buffer | null;
-
 /** A SQL value as text: TEXT as it is, a BLOB as UTF-8. */
 function sqlText(value: SqlValue): string | undefined {
   if (typeof value === "string") return value;
@@ -95,13 +93,7 @@ function agentRecord(value: SqlValue): JsonObject | undefined {
 }
 
 function readChatDatabase(db: Db, file: string): Omit<CursorChatBody, "chat"> {
-  const tables = new Set(
-    db
-      .prepare<[], SqlValue>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .pluck()
-      .all()
-      .filter((n): n is string => typeof n === "string"),
-  );
+  const tables = tableNames(db);
   if (!tables.has("blobs"))
     throw new UnsupportedError("cursor", "not a Cursor chat store (no blobs table)", { file });
   const messages: JsonObject[] = [];

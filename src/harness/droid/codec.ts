@@ -23,7 +23,13 @@ import type { VerbatimLine } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { thinkingBlock } from "../shared/anthropic.js";
+import {
+  imageItem,
+  sourceImage,
+  thinkingBlock,
+  thinkingItem,
+  toolUseBlock,
+} from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
 import { conversation, type DroidBody, recordsOf, settingsUsage } from "./body.js";
@@ -32,18 +38,6 @@ import { toolFromDroid, toolToDroid } from "./tools.js";
 
 /** The `session_start` version Droid 0.225 writes. */
 const SESSION_VERSION = 2;
-
-function imageOf(item: JsonObject): Block {
-  const source = obj(item, "source");
-  return {
-    type: "image",
-    source: {
-      type: str(source, "type") ?? "base64",
-      media_type: str(source, "media_type") ?? "",
-      data: str(source, "data") ?? "",
-    },
-  };
-}
 
 /** A tool result's content: a string as it is, text items joined, anything else kept as JSON. */
 function resultContent(content: Json | undefined): Json {
@@ -63,11 +57,7 @@ function blockOf(item: Json): Block | undefined {
     case "redacted_thinking":
       return thinkingBlock(item);
     case "tool_use":
-      return {
-        type: "tool_use",
-        id: str(item, "id") ?? "",
-        tool: toolFromDroid(str(item, "name") ?? "", item.input ?? {}),
-      };
+      return toolUseBlock(item, toolFromDroid);
     case "tool_result": {
       const block: Block = {
         type: "tool_result",
@@ -78,7 +68,7 @@ function blockOf(item: Json): Block | undefined {
       return block;
     }
     case "image":
-      return imageOf(item);
+      return sourceImage(obj(item, "source"));
     default:
       return undefined;
   }
@@ -127,21 +117,10 @@ function asText(block: Block): string {
 function itemOf(block: Block, role: Message["role"]): JsonObject {
   switch (block.type) {
     case "image":
-      return {
-        type: "image",
-        source: {
-          type: block.source.type,
-          media_type: block.source.media_type,
-          data: block.source.data,
-        },
-      };
+      return imageItem(block.source);
     case "thinking":
       if (role !== "assistant") break;
-      if (block.text === "" && block.encrypted !== undefined)
-        return { type: "redacted_thinking", data: block.encrypted };
-      return block.signature === undefined
-        ? { type: "thinking", thinking: block.text }
-        : { type: "thinking", thinking: block.text, signature: block.signature };
+      return thinkingItem(block);
     case "tool_use":
       if (role !== "assistant") break;
       return { type: "tool_use", id: block.id, ...toolToDroid(block.tool) };

@@ -33,6 +33,7 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { OneRootStore } from "../shared/one-root.js";
 import {
   discoverFiles,
   newestFirst,
@@ -58,14 +59,11 @@ import { parseDroid } from "./text.js";
 /** A settings file is small; a bigger one is not read (its usage is left out). */
 const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
 
-export class DroidStore implements Store<DroidBody> {
+export class DroidStore extends OneRootStore implements Store<DroidBody> {
   readonly harness = "droid" as const;
-  readonly roots: readonly string[];
-  private readonly root: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = droidRoot(options);
-    this.roots = [this.root];
+    super(droidRoot(options));
   }
 
   /** Every file holding session `id`, most recently modified first. */

@@ -14,16 +14,10 @@
  * come back. Pure.
  */
 
-import {
-  isJsonObject,
-  type Json,
-  type JsonObject,
-  type Tool,
-  toolFromCanonical,
-} from "../../common.js";
+import type { Json, JsonObject, Tool } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { hasOnly, isCount, readFromArgs } from "../shared/fields.js";
-import { canonicalCall } from "../shared/results.js";
+import { canonicalCall, ownToolCall } from "../shared/results.js";
 
 const DROID_TOOLS = new Set(["Execute", "Read", "Create", "Edit"]);
 const RISK_LEVELS = new Set(["low", "medium", "high"]);
@@ -64,25 +58,24 @@ function edit(args: JsonObject, raw: Tool): Tool {
 
 /** A Droid tool call as a Common tool. */
 export function toolFromDroid(name: string, args: Json): Tool {
-  if (!DROID_TOOLS.has(name)) return toolFromCanonical(name, args);
-  const raw: Tool = { name: "Raw", tool_name: name, input: args };
-  if (!isJsonObject(args)) return raw;
-  switch (name) {
-    case "Execute":
-      return execute(args, raw);
-    case "Read":
-      return readFromArgs(args, "file_path") ?? raw;
-    case "Create":
-      return typeof args.file_path === "string" &&
-        typeof args.content === "string" &&
-        hasOnly(args, ["file_path", "content"])
-        ? { name: "Write", file_path: args.file_path, content: args.content }
-        : raw;
-    case "Edit":
-      return edit(args, raw);
-    default:
-      return raw;
-  }
+  return ownToolCall(DROID_TOOLS, name, args, (args, raw) => {
+    switch (name) {
+      case "Execute":
+        return execute(args, raw);
+      case "Read":
+        return readFromArgs(args, "file_path") ?? raw;
+      case "Create":
+        return typeof args.file_path === "string" &&
+          typeof args.content === "string" &&
+          hasOnly(args, ["file_path", "content"])
+          ? { name: "Write", file_path: args.file_path, content: args.content }
+          : raw;
+      case "Edit":
+        return edit(args, raw);
+      default:
+        return raw;
+    }
+  });
 }
 
 /** A Common tool as Droid's `{name, input}`; what Droid's tools cannot say keeps its canonical form. */

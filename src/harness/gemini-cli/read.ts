@@ -18,12 +18,12 @@ import { blockToJson } from "../../common-json.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
 import {
+  CallLedger,
   imageBlock,
   nameOf,
   partsOf,
   partsText,
   placeholder,
-  responseToCommon,
   usageFromCounts,
 } from "../shared/gemini-parts.js";
 import { type Conversation, type GeminiBody, type MessageRecord, replay } from "./body.js";
@@ -53,9 +53,7 @@ function thoughtText(thought: JsonObject): string {
 
 class Reader {
   readonly messages: Message[] = [];
-  /** Call ids already answered, so repeated functionResponses count once. */
-  private readonly answered = new Set<string>();
-  private readonly callNames = new Map<string, string>();
+  private readonly calls = new CallLedger(SHELL);
   private lastTs: Timestamp;
 
   constructor(start: Timestamp) {
@@ -74,17 +72,12 @@ class Reader {
     for (const p of parts) {
       const fr = p.functionResponse;
       if (isJsonObject(fr)) {
-        const id = nameOf(fr.id, fallbackId ?? "");
-        last = undefined;
-        // A response to no call shown (or one already answered) has nothing to answer.
-        if (id === "" || this.answered.has(id) || !this.callNames.has(id)) continue;
-        this.answered.add(id);
-        const tool = nameOf(fr.name, this.callNames.get(id) ?? "");
-        const { content, is_error } = responseToCommon(fr.response, tool, SHELL);
-        const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
-        if (is_error || status === "error" || status === "cancelled") block.is_error = true;
-        out.push(block);
-        last = block;
+        last = this.calls.answer(
+          fr,
+          fallbackId ?? "",
+          status === "error" || status === "cancelled",
+        );
+        if (last !== undefined) out.push(last);
       } else if (last !== undefined) {
         // Media or text a tool returned beside its response (read_file of an image).
         const extra: Block | undefined = isJsonObject(p.inlineData)
@@ -134,7 +127,7 @@ class Reader {
       }
     }
     const call = (id: string, callName: string, args: Json) => {
-      this.callNames.set(id, callName);
+      this.calls.called(id, callName);
       content.push({ type: "tool_use", id, tool: callToTool(callName, args) });
     };
     parts.forEach((p, i) => {

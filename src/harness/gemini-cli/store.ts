@@ -36,7 +36,6 @@ import {
   checkLinkInside,
   checkPathComponent,
   linkOutsideProblem,
-  pathComponentProblem,
   realPathInside,
 } from "../../paths.js";
 import { compareTimestamps, normalizeTimestamp, timestampFromMillis } from "../../time.js";
@@ -53,8 +52,9 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint } from "../shared/probe.js";
-import { skipReason } from "../shared/store-files.js";
+import { sessionIdProblem, skipReason } from "../shared/store-files.js";
 import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
 import {
   CHATS_DIR,
@@ -130,15 +130,12 @@ function resumable(conversation: Conversation): boolean {
   return countMessages(conversation) > 0;
 }
 
-export class GeminiCliStore implements Store<GeminiBody> {
+/** Gemini CLI's store; its root is the `.gemini` directory: `tmp/`, `history/` and `projects.json` live here. */
+export class GeminiCliStore extends OneRootStore implements Store<GeminiBody> {
   readonly harness = "gemini_cli" as const;
-  readonly roots: readonly string[];
-  /** The `.gemini` directory: `tmp/`, `history/` and `projects.json` live here. */
-  readonly root: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = geminiCliRoot(options);
-    this.roots = [this.root];
+    super(geminiCliRoot(options));
   }
 
   // -------------------------------------------------------------------------
@@ -280,12 +277,9 @@ export class GeminiCliStore implements Store<GeminiBody> {
           return;
         }
         const { conversation } = this.read(file);
-        const idProblem = pathComponentProblem(conversation.sessionId);
+        const idProblem = sessionIdProblem(conversation.sessionId);
         if (idProblem) {
-          skipped.push({
-            path: file.path,
-            reason: `not a session id: ${JSON.stringify(conversation.sessionId)} ${idProblem}`,
-          });
+          skipped.push({ path: file.path, reason: idProblem });
           return;
         }
         const count = countMessages(conversation);

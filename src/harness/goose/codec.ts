@@ -17,7 +17,8 @@ import {
 } from "../../common.js";
 import { type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { obj, str } from "../shared/fields.js";
+import { thinkingBlock } from "../shared/anthropic.js";
+import { base64Image, obj, str } from "../shared/fields.js";
 import { contentKind, contentOf, type GooseBody } from "./body.js";
 import { gooseMeta, gooseTime } from "./meta.js";
 import { toolFromGoose, toolToGoose } from "./tools.js";
@@ -72,20 +73,9 @@ function blockOf(item: Json): Block | undefined {
     case "text":
       return { type: "text", text: str(item, "text") ?? "" };
     case "image":
-      return {
-        type: "image",
-        source: {
-          type: "base64",
-          media_type: str(item, "mimeType") ?? "",
-          data: str(item, "data") ?? "",
-        },
-      };
-    case "thinking": {
-      const block: Block = { type: "thinking", text: str(item, "thinking") ?? "" };
-      const signature = str(item, "signature");
-      if (signature) block.signature = signature;
-      return block;
-    }
+      return base64Image(item, "mimeType");
+    case "thinking":
+      return thinkingBlock(item);
     case "redactedThinking":
       return { type: "thinking", text: "", encrypted: str(item, "data") ?? "" };
     case "toolRequest":

@@ -13,7 +13,7 @@ import type { JsonObject } from "../../common.js";
 import { NotFoundError, StoreError, UnsupportedError } from "../../errors.js";
 import { jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
-import { type Db, readSnapshot } from "../../sqlite.js";
+import { type Db, readSnapshot, type SqlValue, tableNames } from "../../sqlite.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
 import {
   type Discovered,
@@ -28,8 +28,9 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { skipReason } from "../shared/store-files.js";
-import { deleteRefusal, rowObject } from "../shared/store-read-only.js";
+import { deleteRefusal, rowObject, sessionWithMessages } from "../shared/store-read-only.js";
 import type { GooseBody } from "./body.js";
 import { gooseMeta, gooseTime } from "./meta.js";
 import { DATABASE, GooseProbe, gooseRoot, legacyNames, SESSIONS_DIR } from "./probe.js";
@@ -41,8 +42,6 @@ export const WRITE_REFUSAL =
 
 /** The newest schema version whose tables this reader was checked against. */
 const KNOWN_SCHEMA_VERSION = 9;
-
-type SqlValue = string | number | bigint | Buffer | null;
 
 function parsedColumn(
   value: unknown,
@@ -58,13 +57,7 @@ function parsedColumn(
 }
 
 function checkSchema(db: Db, file: string): void {
-  const tables = new Set(
-    db
-      .prepare<[], SqlValue>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .pluck()
-      .all()
-      .filter((n): n is string => typeof n === "string"),
-  );
+  const tables = tableNames(db);
   if (!tables.has("sessions") || !tables.has("messages"))
     throw new UnsupportedError(
       "goose",
@@ -98,16 +91,13 @@ function messageFromRow(row: Record<string, unknown>, file: string): JsonObject 
   return message;
 }
 
-export class GooseStore implements Store<GooseBody> {
+export class GooseStore extends OneRootStore implements Store<GooseBody> {
   readonly harness = "goose" as const;
-  readonly roots: readonly string[];
-  readonly root: string;
   readonly sessionsDir: string;
   readonly database: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = gooseRoot(options);
-    this.roots = [this.root];
+    super(gooseRoot(options));
     this.sessionsDir = join(this.root, SESSIONS_DIR);
     this.database = join(this.sessionsDir, DATABASE);
   }
@@ -243,18 +233,11 @@ export class GooseStore implements Store<GooseBody> {
     checkPathComponent(id, "goose");
     if (this.hasDatabase()) {
       const body = this.read((db): GooseBody | undefined => {
-        const row = db
-          .prepare<[string], Record<string, unknown>>("SELECT * FROM sessions WHERE id = ?")
-          .get(id);
-        if (row === undefined) return undefined;
-        const rows = db
-          .prepare<[string], Record<string, unknown>>(
-            "SELECT * FROM messages WHERE session_id = ? ORDER BY id",
-          )
-          .all(id);
+        const found = sessionWithMessages(db, id, "id");
+        if (found === undefined) return undefined;
         return {
-          session: rowObject(row),
-          messages: rows.map((r) => messageFromRow(r, this.database)),
+          session: found.session,
+          messages: found.messages.map((r) => messageFromRow(r, this.database)),
         };
       });
       if (body !== undefined) return { meta: gooseMeta(body.session, id, body.messages), body };

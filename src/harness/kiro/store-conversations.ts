@@ -11,32 +11,14 @@
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
 import { assignDefined, jsonFromText } from "../../json.js";
-import { type Db, readSnapshot } from "../../sqlite.js";
+import { readSnapshot, type SqlValue, sqlText, tableNames } from "../../sqlite.js";
 import type { KiroConversationBody } from "./body.js";
-
-type SqlValue = string | number | bigint | Buffer | null;
 
 export interface KiroConversation {
   id: string;
   body: KiroConversationBody;
   /** The `value` column's length, for the fingerprint. */
   bytes: number;
-}
-
-function tablesOf(db: Db): Set<string> {
-  return new Set(
-    db
-      .prepare<[], SqlValue>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .pluck()
-      .all()
-      .filter((n): n is string => typeof n === "string"),
-  );
-}
-
-function textOf(value: SqlValue | undefined): string | undefined {
-  if (typeof value === "string") return value;
-  if (Buffer.isBuffer(value)) return value.toString("utf8");
-  return undefined;
 }
 
 function numberOf(value: SqlValue | undefined): number | undefined {
@@ -46,7 +28,7 @@ function numberOf(value: SqlValue | undefined): number | undefined {
 }
 
 function conversationOf(row: Record<string, SqlValue>): KiroConversation | undefined {
-  const value = textOf(row.value);
+  const value = sqlText(row.value);
   if (value === undefined) return undefined;
   let parsed: unknown;
   try {
@@ -57,12 +39,12 @@ function conversationOf(row: Record<string, SqlValue>): KiroConversation | undef
   if (!isJsonObject(parsed)) return undefined;
   const conversation: JsonObject = parsed;
   const id =
-    textOf(row.conversation_id) ||
+    sqlText(row.conversation_id) ||
     (typeof conversation.conversation_id === "string" ? conversation.conversation_id : "");
   if (!id) return undefined;
   const body: KiroConversationBody = {
     layout: "conversation",
-    key: textOf(row.key) ?? "",
+    key: sqlText(row.key) ?? "",
     conversation,
   };
   const created = numberOf(row.created_at);
@@ -83,7 +65,7 @@ export function readConversations(file: string, only?: string): KiroConversation
   return readSnapshot(
     file,
     (db) => {
-      const tables = tablesOf(db);
+      const tables = tableNames(db);
       if (!tables.has("conversations_v2") && !tables.has("conversations"))
         throw new UnsupportedError(
           "kiro",

@@ -25,7 +25,7 @@ import type { VerbatimLine } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { str } from "../shared/fields.js";
+import { base64Image, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
 import { commonEntries, commonMessage, entriesOf, type PiBody, SESSION_VERSION } from "./body.js";
 import { piMeta, piTime } from "./meta.js";
@@ -57,17 +57,6 @@ function usageOf(value: Json | undefined): Usage | undefined {
   return usage;
 }
 
-function imageBlock(item: JsonObject): Block {
-  return {
-    type: "image",
-    source: {
-      type: "base64",
-      media_type: str(item, "mimeType") ?? "",
-      data: str(item, "data") ?? "",
-    },
-  };
-}
-
 /** User or tool-result content items: text and images; other kinds are left out. */
 function userBlocks(content: Json | undefined): Block[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
@@ -75,7 +64,7 @@ function userBlocks(content: Json | undefined): Block[] {
   return content.flatMap((i): Block[] => {
     if (!isJsonObject(i)) return [];
     if (i.type === "text") return [{ type: "text", text: str(i, "text") ?? "" }];
-    if (i.type === "image") return [imageBlock(i)];
+    if (i.type === "image") return [base64Image(i, "mimeType")];
     return [];
   });
 }
@@ -99,7 +88,7 @@ function assistantBlock(item: Json): Block | undefined {
         tool: toolFromPi(str(item, "name") ?? "", item.arguments ?? {}),
       };
     case "image":
-      return imageBlock(item);
+      return base64Image(item, "mimeType");
     default:
       return undefined;
   }

@@ -10,15 +10,8 @@
 import { lstatSync, statSync, unlinkSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
-import {
-  ConflictError,
-  describeCause,
-  InvalidRequestError,
-  NotFoundError,
-  StoreError,
-  TxcriptError,
-} from "../../errors.js";
-import { mkdirInside, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
+import { mkdirInside, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import {
   checkLinkInside,
@@ -46,8 +39,9 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint, stampFiles } from "../shared/probe.js";
-import { readSessionText, skipReason } from "../shared/store-files.js";
+import { readSessionText, saveError, sessionIdProblem, skipReason } from "../shared/store-files.js";
 import {
   commonEntries,
   entriesOf,
@@ -78,18 +72,15 @@ function lastActivity(entries: readonly JsonObject[]): Timestamp | undefined {
   return last;
 }
 
-export class PiStore implements Store<PiBody> {
+export class PiStore extends OneRootStore implements Store<PiBody> {
   readonly harness = "pi" as const;
-  readonly roots: readonly string[];
-  readonly root: string;
   /** pi writes every session straight into the root (a session dir override). */
   readonly flat: boolean;
 
   constructor(options: StoreOptions = {}) {
     const { root, flat } = piRoot(options);
-    this.root = root;
+    super(root);
     this.flat = flat;
-    this.roots = [root];
   }
 
   scan(): Fingerprint[] {
@@ -126,12 +117,9 @@ export class PiStore implements Store<PiBody> {
           return;
         }
         const t = this.read(path);
-        const problem = pathComponentProblem(t.meta.id);
+        const problem = sessionIdProblem(t.meta.id);
         if (problem) {
-          skipped.push({
-            path,
-            reason: `not a session id: ${JSON.stringify(t.meta.id)} ${problem}`,
-          });
+          skipped.push({ path, reason: problem });
           return;
         }
         const entries = entriesOf(t.body.lines);
@@ -221,22 +209,12 @@ export class PiStore implements Store<PiBody> {
     try {
       files.push(...mkdirInside(this.root, dir, "pi"));
       const replacing = existing.some((p) => resolve(p) === resolve(path));
-      try {
-        writeFileAtomic(path, joinLines(withEol(lines)), { exclusive: !replacing });
-      } catch (cause) {
-        if (cause instanceof TargetExistsError)
-          throw new ConflictError("pi", `session ${id} already exists`, { file: path });
-        throw cause;
-      }
+      writeFileAtomic(path, joinLines(withEol(lines)), { exclusive: !replacing });
       files.unshift(path);
       for (const old of existing)
         if (resolve(old) !== resolve(path)) unlinkSync(realPathInside(this.root, old, "pi"));
     } catch (cause) {
-      if (cause instanceof TxcriptError) throw cause;
-      throw new StoreError("pi", `cannot save session ${id}: ${describeCause(cause)}`, {
-        file: path,
-        cause,
-      });
+      throw saveError("pi", id, path, cause, `cannot save session ${id}`);
     }
     return { harness: "pi", id, path, files };
   }

@@ -14,11 +14,11 @@ import {
   type Json,
   type JsonObject,
   type Tool,
-  toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { hasOnly, isCount, readFromArgs } from "../shared/fields.js";
+import { ownToolCall } from "../shared/results.js";
 
 const PI_TOOLS = new Set(["bash", "read", "write", "edit"]);
 
@@ -39,47 +39,46 @@ function editPairs(
 
 /** A pi tool call as a Common tool. */
 export function toolFromPi(name: string, args: Json): Tool {
-  if (!PI_TOOLS.has(name)) return toolFromCanonical(name, args);
-  const raw: Tool = { name: "Raw", tool_name: name, input: args };
-  if (!isJsonObject(args)) return raw;
-  switch (name) {
-    case "bash": {
-      if (typeof args.command !== "string" || !hasOnly(args, ["command", "timeout"])) return raw;
-      if (args.timeout === undefined) return { name: "Bash", command: args.command };
-      return isCount(args.timeout)
-        ? { name: "Bash", command: args.command, timeout_ms: args.timeout * 1000 }
-        : raw;
-    }
-    case "read":
-      return readFromArgs(args, "path") ?? raw;
-    case "write":
-      return typeof args.path === "string" &&
-        typeof args.content === "string" &&
-        hasOnly(args, ["path", "content"])
-        ? { name: "Write", file_path: args.path, content: args.content }
-        : raw;
-    case "edit": {
-      if (typeof args.path !== "string") return raw;
-      if (typeof args.oldText === "string" && typeof args.newText === "string") {
-        return hasOnly(args, ["path", "oldText", "newText"])
-          ? {
-              name: "Edit",
-              file_path: args.path,
-              old_string: args.oldText,
-              new_string: args.newText,
-            }
+  return ownToolCall(PI_TOOLS, name, args, (args, raw) => {
+    switch (name) {
+      case "bash": {
+        if (typeof args.command !== "string" || !hasOnly(args, ["command", "timeout"])) return raw;
+        if (args.timeout === undefined) return { name: "Bash", command: args.command };
+        return isCount(args.timeout)
+          ? { name: "Bash", command: args.command, timeout_ms: args.timeout * 1000 }
           : raw;
       }
-      const pairs = editPairs(args.edits);
-      if (pairs === undefined || !hasOnly(args, ["path", "edits"])) return raw;
-      const [only] = pairs;
-      if (pairs.length === 1 && only !== undefined)
-        return { name: "Edit", file_path: args.path, ...only };
-      return { name: "MultiEdit", file_path: args.path, edits: pairs };
+      case "read":
+        return readFromArgs(args, "path") ?? raw;
+      case "write":
+        return typeof args.path === "string" &&
+          typeof args.content === "string" &&
+          hasOnly(args, ["path", "content"])
+          ? { name: "Write", file_path: args.path, content: args.content }
+          : raw;
+      case "edit": {
+        if (typeof args.path !== "string") return raw;
+        if (typeof args.oldText === "string" && typeof args.newText === "string") {
+          return hasOnly(args, ["path", "oldText", "newText"])
+            ? {
+                name: "Edit",
+                file_path: args.path,
+                old_string: args.oldText,
+                new_string: args.newText,
+              }
+            : raw;
+        }
+        const pairs = editPairs(args.edits);
+        if (pairs === undefined || !hasOnly(args, ["path", "edits"])) return raw;
+        const [only] = pairs;
+        if (pairs.length === 1 && only !== undefined)
+          return { name: "Edit", file_path: args.path, ...only };
+        return { name: "MultiEdit", file_path: args.path, edits: pairs };
+      }
+      default:
+        return raw;
     }
-    default:
-      return raw;
-  }
+  });
 }
 
 /** A Common tool as pi's `{name, arguments}`; what pi's tools cannot say keeps its canonical form. */

@@ -36,12 +36,12 @@ import { normalizeTimestamp, type Timestamp, timestampMillis } from "../../time.
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
 import {
+  CallLedger,
   imageBlock,
   imagePart,
   nameOf,
   partsOf,
   placeholder,
-  responseToCommon,
   usageFromCounts,
 } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
@@ -64,8 +64,7 @@ function recordParts(record: JsonObject): JsonObject[] {
 
 class Reader {
   readonly messages: Message[] = [];
-  private readonly answered = new Set<string>();
-  private readonly callNames = new Map<string, string>();
+  private readonly calls = new CallLedger(SHELL);
   private lastTs: Timestamp;
 
   constructor(start: Timestamp) {
@@ -80,15 +79,7 @@ class Reader {
 
   private result(part: JsonObject, failed: boolean): ToolResultBlock | undefined {
     const fr = obj(part, "functionResponse");
-    const id = nameOf(fr?.id, "");
-    // A response to no call shown (or one already answered) has nothing to answer.
-    if (fr === undefined || id === "" || this.answered.has(id) || !this.callNames.has(id)) return;
-    this.answered.add(id);
-    const tool = nameOf(fr.name, this.callNames.get(id) ?? "");
-    const { content, is_error } = responseToCommon(fr.response, tool, SHELL);
-    const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
-    if (is_error || failed) block.is_error = true;
-    return block;
+    return fr === undefined ? undefined : this.calls.answer(fr, "", failed);
   }
 
   /** Blocks into the open user message when it holds only results, else a new one. */
@@ -138,7 +129,7 @@ class Reader {
       if (fc !== undefined) {
         const id = nameOf(fc.id, `${str(record, "uuid") ?? ""}-call-${i}`);
         const name = nameOf(fc.name, "function");
-        this.callNames.set(id, name);
+        this.calls.called(id, name);
         content.push({
           type: "tool_use",
           id,

@@ -29,6 +29,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { str } from "../shared/fields.js";
+import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint } from "../shared/probe.js";
 import {
   discoverFiles,
@@ -55,14 +56,11 @@ function readText(path: string): string {
   return readFileSync(path, "utf8");
 }
 
-export class QwenCodeStore implements Store<QwenBody> {
+export class QwenCodeStore extends OneRootStore implements Store<QwenBody> {
   readonly harness = "qwen_code" as const;
-  readonly roots: readonly string[];
-  private readonly root: string;
 
   constructor(options: StoreOptions = {}) {
-    this.root = qwenCodeRoot(options);
-    this.roots = [this.root];
+    super(qwenCodeRoot(options));
   }
 
   /** Every file holding session `id`, most recently modified first. */

@@ -1,11 +1,21 @@
 /**
- * Readers of the Anthropic-style records that several harnesses keep
- * (Cline's messages, Droid's sessions): token counts under a harness's own
- * key names as Common usage, and a `thinking` or `redacted_thinking` block.
+ * Readers and writers of the Anthropic-style records several harnesses keep
+ * (Cline's messages and Droid's sessions whole; Amp's and Goose's thinking,
+ * Cursor's images): token counts under a harness's own key names as Common
+ * usage, `thinking`/`redacted_thinking`, `image` and `tool_use` both ways.
  * Pure.
  */
 
-import { type Block, isJsonObject, type Json, type JsonObject, type Usage } from "../../common.js";
+import {
+  type Block,
+  type ImageSource,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type ThinkingBlock,
+  type Tool,
+  type Usage,
+} from "../../common.js";
 import { str } from "./fields.js";
 
 function count(v: Json | undefined): number {
@@ -43,4 +53,59 @@ export function thinkingBlock(item: JsonObject): Block {
   const signature = str(item, "signature");
   if (signature) block.signature = signature;
   return block;
+}
+
+/** Common thinking as an Anthropic item: `redacted_thinking` when only opaque, else `thinking` (signature kept). */
+export function thinkingItem(block: ThinkingBlock): JsonObject {
+  if (block.text === "" && block.encrypted !== undefined)
+    return { type: "redacted_thinking", data: block.encrypted };
+  return block.signature === undefined
+    ? { type: "thinking", thinking: block.text }
+    : { type: "thinking", thinking: block.text, signature: block.signature };
+}
+
+/** An Anthropic image's `source` (`{type, media_type, data}`) as a Common image block. */
+export function sourceImage(source: JsonObject | undefined): Block {
+  return {
+    type: "image",
+    source: {
+      type: str(source, "type") ?? "base64",
+      media_type: str(source, "media_type") ?? "",
+      data: str(source, "data") ?? "",
+    },
+  };
+}
+
+/**
+ * An Anthropic image `source` that holds its data, as a Common image: the
+ * media type as the harness names it (else PNG); undefined without data.
+ * Amp and Cursor read theirs so.
+ */
+export function sourceImageWithData(
+  source: JsonObject | undefined,
+  mediaType: string | undefined,
+): Block | undefined {
+  const data = str(source, "data");
+  if (data === undefined) return undefined;
+  return {
+    type: "image",
+    source: { type: str(source, "type") ?? "base64", media_type: mediaType ?? "image/png", data },
+  };
+}
+
+/** A Common image as an Anthropic `image` item (`source: {type, media_type, data}`). */
+export function imageItem(source: ImageSource): JsonObject {
+  return {
+    type: "image",
+    source: { type: source.type, media_type: source.media_type, data: source.data },
+  };
+}
+
+/** A `tool_use` item as a Common block, its name and input read by the harness's own tool map. */
+export function toolUseBlock(item: JsonObject, toolOf: (name: string, input: Json) => Tool): Block {
+  return {
+    type: "tool_use",
+    id: str(item, "id") ?? "",
+    tool: toolOf(str(item, "name") ?? "", item.input ?? {}),
+  };
 }

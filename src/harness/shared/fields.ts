@@ -4,7 +4,7 @@
  * The one copy; harness folders import it rather than write their own.
  */
 
-import { isJsonObject, type Json, type JsonObject, type Tool } from "../../common.js";
+import { type Block, isJsonObject, type Json, type JsonObject, type Tool } from "../../common.js";
 
 /** `record[key]` when `key` is given (and record is an object), else the value itself. */
 function pick(value: Json | undefined, key: string | undefined): Json | undefined {
@@ -55,4 +55,16 @@ export function readFromArgs(args: JsonObject, pathKey: string): Tool | undefine
     tool.limit = args.limit;
   }
   return tool;
+}
+
+/** An inline image record (`data` and its media type under `mediaKey`) as a base64 Common image. */
+export function base64Image(record: JsonObject, mediaKey: string): Block {
+  return {
+    type: "image",
+    source: {
+      type: "base64",
+      media_type: str(record, mediaKey) ?? "",
+      data: str(record, "data") ?? "",
+    },
+  };
 }

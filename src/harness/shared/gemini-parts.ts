@@ -12,6 +12,7 @@ import {
   isJsonObject,
   type Json,
   type JsonObject,
+  type ToolResultBlock,
   type Usage,
 } from "../../common.js";
 
@@ -71,7 +72,7 @@ const EXIT_CODE = /(?:^|\n)Exit Code: (-?\d+)(?:\n|$)/;
  * flag. `shell` names the shell tool, which reports a failing command in
  * its output (`Exit Code: n`), not as an error.
  */
-export function responseToCommon(
+function responseToCommon(
   response: Json | undefined,
   tool: string,
   shell: string,
@@ -86,6 +87,37 @@ export function responseToCommon(
     return { content: response.error, is_error: true };
   }
   return { content: response, is_error: false };
+}
+
+/**
+ * The calls a reader has shown and those already answered: a
+ * functionResponse becomes a tool_result only for a call shown and not yet
+ * answered, so repeated responses count once (Gemini CLI and Qwen Code alike).
+ */
+export class CallLedger {
+  private readonly answered = new Set<string>();
+  private readonly names = new Map<string, string>();
+
+  /** `shell` names the shell tool (see responseToCommon). */
+  constructor(private readonly shell: string) {}
+
+  /** A call shown, under its id. */
+  called(id: string, name: string): void {
+    this.names.set(id, name);
+  }
+
+  /** The response as a tool_result, or undefined when it answers no call shown or one already answered. */
+  answer(fr: JsonObject, fallbackId: string, failed: boolean): ToolResultBlock | undefined {
+    const id = nameOf(fr.id, fallbackId);
+    // A response to no call shown (or one already answered) has nothing to answer.
+    if (id === "" || this.answered.has(id) || !this.names.has(id)) return undefined;
+    this.answered.add(id);
+    const tool = nameOf(fr.name, this.names.get(id) ?? "");
+    const { content, is_error } = responseToCommon(fr.response, tool, this.shell);
+    const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
+    if (is_error || failed) block.is_error = true;
+    return block;
+  }
 }
 
 function count(v: Json | undefined): number | undefined {

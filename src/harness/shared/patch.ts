@@ -121,7 +121,7 @@ function parsePatch(text: string): PatchOp[] | undefined {
 }
 
 /** A path the envelope can carry unchanged: one line, no surrounding blanks. */
-export function patchablePath(path: string): boolean {
+function patchablePath(path: string): boolean {
   return path !== "" && path === path.trim() && !/[\r\n]/.test(path);
 }
 
@@ -131,17 +131,17 @@ function addedContent(lines: readonly string[]): string {
 }
 
 /** Whether `content` survives an Add File exactly: empty, or "\n"-terminated lines without "\r". */
-export function addable(content: string): boolean {
+function addable(content: string): boolean {
   return content === "" || (content.endsWith("\n") && !content.includes("\r"));
 }
 
-export function renderAddPatch(path: string, content: string): string {
+function renderAddPatch(path: string, content: string): string {
   const lines = content === "" ? [] : content.slice(0, -1).split("\n");
   return [BEGIN, `${ADD}${path}`, ...lines.map((l) => `+${l}`), END].join("\n");
 }
 
 /** One bare "@@" hunk replacing the old lines with the new ones, no context lines. */
-export function renderUpdatePatch(path: string, oldText: string, newText: string): string {
+function renderUpdatePatch(path: string, oldText: string, newText: string): string {
   return [
     BEGIN,
     `${UPDATE}${path}`,
@@ -150,6 +150,27 @@ export function renderUpdatePatch(path: string, oldText: string, newText: string
     ...newText.split("\n").map((l) => `+${l}`),
     END,
   ].join("\n");
+}
+
+/**
+ * A Write or Edit as an `apply_patch` envelope, when the envelope carries it
+ * exactly (the inverse of patchToTool); undefined otherwise. Codex and Cline
+ * both write their file changes this way.
+ */
+export function toolToPatch(tool: Tool): string | undefined {
+  if (tool.name === "Write")
+    return patchablePath(tool.file_path) && addable(tool.content)
+      ? renderAddPatch(tool.file_path, tool.content)
+      : undefined;
+  if (
+    tool.name === "Edit" &&
+    patchablePath(tool.file_path) &&
+    tool.replace_all !== true &&
+    !tool.old_string.includes("\r") &&
+    !tool.new_string.includes("\r")
+  )
+    return renderUpdatePatch(tool.file_path, tool.old_string, tool.new_string);
+  return undefined;
 }
 
 /** Old and new text of a hunk (context lines count in both), joined with "\n". */

@@ -1,7 +1,8 @@
 /**
  * Canonical blocks as the plain text a harness without their kind carries:
  * a tool result's content, an artifact. Pure; shared by the writers of
- * harnesses whose results are text (Codex, Gemini CLI, OpenCode).
+ * harnesses whose results are text (Codex, Gemini CLI, OpenCode). Also a
+ * tool call in and out of canonical form, for tool maps with their own names.
  */
 
 import {
@@ -10,6 +11,7 @@ import {
   type Json,
   type JsonObject,
   type Tool,
+  toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
 
@@ -72,4 +74,20 @@ export function canonicalCall(tool: Tool): { name: string; input: JsonObject } {
   const { name, input } =
     tool.name === "Raw" ? { name: tool.tool_name, input: tool.input } : toolToCanonical(tool);
   return { name, input: isJsonObject(input) ? input : { input } };
+}
+
+/**
+ * A harness's tool call as a Common tool, the preamble every tool map with
+ * its own names shares: a name outside `own` is a canonical call (a copy's),
+ * object arguments of an own tool go to `read`, anything else stays `raw`.
+ */
+export function ownToolCall(
+  own: ReadonlySet<string>,
+  name: string,
+  args: Json,
+  read: (args: JsonObject, raw: Tool) => Tool,
+): Tool {
+  if (!own.has(name)) return toolFromCanonical(name, args);
+  const raw: Tool = { name: "Raw", tool_name: name, input: args };
+  return isJsonObject(args) ? read(args, raw) : raw;
 }

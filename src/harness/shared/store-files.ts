@@ -215,6 +215,12 @@ export function sessionCwd(
   return cwd;
 }
 
+/** Why a session a file names cannot be listed under its id (no safe path component): the skip reason, or undefined. */
+export function sessionIdProblem(id: string): string | undefined {
+  const problem = pathComponentProblem(id);
+  return problem ? `not a session id: ${JSON.stringify(id)} ${problem}` : undefined;
+}
+
 /**
  * A failed save as one error: losing an exclusive create to a concurrent
  * save is a ConflictError, a txcript error passes as it is, anything else

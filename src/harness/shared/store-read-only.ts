@@ -4,7 +4,8 @@
  * Crush) share: the one-line refusal to delete, discovery that reads each
  * listed session and turns a failure into a skipped entry (and a second
  * lane that cannot be read into one too), a fingerprint only for an id the
- * store lists, and a database row as JSON. The harness, its listing and how
+ * store lists, a database row as JSON, and a session's row with its message
+ * rows (Goose, Crush). The harness, its listing and how
  * one session is read come in as parameters.
  */
 
@@ -12,6 +13,7 @@ import { statSync } from "node:fs";
 import type { JsonObject, Meta } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
 import { pathComponentProblem } from "../../paths.js";
+import type { Db } from "../../sqlite.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
 import type {
   Discovered,
@@ -143,4 +145,27 @@ export function rowObject(row: Record<string, unknown>): JsonObject {
     else if (Buffer.isBuffer(v)) out[k] = v.toString("utf8");
   }
   return out;
+}
+
+/**
+ * The `sessions` row with this id (as JSON) and its `messages` rows by
+ * `session_id`, sorted by `order` (a fixed ORDER BY list, never input);
+ * undefined when the database holds no such session. Goose and Crush keep
+ * their sessions so.
+ */
+export function sessionWithMessages(
+  db: Db,
+  id: string,
+  order: string,
+): { session: JsonObject; messages: Record<string, unknown>[] } | undefined {
+  const row = db
+    .prepare<[string], Record<string, unknown>>("SELECT * FROM sessions WHERE id = ?")
+    .get(id);
+  if (row === undefined) return undefined;
+  const messages = db
+    .prepare<[string], Record<string, unknown>>(
+      `SELECT * FROM messages WHERE session_id = ? ORDER BY ${order}`,
+    )
+    .all(id);
+  return { session: rowObject(row), messages };
 }
