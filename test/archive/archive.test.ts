@@ -6,8 +6,10 @@
  * checked by reading the server's tables.
  */
 
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shellWord } from "../../src/sessions/resume.js";
+import { BIN } from "../support/cli.js";
 import { type Cluster, startPostgres } from "../support/postgres.js";
 import {
   fill,
@@ -435,7 +437,26 @@ describe("updates, interruptions and failures", () => {
     expect(again.status).toBe(0);
     expect(shape(name)).toBe(shape(ref.name));
     expect(shape(name).split("\n")).toHaveLength(200);
-  }, 180_000);
+
+    // On a terminal (util-linux `script`), the push draws its progress and warns once that the
+    // password typed in the URL shows in the process list; the password itself never shows.
+    if (spawnSync("script", ["--version"]).status !== 0) return;
+    const third = database();
+    const line = [process.execPath, BIN, "archive", "push", "--archive", third.url]
+      .map(shellWord)
+      .join(" ");
+    const tty = spawnSync("script", ["-qec", line, "/dev/null"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", TERM: "xterm", NO_COLOR: "1", ...h.env },
+      timeout: 150_000,
+    });
+    expect(tty.status).toBe(0);
+    expect(tty.stdout).toMatch(/pushing: \d+\/200/);
+    expect(tty.stdout).toMatch(/pushed 200 sessions/);
+    expect(tty.stdout).toMatch(/password is visible to other users in the process list/);
+    expect(tty.stdout).not.toContain(pg.password);
+    expect(shape(third.name)).toBe(shape(ref.name));
+  }, 300_000);
 
   it("a push cut by a server restart fails in one line, and the next push completes it", async () => {
     const h = home("restarted");
