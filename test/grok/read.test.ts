@@ -260,6 +260,23 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
     expect(store.ids()).toEqual([]);
   });
 
+  it("follows no link out of the store: such a session is refused, and skipped by discovery", async () => {
+    const root = home();
+    const outside = copyGrokHome(tempDir("grok-outside-"));
+    const dir = grokSessionDir(root, CHILD_ID);
+    rmSync(dir, { recursive: true });
+    symlinkSync(grokSessionDir(outside, CHILD_ID), dir);
+    const store = new GrokStore({ root });
+    expect(() => store.load(CHILD_ID)).toThrow(/outside the store/);
+    const found = await store.discover();
+    expect(found.sessions.map((s) => s.id)).toEqual([EVERY_KIND_ID, HISTORY_ONLY_ID]);
+    expect(found.skipped.map((s) => s.reason).join()).toContain("outside the store");
+    const file = join(grokSessionDir(root, HISTORY_ONLY_ID), "chat_history.jsonl");
+    rmSync(file);
+    symlinkSync(join(grokSessionDir(outside, HISTORY_ONLY_ID), "chat_history.jsonl"), file);
+    expect(() => store.load(HISTORY_ONLY_ID)).toThrow(/outside the store/);
+  });
+
   it("refuses to write or delete, in one line, touching nothing", () => {
     const root = home();
     const before = hashTree(root);

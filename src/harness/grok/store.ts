@@ -10,7 +10,7 @@ import { isJsonObject, type JsonObject, type Meta } from "../../common.js";
 import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
 import { jsonFromText } from "../../json.js";
-import { checkPathComponent } from "../../paths.js";
+import { checkLinkInside, checkPathComponent } from "../../paths.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
 import type {
   Discovered,
@@ -103,6 +103,9 @@ export class GrokStore extends OneRootStore implements Store<GrokBody> {
   }
 
   private read(s: GrokSession): Transcript<GrokBody> {
+    // A link leading out of the store is not followed, folder or file.
+    for (const path of [s.group, s.dir, ...[SUMMARY, UPDATES, HISTORY].map((n) => join(s.dir, n))])
+      checkLinkInside(this.root, path, "grok");
     const body: GrokBody = {
       summary: summaryOf(join(s.dir, SUMMARY)),
       updates: linesOf(join(s.dir, UPDATES)),
