@@ -26,6 +26,7 @@ export const HARNESS_IDS = [
   "crush",
   "droid",
   "kilo",
+  "grok",
 ] as const;
 export type HarnessId = (typeof HARNESS_IDS)[number];
 
@@ -48,6 +49,7 @@ export const HARNESS_LABELS = {
   crush: "Crush",
   droid: "Factory Droid",
   kilo: "Kilo Code CLI",
+  grok: "Grok CLI",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
 /**
@@ -72,6 +74,7 @@ export const STORED_HARNESS_IDS = [
   "crush",
   "droid",
   "kilo",
+  "grok",
 ] as const satisfies readonly HarnessId[];
 export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
 

@@ -27,6 +27,7 @@ import { cursor } from "./cursor/index.js";
 import { droid } from "./droid/index.js";
 import { geminiCli } from "./gemini-cli/index.js";
 import { goose } from "./goose/index.js";
+import { grok } from "./grok/index.js";
 import { kilo } from "./kilo/index.js";
 import { kiro } from "./kiro/index.js";
 import { openCode } from "./opencode/index.js";
@@ -54,6 +55,7 @@ const HARNESSES = {
   crush,
   droid,
   kilo,
+  grok,
 } as const satisfies { readonly [I in HarnessId]: Harness<I> };
 
 /** The registry's type: each id mapped to its harness with its own Body. */

@@ -18,6 +18,7 @@ import { CursorProbe } from "./cursor/probe.js";
 import { DroidProbe } from "./droid/probe.js";
 import { GeminiCliProbe } from "./gemini-cli/probe.js";
 import { GooseProbe } from "./goose/probe.js";
+import { GrokProbe } from "./grok/probe.js";
 import { KiloProbe } from "./kilo/probe.js";
 import { KiroProbe } from "./kiro/probe.js";
 import { OpenCodeProbe } from "./opencode/probe.js";
@@ -41,6 +42,7 @@ const PROBES = {
   crush: (options) => new CrushProbe(options),
   droid: (options) => new DroidProbe(options),
   kilo: (options) => new KiloProbe(options),
+  grok: (options) => new GrokProbe(options),
 } as const satisfies { readonly [I in StoredHarnessId]: (options: StoreOptions) => StoreProbe };
 
 /** The probe of a harness's store, for the same options its store would take. */

@@ -181,7 +181,7 @@ describe("continue --out DIR", () => {
     expect(existsSync(join(home, ".gemini"))).toBe(false);
   });
 
-  it.each(["amp", "cursor", "goose", "kiro", "crush", "droid"])(
+  it.each(["amp", "cursor", "goose", "kiro", "crush", "droid", "grok"])(
     "%s: refused before anything is written, in one line",
     (harness) => {
       const { base, home, doc, env } = setUp();

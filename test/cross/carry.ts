@@ -2103,6 +2103,84 @@ const carryAmp: Carry = (t) => {
 };
 
 // ---------------------------------------------------------------------------
+// Grok CLI (docs/formats/grok.md): the session's `updates.jsonl`, ACP
+// notifications with no message boundaries.
+
+/**
+ * Grok CLI: [one message a run of same-role updates] (messages of one role
+ * in a row read as one, empty ones vanish, the first's time and model
+ * kept), [chunks of one kind in a row join] (text after text, thinking
+ * after thinking), [times to the millisecond]; usage, stop reasons,
+ * thinking signatures and encrypted reasoning, git branch and CLI version
+ * are lost; a user's thinking and any artifact become text; a text result
+ * (or text blocks, joined by newlines) is one text, any other result is
+ * kept as it is; every tool comes back by its canonical name, typed on an
+ * exact fit (a nameless Raw tool as `other`); the
+ * session model is `current_model_id`, else the first assistant model.
+ */
+const carryGrok: Carry = (t) => {
+  const meta: Meta = { id: t.meta.id, timestamp: t.meta.timestamp };
+  if (t.meta.cwd) meta.cwd = t.meta.cwd;
+  if (t.meta.title) meta.title = t.meta.title;
+  const block = (b: Block, role: Message["role"]): Block => {
+    switch (b.type) {
+      case "text":
+        return clone(b);
+      case "image":
+        return b.source.type === "base64"
+          ? clone(b)
+          : { type: "image", source: { ...b.source, type: "url" } };
+      case "thinking":
+        return role === "assistant"
+          ? { type: "thinking", text: b.text }
+          : { type: "text", text: b.text };
+      case "artifact":
+        return { type: "text", text: artifactText(b) };
+      case "tool_use": {
+        const { name, input } = toolToCanonical(b.tool);
+        return { type: "tool_use", id: b.id, tool: toolFromCanonical(name || "other", input) };
+      }
+      case "tool_result": {
+        const c = b.content;
+        const text =
+          typeof c === "string" ||
+          (Array.isArray(c) &&
+            c.every((x) => isJsonObject(x) && x.type === "text" && typeof x.text === "string"));
+        const out: ToolResultBlock = {
+          type: "tool_result",
+          tool_use_id: b.tool_use_id,
+          content: text ? resultText(c) : clone(c),
+        };
+        if (b.is_error === true) out.is_error = true;
+        return out;
+      }
+      default:
+        return b satisfies never;
+    }
+  };
+  const body: Message[] = [];
+  for (const m of t.body) {
+    if (m.content.length === 0) continue;
+    let last = body[body.length - 1];
+    if (last?.role !== m.role) {
+      last = { role: m.role, content: [], timestamp: toMillis(m.timestamp) };
+      body.push(last);
+    }
+    if (m.role === "assistant" && last.model === undefined && m.model) last.model = m.model;
+    for (const b of m.content) {
+      const out = block(b, m.role);
+      const prev = last.content[last.content.length - 1];
+      if (out.type === "text" && prev?.type === "text") prev.text += out.text;
+      else if (out.type === "thinking" && prev?.type === "thinking") prev.text += out.text;
+      else last.content.push(out);
+    }
+  }
+  const model = t.meta.model || body.find((m) => m.model)?.model;
+  if (model) meta.model = model;
+  return { meta, body };
+};
+
+// ---------------------------------------------------------------------------
 // Cline (docs/formats/cline.md): the messages file, and the manifest a store save writes.
 
 const carryCline: Carry = (t) => {
@@ -2415,4 +2493,5 @@ export const CARRY: Record<HarnessId, Carry> = {
   droid: carryDroid,
   // Kilo writes OpenCode's rows (docs/formats/kilo.md): what OpenCode carries, Kilo carries.
   kilo: carryOpenCode,
+  grok: carryGrok,
 };

@@ -59,6 +59,7 @@ const HARNESSES = [
   "crush",
   "droid",
   "kilo",
+  "grok",
 ] as const;
 const LABEL: Record<HarnessId, string> = {
   antigravity: "agy",
@@ -78,6 +79,7 @@ const LABEL: Record<HarnessId, string> = {
   cline: "Cline",
   droid: "Droid",
   kilo: "Kilo",
+  grok: "Grok CLI",
 };
 
 /** Common into a harness: fromCommon, then its text, parsed and read back. */
@@ -220,7 +222,7 @@ function survivors(t: Transcript<Common>): Survivors {
 // ---------------------------------------------------------------------------
 // The matrix
 
-const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro", "cursor", "droid", "crush"];
+const NO_TURN_USAGE: readonly HarnessId[] = ["goose", "kiro", "cursor", "droid", "crush", "grok"];
 
 describe.each(sources)("from $name", (source) => {
   describe.each([...HARNESSES])("to %s", (target) => {
@@ -251,7 +253,7 @@ describe.each(sources)("from $name", (source) => {
 // Through each target's real store on a temporary home
 
 // Read-only stores refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "cursor", "amp", "crush"];
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "cursor", "amp", "crush", "grok"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

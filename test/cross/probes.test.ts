@@ -19,6 +19,7 @@ import { createAmpThreads, everyKindThread as everyAmpThread } from "../support/
 import { createCrushProject, everyKindSessions as crushSessions } from "../support/crush.js";
 import { createCursorChat, createCursorTranscript } from "../support/cursor.js";
 import { createGooseDatabase, everyKindSession } from "../support/goose.js";
+import { createGrokSessions } from "../support/grok.js";
 import { createKiroSessions, everyKindSession as kiroSession } from "../support/kiro.js";
 import { createOpenCodeDatabase } from "../support/opencode.js";
 import { tempDir } from "../support/tmp.js";
@@ -88,7 +89,13 @@ describe("probes and the registry", () => {
             tempDir("txcript-probe-crush-project-"),
             crushSessions(`7e57${n}000-0000-4000-8000-00000000000${n}`).slice(0, 1),
           );
-      const readOnly = ["goose", "kiro", "cursor", "amp", "crush"];
+      // And Grok CLI's.
+      if (id === "grok")
+        createGrokSessions(
+          root,
+          [0, 1, 2].map((n) => `7e57${n}000-0000-4000-8000-00000000000${n}`),
+        );
+      const readOnly = ["goose", "kiro", "cursor", "amp", "crush", "grok"];
       for (let n = 0; n < 3 && !readOnly.includes(id); n++) {
         store.save(
           transcript({

@@ -33,8 +33,17 @@ const IDS = [
 ];
 
 // OpenCode and Kilo keep every session in one database: OpenCode's test follows.
-// Goose's, Kiro CLI's, Cursor's, Amp's and Crush's stores are read-only: their own folders list their ids.
-const READ_ONLY_STORES = new Set(["opencode", "kilo", "goose", "kiro", "cursor", "amp", "crush"]);
+// Goose's, Kiro CLI's, Cursor's, Amp's, Crush's and Grok CLI's stores are read-only: their own folders list their ids.
+const READ_ONLY_STORES = new Set([
+  "opencode",
+  "kilo",
+  "goose",
+  "kiro",
+  "cursor",
+  "amp",
+  "crush",
+  "grok",
+]);
 const fileStores = storedHarnesses().filter((h) => !READ_ONLY_STORES.has(h.id));
 
 describe.each(fileStores.map((h) => [h.id, h] as const))("%s store", (_id, h) => {

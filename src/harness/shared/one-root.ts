@@ -1,7 +1,7 @@
 /**
  * The root of a store that keeps everything under one folder, and the
  * `roots` the index checks (just that folder): the two fields every such
- * store (Amp, Claude Code, Crush, Droid, Gemini CLI, Goose, pi, Qwen Code)
+ * store (Amp, Claude Code, Crush, Droid, Gemini CLI, Goose, Grok CLI, pi, Qwen Code)
  * set the same way.
  */
 

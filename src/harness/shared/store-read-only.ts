@@ -1,6 +1,6 @@
 /**
 /**
- * What the read-only stores (Amp, Cursor, Kiro CLI, Goose, Copilot CLI,
+ * What the read-only stores (Amp, Cursor, Kiro CLI, Goose, Copilot CLI, Grok CLI,
  * Crush) share: the one-line refusal to delete, discovery that reads each
  * listed session and turns a failure into a skipped entry (and a second
  * lane that cannot be read into one too), a fingerprint only for an id the

@@ -1,0 +1,134 @@
+/**
+ * Grok's tool calls and their outcomes <-> Common. A call is an ACP
+ * `tool_call` (`toolCallId`, `title`, `kind`, `status`, `rawInput`) and
+ * later `tool_call_update` lines for the same id; its outcome is the
+ * merged `content` (`{type:"content"|"diff"|"terminal",…}` items) and
+ * `rawOutput` once `status` is `completed` or `failed`. Grok's own tool
+ * names are not known (docs/formats/grok.md), so a call is named by its
+ * `title` (else its `kind`) and typed only when that name and input fit a
+ * canonical tool exactly, which is how a converted session's tools come
+ * back. Pure.
+ */
+
+import {
+  type Block,
+  isJsonObject,
+  type Json,
+  type JsonObject,
+  type Tool,
+  type ToolResultBlock,
+  toolFromCanonical,
+  toolToCanonical,
+} from "../../common.js";
+import { str } from "../shared/fields.js";
+import { resultText } from "../shared/results.js";
+
+/** The statuses after which a call has an outcome. */
+export function isTerminal(status: string | undefined): boolean {
+  return status === "completed" || status === "failed";
+}
+
+/** A call's merged fields: each later line's fields over the earlier ones. */
+export function mergeCall(into: JsonObject, update: JsonObject): void {
+  for (const [k, v] of Object.entries(update)) if (k !== "sessionUpdate") into[k] = v;
+}
+
+/** A merged call as a Common tool. */
+export function toolFromGrok(call: JsonObject): Tool {
+  const name = str(call, "title") || str(call, "kind") || "tool";
+  const input = call.rawInput;
+  return toolFromCanonical(name, input === undefined ? {} : input);
+}
+
+/** ACP's tool kinds for the canonical tools; any other is `other`. */
+const KIND: Readonly<Record<string, string>> = {
+  Bash: "execute",
+  Read: "read",
+  Write: "edit",
+  Edit: "edit",
+  MultiEdit: "edit",
+};
+
+/** A Common tool as a `tool_call` update's fields: its canonical name as `title`, its input as `rawInput`. */
+export function toolToGrok(tool: Tool): JsonObject {
+  const { name, input } = toolToCanonical(tool);
+  return { title: name, kind: KIND[tool.name] ?? "other", status: "pending", rawInput: input };
+}
+
+/** A diff item as text: the path, then the old lines with `-` and the new with `+`. */
+function diffText(item: JsonObject): string {
+  const path = str(item, "path") ?? "";
+  const lines = (text: string | undefined, mark: string) =>
+    text === undefined || text === "" ? [] : text.split("\n").map((l) => `${mark}${l}`);
+  return [
+    `--- ${path}`,
+    `+++ ${path}`,
+    ...lines(str(item, "oldText"), "-"),
+    ...lines(str(item, "newText"), "+"),
+  ].join("\n");
+}
+
+/** One ACP content block as text (a text block's text; anything else as JSON). */
+function blockText(block: Json | undefined): string {
+  if (isJsonObject(block) && block.type === "text" && typeof block.text === "string")
+    return block.text;
+  return block === undefined ? "" : JSON.stringify(block);
+}
+
+/** A `content` item as text: wrapped content, a diff, a terminal, or the item as JSON. */
+function itemText(item: Json): string {
+  if (!isJsonObject(item)) return JSON.stringify(item);
+  switch (item.type) {
+    case "content":
+      return blockText(item.content);
+    case "diff":
+      return diffText(item);
+    case "terminal":
+      return `[terminal ${str(item, "terminalId") ?? ""}]`;
+    default:
+      return JSON.stringify(item);
+  }
+}
+
+/**
+ * A finished call's outcome: its `content` items as text, one a line;
+ * when it has none, `rawOutput` as it is; else empty. `failed` is an error.
+ */
+export function resultFromGrok(id: string, call: JsonObject): ToolResultBlock {
+  const items = Array.isArray(call.content) ? call.content : [];
+  const raw = call.rawOutput;
+  const content: Json =
+    items.length > 0 ? items.map(itemText).join("\n") : raw === undefined ? "" : raw;
+  const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
+  if (call.status === "failed") block.is_error = true;
+  return block;
+}
+
+/**
+ * A Common result as a `tool_call_update`'s fields: text (a string, or
+ * text blocks joined) as one content item, any other value as `rawOutput`.
+ */
+export function resultToGrok(b: ToolResultBlock): JsonObject {
+  const c = b.content;
+  const isText =
+    typeof c === "string" ||
+    (Array.isArray(c) &&
+      c.every((x) => isJsonObject(x) && x.type === "text" && typeof x.text === "string"));
+  const out: JsonObject = {
+    toolCallId: b.tool_use_id,
+    status: b.is_error === true ? "failed" : "completed",
+  };
+  if (isText) out.content = [{ type: "content", content: { type: "text", text: resultText(c) } }];
+  else out.rawOutput = c;
+  return out;
+}
+
+/** A block that can ride in a chunk's `content`: text, or an image. */
+export function chunkBlock(b: Block): JsonObject | undefined {
+  if (b.type === "text") return { type: "text", text: b.text };
+  if (b.type === "image")
+    return b.source.type === "base64"
+      ? { type: "image", mimeType: b.source.media_type, data: b.source.data }
+      : { type: "image", mimeType: b.source.media_type, uri: b.source.data };
+  return undefined;
+}

@@ -1,0 +1,87 @@
+/**
+ * Grok CLI through the built binary: list, view and query a Grok home
+ * built from the documented format (untouched afterwards), the parent a
+ * child session names, and `continue --with grok` and `delete` refused in
+ * one line saying why.
+ */
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { txcript } from "../support/cli.js";
+import { CHILD_ID, copyGrokHome, EVERY_KIND_ID, HISTORY_ONLY_ID } from "../support/grok.js";
+import { hashTree, tempDir } from "../support/tmp.js";
+
+function setUp() {
+  const root = copyGrokHome(tempDir("grok-cli-"));
+  const env = { TXCRIPT_GROK_ROOT: root, TXCRIPT_CACHE: join(tempDir("grok-cache-"), "c") };
+  return { root, env };
+}
+
+describe("txcript with Grok CLI", () => {
+  it("lists, views and queries Grok sessions, leaving the files untouched", () => {
+    const { root, env } = setUp();
+    const before = hashTree(root);
+    const list = txcript(["list", "--json", "--from", "grok"], { env });
+    expect(list.stderr).toBe("");
+    expect(list.status).toBe(0);
+    const doc = JSON.parse(list.stdout) as {
+      sessions: { id: string; title?: string; harness: string }[];
+    };
+    expect(doc.sessions.map((s) => s.id).sort()).toEqual([
+      EVERY_KIND_ID,
+      HISTORY_ONLY_ID,
+      CHILD_ID,
+    ]);
+    expect(doc.sessions.find((s) => s.id === EVERY_KIND_ID)?.title).toBe("Fix the off-by-one");
+    const view = txcript(["view", EVERY_KIND_ID, "--no-pager"], { env });
+    expect(view.stderr).toBe("");
+    expect(view.status).toBe(0);
+    expect(view.stdout).toContain("cargo test");
+    expect(view.stdout).toContain("test bound ... FAILED");
+    expect(view.stdout).toContain("Fixed: the bound was inclusive.");
+    const history = txcript(["view", HISTORY_ONLY_ID, "--no-pager"], { env });
+    expect(history.status).toBe(0);
+    expect(history.stdout).toContain("Add a README");
+    const query = txcript(["query", "inclusive", "--json"], { env });
+    expect(query.status).toBe(0);
+    expect(query.stdout).toContain(EVERY_KIND_ID);
+    expect(hashTree(root)).toEqual(before);
+  });
+
+  it("reads GROK_HOME when no txcript variable names the folder", () => {
+    const { root } = setUp();
+    const env = {
+      GROK_HOME: root,
+      HOME: tempDir("grok-home-"),
+      TXCRIPT_CACHE: join(tempDir("grok-cache-"), "c"),
+    };
+    const list = txcript(["list", "--json", "--from", "grok"], { env });
+    expect(list.status).toBe(0);
+    expect(list.stdout).toContain(CHILD_ID);
+  });
+
+  it("refuses continue --with grok in one line naming why", () => {
+    const dir = tempDir("grok-cli-");
+    const doc = join(dir, "doc.json");
+    writeFileSync(doc, JSON.stringify({ messages: [{ role: "user", content: "hi" }] }));
+    const root = tempDir("grok-root-");
+    const r = txcript(["continue", doc, "--with", "grok", "--no-resume"], {
+      env: { TXCRIPT_GROK_ROOT: root },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("does not write them");
+    expect(hashTree(root)).toEqual({});
+  });
+
+  it("refuses delete in one line, touching nothing", () => {
+    const { root, env } = setUp();
+    const before = hashTree(root);
+    const r = txcript(["delete", EVERY_KIND_ID, "--from", "grok", "--yes"], { env });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("does not delete Grok CLI sessions");
+    expect(hashTree(root)).toEqual(before);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * The Grok codec's properties: fromCommon is deterministic and its text
+ * reads back to the same Body; arbitrary lines and arbitrary
+ * update-shaped lines give a Transcript or a one-line ParseError, never a
+ * crash.
+ */
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { harness } from "../../src/harness/index.js";
+import { shapedSessionArb } from "../cross/shaped.js";
+
+const grok = harness("grok");
+
+function readsOrRefusesInOneLine(text: string): void {
+  try {
+    grok.codec.toCommon(grok.text.parse(text, "x.jsonl"));
+  } catch (e) {
+    expect((e as Error).name).toBe("ParseError");
+    expect((e as Error).message).not.toContain("\n");
+  }
+}
+
+describe("Grok codec properties", () => {
+  it("fromCommon is deterministic and its text parses back to the same Body", () => {
+    fc.assert(
+      fc.property(shapedSessionArb, (common) => {
+        const once = grok.codec.fromCommon(common);
+        expect(grok.codec.fromCommon(common)).toEqual(once);
+        const text = grok.text.render(once);
+        const back = grok.text.parse(text, "t.jsonl");
+        expect(back.body).toEqual(once.body);
+        expect(grok.text.render(back)).toBe(text);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("never crashes on arbitrary lines: a Transcript or a one-line ParseError", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { maxLength: 8 }), (lines) => {
+        readsOrRefusesInOneLine(lines.join("\n"));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never crashes on arbitrary update-shaped lines", () => {
+    const kinds = [
+      "user_message_chunk",
+      "agent_message_chunk",
+      "agent_thought_chunk",
+      "tool_call",
+      "tool_call_update",
+      "plan",
+      "hook_execution",
+      "retry_state",
+      "other",
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...kinds), fc.jsonValue(), fc.constantFrom("a", "b")), {
+          maxLength: 10,
+        }),
+        fc.jsonValue(),
+        (updates, top) => {
+          const lines = [
+            {
+              grok_session: {
+                summary: { info: top, created_at: top, generated_title: top },
+                chat_history: [top],
+              },
+            },
+            ...updates.map(([kind, v, id]) => ({
+              timestamp: v,
+              method: "session/update",
+              params: {
+                _meta: { agentTimestampMs: v },
+                update: {
+                  sessionUpdate: kind,
+                  content: v,
+                  toolCallId: id,
+                  status: kind === "tool_call_update" ? "completed" : v,
+                  rawInput: v,
+                  rawOutput: v,
+                  entries: v,
+                  _meta: { modelId: v },
+                },
+              },
+            })),
+          ];
+          readsOrRefusesInOneLine(lines.map((l) => JSON.stringify(l)).join("\n"));
+          readsOrRefusesInOneLine(JSON.stringify(top));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
