@@ -2,11 +2,15 @@
  * Vitest global setup: the CLI tests run the built binary (dist/), so a
  * bare `vitest` after editing src/ would test stale code. Rebuild first
  * when any source file is newer than the build (`npm test` has just built,
- * so there this costs one directory walk).
+ * so there this costs one directory walk). And one temporary folder for the
+ * whole run, removed at its end: test workers are stopped without running
+ * their exit handlers, so the folders each file made under /tmp stayed
+ * (about 150 a run); TMPDIR points the workers and the CLIs they start here.
  */
 
 import { execFileSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -20,7 +24,15 @@ function newest(dir: string): number {
   return latest;
 }
 
-export default function setup(): void {
+export default function setup(): () => void {
+  const run = mkdtempSync(join(tmpdir(), "txcript-test-run-"));
+  process.env.TMPDIR = run;
+  const teardown = () => rmSync(run, { recursive: true, force: true });
+  rebuild();
+  return teardown;
+}
+
+function rebuild(): void {
   let built = 0;
   try {
     built = statSync(join(ROOT, "dist", "cli", "main.js")).mtimeMs;
