@@ -79,7 +79,8 @@ function setTheme(t: string): void {
   if (current === "usage") void showUsage();
 }
 themeBtn.addEventListener("click", () => {
-  const at = THEMES.findIndex((t) => t === root.getAttribute("data-theme"));
+  const shown = THEMES.find((t) => t === root.getAttribute("data-theme"));
+  const at = shown === undefined ? -1 : THEMES.indexOf(shown);
   setTheme(THEMES[(at + 1) % THEMES.length] ?? "auto");
 });
 
