@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { isJsonObject, type JsonObject, type Meta } from "../../common.js";
 import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { checkLinkInside, checkPathComponent } from "../../paths.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
 import type {
@@ -115,7 +115,7 @@ export class GrokStore extends OneRootStore implements Store<GrokBody> {
     const meta: Meta = { ...grokMeta(body.summary, s.id), id: s.id };
     if (meta.cwd === undefined) {
       const cwd = groupCwd(s.group);
-      if (cwd !== undefined) meta.cwd = cwd;
+      assignDefined(meta, "cwd", cwd);
     }
     if (meta.timestamp === EPOCH) {
       const first = sessionFingerprint(s).files[0];
@@ -147,7 +147,7 @@ export class GrokStore extends OneRootStore implements Store<GrokBody> {
           fingerprint,
         };
         const parent = grokParent(t.body.summary);
-        if (parent !== undefined) found.parent_id = parent;
+        assignDefined(found, "parent_id", parent);
         return found;
       },
       options,
