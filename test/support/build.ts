@@ -9,7 +9,7 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -26,6 +26,10 @@ function newest(dir: string): number {
 
 export default function setup(): () => void {
   const run = mkdtempSync(join(tmpdir(), "txcript-test-run-"));
+  // Searchable by others, as /tmp is: the archive tests run PostgreSQL as the
+  // `postgres` user in a folder of its own under here. Each test's own folder
+  // is still mkdtemp's 0700.
+  chmodSync(run, 0o755);
   process.env.TMPDIR = run;
   const teardown = () => rmSync(run, { recursive: true, force: true });
   rebuild();
