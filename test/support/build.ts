@@ -26,10 +26,10 @@ function newest(dir: string): number {
 
 export default function setup(): () => void {
   const run = mkdtempSync(join(tmpdir(), "txcript-test-run-"));
-  // Searchable by others, as /tmp is: the archive tests run PostgreSQL as the
-  // `postgres` user in a folder of its own under here. Each test's own folder
-  // is still mkdtemp's 0700.
-  chmodSync(run, 0o755);
+  // Mode 1777, as /tmp's: tests run PostgreSQL as `postgres` and the CLI as
+  // an unprivileged user, and both make their own temporaries under here.
+  // Each test's own folder is still mkdtemp's 0700.
+  chmodSync(run, 0o1777);
   process.env.TMPDIR = run;
   const teardown = () => rmSync(run, { recursive: true, force: true });
   rebuild();
