@@ -6,59 +6,29 @@
  * in the same run. Prints medians and ratios; asserts nothing.
  */
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { copilotCodec } from "../src/harness/copilot/codec.js";
 import { CopilotStore } from "../src/harness/copilot/store.js";
-import { codingSession, report, timeMedian } from "./util.js";
-
-const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 40);
-const TURNS = 40;
-
-function parseLines(path: string): void {
-  for (const line of readFileSync(path, "utf8").split("\n")) if (line !== "") JSON.parse(line);
-}
+import { benchSessionFiles } from "./util.js";
 
 const root = mkdtempSync(join(tmpdir(), "txcript-bench-copilot-"));
+const id = (n: number) => `c0000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 try {
   const store = new CopilotStore({ root, env: {} });
-  const paths = Array.from({ length: SESSIONS }, (_, n) => {
-    const common = codingSession(n, n === 0 ? TURNS * 10 : TURNS, n === 0 ? 4000 : 400, {
-      model: "claude-sonnet-4.5",
-      cwd: "/srv/app",
-    });
-    const id = `c0000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-    return store.save(copilotCodec.fromCommon({ ...common, meta: { ...common.meta, id } }));
-  });
-  const discover = await timeMedian(async () => {
-    await store.discover();
-  }, 5);
-  const baseDiscover = await timeMedian(() => {
-    for (const p of paths) parseLines(p.path);
-  }, 5);
-  const big = paths[0];
-  const load = await timeMedian(() => {
-    copilotCodec.toCommon(store.load(String(big?.id)));
-  }, 5);
-  const baseLoad = await timeMedian(() => {
-    parseLines(String(big?.path));
-  }, 5);
-  report([
-    { store: `${SESSIONS} sessions` },
+  await benchSessionFiles(
     {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_read_parse_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
+      sessions: Number(process.env.BENCH_SESSIONS ?? 40),
+      options: () => ({ model: "claude-sonnet-4.5", cwd: "/srv/app" }),
+      write: (n, common) =>
+        store.save(copilotCodec.fromCommon({ ...common, meta: { ...common.meta, id: id(n) } }))
+          .path,
+      discover: () => store.discover(),
+      loadCommon: (n) => copilotCodec.toCommon(store.load(id(n))),
     },
-    {
-      op: `load+toCommon ${TURNS * 10} turns`,
-      median_ms: load.toFixed(1),
-      baseline_read_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
-  ]);
+    40,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

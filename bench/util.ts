@@ -219,10 +219,13 @@ export interface SessionFileBench {
   loadCommon(n: number): unknown;
   /** `codingSession`'s options for session `n`. */
   options(n: number): { model: string; cwd: string };
+  /** The baseline's parse of one file: its JSON lines unless the store keeps one JSON document. */
+  parse?(path: string): unknown;
 }
 
 /**
- * The benchmark of a store of one JSONL file a session: `sessions` sessions
+ * The benchmark of a store of one file a session (JSONL unless `parse` says
+ * otherwise): `sessions` sessions
  * of `turns` turns (the first ten times longer), then discovery and load +
  * toCommon of the longest, each against reading and parsing the same files'
  * lines in the same run. Prints medians and ratios.
@@ -236,11 +239,13 @@ export async function benchSessionFiles(b: SessionFileBench, turns: number): Pro
         codingSession(n, n === 0 ? turns * 10 : turns, n === 0 ? 4000 : 400, b.options(n)),
       ),
     );
-  const parseAll = (path: string) =>
-    readFileSync(path, "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l));
+  const parseAll =
+    b.parse ??
+    ((path: string) =>
+      readFileSync(path, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l)));
   const discover = await timeMedian(async () => {
     await b.discover();
   }, 5);
