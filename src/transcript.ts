@@ -52,31 +52,17 @@ export const HARNESS_LABELS = {
   grok: "Grok CLI",
 } as const satisfies Readonly<Record<HarnessId, string>>;
 
+/** A harness with an on-disk store: every one but the simple document. */
+export type StoredHarnessId = Exclude<HarnessId, "simple">;
+
 /**
  * The harnesses with an on-disk store, in `HARNESS_IDS` order: those the
  * registry gives a `store` (a test holds the two to each other). Here so
  * that a command can name them without loading any harness.
  */
-export const STORED_HARNESS_IDS = [
-  "antigravity",
-  "claude_code",
-  "codex",
-  "gemini_cli",
-  "opencode",
-  "goose",
-  "kiro",
-  "pi",
-  "copilot",
-  "qwen_code",
-  "cursor",
-  "amp",
-  "cline",
-  "crush",
-  "droid",
-  "kilo",
-  "grok",
-] as const satisfies readonly HarnessId[];
-export type StoredHarnessId = (typeof STORED_HARNESS_IDS)[number];
+export const STORED_HARNESS_IDS: readonly StoredHarnessId[] = HARNESS_IDS.filter(
+  (id): id is StoredHarnessId => id !== "simple",
+);
 
 /**
  * The short names people type for a harness (`--from agy`). One line per
