@@ -13,7 +13,7 @@
 import { isJsonObject, type Json, type JsonObject, type Tool } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { patchToTool, toolToPatch } from "../shared/patch.js";
-import { canonicalCall, ownToolCall } from "../shared/results.js";
+import { canonicalCall, type OwnForms, ownToolCall, toolToOwn } from "../shared/results.js";
 
 const CLINE_TOOLS = new Set([
   "run_commands",
@@ -82,35 +82,32 @@ export function toolFromCline(name: string, args: Json): Tool {
 
 /** A Common tool as Cline's `{name, input}`; what Cline's tools cannot say keeps its canonical form. */
 export function toolToCline(tool: Tool): { name: string; input: JsonObject } {
-  switch (tool.name) {
-    case "Bash":
-      if (Object.keys(tool).every((k) => k === "name" || k === "command"))
-        return { name: "run_commands", input: { commands: [tool.command] } };
-      break;
-    case "Read": {
-      if (tool.offset !== undefined && tool.offset < 1) break;
-      const file: JsonObject = { path: tool.file_path };
-      const start = tool.offset ?? 1;
-      assignDefined(file, "start_line", tool.offset);
-      if (tool.limit !== undefined) {
-        const end = start + tool.limit - 1;
-        if (tool.limit < 1 || !Number.isSafeInteger(end)) break;
-        file.end_line = end;
-      }
-      return { name: "read_files", input: { files: [file] } };
-    }
-    case "Write":
-    case "Edit": {
-      const patch = toolToPatch(tool);
-      if (patch !== undefined) return { name: "apply_patch", input: { input: patch } };
-      break;
-    }
-    case "Raw":
-    case "MultiEdit":
-    case "Command":
-      break;
-    default:
-      return tool satisfies never;
-  }
-  return canonicalCall(tool);
+  return toolToOwn(tool, CLINE_FORMS, canonicalCall);
 }
+
+/** A Write or Edit as an `apply_patch` call, when a patch can say it. */
+function patchCall(tool: Tool): { name: string; input: JsonObject } | undefined {
+  const patch = toolToPatch(tool);
+  return patch === undefined ? undefined : { name: "apply_patch", input: { input: patch } };
+}
+
+const CLINE_FORMS: OwnForms<{ name: string; input: JsonObject }> = {
+  Bash: (tool) =>
+    Object.keys(tool).every((k) => k === "name" || k === "command")
+      ? { name: "run_commands", input: { commands: [tool.command] } }
+      : undefined,
+  Read: (tool) => {
+    if (tool.offset !== undefined && tool.offset < 1) return undefined;
+    const file: JsonObject = { path: tool.file_path };
+    const start = tool.offset ?? 1;
+    assignDefined(file, "start_line", tool.offset);
+    if (tool.limit !== undefined) {
+      const end = start + tool.limit - 1;
+      if (tool.limit < 1 || !Number.isSafeInteger(end)) return undefined;
+      file.end_line = end;
+    }
+    return { name: "read_files", input: { files: [file] } };
+  },
+  Write: patchCall,
+  Edit: patchCall,
+};

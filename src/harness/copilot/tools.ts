@@ -13,9 +13,9 @@ import {
   type JsonObject,
   type Tool,
   toolFromCanonical,
-  toolToCanonical,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
+import { type OwnForms, toolToCall, toolToOwn } from "../shared/results.js";
 
 const OWN = new Set(["bash", "view", "create", "edit"]);
 
@@ -46,35 +46,30 @@ export function toolFromCopilot(name: string, args: Json): Tool {
 }
 
 export function toolToCopilot(tool: Tool): { name: string; arguments: Json } {
-  switch (tool.name) {
-    case "Bash":
-      if (Object.keys(tool).every((k) => k === "name" || k === "command" || k === "description")) {
-        const args: JsonObject = { command: tool.command };
-        assignDefined(args, "description", tool.description);
-        return { name: "bash", arguments: args };
-      }
-      break;
-    case "Read":
-      if (tool.offset === undefined && tool.limit === undefined)
-        return { name: "view", arguments: { path: tool.file_path } };
-      break;
-    case "Write":
-      return { name: "create", arguments: { path: tool.file_path, file_text: tool.content } };
-    case "Edit":
-      if (tool.replace_all !== true)
-        return {
+  return toolToOwn(tool, COPILOT_FORMS, toolToCall);
+}
+
+const COPILOT_FORMS: OwnForms<{ name: string; arguments: Json }> = {
+  Bash: (tool) => {
+    if (!Object.keys(tool).every((k) => k === "name" || k === "command" || k === "description"))
+      return undefined;
+    const args: JsonObject = { command: tool.command };
+    assignDefined(args, "description", tool.description);
+    return { name: "bash", arguments: args };
+  },
+  Read: (tool) =>
+    tool.offset === undefined && tool.limit === undefined
+      ? { name: "view", arguments: { path: tool.file_path } }
+      : undefined,
+  Write: (tool) => ({
+    name: "create",
+    arguments: { path: tool.file_path, file_text: tool.content },
+  }),
+  Edit: (tool) =>
+    tool.replace_all === true
+      ? undefined
+      : {
           name: "edit",
           arguments: { path: tool.file_path, old_str: tool.old_string, new_str: tool.new_string },
-        };
-      break;
-    case "Raw":
-      return { name: tool.tool_name, arguments: tool.input };
-    case "MultiEdit":
-    case "Command":
-      break;
-    default:
-      return tool satisfies never;
-  }
-  const { name, input } = toolToCanonical(tool);
-  return { name, arguments: input };
-}
+        },
+};

@@ -17,7 +17,7 @@
 import type { Json, JsonObject, Tool } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { hasOnly, isCount, readFromArgs } from "../shared/fields.js";
-import { canonicalCall, ownToolCall } from "../shared/results.js";
+import { canonicalCall, type OwnForms, ownToolCall, toolToOwn } from "../shared/results.js";
 
 const DROID_TOOLS = new Set(["Execute", "Read", "Create", "Edit"]);
 const RISK_LEVELS = new Set(["low", "medium", "high"]);
@@ -80,39 +80,35 @@ export function toolFromDroid(name: string, args: Json): Tool {
 
 /** A Common tool as Droid's `{name, input}`; what Droid's tools cannot say keeps its canonical form. */
 export function toolToDroid(tool: Tool): { name: string; input: JsonObject } {
-  switch (tool.name) {
-    case "Bash":
-      if (tool.timeout_ms === undefined || tool.timeout_ms % 1000 === 0) {
-        const input: JsonObject = { command: tool.command };
-        assignDefined(input, "summary", tool.description);
-        if (tool.timeout_ms !== undefined) input.timeout = tool.timeout_ms / 1000;
-        if (tool.run_in_background === true) input.fireAndForget = true;
-        if (tool.workdir === undefined) return { name: "Execute", input };
-      }
-      break;
-    case "Read": {
-      const input: JsonObject = { file_path: tool.file_path };
-      assignDefined(input, "offset", tool.offset);
-      assignDefined(input, "limit", tool.limit);
-      return { name: "Read", input };
-    }
-    case "Write":
-      return { name: "Create", input: { file_path: tool.file_path, content: tool.content } };
-    case "Edit": {
-      const input: JsonObject = {
-        file_path: tool.file_path,
-        old_str: tool.old_string,
-        new_str: tool.new_string,
-      };
-      if (tool.replace_all === true) input.change_all = true;
-      return { name: "Edit", input };
-    }
-    case "Raw":
-    case "MultiEdit":
-    case "Command":
-      break;
-    default:
-      return tool satisfies never;
-  }
-  return canonicalCall(tool);
+  return toolToOwn(tool, DROID_FORMS, canonicalCall);
 }
+
+const DROID_FORMS: OwnForms<{ name: string; input: JsonObject }> = {
+  Bash: (tool) => {
+    if (tool.timeout_ms !== undefined && tool.timeout_ms % 1000 !== 0) return undefined;
+    const input: JsonObject = { command: tool.command };
+    assignDefined(input, "summary", tool.description);
+    if (tool.timeout_ms !== undefined) input.timeout = tool.timeout_ms / 1000;
+    if (tool.run_in_background === true) input.fireAndForget = true;
+    return tool.workdir === undefined ? { name: "Execute", input } : undefined;
+  },
+  Read: (tool) => {
+    const input: JsonObject = { file_path: tool.file_path };
+    assignDefined(input, "offset", tool.offset);
+    assignDefined(input, "limit", tool.limit);
+    return { name: "Read", input };
+  },
+  Write: (tool) => ({
+    name: "Create",
+    input: { file_path: tool.file_path, content: tool.content },
+  }),
+  Edit: (tool) => {
+    const input: JsonObject = {
+      file_path: tool.file_path,
+      old_str: tool.old_string,
+      new_str: tool.new_string,
+    };
+    if (tool.replace_all === true) input.change_all = true;
+    return { name: "Edit", input };
+  },
+};

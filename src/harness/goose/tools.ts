@@ -14,8 +14,8 @@ import {
   type JsonObject,
   type Tool,
   toolFromCanonical,
-  toolToCanonical,
 } from "../../common.js";
+import { type OwnForms, toolToCall, toolToOwn } from "../shared/results.js";
 
 const SHELL = "developer__shell";
 const TEXT_EDITOR = "developer__text_editor";
@@ -61,23 +61,25 @@ function exactly(tool: Tool, keys: readonly string[]): boolean {
 
 /** A Common tool as Goose's `{name, arguments}`. */
 export function toolToGoose(tool: Tool): { name: string; arguments: Json } {
-  switch (tool.name) {
-    case "Bash":
-      if (exactly(tool, ["name", "command"]))
-        return { name: SHELL, arguments: { command: tool.command } };
-      break;
-    case "Read":
-      if (exactly(tool, ["name", "file_path"]))
-        return { name: TEXT_EDITOR, arguments: { command: "view", path: tool.file_path } };
-      break;
-    case "Write":
-      return {
-        name: TEXT_EDITOR,
-        arguments: { command: "write", path: tool.file_path, file_text: tool.content },
-      };
-    case "Edit":
-      if (exactly(tool, ["name", "file_path", "old_string", "new_string"]))
-        return {
+  return toolToOwn(tool, GOOSE_FORMS, toolToCall);
+}
+
+const GOOSE_FORMS: OwnForms<{ name: string; arguments: Json }> = {
+  Bash: (tool) =>
+    exactly(tool, ["name", "command"])
+      ? { name: SHELL, arguments: { command: tool.command } }
+      : undefined,
+  Read: (tool) =>
+    exactly(tool, ["name", "file_path"])
+      ? { name: TEXT_EDITOR, arguments: { command: "view", path: tool.file_path } }
+      : undefined,
+  Write: (tool) => ({
+    name: TEXT_EDITOR,
+    arguments: { command: "write", path: tool.file_path, file_text: tool.content },
+  }),
+  Edit: (tool) =>
+    exactly(tool, ["name", "file_path", "old_string", "new_string"])
+      ? {
           name: TEXT_EDITOR,
           arguments: {
             command: "str_replace",
@@ -85,16 +87,6 @@ export function toolToGoose(tool: Tool): { name: string; arguments: Json } {
             old_str: tool.old_string,
             new_str: tool.new_string,
           },
-        };
-      break;
-    case "Raw":
-      return { name: tool.tool_name, arguments: tool.input };
-    case "MultiEdit":
-    case "Command":
-      break;
-    default:
-      return tool satisfies never;
-  }
-  const { name, input } = toolToCanonical(tool);
-  return { name, arguments: input };
-}
+        }
+      : undefined,
+};

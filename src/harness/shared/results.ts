@@ -76,6 +76,12 @@ export function canonicalCall(tool: Tool): { name: string; input: JsonObject } {
   return { name, input: isJsonObject(input) ? input : { input } };
 }
 
+/** A tool as a `{name, arguments}` call in its canonical form (a Raw keeps its own name and input). */
+export function toolToCall(tool: Tool): { name: string; arguments: Json } {
+  const { name, input } = toolToCanonical(tool);
+  return { name, arguments: input };
+}
+
 /**
  * A harness's tool call as a Common tool, the preamble every tool map with
  * its own names shares: a name outside `own` is a canonical call (a copy's),
@@ -90,4 +96,41 @@ export function ownToolCall(
   if (!own.has(name)) return toolFromCanonical(name, args);
   const raw: Tool = { name: "Raw", tool_name: name, input: args };
   return isJsonObject(args) ? read(args, raw) : raw;
+}
+
+/**
+ * A harness's own form of each kind of Common tool it has one for: each
+ * gives undefined where the tool does not fit the harness's own tool.
+ */
+export type OwnForms<C> = {
+  readonly [N in Tool["name"]]?: (tool: Extract<Tool, { name: N }>) => C | undefined;
+};
+
+/**
+ * A Common tool in a harness's own form where `own` has one that fits,
+ * else in `fallback`'s form (the canonical call every copy can read back).
+ */
+export function toolToOwn<C>(tool: Tool, own: OwnForms<C>, fallback: (tool: Tool) => C): C {
+  return ownForm(tool, own) ?? fallback(tool);
+}
+
+function ownForm<C>(tool: Tool, own: OwnForms<C>): C | undefined {
+  switch (tool.name) {
+    case "Bash":
+      return own.Bash?.(tool);
+    case "Read":
+      return own.Read?.(tool);
+    case "Write":
+      return own.Write?.(tool);
+    case "Edit":
+      return own.Edit?.(tool);
+    case "MultiEdit":
+      return own.MultiEdit?.(tool);
+    case "Command":
+      return own.Command?.(tool);
+    case "Raw":
+      return own.Raw?.(tool);
+    default:
+      return tool satisfies never;
+  }
 }
