@@ -20,7 +20,7 @@ import {
   TxcriptError,
   UnsupportedError,
 } from "../../errors.js";
-import { decodeUtf8, mkdirInside, readFileCapped, writeFileAtomic } from "../../fsx.js";
+import { decodeUtf8, readFileCapped, writeFileAtomic } from "../../fsx.js";
 import { assignDefined, parseJson } from "../../json.js";
 import {
   checkLinkInside,
@@ -43,7 +43,7 @@ import type {
   Transcript,
 } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
-import { saveError, sessionIdProblem } from "../shared/store-files.js";
+import { saveSessionFiles, sessionIdProblem } from "../shared/store-files.js";
 import { type ClineBody, messagesOf } from "./body.js";
 import { clineMeta, clineTime } from "./meta.js";
 import {
@@ -209,17 +209,12 @@ export class ClineStore implements Store<ClineBody> {
     if (typeof manifest.workspace_root !== "string" || manifest.workspace_root === "")
       manifest.workspace_root = manifest.cwd;
     manifest.messages_path = path;
-    const files: string[] = [];
-    try {
-      files.push(...mkdirInside(this.dirs.sessions, dir, "cline"));
+    return saveSessionFiles("cline", id, path, { root: this.dirs.sessions, dir }, () => {
       const exclusive = existing === undefined;
       writeFileAtomic(path, `${JSON.stringify(doc, null, 2)}\n`, { exclusive });
       writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, { exclusive });
-      files.unshift(path, manifestPath);
-    } catch (cause) {
-      throw saveError("cline", id, path, cause, `cannot save session ${id}`);
-    }
-    return { harness: "cline", id, path, files };
+      return [path, manifestPath];
+    });
   }
 
   delete(id: string): string[] {

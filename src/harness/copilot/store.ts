@@ -11,7 +11,7 @@ import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
-import { mkdirInside, writeFileAtomic } from "../../fsx.js";
+import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import {
   checkLinkInside,
@@ -34,7 +34,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { fileFingerprint } from "../shared/probe.js";
-import { readSessionText, saveError, skipReason } from "../shared/store-files.js";
+import { readSessionText, saveSessionFiles, skipReason } from "../shared/store-files.js";
 import { deleteRefusal } from "../shared/store-read-only.js";
 import { type CopilotBody, eventsOf, joinLines, messageGroups, startOf } from "./body.js";
 import { copilotMeta, copilotParent } from "./meta.js";
@@ -193,20 +193,15 @@ export class CopilotStore implements Store<CopilotBody> {
     workspace.id = id;
     if (typeof workspace.cwd !== "string") assignDefined(workspace, "cwd", transcript.meta.cwd);
     const text = joinLines(lines);
-    const files: string[] = [];
-    try {
-      files.push(...mkdirInside(this.root, dir, "copilot"));
+    return saveSessionFiles("copilot", id, path, { root: this.root, dir }, () => {
       const exclusive = !there;
       // The workspace first: a folder is a session once its events file is there.
       writeFileAtomic(join(dir, WORKSPACE), renderWorkspace(workspace), { exclusive });
       writeFileAtomic(path, text === "" || text.endsWith("\n") ? text : `${text}\n`, {
         exclusive,
       });
-      files.unshift(path, join(dir, WORKSPACE));
-    } catch (cause) {
-      throw saveError("copilot", id, path, cause, `cannot save session ${id}`);
-    }
-    return { harness: "copilot", id, path, files };
+      return [path, join(dir, WORKSPACE)];
+    });
   }
 
   delete(): string[] {

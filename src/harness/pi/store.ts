@@ -11,7 +11,7 @@ import { lstatSync, statSync, unlinkSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
-import { mkdirInside, writeFileAtomic } from "../../fsx.js";
+import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import {
   checkLinkInside,
@@ -41,7 +41,12 @@ import {
 } from "../../transcript.js";
 import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint, stampFiles } from "../shared/probe.js";
-import { readSessionText, saveError, sessionIdProblem, skipReason } from "../shared/store-files.js";
+import {
+  readSessionText,
+  saveSessionFiles,
+  sessionIdProblem,
+  skipReason,
+} from "../shared/store-files.js";
 import {
   commonEntries,
   entriesOf,
@@ -205,18 +210,13 @@ export class PiStore extends OneRootStore implements Store<PiBody> {
     const started = piTime(header.timestamp) ?? transcript.meta.timestamp;
     const stamp = new Date(timestampMillis(started)).toISOString().replace(/[:.]/g, "-");
     const path = join(dir, `${stamp}_${id}.jsonl`);
-    const files: string[] = [];
-    try {
-      files.push(...mkdirInside(this.root, dir, "pi"));
+    return saveSessionFiles("pi", id, path, { root: this.root, dir }, () => {
       const replacing = existing.some((p) => resolve(p) === resolve(path));
       writeFileAtomic(path, joinLines(withEol(lines)), { exclusive: !replacing });
-      files.unshift(path);
       for (const old of existing)
         if (resolve(old) !== resolve(path)) unlinkSync(realPathInside(this.root, old, "pi"));
-    } catch (cause) {
-      throw saveError("pi", id, path, cause, `cannot save session ${id}`);
-    }
-    return { harness: "pi", id, path, files };
+      return [path];
+    });
   }
 
   delete(id: string): string[] {

@@ -19,13 +19,14 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { TargetExistsError } from "../../fsx.js";
+import { mkdirInside, TargetExistsError } from "../../fsx.js";
 import { linkOutsideProblem, pathComponentProblem, realPathInside } from "../../paths.js";
 import type {
   Discovered,
   DiscoverOptions,
   Discovery,
   HarnessId,
+  Saved,
   Skipped,
 } from "../../transcript.js";
 
@@ -238,4 +239,27 @@ export function saveError(
   }
   if (cause instanceof TxcriptError) return cause;
   return new StoreError(harness, `${doing}: ${describeCause(cause)}`, { file: path, cause });
+}
+
+/**
+ * Save a session whose files go in `dir`, made inside `root` first: `write`
+ * writes them and gives their paths, which the result lists before the
+ * folders made. Any failure is the one save error naming the session and
+ * its main file `path`.
+ */
+export function saveSessionFiles(
+  harness: HarnessId,
+  id: string,
+  path: string,
+  at: { root: string; dir: string },
+  write: () => readonly string[],
+): Saved {
+  const files: string[] = [];
+  try {
+    files.push(...mkdirInside(at.root, at.dir, harness));
+    files.unshift(...write());
+  } catch (cause) {
+    throw saveError(harness, id, path, cause, `cannot save session ${id}`);
+  }
+  return { harness, id, path, files };
 }
