@@ -25,6 +25,22 @@ import { transaction } from "./connect.js";
 /** The advisory lock key migrations hold ("txcr" in ASCII). */
 export const ARCHIVE_LOCK_KEY = 0x74786372;
 
+/**
+ * The chunks a search reads in migration 4: those matching `q` that the
+ * caller may read, within the filters. One text for the count and the page,
+ * so the two never disagree; every value is one of the functions' parameters.
+ */
+const SEARCHED_CHUNKS = `    FROM txcript.chunks c JOIN txcript.sessions s ON s.sid = c.sid
+    WHERE c.tsv @@ q
+      AND (everyone OR (c.pushed_by = session_user AND s.pushed_by = session_user))
+      AND (p_machine IS NULL OR s.machine = p_machine)
+      AND (p_user IS NULL OR s.os_user = p_user)
+      AND (p_harness IS NULL OR s.harness = p_harness)
+      AND (p_since IS NULL OR s.updated_ms >= p_since)
+      AND (p_until IS NULL OR s.updated_ms <= p_until)
+      AND (p_cwd IS NULL OR s.cwd = p_cwd OR s.cwd LIKE p_cwd_under)
+      AND (p_kinds IS NULL OR c.kind = ANY (p_kinds))`;
+
 /** Every migration, in order; the archive's version is the number applied. Never edit one: add one. */
 const MIGRATIONS: readonly string[] = [
   // 1: sessions, their searchable chunks, their usage rows.
@@ -182,16 +198,7 @@ const MIGRATIONS: readonly string[] = [
     PERFORM txcript.caller_may_search();
     everyone := txcript.caller_reads_all();
     SELECT count(*) INTO n
-    FROM txcript.chunks c JOIN txcript.sessions s ON s.sid = c.sid
-    WHERE c.tsv @@ q
-      AND (everyone OR (c.pushed_by = session_user AND s.pushed_by = session_user))
-      AND (p_machine IS NULL OR s.machine = p_machine)
-      AND (p_user IS NULL OR s.os_user = p_user)
-      AND (p_harness IS NULL OR s.harness = p_harness)
-      AND (p_since IS NULL OR s.updated_ms >= p_since)
-      AND (p_until IS NULL OR s.updated_ms <= p_until)
-      AND (p_cwd IS NULL OR s.cwd = p_cwd OR s.cwd LIKE p_cwd_under)
-      AND (p_kinds IS NULL OR c.kind = ANY (p_kinds));
+${SEARCHED_CHUNKS};
     RETURN n;
   END $$;
   CREATE FUNCTION txcript.search(
@@ -209,16 +216,7 @@ const MIGRATIONS: readonly string[] = [
     everyone := txcript.caller_reads_all();
     RETURN QUERY
     SELECT s.discovered, c.ordinal, c.kind, c.at, c.body, (-ts_rank(c.tsv, q))::float8
-    FROM txcript.chunks c JOIN txcript.sessions s ON s.sid = c.sid
-    WHERE c.tsv @@ q
-      AND (everyone OR (c.pushed_by = session_user AND s.pushed_by = session_user))
-      AND (p_machine IS NULL OR s.machine = p_machine)
-      AND (p_user IS NULL OR s.os_user = p_user)
-      AND (p_harness IS NULL OR s.harness = p_harness)
-      AND (p_since IS NULL OR s.updated_ms >= p_since)
-      AND (p_until IS NULL OR s.updated_ms <= p_until)
-      AND (p_cwd IS NULL OR s.cwd = p_cwd OR s.cwd LIKE p_cwd_under)
-      AND (p_kinds IS NULL OR c.kind = ANY (p_kinds))
+${SEARCHED_CHUNKS}
     ORDER BY 6, s.sid, c.ordinal, c.kind
     LIMIT p_limit OFFSET p_offset;
   END $$;
