@@ -117,6 +117,13 @@ function value(row: Row, column: string): Json | undefined {
   return undefined;
 }
 
+/** The plain `columns` of a row under their keys, in the order given; a NULL one is left out. */
+function columns(row: Row, keys: Readonly<Record<string, string>>): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, column] of Object.entries(keys)) put(out, key, value(row, column));
+  return out;
+}
+
 /** The session row as OpenCode's `Session.Info`, in the key order `opencode export` prints. */
 function sessionInfo(row: Row): JsonObject {
   const info: JsonObject = {};
@@ -133,10 +140,11 @@ function sessionInfo(row: Row): JsonObject {
   put(info, "agent", value(row, "agent"));
   put(info, "model", jsonColumn(row, "model"));
   put(info, "version", value(row, "version"));
-  const summary: JsonObject = {};
-  put(summary, "additions", value(row, "summary_additions"));
-  put(summary, "deletions", value(row, "summary_deletions"));
-  put(summary, "files", value(row, "summary_files"));
+  const summary = columns(row, {
+    additions: "summary_additions",
+    deletions: "summary_deletions",
+    files: "summary_files",
+  });
   put(summary, "diffs", jsonColumn(row, "summary_diffs"));
   if (Object.keys(summary).length > 0) info.summary = summary;
   put(info, "cost", value(row, "cost"));
@@ -152,12 +160,12 @@ function sessionInfo(row: Row): JsonObject {
   put(info, "permission", jsonColumn(row, "permission"));
   put(info, "revert", jsonColumn(row, "revert"));
   put(info, "metadata", jsonColumn(row, "metadata"));
-  const time: JsonObject = {};
-  put(time, "created", value(row, "time_created"));
-  put(time, "updated", value(row, "time_updated"));
-  put(time, "compacting", value(row, "time_compacting"));
-  put(time, "archived", value(row, "time_archived"));
-  info.time = time;
+  info.time = columns(row, {
+    created: "time_created",
+    updated: "time_updated",
+    compacting: "time_compacting",
+    archived: "time_archived",
+  });
   return info;
 }
 
