@@ -9,6 +9,7 @@
 import {
   type Artifact,
   type ArtifactSource,
+  BLOCK_TYPES,
   type Block,
   type ImageSource,
   isJsonObject,
@@ -22,6 +23,7 @@ import {
   STOP_REASONS,
   type StopReason,
   TOOL_FIELDS,
+  TOOL_NAMES,
   type Tool,
   toolFromCanonical,
   toolToCanonical,
@@ -361,11 +363,7 @@ function readTool(c: Checker, value: unknown, at: string): Tool {
       return toolFromCanonical(name, out);
     }
     default:
-      return c.expected(
-        joinPath(at, "name"),
-        "a tool name (Bash, Read, Write, Edit, MultiEdit, Command, Raw)",
-        name,
-      );
+      return c.expected(joinPath(at, "name"), `a tool name (${TOOL_NAMES.join(", ")})`, name);
   }
 }
 
@@ -452,11 +450,7 @@ export function readContentBlock(
         artifact: c.required(obj, "artifact", at, "artifact", (v, p) => readArtifact(c, v, p)),
       };
     default:
-      return c.expected(
-        joinPath(at, "type"),
-        "a block type (text, thinking, tool_use, tool_result, image, artifact)",
-        type,
-      );
+      return c.expected(joinPath(at, "type"), `a block type (${BLOCK_TYPES.join(", ")})`, type);
   }
 }
 
