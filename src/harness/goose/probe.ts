@@ -5,11 +5,12 @@
  * No database is opened here.
  */
 
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { nonEmpty, storeRoot, xdgDataHome } from "../../env.js";
 import { errnoCode } from "../../errors.js";
 import type { StoreOptions, StoreProbe } from "../../transcript.js";
+import { fileState } from "../shared/probe.js";
 
 export const SESSIONS_DIR = "sessions";
 export const DATABASE = "sessions.db";
@@ -50,21 +51,12 @@ export class GooseProbe implements StoreProbe {
 
   /** The database's, its -wal's and every legacy file's size and times. */
   stamp(): string | undefined {
-    const state = (path: string) => {
-      try {
-        const st = statSync(path);
-        return [st.size, st.mtimeMs, st.ctimeMs, st.ino];
-      } catch (cause) {
-        if (errnoCode(cause) === "ENOENT") return null;
-        throw cause;
-      }
-    };
     const db = join(this.sessionsDir, DATABASE);
     const files = [
       db,
       `${db}-wal`,
       ...legacyNames(this.sessionsDir).map((n) => join(this.sessionsDir, n)),
     ];
-    return JSON.stringify(files.map((f) => [f, state(f)]));
+    return JSON.stringify(files.map((f) => [f, fileState(f)]));
   }
 }

@@ -5,11 +5,11 @@
  * loads no SQLite reader of it.
  */
 
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { type Env, nonEmpty, storeRoot, xdgDataHome } from "../../../env.js";
-import { errnoCode } from "../../../errors.js";
 import type { StoreOptions, StoreProbe } from "../../../transcript.js";
+import { fileState } from "../probe.js";
 import type { OpenCodePlace } from "./flavor.js";
 
 export const STORAGE_DIR = "storage";
@@ -56,15 +56,10 @@ export class OpenCodeFamilyProbe implements StoreProbe {
    */
   stamp(): string | undefined {
     if (existsSync(join(this.root, STORAGE_DIR, "session"))) return undefined;
-    const state = (path: string) => {
-      try {
-        const st = statSync(path);
-        return [st.size, st.mtimeMs, st.ctimeMs, st.ino];
-      } catch (cause) {
-        if (errnoCode(cause) === "ENOENT") return null;
-        throw cause;
-      }
-    };
-    return JSON.stringify([this.database, state(this.database), state(`${this.database}-wal`)]);
+    return JSON.stringify([
+      this.database,
+      fileState(this.database),
+      fileState(`${this.database}-wal`),
+    ]);
   }
 }
