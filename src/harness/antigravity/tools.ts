@@ -17,6 +17,7 @@ import {
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { encode } from "../../protobuf.js";
+import { type OwnForms, ownForm } from "../shared/results.js";
 import { ChatToolCall, CLI_WAIT_MS_BEFORE_ASYNC } from "./schema.js";
 
 /** Display strings agy mirrors into tool arguments; dropped only when a call becomes typed. */
@@ -127,7 +128,7 @@ export interface NativeCall {
 
 /** The agy name and arguments for a canonical tool; canonical names ride along otherwise. */
 export function nativeCall(call: ToolUseBlock): NativeCall {
-  const candidate = nativeArgs(call.tool);
+  const candidate = ownForm(call.tool, NATIVE_FORMS);
   let name: string;
   let args: Json;
   let native = false;
@@ -161,42 +162,33 @@ function argumentsText(args: Json): string {
   return JSON.stringify(args);
 }
 
-function nativeArgs(tool: Tool): { name: string; args: JsonObject } | undefined {
-  switch (tool.name) {
-    case "Bash": {
-      const args: JsonObject = { CommandLine: tool.command };
-      assignDefined(args, "Cwd", tool.workdir);
-      args.WaitMsBeforeAsync = CLI_WAIT_MS_BEFORE_ASYNC;
-      return { name: "run_command", args };
+/** The typed tools as the CLI's own tool calls. */
+const NATIVE_FORMS: OwnForms<{ name: string; args: JsonObject }> = {
+  Bash: (tool) => {
+    const args: JsonObject = { CommandLine: tool.command };
+    assignDefined(args, "Cwd", tool.workdir);
+    args.WaitMsBeforeAsync = CLI_WAIT_MS_BEFORE_ASYNC;
+    return { name: "run_command", args };
+  },
+  Read: (tool) => {
+    const args: JsonObject = { AbsolutePath: tool.file_path };
+    assignDefined(args, "StartLine", tool.offset);
+    if (tool.limit !== undefined) {
+      args.EndLine = tool.offset === undefined ? tool.limit : tool.offset + tool.limit - 1;
     }
-    case "Read": {
-      const args: JsonObject = { AbsolutePath: tool.file_path };
-      assignDefined(args, "StartLine", tool.offset);
-      if (tool.limit !== undefined) {
-        args.EndLine = tool.offset === undefined ? tool.limit : tool.offset + tool.limit - 1;
-      }
-      return { name: "view_file", args };
-    }
-    case "Write":
-      return {
-        name: "write_to_file",
-        args: { TargetFile: tool.file_path, CodeContent: tool.content, Overwrite: true },
-      };
-    case "Edit":
-      return {
-        name: "replace_file_content",
-        args: {
-          TargetFile: tool.file_path,
-          TargetContent: tool.old_string,
-          ReplacementContent: tool.new_string,
-          AllowMultiple: tool.replace_all === true,
-        },
-      };
-    case "MultiEdit":
-    case "Command":
-    case "Raw":
-      return undefined;
-    default:
-      return tool satisfies never;
-  }
-}
+    return { name: "view_file", args };
+  },
+  Write: (tool) => ({
+    name: "write_to_file",
+    args: { TargetFile: tool.file_path, CodeContent: tool.content, Overwrite: true },
+  }),
+  Edit: (tool) => ({
+    name: "replace_file_content",
+    args: {
+      TargetFile: tool.file_path,
+      TargetContent: tool.old_string,
+      ReplacementContent: tool.new_string,
+      AllowMultiple: tool.replace_all === true,
+    },
+  }),
+};

@@ -114,7 +114,8 @@ export function toolToOwn<C>(tool: Tool, own: OwnForms<C>, fallback: (tool: Tool
   return ownForm(tool, own) ?? fallback(tool);
 }
 
-function ownForm<C>(tool: Tool, own: OwnForms<C>): C | undefined {
+/** A Common tool in a harness's own form, undefined where `own` has none that fits. */
+export function ownForm<C>(tool: Tool, own: OwnForms<C>): C | undefined {
   switch (tool.name) {
     case "Bash":
       return own.Bash?.(tool);
