@@ -171,6 +171,10 @@ export interface CommandTool {
   command: string;
   args?: string;
 }
+/** A slash command as the user typed it: `/review`, or `/review the diff` with its arguments. */
+export function commandText(tool: CommandTool): string {
+  return tool.args ? `${tool.command} ${tool.args}` : tool.command;
+}
 /** Everything else, kept losslessly: MCP tools, harness-private tools, ill-fitting input. */
 export interface RawTool {
   name: "Raw";

@@ -27,6 +27,7 @@
  */
 
 import {
+  commandText,
   isJsonObject,
   type Json,
   type JsonObject,
@@ -282,8 +283,7 @@ class RolloutWriter {
         case "tool_use":
           if (block.tool.name === "Command") {
             // Codex has no slash-command record: the command becomes what the user typed.
-            const { command, args } = block.tool;
-            prompt.push({ type: "input_text", text: args ? `${command} ${args}` : command });
+            prompt.push({ type: "input_text", text: commandText(block.tool) });
             this.calls.set(block.id, "command");
           } else this.call(ts, block.id, block.tool);
           break;

@@ -26,11 +26,12 @@
  */
 
 import type { Block, JsonObject, Message, Meta, ToolResultBlock, Usage } from "../../common.js";
+import { commandText } from "../../common.js";
 import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { imagePart } from "../shared/gemini-parts.js";
+import { userPart } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
 import { type GeminiBody, recordLine } from "./body.js";
 import { geminiToCommon } from "./read.js";
@@ -175,13 +176,9 @@ class Writer {
     for (const block of message.content) {
       switch (block.type) {
         case "text":
-          parts.push({ text: block.text });
-          break;
         case "image":
-          parts.push(imagePart(block));
-          break;
         case "artifact":
-          parts.push({ text: artifactText(block) });
+          parts.push(userPart(block));
           break;
         case "tool_result":
           if (this.commands.has(block.tool_use_id)) parts.push({ text: resultText(block.content) });
@@ -190,8 +187,7 @@ class Writer {
         case "tool_use":
           // A user's slash command: what the user typed.
           if (block.tool.name === "Command") {
-            const { command, args } = block.tool;
-            parts.push({ text: args ? `${command} ${args}` : command });
+            parts.push({ text: commandText(block.tool) });
             this.commands.add(block.id);
           }
           break;

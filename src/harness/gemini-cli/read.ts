@@ -15,10 +15,10 @@ import {
   type Usage,
 } from "../../common.js";
 import { blockToJson } from "../../common-json.js";
-import { normalizeTimestamp, type Timestamp } from "../../time.js";
+import type { Timestamp } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
 import {
-  CallLedger,
+  GeminiReplay,
   imageBlock,
   nameOf,
   partsOf,
@@ -40,10 +40,6 @@ function usageFromTokens(tokens: Json | undefined): Usage | undefined {
   });
 }
 
-function tsOf(v: Json | undefined, fallback: Timestamp): Timestamp {
-  return (typeof v === "string" && normalizeTimestamp(v)) || fallback;
-}
-
 /** `**subject** description`, the text the CLI replays a thought summary as. */
 function thoughtText(thought: JsonObject): string {
   const subject = typeof thought.subject === "string" ? thought.subject : "";
@@ -51,20 +47,7 @@ function thoughtText(thought: JsonObject): string {
   return subject ? `**${subject}** ${description}` : description;
 }
 
-class Reader {
-  readonly messages: Message[] = [];
-  private readonly calls = new CallLedger(SHELL);
-  private lastTs: Timestamp;
-
-  constructor(start: Timestamp) {
-    this.lastTs = start;
-  }
-
-  private ts(v: Json | undefined): Timestamp {
-    this.lastTs = tsOf(v, this.lastTs);
-    return this.lastTs;
-  }
-
+class Reader extends GeminiReplay {
   /** functionResponse parts (and what rides with them) as tool_result blocks, answered once. */
   private results(parts: readonly JsonObject[], fallbackId?: string, status?: Json): Block[] {
     const out: Block[] = [];
@@ -192,7 +175,7 @@ class Reader {
 
 /** The conversation's messages as Common, in the order the CLI replays them. */
 function conversationMessages(conversation: Conversation, start: Timestamp): Message[] {
-  const reader = new Reader(start);
+  const reader = new Reader(SHELL, start);
   for (const record of conversation.messages) {
     switch (record.type) {
       case "user":

@@ -32,17 +32,17 @@ import {
 } from "../../common.js";
 import { isUuid, stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
-import { normalizeTimestamp, type Timestamp, timestampMillis } from "../../time.js";
+import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
 import {
-  CallLedger,
+  GeminiReplay,
   imageBlock,
-  imagePart,
   nameOf,
   partsOf,
   placeholder,
   usageFromCounts,
+  userPart,
 } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
 import { activeChain, type QwenBody, type QwenRecord, recordLine } from "./body.js";
@@ -62,21 +62,7 @@ function recordParts(record: JsonObject): JsonObject[] {
   return Array.isArray(parts) ? partsOf(parts) : [];
 }
 
-class Reader {
-  readonly messages: Message[] = [];
-  private readonly calls = new CallLedger(SHELL);
-  private lastTs: Timestamp;
-
-  constructor(start: Timestamp) {
-    this.lastTs = start;
-  }
-
-  private ts(record: JsonObject): Timestamp {
-    const v = str(record, "timestamp");
-    this.lastTs = (v !== undefined && normalizeTimestamp(v)) || this.lastTs;
-    return this.lastTs;
-  }
-
+class Reader extends GeminiReplay {
   private result(part: JsonObject, failed: boolean): ToolResultBlock | undefined {
     const fr = obj(part, "functionResponse");
     return fr === undefined ? undefined : this.calls.answer(fr, "", failed);
@@ -92,10 +78,10 @@ class Reader {
       !last.content.some((b) => b.type !== "tool_result")
     ) {
       last.content.push(...blocks);
-      this.ts(record);
+      this.ts(record.timestamp);
       return;
     }
-    this.messages.push({ role: "user", content: blocks, timestamp: this.ts(record) });
+    this.messages.push({ role: "user", content: blocks, timestamp: this.ts(record.timestamp) });
   }
 
   user(record: JsonObject): void {
@@ -145,7 +131,7 @@ class Reader {
       }
     });
     if (content.length === 0) return;
-    const message: Message = { role: "assistant", content, timestamp: this.ts(record) };
+    const message: Message = { role: "assistant", content, timestamp: this.ts(record.timestamp) };
     const model = str(record, "model");
     if (model !== undefined && model !== "") message.model = model;
     const usage = usageFromCounts(record.usageMetadata, TOKEN_KEYS);
@@ -155,7 +141,7 @@ class Reader {
 }
 
 function chainMessages(chain: readonly QwenRecord[], start: Timestamp): Message[] {
-  const reader = new Reader(start);
+  const reader = new Reader(SHELL, start);
   for (const r of chain) {
     switch (r.type) {
       case "user":
@@ -249,15 +235,13 @@ class Writer {
       switch (b.type) {
         case "tool_result":
           break; // written right after its call (assistant)
-        case "text":
         case "thinking":
           parts.push({ text: b.text });
           break;
+        case "text":
         case "image":
-          parts.push(imagePart(b));
-          break;
         case "artifact":
-          parts.push({ text: artifactText(b) });
+          parts.push(userPart(b));
           break;
         case "tool_use": {
           const { name, args } = toolToCall(b.tool);

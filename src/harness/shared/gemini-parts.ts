@@ -7,14 +7,19 @@
  */
 
 import {
+  type ArtifactBlock,
   type Block,
   type ImageBlock,
   isJsonObject,
   type Json,
   type JsonObject,
+  type Message,
+  type TextBlock,
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
+import { normalizeTimestamp, type Timestamp } from "../../time.js";
+import { artifactText } from "./results.js";
 
 /** A record's content (PartListUnion) as a list of parts. */
 export function partsOf(content: Json | undefined): JsonObject[] {
@@ -150,11 +155,48 @@ export function usageFromCounts(tokens: Json | undefined, keys: TokenKeys): Usag
   return usage;
 }
 
+/**
+ * What a Gemini-family reader carries through a replay: the messages so
+ * far, the ledger of calls awaiting answers, and the last good timestamp
+ * (a record without one of its own takes it; the first takes the start).
+ */
+export class GeminiReplay {
+  readonly messages: Message[] = [];
+  protected readonly calls: CallLedger;
+  private lastTs: Timestamp;
+
+  /** `shell` names the shell tool (see CallLedger). */
+  constructor(shell: string, start: Timestamp) {
+    this.calls = new CallLedger(shell);
+    this.lastTs = start;
+  }
+
+  /** A record's `timestamp` when it is one, else the last good one. */
+  protected ts(v: Json | undefined): Timestamp {
+    this.lastTs = (typeof v === "string" && normalizeTimestamp(v)) || this.lastTs;
+    return this.lastTs;
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Writing
 
+/** A user's text, image or artifact as a part (an artifact as the text the CLIs show for it). */
+export function userPart(block: TextBlock | ImageBlock | ArtifactBlock): JsonObject {
+  switch (block.type) {
+    case "text":
+      return { text: block.text };
+    case "image":
+      return imagePart(block);
+    case "artifact":
+      return { text: artifactText(block) };
+    default:
+      return block satisfies never;
+  }
+}
+
 /** An image as a part: inline data, or the placeholder text a URL becomes (the CLIs keep no URLs). */
-export function imagePart(block: ImageBlock): JsonObject {
+function imagePart(block: ImageBlock): JsonObject {
   return block.source.type === "base64"
     ? { inlineData: { mimeType: block.source.media_type, data: block.source.data } }
     : { text: `[image: ${block.source.data}]` };
