@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { ampCodec } from "../src/harness/amp/codec.js";
 import { AmpStore } from "../src/harness/amp/store.js";
 import { createAmpThreads } from "../test/support/amp.js";
-import { codingSession, report, timeMedian } from "./util.js";
+import { benchRow, codingSession, report, timeMedian } from "./util.js";
 
 const THREADS = Number(process.env.BENCH_SESSIONS ?? 40);
 const TURNS = 40;
@@ -44,18 +44,8 @@ try {
   }, 5);
   report([
     { store: `${THREADS} threads` },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_read_parse_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon ${TURNS * 10} turns`,
-      median_ms: load.toFixed(1),
-      baseline_read_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_read_parse_ms", baseDiscover),
+    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_read_parse_ms", baseLoad),
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

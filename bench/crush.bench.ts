@@ -13,7 +13,7 @@ import Database from "better-sqlite3";
 import { crushCodec } from "../src/harness/crush/codec.js";
 import { CrushStore } from "../src/harness/crush/store.js";
 import { type CrushSessionFixture, createCrushProject } from "../test/support/crush.js";
-import { codingSession, mb, report, timeMedian } from "./util.js";
+import { benchRow, codingSession, mb, report, timeMedian } from "./util.js";
 
 const PROJECTS = 4;
 const PER_PROJECT = 50;
@@ -78,18 +78,8 @@ try {
       store: `${PROJECTS} projects x ${PER_PROJECT} sessions`,
       size: mb(paths.reduce((n, p) => n + statSync(p).size, 0)),
     },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_select_all_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon ${TURNS * 10} turns`,
-      median_ms: load.toFixed(1),
-      baseline_select_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_select_all_ms", baseDiscover),
+    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_select_parse_ms", baseLoad),
     { peak_rss: mb(process.resourceUsage().maxRSS * 1024) },
   ]);
 } finally {

@@ -13,7 +13,7 @@ import type { JsonObject } from "../src/common.js";
 import { cursorCodec } from "../src/harness/cursor/codec.js";
 import { CursorStore } from "../src/harness/cursor/store.js";
 import { createCursorChat, createCursorTranscript } from "../test/support/cursor.js";
-import { codingSession, report, timeMedian } from "./util.js";
+import { benchRow, codingSession, report, timeMedian } from "./util.js";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 40);
 const TURNS = 40;
@@ -65,24 +65,19 @@ try {
 
   report([
     { store: `${SESSIONS} chat stores + ${SESSIONS} transcripts` },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_parse_transcripts_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon chat ${TURNS * 10} turns`,
-      median_ms: load.toFixed(1),
-      baseline_parse_transcript_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
-    {
-      op: `load+toCommon transcript ${TURNS * 10} turns`,
-      median_ms: loadTranscript.toFixed(1),
-      baseline_parse_transcript_ms: baseLoad.toFixed(1),
-      ratio: (loadTranscript / baseLoad).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_parse_transcripts_ms", baseDiscover),
+    benchRow(
+      `load+toCommon chat ${TURNS * 10} turns`,
+      load,
+      "baseline_parse_transcript_ms",
+      baseLoad,
+    ),
+    benchRow(
+      `load+toCommon transcript ${TURNS * 10} turns`,
+      loadTranscript,
+      "baseline_parse_transcript_ms",
+      baseLoad,
+    ),
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

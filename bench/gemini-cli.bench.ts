@@ -13,7 +13,7 @@ import { geminiCodec } from "../src/harness/gemini-cli/codec.js";
 import { GeminiCliStore } from "../src/harness/gemini-cli/store.js";
 import { geminiText } from "../src/harness/gemini-cli/text.js";
 import type { Common, Transcript } from "../src/transcript.js";
-import { codingSession, mb, report, timeMedian } from "./util.js";
+import { benchRow, codingSession, mb, report, timeMedian } from "./util.js";
 
 const SESSIONS = 300;
 const TURNS = 40;
@@ -74,24 +74,9 @@ try {
 
   report([
     { store: `${found} sessions`, size: mb(bytes) },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_parse_all_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon ${mb(bigSize)}`,
-      median_ms: load.toFixed(1),
-      baseline_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
-    {
-      op: "fromCommon+render 1600 msgs",
-      median_ms: write.toFixed(1),
-      baseline_stringify_ms: baseWrite.toFixed(1),
-      ratio: (write / baseWrite).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_parse_all_ms", baseDiscover),
+    benchRow(`load+toCommon ${mb(bigSize)}`, load, "baseline_parse_ms", baseLoad),
+    benchRow("fromCommon+render 1600 msgs", write, "baseline_stringify_ms", baseWrite),
     { peak_rss: mb(process.resourceUsage().maxRSS * 1024) },
   ]);
 } finally {

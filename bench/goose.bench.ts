@@ -13,7 +13,7 @@ import Database from "better-sqlite3";
 import { gooseCodec } from "../src/harness/goose/codec.js";
 import { GooseStore } from "../src/harness/goose/store.js";
 import { createGooseDatabase } from "../test/support/goose.js";
-import { codingSession, mb, report, timeMedian } from "./util.js";
+import { benchRow, codingSession, mb, report, timeMedian } from "./util.js";
 
 const SESSIONS = 200;
 const TURNS = 40;
@@ -58,18 +58,8 @@ try {
 
   report([
     { store: `${SESSIONS} sessions`, size: mb(statSync(path).size) },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_select_all_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon ${TURNS * 10} turns`,
-      median_ms: load.toFixed(1),
-      baseline_select_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_select_all_ms", baseDiscover),
+    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_select_parse_ms", baseLoad),
     { peak_rss: mb(process.resourceUsage().maxRSS * 1024) },
   ]);
 } finally {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { grokCodec } from "../src/harness/grok/codec.js";
 import { GrokStore } from "../src/harness/grok/store.js";
-import { codingSession, report, timeMedian } from "./util.js";
+import { benchRow, codingSession, report, timeMedian } from "./util.js";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 40);
 const TURNS = 40;
@@ -59,18 +59,8 @@ try {
   }, 5);
   report([
     { store: `${SESSIONS} sessions` },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_read_parse_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon ${TURNS * 10} turns`,
-      median_ms: load.toFixed(1),
-      baseline_read_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_read_parse_ms", baseDiscover),
+    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_read_parse_ms", baseLoad),
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

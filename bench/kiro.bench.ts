@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { kiroCodec } from "../src/harness/kiro/codec.js";
 import { KiroStore } from "../src/harness/kiro/store.js";
 import { createKiroSessions } from "../test/support/kiro.js";
-import { codingSession, report, timeMedian } from "./util.js";
+import { benchRow, codingSession, report, timeMedian } from "./util.js";
 
 const SESSIONS = 200;
 const TURNS = 40;
@@ -55,18 +55,8 @@ try {
 
   report([
     { store: `${SESSIONS} sessions` },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_read_parse_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon ${TURNS * 10} turns`,
-      median_ms: load.toFixed(1),
-      baseline_read_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_read_parse_ms", baseDiscover),
+    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_read_parse_ms", baseLoad),
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

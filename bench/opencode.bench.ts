@@ -16,7 +16,7 @@ import { OpenCodeStore, openCodeCodec } from "../src/harness/opencode/index.js";
 import { stableUuid } from "../src/ids.js";
 import { timestampFromMillis } from "../src/time.js";
 import type { Common, Transcript } from "../src/transcript.js";
-import { mb, report, timeMedian } from "./util.js";
+import { benchRow, mb, report, timeMedian } from "./util.js";
 
 const SESSIONS = 300;
 const TURNS = 40;
@@ -156,24 +156,9 @@ try {
 
   report([
     { store: `${found} sessions`, size: mb(size) },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_select_all_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon ${mb(bigBytes)} of rows`,
-      median_ms: load.toFixed(1),
-      baseline_select_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
-    {
-      op: "fromCommon+save+delete 1600 msgs",
-      median_ms: write.toFixed(1),
-      baseline_insert_rows_ms: baseWrite.toFixed(1),
-      ratio: (write / baseWrite).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_select_all_ms", baseDiscover),
+    benchRow(`load+toCommon ${mb(bigBytes)} of rows`, load, "baseline_select_parse_ms", baseLoad),
+    benchRow("fromCommon+save+delete 1600 msgs", write, "baseline_insert_rows_ms", baseWrite),
     { peak_rss: mb(process.resourceUsage().maxRSS * 1024) },
   ]);
 } finally {

@@ -51,6 +51,25 @@ export function report(rows: Record<string, string | number>[]): void {
   }
 }
 
+/**
+ * A report row for one operation against its baseline: both medians, the
+ * baseline's under `baseline` (the column name says what the baseline did),
+ * and how many times the baseline's time the operation took.
+ */
+export function benchRow(
+  op: string,
+  ms: number,
+  baseline: string,
+  baselineMs: number,
+): Record<string, string> {
+  return {
+    op,
+    median_ms: ms.toFixed(1),
+    [baseline]: baselineMs.toFixed(1),
+    ratio: (ms / baselineMs).toFixed(2),
+  };
+}
+
 /** Session `n` of a generated store: `turns` prompts, each answered by a shell call, its output and a reply. */
 export function codingSession(
   n: number,
@@ -260,17 +279,7 @@ export async function benchSessionFiles(b: SessionFileBench, turns: number): Pro
   }, 5);
   report([
     { store: `${b.sessions} sessions` },
-    {
-      op: "discover",
-      median_ms: discover.toFixed(1),
-      baseline_read_parse_ms: baseDiscover.toFixed(1),
-      ratio: (discover / baseDiscover).toFixed(2),
-    },
-    {
-      op: `load+toCommon ${turns * 10} turns`,
-      median_ms: load.toFixed(1),
-      baseline_read_parse_ms: baseLoad.toFixed(1),
-      ratio: (load / baseLoad).toFixed(2),
-    },
+    benchRow("discover", discover, "baseline_read_parse_ms", baseDiscover),
+    benchRow(`load+toCommon ${turns * 10} turns`, load, "baseline_read_parse_ms", baseLoad),
   ]);
 }
