@@ -15,11 +15,11 @@
  * order, and Cline appends its answer to the copy.
  */
 
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "./server/index.js";
-import { cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { cliVersion, knownHarnesses, run, sandbox, txcript } from "./support/cli.js";
 import {
   acpResume,
   CLINE_BIN,
@@ -29,7 +29,13 @@ import {
   clineScript,
 } from "./support/cline.js";
 import { COPILOT_VERSION, makeCopilotSource } from "./support/copilot.js";
-import { expectInOrder, historyPieces } from "./support/history.js";
+import {
+  AGY_EXAMPLE_IDS,
+  expectInOrder,
+  historyPieces,
+  seedAgyExamples,
+  seedFrom,
+} from "./support/history.js";
 import { listSessions, viewCommon } from "./support/session.js";
 import { FINAL_1, FINAL_2, makeSource, PROMPT_1, PROMPT_2 } from "./support/sources.js";
 
@@ -160,15 +166,8 @@ describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () =
   }
 
   it("resumes agy conversations txcript continued into it, with the whole history", async () => {
-    for (const id of [
-      "8c1f2e4a-53b7-4d0e-9a61-7f3c2b9d0e15",
-      "0f4c7a2e-91b3-4d5f-8e6a-3c2b1d0e9f87",
-    ])
-      await continueAndResume(`agy-${id.slice(0, 8)}`, "agy", id, (home) =>
-        cpSync(join(REPO, "examples", "home", ".gemini"), join(home, ".gemini"), {
-          recursive: true,
-        }),
-      );
+    for (const id of AGY_EXAMPLE_IDS)
+      await continueAndResume(`agy-${id.slice(0, 8)}`, "agy", id, seedAgyExamples);
   }, 300_000);
 
   it.skipIf(!known.includes("copilot"))(
@@ -176,12 +175,11 @@ describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () =
     async () => {
       const { box: src, id } = await makeCopilotSource(server);
       try {
-        await continueAndResume("copilot", "copilot", id, (home) =>
-          cpSync(
-            join(src.home, ".copilot", "session-state"),
-            join(home, ".copilot", "session-state"),
-            { recursive: true },
-          ),
+        await continueAndResume(
+          "copilot",
+          "copilot",
+          id,
+          seedFrom(src.home, ".copilot/session-state"),
         );
       } finally {
         src.dispose();
@@ -201,10 +199,7 @@ describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () =
         try {
           const listed = await listSessions(src.box.home, from);
           expect(listed).toHaveLength(1);
-          await continueAndResume(cli, from, listed[0]!.id, (home) => {
-            const at = join(src.box.home, rel);
-            if (existsSync(at)) cpSync(at, join(home, rel), { recursive: true });
-          });
+          await continueAndResume(cli, from, listed[0]!.id, seedFrom(src.box.home, rel));
         } finally {
           src.box.dispose();
         }

@@ -7,41 +7,26 @@
  * order, then the new prompt; the CLI appends its answer to the copy.
  */
 
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "./server/index.js";
-import { cliVersion, knownHarnesses, REPO, run, sandbox, txcript } from "./support/cli.js";
+import { cliVersion, knownHarnesses, run, sandbox, txcript } from "./support/cli.js";
 import { CLINE_VERSION, makeClineSource } from "./support/cline.js";
 import { COPILOT_BIN, COPILOT_VERSION, copilotEnv } from "./support/copilot.js";
+import {
+  AGY_EXAMPLE_IDS,
+  expectInOrder,
+  historyPieces,
+  seedAgyExamples,
+  seedFrom,
+} from "./support/history.js";
 import { listSessions, viewCommon } from "./support/session.js";
 import { makeSource } from "./support/sources.js";
 
 const known = await knownHarnesses();
 const RESUME_PROMPT = "Please pick up where we left off.";
 const RESUMED = "Picked up: all earlier turns are in view.";
-
-function historyPieces(doc: { messages: { role: string; content: Record<string, unknown>[] }[] }) {
-  const out: string[] = [];
-  for (const m of doc.messages)
-    for (const b of m.content) {
-      if (b.type === "text" && String(b.text ?? "").trim() !== "") out.push(String(b.text));
-      if (b.type === "tool_use") out.push(String(b.id));
-      if (b.type === "tool_result" && typeof b.content === "string" && b.content.trim() !== "")
-        out.push(b.content.trim());
-    }
-  return out;
-}
-
-function expectInOrder(sent: string, pieces: string[]) {
-  let at = 0;
-  for (const p of pieces) {
-    const needle = JSON.stringify(p).slice(1, -1);
-    const found = sent.indexOf(needle, at);
-    expect(found, `in order in the request: ${p.slice(0, 80)}`).toBeGreaterThanOrEqual(0);
-    at = found + needle.length;
-  }
-}
 
 describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${COPILOT_VERSION} resume matrix`, () => {
   let server: MockServer;
@@ -97,15 +82,8 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${COPILOT_VERSION} resu
   }
 
   it("resumes agy conversations of both layouts continued into it, with the whole history", async () => {
-    for (const id of [
-      "8c1f2e4a-53b7-4d0e-9a61-7f3c2b9d0e15",
-      "0f4c7a2e-91b3-4d5f-8e6a-3c2b1d0e9f87",
-    ])
-      await continueAndResume(`agy-${id.slice(0, 8)}`, "agy", id, (home) =>
-        cpSync(join(REPO, "examples", "home", ".gemini"), join(home, ".gemini"), {
-          recursive: true,
-        }),
-      );
+    for (const id of AGY_EXAMPLE_IDS)
+      await continueAndResume(`agy-${id.slice(0, 8)}`, "agy", id, seedAgyExamples);
   }, 600_000);
 
   it.skipIf(!known.includes("cline"))(
@@ -113,15 +91,7 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${COPILOT_VERSION} resu
     async () => {
       const { box: src, id } = await makeClineSource(server);
       try {
-        await continueAndResume("cline", "cline", id, (home) =>
-          cpSync(
-            join(src.home, ".cline", "data", "sessions"),
-            join(home, ".cline", "data", "sessions"),
-            {
-              recursive: true,
-            },
-          ),
-        );
+        await continueAndResume("cline", "cline", id, seedFrom(src.home, ".cline/data/sessions"));
       } finally {
         src.dispose();
       }
@@ -139,10 +109,7 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${COPILOT_VERSION} resu
         const src = await makeSource(cli, server);
         try {
           const listed = await listSessions(src.box.home, from);
-          await continueAndResume(cli, from, listed[0]!.id, (home) => {
-            const at = join(src.box.home, rel);
-            if (existsSync(at)) cpSync(at, join(home, rel), { recursive: true });
-          });
+          await continueAndResume(cli, from, listed[0]!.id, seedFrom(src.box.home, rel));
         } finally {
           src.box.dispose();
         }

@@ -7,9 +7,11 @@
  * blocks), which each target names below.
  */
 
+import { cpSync, existsSync } from "node:fs";
+import { join } from "node:path";
 import { expect } from "vitest";
 import type { Item } from "../server/index.js";
-import type { CliId } from "./cli.js";
+import { type CliId, REPO } from "./cli.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -295,4 +297,23 @@ export function expectInOrder(sent: string, pieces: string[]) {
     expect(found, `in order in the request: ${p.slice(0, 80)}`).toBeGreaterThanOrEqual(0);
     at = found + needle.length;
   }
+}
+
+/** examples/home's agy conversations: agy 1.2's generic steps and agy 1.0's typed steps. */
+export const AGY_EXAMPLE_IDS = [
+  "8c1f2e4a-53b7-4d0e-9a61-7f3c2b9d0e15",
+  "0f4c7a2e-91b3-4d5f-8e6a-3c2b1d0e9f87",
+] as const;
+
+/** Seeds a home with examples/home's agy conversations. */
+export function seedAgyExamples(home: string): void {
+  cpSync(join(REPO, "examples", "home", ".gemini"), join(home, ".gemini"), { recursive: true });
+}
+
+/** Seeds a home with the folder `rel` (a harness's sessions) of the home `from`, when it is there. */
+export function seedFrom(from: string, rel: string): (home: string) => void {
+  return (home) => {
+    const at = join(from, rel);
+    if (existsSync(at)) cpSync(at, join(home, rel), { recursive: true });
+  };
 }
