@@ -224,6 +224,14 @@ export const searchOutput = z.object({
     .describe("index: the persistent index, as txcript query; scan: the fallback when it failed"),
 });
 
+/** A paged read's or export's redaction count (the same in every page). */
+const redactedCount = z
+  .number()
+  .int()
+  .min(0)
+  .nullable()
+  .describe("how many things were redacted in the whole session; null when not redacted");
+
 export const readOutput = z.object({
   harness,
   id: z.string(),
@@ -254,12 +262,7 @@ export const readOutput = z.object({
   changed: z
     .boolean()
     .describe("the session changed on disk since the cursor was issued; numbering is unchanged"),
-  redacted: z
-    .number()
-    .int()
-    .min(0)
-    .nullable()
-    .describe("how many things were redacted in the whole session; null when not redacted"),
+  redacted: redactedCount,
 });
 
 export const exportOutput = z.object({
@@ -271,12 +274,7 @@ export const exportOutput = z.object({
   estimated_tokens: z.number().int().min(0).describe("the token estimate of text"),
   text: z.string(),
   next_cursor: z.string().nullable(),
-  redacted: z
-    .number()
-    .int()
-    .min(0)
-    .nullable()
-    .describe("how many things were redacted in the whole session; null when not redacted"),
+  redacted: redactedCount,
 });
 
 export const continueOutput = z.object({
