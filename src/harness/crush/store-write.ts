@@ -8,27 +8,20 @@
  */
 
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import {
   ConflictError,
-  describeCause,
   errnoCode,
   InvalidRequestError,
   StoreError,
   UnsupportedError,
 } from "../../errors.js";
-import { publish, TargetExistsError, tempPath, writeFileAtomic } from "../../fsx.js";
+import { writeFileAtomic } from "../../fsx.js";
 import { parseBounded } from "../../json.js";
-import {
-  createDatabase,
-  type Db,
-  quoteIdentifier,
-  type SqlValue,
-  sqliteError,
-} from "../../sqlite.js";
-import type { DatabaseOwner } from "../shared/store-sqlite.js";
+import { type Db, quoteIdentifier, type SqlValue } from "../../sqlite.js";
+import { createPublished, type DatabaseOwner } from "../shared/store-sqlite.js";
 import type { CrushBody } from "./body.js";
 import { PROJECTS, projectDatabases } from "./probe.js";
 import { CRUSH_MIGRATIONS, CRUSH_SCHEMA, CRUSH_SCHEMA_VERSION } from "./schema.js";
@@ -97,40 +90,13 @@ export function createCrushDatabase(database: string): void {
       cause,
     });
   }
-  const tmp = tempPath(dirname(database), DATABASE);
-  let db: Db | undefined;
-  try {
-    const fresh = createDatabase(tmp);
-    db = fresh;
-    fresh.pragma("journal_mode = WAL");
-    fresh.transaction(() => {
-      for (const statement of CRUSH_SCHEMA) fresh.exec(statement);
-      const applied = fresh.prepare(
-        "INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, 1)",
-      );
-      for (const version of CRUSH_MIGRATIONS) applied.run(version);
-    })();
-    fresh.close();
-    db = undefined;
-    publish(tmp, database, true);
-  } catch (error) {
-    if (error instanceof TargetExistsError) return;
-    const failed = sqliteError("crush", database, error);
-    throw new StoreError(
-      "crush",
-      `could not create Crush's database: ${failed.detail || describeCause(error)}`,
-      { file: database, cause: error },
+  createPublished(CRUSH, database, "Crush's database", (fresh) => {
+    for (const statement of CRUSH_SCHEMA) fresh.exec(statement);
+    const applied = fresh.prepare(
+      "INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, 1)",
     );
-  } finally {
-    db?.close();
-    for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) {
-      try {
-        unlinkSync(f);
-      } catch {
-        // Published (linked) or never made.
-      }
-    }
-  }
+    for (const version of CRUSH_MIGRATIONS) applied.run(version);
+  });
 }
 
 /**
