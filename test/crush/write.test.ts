@@ -321,6 +321,25 @@ describe("writing Crush sessions", () => {
     expect(dump(real)).toEqual(before);
   });
 
+  it.each([
+    ["garbage", () => Buffer.from("this is not a database\n".repeat(200))],
+    ["a truncated database", (file: string) => readFileSync(file).subarray(0, 1000)],
+  ])("refuses a listed crush.db that is %s in one line, leaving its bytes", (_what, damage) => {
+    const root = tempDir("crush-w-root-");
+    const project = tempDir("crush-w-project-");
+    const file = createCrushProject(root, project, everyKindSessions());
+    const bytes = damage(file);
+    rmSync(`${file}-wal`, { force: true });
+    rmSync(`${file}-shm`, { force: true });
+    writeFileSync(file, bytes);
+    const store = new CrushStore({ root, busyTimeoutMs: 100 });
+    const message = oneLine(() =>
+      store.save(session("a1b2c3d4-0000-4000-8000-00000000000a", project)),
+    );
+    expect(message).toContain(file);
+    expect(readFileSync(file)).toEqual(bytes);
+  });
+
   it("refuses to rewrite a projects.json that is not Crush's list, creating nothing", () => {
     const root = tempDir("crush-w-root-");
     writeFileSync(join(root, "projects.json"), '{"projects": 3}');
