@@ -188,6 +188,22 @@ describe("writing Crush sessions", () => {
     expect(found[0]?.meta.cwd).toBe(project);
   });
 
+  it("a project listed with a data directory another project shares goes into that database", () => {
+    const root = tempDir("crush-w-root-");
+    const first = tempDir("crush-w-project-");
+    const second = tempDir("crush-w-project-");
+    const file = createCrushProject(root, first, everyKindSessions());
+    const list = JSON.parse(readFileSync(join(root, "projects.json"), "utf8"));
+    list.projects.push({ ...list.projects[0], path: second });
+    writeFileSync(join(root, "projects.json"), JSON.stringify(list, null, 2));
+    const before = readFileSync(join(root, "projects.json"));
+    const saved = new CrushStore({ root }).save(
+      session("a1b2c3d4-0000-4000-8000-00000000000b", second),
+    );
+    expect(saved.path).toBe(file);
+    expect(readFileSync(join(root, "projects.json"))).toEqual(before);
+  });
+
   it("round-trips random sessions: save then load gives back the Body written", () => {
     fc.assert(
       fc.property(shapedSessionArb, (common) => {

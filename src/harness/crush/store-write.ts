@@ -42,7 +42,8 @@ export function targetDatabase(
     throw new StoreError("crush", `${list.problem}; txcript will not rewrite it`, {
       file: join(root, PROJECTS),
     });
-  const listed = list.databases.find((d) => d.cwd === cwd);
+  // An entry whose data directory an earlier project shares still names this project's database.
+  const listed = list.entries.find((d) => d.cwd === cwd);
   if (listed !== undefined) return { database: listed.path, register: false };
   const tag = createHash("sha256").update(cwd).digest("hex").slice(0, 8);
   const name = `${basename(cwd).replace(/[^A-Za-z0-9._-]/g, "_") || "project"}-${tag}`;
