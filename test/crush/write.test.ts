@@ -219,6 +219,26 @@ describe("writing Crush sessions", () => {
     );
   });
 
+  it("writes a huge session: 5,000 rows and a 20 MB text, read back whole", () => {
+    const root = tempDir("crush-w-root-");
+    const project = tempDir("crush-w-project-");
+    const body: Common = [];
+    for (let i = 0; i < 2500; i++) {
+      body.push({ role: "user", content: [{ type: "text", text: `prompt ${i}` }], timestamp: T0 });
+      body.push({
+        role: "assistant",
+        content: [{ type: "text", text: i === 7 ? "x".repeat(20_000_000) : `answer ${i}` }],
+        timestamp: T1,
+      });
+    }
+    const t = crush.codec.fromCommon({ meta: { id: "huge-1", timestamp: T0, cwd: project }, body });
+    const store = new CrushStore({ root });
+    const saved = store.save(t);
+    const back = store.load(saved.id);
+    expect(back.body.messages).toHaveLength(5000);
+    expect(back.body).toEqual(t.body);
+  });
+
   it("without a project: the global workspace's database, read back under the global folder", () => {
     const root = tempDir("crush-w-root-");
     const store = new CrushStore({ root });

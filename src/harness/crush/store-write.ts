@@ -146,31 +146,42 @@ function sqlValue(v: Json | undefined, what: string): SqlValue {
   throw new InvalidRequestError("crush", `${what} is not a column value`);
 }
 
-/** INSERT `row` into `table`, naming only the columns it fills; a value for a column the table lacks is refused. */
-function insertRow(db: Db, table: string, row: JsonObject, what: string, file: string): void {
+/**
+ * An inserter of rows into `table` for one transaction: each row names only
+ * the columns it fills; a value for a column the table lacks is refused.
+ * The table's columns and the statements are looked up once.
+ */
+function rowInserter(db: Db, table: string, file: string) {
   const known = new Set(
     db
       .prepare<[], { name: string }>(`PRAGMA table_info(${quoteIdentifier(table)})`)
       .all()
       .map((c) => c.name),
   );
-  const names: string[] = [];
-  const values: SqlValue[] = [];
-  for (const [k, v] of Object.entries(row)) {
-    if (!known.has(k)) {
-      if (v === null || v === undefined) continue;
-      throw new UnsupportedError(
-        "crush",
-        `the ${table} table has no column ${k} (a database of another Crush version?)`,
-        { file },
-      );
+  const statements = new Map<string, ReturnType<Db["prepare"]>>();
+  return (row: JsonObject, what: string): void => {
+    const names: string[] = [];
+    const values: SqlValue[] = [];
+    for (const [k, v] of Object.entries(row)) {
+      if (!known.has(k)) {
+        if (v === null || v === undefined) continue;
+        throw new UnsupportedError(
+          "crush",
+          `the ${table} table has no column ${k} (a database of another Crush version?)`,
+          { file },
+        );
+      }
+      names.push(quoteIdentifier(k));
+      values.push(sqlValue(v, `${what}'s ${k}`));
     }
-    names.push(quoteIdentifier(k));
-    values.push(sqlValue(v, `${what}'s ${k}`));
-  }
-  db.prepare(
-    `INSERT INTO ${quoteIdentifier(table)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
-  ).run(values);
+    const sql = `INSERT INTO ${quoteIdentifier(table)} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`;
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    statement.run(values);
+  };
 }
 
 /** Remove session `id`'s rows (for an overwrite): its read files, file history, messages, then the session. */
@@ -211,16 +222,12 @@ export function insertCrushSession(
       );
   });
   db.pragma("defer_foreign_keys = ON");
+  const message = rowInserter(db, "messages", file);
   body.messages.forEach((m, i) => {
-    insertRow(db, "messages", m, `message ${i}`, file);
+    message(m, `message ${i}`);
   });
-  insertRow(
-    db,
-    "sessions",
-    { ...body.session, message_count: body.messages.length },
-    "the session",
-    file,
-  );
+  const sessionRow = rowInserter(db, "sessions", file);
+  sessionRow({ ...body.session, message_count: body.messages.length }, "the session");
 }
 
 /**
