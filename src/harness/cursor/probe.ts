@@ -29,6 +29,8 @@ const TRANSCRIPTS_DIR = "agent-transcripts";
 const CHATS_DIR = "chats";
 const CHAT_DATABASE = "store.db";
 export const CHAT_META = "meta.json";
+/** The user's prompts beside `store.db` [S]. */
+export const CHAT_PROMPTS = "prompt_history.json";
 
 /** Where a session's messages are: its chat store, or its agent transcript. */
 export type CursorSource =
@@ -100,7 +102,12 @@ export function sourceFingerprint(source: CursorSource): Fingerprint {
   const files: Fingerprint["files"] = [];
   const paths =
     source.kind === "chat"
-      ? [source.path, `${source.path}-wal`, join(source.dir, CHAT_META)]
+      ? [
+          source.path,
+          `${source.path}-wal`,
+          join(source.dir, CHAT_META),
+          join(source.dir, CHAT_PROMPTS),
+        ]
       : [source.path];
   for (const path of paths) {
     const st = statSync(path, { throwIfNoEntry: false });

@@ -11,10 +11,10 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { isJsonObject, type JsonObject } from "../../common.js";
+import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot, type SqlValue, tableNames } from "../../sqlite.js";
 import { EPOCH, timestampFromMillis, timestampMillis } from "../../time.js";
@@ -40,6 +40,7 @@ import { desktopMeta, desktopTime, desktopUpdated } from "./desktop-meta.js";
 import { chatMeta, checkChatSchema, cursorTime } from "./meta.js";
 import {
   CHAT_META,
+  CHAT_PROMPTS,
   type CursorSource,
   cursorIndexView,
   cursorRoot,
@@ -202,6 +203,17 @@ export class CursorStore implements Store<CursorBody> {
     return value;
   }
 
+  /** `prompt_history.json` as parsed, when the chat has one; a file that is not JSON is named. */
+  private chatPromptsFile(dir: string): Json | undefined {
+    const path = join(dir, CHAT_PROMPTS);
+    if (!isRegularFile(path)) return undefined;
+    try {
+      return jsonFromText(readFileSync(path, "utf8"));
+    } catch {
+      throw new ParseError("cursor", "the chat's prompt_history.json is not JSON", { file: path });
+    }
+  }
+
   private loadSource(source: CursorSource): Transcript<CursorBody> {
     const mtime = () => timestampFromMillis(statSync(source.path).mtimeMs);
     if (source.kind === "transcript") {
@@ -215,6 +227,7 @@ export class CursorStore implements Store<CursorBody> {
       harness: "cursor",
     });
     const body: CursorChatBody = { ...read, chat };
+    assignDefined(body, "prompts", this.chatPromptsFile(source.dir));
     const meta = chatMeta(body, source.id);
     // Cursor finds a chat by its folder's name, whatever the record says.
     meta.id = source.id;
