@@ -171,7 +171,13 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
   });
 
   it("falls back to chat_history.jsonl when the updates hold only Raw records", () => {
-    const t = grok.codec.toCommon(new GrokStore({ root: home() }).load(HISTORY_ONLY_ID));
+    const root = home();
+    // A chunk with nothing to read makes no conversation either.
+    appendFileSync(
+      join(grokSessionDir(root, HISTORY_ONLY_ID), "updates.jsonl"),
+      `${JSON.stringify({ params: { update: { sessionUpdate: "agent_message_chunk", content: { type: "audio" } } } })}\n`,
+    );
+    const t = grok.codec.toCommon(new GrokStore({ root }).load(HISTORY_ONLY_ID));
     expect(t.meta).toEqual({
       id: HISTORY_ONLY_ID,
       timestamp: "2026-07-18T15:22:36Z",

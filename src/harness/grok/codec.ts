@@ -7,9 +7,9 @@
  * when the call finished (`failed`: an error). Any other kind
  * (`hook_execution`, `retry_state`, a newer one) is a Raw record: a Raw
  * tool_use named by its kind on an assistant message, its fields the
- * input. When no update is conversation, `chat_history.jsonl` is read
- * for the prompts, the Raw records after them. No usage or stop reason is recorded. fromCommon is
- * deterministic.
+ * input. When no update makes a conversation block, `chat_history.jsonl`
+ * is read for the prompts, the Raw records after them. No usage or stop
+ * reason is recorded. fromCommon is deterministic.
  */
 
 import {
@@ -129,7 +129,7 @@ function rawRecord(kind: string, update: JsonObject, line: JsonObject, index: nu
 
 interface Read {
   messages: Message[];
-  /** Whether any update was conversation (a chunk, call or plan), not only Raw records. */
+  /** Whether any update made a conversation block (a chunk's, a call's or a plan's), not only Raw records. */
   conversation: boolean;
 }
 
@@ -171,13 +171,13 @@ function fromUpdates(updates: readonly JsonObject[], start: Timestamp): Read {
       continue;
     }
     previous = lineMillis(line) ?? previous;
-    conversation = true;
     switch (kind) {
       case "user_message_chunk":
       case "agent_message_chunk":
       case "agent_thought_chunk": {
         const blocks = chunkBlocks(u.content, kind === "agent_thought_chunk");
         if (blocks.length === 0) break;
+        conversation = true;
         const m = open(kind === "user_message_chunk" ? "user" : "assistant", u);
         for (const b of blocks) append(m, b);
         break;
@@ -185,6 +185,7 @@ function fromUpdates(updates: readonly JsonObject[], start: Timestamp): Read {
       case "plan": {
         const b = planText(u);
         if (b !== undefined) {
+          conversation = true;
           open("assistant", u).content.push(b);
           sealed.add(b);
         }
@@ -195,6 +196,7 @@ function fromUpdates(updates: readonly JsonObject[], start: Timestamp): Read {
         const id = str(u, "toolCallId");
         const call = id === undefined ? undefined : calls.get(id);
         if (id === undefined || call === undefined) break;
+        conversation = true;
         if (!called.has(id)) {
           called.add(id);
           open("assistant", u).content.push({ type: "tool_use", id, tool: toolFromGrok(call) });
