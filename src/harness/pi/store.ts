@@ -13,6 +13,7 @@ import { isJsonObject, type JsonObject } from "../../common.js";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
 import { mkdirInside, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
+import { linePieces } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -42,14 +43,7 @@ import {
 import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint, stampFiles } from "../shared/probe.js";
 import { readSessionText, saveError, sessionIdProblem, skipReason } from "../shared/store-files.js";
-import {
-  commonEntries,
-  entriesOf,
-  headerOf,
-  idFromFileName,
-  joinLines,
-  type PiBody,
-} from "./body.js";
+import { commonEntries, entriesOf, headerOf, idFromFileName, type PiBody } from "./body.js";
 import { piTime } from "./meta.js";
 import { piRoot, sessionPaths } from "./probe.js";
 import { parsePi } from "./text.js";
@@ -209,7 +203,7 @@ export class PiStore extends OneRootStore implements Store<PiBody> {
     try {
       files.push(...mkdirInside(this.root, dir, "pi"));
       const replacing = existing.some((p) => resolve(p) === resolve(path));
-      writeFileAtomic(path, joinLines(withEol(lines)), { exclusive: !replacing });
+      writeFileAtomic(path, linePieces(withEol(lines)), { exclusive: !replacing });
       files.unshift(path);
       for (const old of existing)
         if (resolve(old) !== resolve(path)) unlinkSync(realPathInside(this.root, old, "pi"));
