@@ -15,7 +15,7 @@
  * order, and Cline appends its answer to the copy.
  */
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "./server/index.js";
@@ -31,6 +31,7 @@ import {
 import { COPILOT_VERSION, makeCopilotSource } from "./support/copilot.js";
 import {
   AGY_EXAMPLE_IDS,
+  continuedCopy,
   expectInOrder,
   historyPieces,
   seedAgyExamples,
@@ -124,19 +125,9 @@ describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () =
     seed: (home: string) => void,
   ) {
     const home = join(box.root, `resume-${label}`);
-    mkdirSync(home, { recursive: true });
-    seed(home);
-    const before = await viewCommon(home, id, from);
-    const written = await txcript(
-      ["continue", id, "--from", from, "--with", "cline", "--no-resume"],
-      home,
-      { allowFail: true },
-    );
-    expect(written.status, written.stderr).toBe(0);
-    const copy = (await listSessions(home, "cline"))[0];
-    expect(copy, "the copy is listed").toBeDefined();
+    const { before, copy } = await continuedCopy(home, from, id, seed, "cline");
     // The copy names the source's cwd, which need not exist here: point its manifest at the project.
-    const manifestPath = copy!.path.replace(/\.messages\.json$/, ".json");
+    const manifestPath = copy.path.replace(/\.messages\.json$/, ".json");
     const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
     manifest.cwd = box.project;
     manifest.workspace_root = box.project;
@@ -145,7 +136,7 @@ describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () =
     const resumeEnv = clineEnv(home, server.url);
     server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);
     const n = server.requests.length;
-    const ran = await acpResume(resumeEnv, box.project, copy!.id, RESUME_PROMPT);
+    const ran = await acpResume(resumeEnv, box.project, copy.id, RESUME_PROMPT);
     expect(ran.stopReason, ran.stderr.slice(-3000)).toBe("end_turn");
     const request = server.requests.slice(n).find((r) => r.scripted);
     expect(request, "Cline sent the resumed conversation").toBeDefined();
@@ -156,7 +147,7 @@ describe.skipIf(!enabled)(`Cline ${CLINE_VERSION} against the mock server`, () =
       for (const b of m.content)
         if (b.type === "thinking" && String(b.text ?? "").trim() !== "")
           expect(sent).toContain(JSON.stringify(String(b.text)).slice(1, -1));
-    const after = await viewCommon(home, copy!.id, "cline");
+    const after = await viewCommon(home, copy.id, "cline");
     expect(after.messages.length).toBeGreaterThan(before.messages.length);
     expect(after.messages.at(-1)?.content).toEqual([{ type: "text", text: RESUMED }]);
     expect(server.unexpected).toEqual([]);

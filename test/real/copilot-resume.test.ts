@@ -7,15 +7,15 @@
  * order, then the new prompt; the CLI appends its answer to the copy.
  */
 
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "./server/index.js";
-import { cliVersion, knownHarnesses, run, sandbox, txcript } from "./support/cli.js";
+import { cliVersion, knownHarnesses, run, sandbox } from "./support/cli.js";
 import { CLINE_VERSION, makeClineSource } from "./support/cline.js";
 import { COPILOT_BIN, COPILOT_VERSION, copilotEnv } from "./support/copilot.js";
 import {
   AGY_EXAMPLE_IDS,
+  continuedCopy,
   expectInOrder,
   historyPieces,
   seedAgyExamples,
@@ -47,22 +47,12 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${COPILOT_VERSION} resu
     seed: (home: string) => void,
   ) {
     const home = join(box.root, `into-copilot-${label}`);
-    mkdirSync(home, { recursive: true });
-    seed(home);
-    const before = await viewCommon(home, id, from);
-    const written = await txcript(
-      ["continue", id, "--from", from, "--with", "copilot", "--no-resume"],
-      home,
-      { allowFail: true },
-    );
-    expect(written.status, written.stderr).toBe(0);
-    const copy = (await listSessions(home, "copilot"))[0];
-    expect(copy, "the copy is listed").toBeDefined();
+    const { before, copy } = await continuedCopy(home, from, id, seed, "copilot");
     server.setScript([{ prompt: RESUME_PROMPT, steps: [{ text: RESUMED }] }]);
     const n = server.requests.length;
     const ran = await run(
       COPILOT_BIN,
-      ["--resume", copy!.id, "-p", RESUME_PROMPT, "--allow-all-tools"],
+      ["--resume", copy.id, "-p", RESUME_PROMPT, "--allow-all-tools"],
       {
         cwd: box.project,
         env: copilotEnv(home, server.url),
@@ -73,7 +63,7 @@ describe.skipIf(!known.includes("copilot"))(`Copilot CLI ${COPILOT_VERSION} resu
     const request = server.requests.slice(n).find((r) => r.scripted);
     expect(request, "Copilot CLI sent the resumed conversation").toBeDefined();
     expectInOrder(JSON.stringify(request!.body), [...historyPieces(before), RESUME_PROMPT]);
-    const after = await viewCommon(home, copy!.id, "copilot");
+    const after = await viewCommon(home, copy.id, "copilot");
     expect(after.messages.at(-1)?.content).toEqual([{ type: "text", text: RESUMED }]);
     expect(server.unexpected).toEqual([]);
     console.log(

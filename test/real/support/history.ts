@@ -7,11 +7,12 @@
  * blocks), which each target names below.
  */
 
-import { cpSync, existsSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { Item } from "../server/index.js";
-import { type CliId, REPO } from "./cli.js";
+import { type CliId, REPO, txcript } from "./cli.js";
+import { type CommonDoc, type Listed, listSessions, viewCommon } from "./session.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -316,4 +317,30 @@ export function seedFrom(from: string, rel: string): (home: string) => void {
     const at = join(from, rel);
     if (existsSync(at)) cpSync(at, join(home, rel), { recursive: true });
   };
+}
+
+/**
+ * A fresh home `home`, seeded by `seed`, with session `id` of `from`
+ * continued into `into` by txcript (not resumed): the source as Common and
+ * the copy as listed, both checked to be there.
+ */
+export async function continuedCopy(
+  home: string,
+  from: string,
+  id: string,
+  seed: (home: string) => void,
+  into: string,
+): Promise<{ before: CommonDoc; copy: Listed }> {
+  mkdirSync(home, { recursive: true });
+  seed(home);
+  const before = await viewCommon(home, id, from);
+  const written = await txcript(
+    ["continue", id, "--from", from, "--with", into, "--no-resume"],
+    home,
+    { allowFail: true },
+  );
+  expect(written.status, written.stderr).toBe(0);
+  const copy = (await listSessions(home, into))[0];
+  expect(copy, "the copy is listed").toBeDefined();
+  return { before, copy: copy! };
 }
