@@ -13,10 +13,9 @@ export const APPLICATION_ID = 0x74786369;
 /**
  * Bump on any change below, or to what a refresh stores (5: chunk bodies
  * deflated; 6: first-prompt titles for Claude Code and Codex, no title
- * chunk that repeats the first prompt; 7: tool text without base64 blobs);
- * an older index is rebuilt from the stores.
+ * chunk that repeats the first prompt); an older index is rebuilt from the stores.
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 6;
 
 /** The SQL function that gives a chunk's stored body back as text. */
 export const TEXT_FUNCTION = "txcript_chunk_text";

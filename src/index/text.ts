@@ -58,22 +58,6 @@ function cap(text: string): string {
   return text.length > MAX_CHUNK_CHARS ? text.slice(0, MAX_CHUNK_CHARS) : text;
 }
 
-/**
- * A run of 256 or more base64 characters (either alphabet) with no space,
- * mixing capitals, small letters and digits, with 24 letters and digits in
- * a row somewhere, is encoded data (an image, a file, a key), not words:
- * FTS5 would cut it into one-off "words" at `+`, `/` and `=` that nobody
- * types. (Long paths and identifiers lack the mix or the 24 in a row.)
- */
-const RUN = /[A-Za-z0-9+/=_-]{256,}/g;
-const isBlob = (run: string) =>
-  /[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run) && /[A-Za-z0-9]{24}/.test(run);
-
-/** Tool text with its encoded blobs left out (a space keeps the words around one apart). */
-export function withoutBlobs(text: string): string {
-  return text.length < 256 ? text : text.replace(RUN, (run) => (isBlob(run) ? " " : run));
-}
-
 /** Every string and number inside a JSON value, in order: what a search can find in it. */
 function jsonWords(value: Json | undefined, out: string[]): void {
   if (value === null || value === undefined) return;
@@ -101,11 +85,11 @@ function blockText(block: Block, role: Message["role"]): { kind: Kind; text: str
     case "thinking":
       return block.text ? { kind: "thinking", text: block.text } : undefined;
     case "tool_use":
-      return { kind: "tool_call", text: withoutBlobs(toolText(block.tool)) };
+      return { kind: "tool_call", text: toolText(block.tool) };
     case "tool_result": {
       const words: string[] = [];
       jsonWords(block.content, words);
-      return { kind: "tool_output", text: withoutBlobs(words.join(" ")) };
+      return { kind: "tool_output", text: words.join(" ") };
     }
     case "image":
       return undefined;
