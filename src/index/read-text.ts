@@ -7,7 +7,6 @@
 import { describeCause, TxcriptError } from "../errors.js";
 import type { Local } from "../local.js";
 import type { HarnessId } from "../transcript.js";
-import { storedBody } from "./schema.js";
 import {
   type Chunk,
   chunksOf,
@@ -26,28 +25,16 @@ export interface TextTodo {
   updated_ms: number;
 }
 
-/**
- * A chunk with its body as the index stores it (`storedBody`): packed
- * where it is read, so a text worker deflates beside the thread that writes.
- * (A Buffer crosses to the writing thread as a Uint8Array.)
- */
-interface ReadChunk extends Chunk {
-  stored: string | Uint8Array;
-}
-
 /** What a session gives the index, or why it could not be read. */
 export type TextRead =
-  | { chunks: ReadChunk[]; usage: UsageTotals; rows: UsageRow[] }
+  | { chunks: Chunk[]; usage: UsageTotals; rows: UsageRow[] }
   | { error: string };
 
 export function readText(local: Local, todo: TextTodo): TextRead {
   try {
     const { transcript } = local.load({ harness: todo.harness, id: todo.id });
     return {
-      chunks: chunksOf(transcript, todo.updated_ms).map((c) => ({
-        ...c,
-        stored: storedBody(c.body),
-      })),
+      chunks: chunksOf(transcript, todo.updated_ms),
       usage: usageOf(transcript),
       rows: usageRowsOf(transcript, todo.updated_ms),
     };

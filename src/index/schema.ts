@@ -23,18 +23,13 @@ export const TEXT_FUNCTION = "txcript_chunk_text";
 /** Bodies shorter than this are stored as text: deflating them saves nothing worth a call. */
 const PACK_FROM = 512;
 
-/**
- * A chunk's body as stored: deflated where that saves a tenth or more, else
- * the text itself. The bytes are copied out of zlib's output: a short result
- * is a view of a 16 KiB buffer, which kept alive (a batch of read chunks)
- * or cloned to another thread (the whole buffer goes) costs that 16 KiB.
- */
-export function storedBody(text: string): string | Uint8Array {
+/** A chunk's body as stored: deflated where that saves a tenth or more, else the text itself. */
+export function storedBody(text: string): string | Buffer {
   if (text.length < PACK_FROM) return text;
   const raw = Buffer.from(text, "utf8");
   // Level 1: most of the saving at a fraction of the time (the build writes every body).
   const packed = deflateRawSync(raw, { level: 1 });
-  return packed.length <= raw.length * 0.9 ? new Uint8Array(packed) : text;
+  return packed.length <= raw.length * 0.9 ? packed : text;
 }
 
 /** A stored body (`storedBody`) as text. */

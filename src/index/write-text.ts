@@ -1,6 +1,6 @@
 /**
  * Writing one batch of sessions' text into the index: each session's
- * searchable chunks (stored as the reader packed them, entered into FTS5 here rather than
+ * searchable chunks (stored deflated, entered into FTS5 here rather than
  * by trigger) and usage rows replace its old ones, and its entry records
  * the text's fingerprint, error and token totals. A session whose files
  * changed since it was read is left for the next refresh.
@@ -8,6 +8,7 @@
 
 import type { Db } from "../sqlite.js";
 import type { TextRead, TextTodo } from "./read-text.js";
+import { storedBody } from "./schema.js";
 
 /** The statements prepared once; the returned function writes one batch (run it in a transaction). */
 export function textWriter(
@@ -47,7 +48,13 @@ export function textWriter(
       if (changed === 0) continue; // changed meanwhile: the next refresh reads it again
       dropChunks.run(row.rowid);
       for (const c of "chunks" in read ? read.chunks : []) {
-        const { lastInsertRowid } = addChunk.run(row.rowid, c.ordinal, c.kind, c.at, c.stored);
+        const { lastInsertRowid } = addChunk.run(
+          row.rowid,
+          c.ordinal,
+          c.kind,
+          c.at,
+          storedBody(c.body),
+        );
         addText.run(lastInsertRowid, c.body);
       }
       dropUsage.run(row.rowid);
