@@ -50,7 +50,7 @@ interface Variant {
 }
 
 const SHIPPED = "tokenize = 'unicode61 remove_diacritics 2'";
-const SHIPPED_NAME = "packed (schema 5 to 7, shipped)";
+const SHIPPED_NAME = "packed (schema 5 and 6, shipped)";
 const VARIANTS: Record<string, Variant> = {
   "text (schema 4)": { fts: SHIPPED },
   [SHIPPED_NAME]: { fts: SHIPPED, packed: true },
