@@ -30,6 +30,8 @@ import { formatTimestamp } from "../src/time.js";
 import type { Common, Transcript } from "../src/transcript.js";
 import { writeAgyDatabase } from "../test/antigravity-store/support.js";
 import { buildConversation, type ConversationSpec } from "../test/support/agy-fixtures.js";
+import { beside, GOALS } from "./goals.js";
+import { loadAll, runOnce } from "./scale.bench.js";
 import { interleaved, mb, median, report, runProcess } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -220,30 +222,22 @@ function main(): void {
   // The text build: the first query reads every session's text.
   rmSync(cache, { recursive: true, force: true });
   runProcess([node, BIN, "list", "--json"], withCache);
-  const build = runProcess([node, BIN, "query", RARE, "--json"], withCache);
+  const built = runOnce([BIN, "query", RARE, "--json"], withCache);
+  const build = built.ms;
   const indexBytes = ["index.db", "index.db-wal"].reduce((sum, f) => {
     const p = join(cache, f);
     return sum + (existsSync(p) ? statSync(p).size : 0);
   }, 0);
   const distUrl = (p: string) => JSON.stringify(pathToFileURL(join(ROOT, "dist", p)).href);
-  const loadCode = `const { Local } = await import(${distUrl("local.js")});
-    const local = new Local({ env: process.env });
-    const t0 = performance.now();
-    let messages = 0;
-    for (const s of (await local.list()).sessions) messages += local.load(s).transcript.body.length;
-    process.stdout.write(JSON.stringify({ ms: performance.now() - t0, messages }));`;
-  const load = spawnSync(node, ["--input-type=module", "-e", loadCode], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    encoding: "utf8",
-    maxBuffer: 1 << 26,
-  });
-  const loaded = JSON.parse(load.stdout) as { ms: number; messages: number };
+  const loaded = loadAll(env);
   const rate = (ms: number) => `${(sourceBytes / 1024 / 1024 / (ms / 1000)).toFixed(1)} MB/s`;
   report([
     {
-      "index build (list then first query, whole process)": `${fmt(build)}, ${rate(build)}`,
-      "discover + load + toCommon of the same sessions (in one process)": `${fmt(loaded.ms)}, ${rate(loaded.ms)}, ${loaded.messages} messages`,
-      "index size": `${mb(indexBytes)} (${(indexBytes / sourceBytes).toFixed(2)}x the sources)`,
+      "index text build (first query after a list, whole process)": `${fmt(build)}, ${rate(build)}, CPU ${fmt(built.cpu)}, peak RSS ${mb(built.rss)}`,
+      "discover + load + toCommon of the same sessions (in one process)": `${fmt(loaded.ms)}, ${rate(loaded.ms)}, CPU ${fmt(loaded.cpu)}, ${loaded.messages} messages`,
+      "build rate beside load": beside(GOALS.indexBuildRate, loaded.ms / build),
+      "in CPU time": beside(GOALS.indexBuildCpu, loaded.cpu / built.cpu),
+      "index size": `${mb(indexBytes)}, ${beside(GOALS.indexSize, indexBytes / sourceBytes)} the sources`,
     },
   ]);
 
@@ -288,6 +282,10 @@ function main(): void {
       "text build, text read on a worker thread (library, one process)": side("worker"),
       "text build on the calling thread alone": side("alone"),
       ratio: `${(median(builds.worker?.ms ?? []) / median(builds.alone?.ms ?? [])).toFixed(2)}x`,
+      "peak RSS with the worker": beside(
+        GOALS.indexBuildRss,
+        median(builds.worker?.rss ?? []) / 1048576,
+      ),
     },
   ]);
 

@@ -41,6 +41,7 @@ import { formatTimestamp } from "../src/time.js";
 import type { Common, Transcript } from "../src/transcript.js";
 import { writeAgyDatabase } from "../test/antigravity-store/support.js";
 import { buildConversation } from "../test/support/agy-fixtures.js";
+import { beside, GOALS } from "./goals.js";
 import { interleaved, mb, median, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -139,13 +140,19 @@ export function generate(count: number): Store {
   return { env, touch: join(roots.claude_code, cc[0] ?? ""), bytes };
 }
 
-/** One whole process: its time (ms) and peak RSS (bytes, by /usr/bin/time; NaN without it). */
-function runOnce(argv: string[], env: Record<string, string>): { ms: number; rss: number } {
+/**
+ * One whole process: its time (ms), peak RSS (bytes) and CPU time (user +
+ * system, ms), the last two by /usr/bin/time (NaN without it).
+ */
+export function runOnce(
+  argv: string[],
+  env: Record<string, string>,
+): { ms: number; rss: number; cpu: number } {
   const timed = existsSync("/usr/bin/time");
   const t0 = performance.now();
   const r = spawnSync(
     timed ? "/usr/bin/time" : process.execPath,
-    timed ? ["-f", "rss %M", process.execPath, ...argv] : argv,
+    timed ? ["-f", "cpu %U %S rss %M", process.execPath, ...argv] : argv,
     {
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["ignore", "ignore", "pipe"],
@@ -154,26 +161,37 @@ function runOnce(argv: string[], env: Record<string, string>): { ms: number; rss
   );
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr}`);
-  const kb = /rss (\d+)\s*$/.exec(r.stderr)?.[1];
-  return { ms, rss: kb === undefined ? Number.NaN : Number(kb) * 1024 };
+  const m = /cpu ([\d.]+) ([\d.]+) rss (\d+)\s*$/.exec(r.stderr);
+  if (!m) return { ms, rss: Number.NaN, cpu: Number.NaN };
+  return { ms, rss: Number(m[3]) * 1024, cpu: (Number(m[1]) + Number(m[2])) * 1000 };
 }
 
-/** Discover, load and toCommon every session in one process: ms (the text build's floor). */
-function loadAll(env: Record<string, string>): { ms: number; messages: number } {
+/**
+ * Discover, load and toCommon every session of the store `env` names, in
+ * one process: wall and CPU time (ms) of that work alone, and the messages
+ * read. The floor any text build pays.
+ */
+export function loadAll(env: Record<string, string>): {
+  ms: number;
+  cpu: number;
+  messages: number;
+} {
   const url = JSON.stringify(pathToFileURL(join(ROOT, "dist", "local.js")).href);
   const code = `const { Local } = await import(${url});
     const local = new Local({ env: process.env });
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     let messages = 0;
     for (const s of (await local.list()).sessions) messages += local.load(s).transcript.body.length;
-    process.stdout.write(JSON.stringify({ ms: performance.now() - t0, messages }));`;
+    const c = process.cpuUsage(c0);
+    process.stdout.write(JSON.stringify({ ms: performance.now() - t0, cpu: (c.user + c.system) / 1000, messages }));`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
     env: { PATH: process.env.PATH ?? "", ...env },
     encoding: "utf8",
     maxBuffer: 1 << 26,
   });
   if (r.status !== 0) throw new Error(`load + toCommon: ${r.stderr}`);
-  return JSON.parse(r.stdout) as { ms: number; messages: number };
+  return JSON.parse(r.stdout) as { ms: number; cpu: number; messages: number };
 }
 
 /** Open + refresh, then the query alone, in one process: medians in ms. */
@@ -201,7 +219,7 @@ function queryWork(env: Record<string, string>): { query: number; hits: number }
 interface Measured {
   ms: Record<string, number>;
   /** The first build: list + query whole processes, their peak RSS, and the load floor. */
-  build: { ms: number; rss: number; load: number; messages: number };
+  build: { ms: number; rss: number; cpu: number; load: number; loadCpu: number; messages: number };
   hits: number;
 }
 
@@ -242,7 +260,9 @@ function measure(store: Store, runs: number): Measured {
     build: {
       ms: first.ms + firstQuery.ms,
       rss: Math.max(first.rss, firstQuery.rss),
+      cpu: first.cpu + firstQuery.cpu,
       load: loaded.ms,
+      loadCpu: loaded.cpu,
       messages: loaded.messages,
     },
     hits: work[0]?.hits ?? 0,
@@ -290,14 +310,19 @@ function main(): void {
   for (const [n, s, m] of [
     [small, stores.small, a],
     [large, stores.large, b],
-  ] as const)
+  ] as const) {
+    const goal =
+      n === 1000 ? GOALS.scaleBuildRate1000 : n === 2000 ? GOALS.scaleBuildRate2000 : undefined;
+    const wall = m.build.load / m.build.ms;
     report([
       {
-        [`first build at ${n} (cold list + first query)`]: `${ms(m.build.ms)}, ${rate(s.bytes, m.build.ms)}, peak RSS ${mb(m.build.rss)}`,
-        "discover + load + toCommon (one process)": `${ms(m.build.load)}, ${rate(s.bytes, m.build.load)}, ${m.build.messages} messages`,
-        "build rate beside load": `${(m.build.load / m.build.ms).toFixed(2)}x`,
+        [`first build at ${n} (cold list + first query)`]: `${ms(m.build.ms)}, ${rate(s.bytes, m.build.ms)}, CPU ${ms(m.build.cpu)}, peak RSS ${beside(GOALS.scaleBuildRss, m.build.rss / 1048576)}`,
+        "discover + load + toCommon (one process)": `${ms(m.build.load)}, ${rate(s.bytes, m.build.load)}, CPU ${ms(m.build.loadCpu)}, ${m.build.messages} messages`,
+        "build rate beside load": goal ? beside(goal, wall) : `${wall.toFixed(2)}x (goal >= 0.80x)`,
+        "in CPU time": beside(GOALS.indexBuildCpu, m.build.loadCpu / m.build.cpu),
       },
     ]);
+  }
   report([{ "rare-word hits": `${a.hits} at ${small}, ${b.hits} at ${large}` }]);
 }
 
