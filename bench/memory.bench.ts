@@ -105,8 +105,15 @@ function agyFile(): { path: string; id: string } {
   return { path: saved.path, id: saved.id };
 }
 
-/** Print this child's peak RSS on exit (stderr), whatever it runs. */
-const PEAK = `data:text/javascript,process.on("exit",()=>process.stderr.write("\\npeak-rss "+process.resourceUsage().maxRSS*1024+"\\n"))`;
+/**
+ * Print this child's peak RSS on exit (stderr), whatever it runs: VmHWM of
+ * /proc/self/status, the high-water mark of this process's own memory.
+ * Not `resourceUsage().maxRSS`: on Linux a child's ru_maxrss starts at the
+ * RSS of the process it was forked from (this bench, holding the generated
+ * sessions: hundreds of MB), which floored every figure at the parent's
+ * size. maxRSS only where /proc is missing.
+ */
+const PEAK = `data:text/javascript,import{readFileSync as r}from"node:fs";process.on("exit",()=>{let p=process.resourceUsage().maxRSS*1024;try{p=Number(/VmHWM:\\s*(\\d+)/.exec(r("/proc/self/status","utf8"))[1])*1024}catch{}process.stderr.write("\\npeak-rss "+p+"\\n")})`;
 
 function measure(args: string[]): { ms: number; peak: number; ok: boolean; err: string } {
   const t0 = performance.now();

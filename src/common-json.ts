@@ -182,25 +182,49 @@ function nestedJson(value: JsonObject, by: string): string {
 }
 
 /**
+ * A streamed document by piece number, each rendered on demand: piece 0
+ * is the head (the whole document when there are no messages), piece
+ * i + 1 message i, the last the close. A reader that pages through a huge
+ * document renders only the pieces a page needs.
+ */
+export interface IndexedPieces {
+  readonly count: number;
+  piece(i: number): string;
+}
+
+/**
  * The rest of a streamed transcript document after `head` (which ends with
  * `"messages": [`): each message's JSON (its blocks by `block`) in the
  * list, then the close. Common JSON and the simple format both stream so.
  */
-export function* messageListChunks(
+export function messageListPieces(
+  head: string,
+  body: readonly Message[],
+  block?: (b: Block) => JsonObject,
+): IndexedPieces {
+  if (body.length === 0) return { count: 1, piece: () => `${head}]\n}\n` };
+  const last = body.length + 1;
+  return {
+    count: body.length + 2,
+    piece(i: number): string {
+      if (i === 0) return `${head}\n`;
+      if (i === last) return "  ]\n}\n";
+      const message = body[i - 1];
+      if (message === undefined) return "";
+      const comma = i < body.length ? "," : "";
+      return `    ${nestedJson(messageToJson(message, block), "    ")}${comma}\n`;
+    },
+  };
+}
+
+/** `messageListPieces` in order, for output that is a stream. */
+function* messageListChunks(
   head: string,
   body: readonly Message[],
   block?: (b: Block) => JsonObject,
 ): Generator<string> {
-  if (body.length === 0) {
-    yield `${head}]\n}\n`;
-    return;
-  }
-  yield `${head}\n`;
-  for (const [i, message] of body.entries()) {
-    const comma = i < body.length - 1 ? "," : "";
-    yield `    ${nestedJson(messageToJson(message, block), "    ")}${comma}\n`;
-  }
-  yield "  ]\n}\n";
+  const pieces = messageListPieces(head, body, block);
+  for (let i = 0; i < pieces.count; i++) yield pieces.piece(i);
 }
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  */
 
 import { readCommon, renderCommon, renderCommonChunks } from "./common-json.js";
-import { commonToText, harness, textToCommon } from "./harness/index.js";
+import { commonToText, commonToTextPieces, harness, textToCommon } from "./harness/index.js";
 import { parseSimple, renderSimpleChunks } from "./harness/simple.js";
 import { Checker, parseJson } from "./json.js";
 import type { Timestamp } from "./time.js";
@@ -36,8 +36,8 @@ export function renderFromCommon(transcript: Transcript<Common>, to: TextForm): 
 
 /**
  * `renderFromCommon` in pieces for output that is a stream: Common JSON and
- * Simple documents a message at a time (never one string); other forms are
- * one piece.
+ * Simple documents a message at a time, JSONL forms a line at a time
+ * (never one string); other forms are one piece.
  */
 export function renderFromCommonChunks(
   transcript: Transcript<Common>,
@@ -45,7 +45,7 @@ export function renderFromCommonChunks(
 ): Iterable<string> {
   if (to === "common") return renderCommonChunks(transcript);
   if (to === "simple") return renderSimpleChunks(transcript);
-  return [commonToText(harness(to), transcript)];
+  return commonToTextPieces(harness(to), transcript);
 }
 
 /** Convert a document between text forms. `origin` names the input in errors. */

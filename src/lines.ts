@@ -60,3 +60,12 @@ export function joinLines(lines: readonly VerbatimLine[]): string {
   for (const line of lines) out += line.text + line.eol;
   return out;
 }
+
+/**
+ * The same text as `joinLines`, a line at a time: what a store writes, so
+ * that a huge session's file is never one string in memory (nor a string
+ * longer than V8 can hold).
+ */
+export function* linePieces(lines: Iterable<VerbatimLine>): Generator<string> {
+  for (const line of lines) yield line.text + line.eol;
+}

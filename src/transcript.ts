@@ -138,6 +138,12 @@ export interface TextCodec<Body> {
   parse(text: string, origin?: string): Transcript<Body>;
   render(transcript: Transcript<Body>): string;
   /**
+   * The same text in pieces (a line at a time) for output that is a stream,
+   * where a form allows it: a huge session's text may be longer than one
+   * string can be. Joined, exactly `render`'s text.
+   */
+  renderPieces?(transcript: Transcript<Body>): Iterable<string>;
+  /**
    * Whether a file's first bytes are this harness's (pure, cheap, on the
    * sample alone). Detectors of different harnesses must not both claim a
    * file their own writer produced.

@@ -4,11 +4,11 @@
  * progress line on stderr for slow scans.
  */
 
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import pc from "picocolors";
 import { parse as shellParse } from "shell-quote";
 import type { Painter } from "../render/text.js";
-import { onInterrupt } from "./interrupt.js";
+import { childStarted, onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -60,36 +60,114 @@ export function writeChunks(chunks: Iterable<string>): void {
 }
 
 /**
- * Pieces of text (already made safe for a terminal) to stdout: through the
- * pager as `writePaged` does when it may page (a terminal), else streamed
- * as they come, so that output longer than one string can hold is written.
+ * Pieces of text (already made safe for a terminal) to stdout. On a
+ * terminal with paging allowed, output longer than one screen goes through
+ * $PAGER (default `less`, with LESS=FRX): the pager starts as soon as the
+ * first screen is rendered and the rest streams into its stdin as it is
+ * rendered, so no output is ever held as one string (a huge session's page
+ * can exceed V8's longest string). Shorter output, and all output when
+ * paging is off or stdout is not a terminal, is written directly.
  */
-export function writePagedChunks(pieces: Iterable<string>, env: Env, usePager: boolean): void {
-  if (usePager && process.stdout.isTTY) writePaged([...pieces].join(""), env, usePager);
-  else writeChunks(pieces);
+export async function writePagedChunks(
+  pieces: Iterable<string>,
+  env: Env,
+  usePager: boolean,
+): Promise<void> {
+  const out = process.stdout;
+  if (!usePager || !out.isTTY) {
+    writeChunks(pieces);
+    return;
+  }
+  const rows = out.rows || 24;
+  const it = pieces[Symbol.iterator]();
+  // Held until the output is known to be longer than a screen.
+  const head: string[] = [];
+  let lines = 0;
+  for (;;) {
+    const next = it.next();
+    if (next.done) {
+      writeChunks(head);
+      return;
+    }
+    head.push(next.value);
+    lines += newlines(next.value);
+    if (lines > rows - 1) break;
+  }
+  const all = (function* () {
+    yield* head.splice(0);
+    for (let next = it.next(); !next.done; next = it.next()) yield next.value;
+  })();
+  const argv = shellParse(env.PAGER ?? "less").filter((t): t is string => typeof t === "string");
+  const [program = "less", ...args] = argv;
+  // A pager that cannot be started: the output goes to the terminal as it is.
+  if (!(await pageInto(program, args, env, all))) writeChunks(all);
+}
+
+function newlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/**
+ * Stream `pieces` into the stdin of `program` (a pager on this terminal) a
+ * megabyte or so at a time, waiting while the pager reads; when it quits
+ * early (the reader is done), rendering stops there. Resolves false, having
+ * consumed nothing, when the program cannot be started; true once it has
+ * exited. Ctrl-C belongs to the pager while it runs.
+ */
+async function pageInto(
+  program: string,
+  args: string[],
+  env: Env,
+  pieces: Iterator<string>,
+): Promise<boolean> {
+  const child = spawn(program, args, {
+    stdio: ["pipe", "inherit", "inherit"],
+    env: { ...env, LESS: env.LESS ?? "FRX" },
+  });
+  const started = await new Promise<boolean>((resolve) => {
+    child.once("spawn", () => resolve(true));
+    child.once("error", () => resolve(false));
+  });
+  if (!started) return false;
+  const done = childStarted();
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const stdin = child.stdin;
+  let closed = false;
+  // The pager quitting before the end (EPIPE) is the reader being done, not a failure.
+  const close = () => {
+    closed = true;
+  };
+  stdin.on("error", close);
+  stdin.on("close", close);
+  const room = () =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        stdin.off("drain", go);
+        stdin.off("close", go);
+        resolve();
+      };
+      stdin.on("drain", go);
+      stdin.on("close", go);
+    });
+  let batch = "";
+  for (let next = pieces.next(); !next.done && !closed; next = pieces.next()) {
+    batch += next.value;
+    if (batch.length < 1 << 20) continue;
+    const more = stdin.write(batch);
+    batch = "";
+    if (!more && !closed) await room();
+  }
+  if (!closed) stdin.end(batch);
+  await exited;
+  done();
+  return true;
 }
 
 /** A message for the user on stderr, with control characters made visible. */
 export function tell(text: string): void {
   process.stderr.write(forTerminal(text));
-}
-
-/** Write `text` (already made safe for a terminal) to stdout, paged when long on a terminal. */
-function writePaged(text: string, env: Env, usePager: boolean): void {
-  const out = process.stdout;
-  const rows = out.rows || 24;
-  const lines = text.length > 0 ? text.split("\n").length - 1 : 0;
-  if (usePager && out.isTTY && lines > rows - 1) {
-    const argv = shellParse(env.PAGER ?? "less").filter((t): t is string => typeof t === "string");
-    const [program = "less", ...args] = argv;
-    const r = spawnSync(program, args, {
-      input: text,
-      stdio: ["pipe", "inherit", "inherit"],
-      env: { ...env, LESS: env.LESS ?? "FRX" },
-    });
-    if (!r.error && r.status === 0) return;
-  }
-  out.write(text);
 }
 
 /**

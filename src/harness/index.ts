@@ -89,6 +89,12 @@ export function commonToText(h: Harness, transcript: Transcript<Common>): string
   return h.text.render(h.codec.fromCommon(transcript));
 }
 
+/** `commonToText` in pieces where the form gives them (a line at a time), else one piece. */
+export function commonToTextPieces(h: Harness, transcript: Transcript<Common>): Iterable<string> {
+  const native = h.codec.fromCommon(transcript);
+  return h.text.renderPieces ? h.text.renderPieces(native) : [h.text.render(native)];
+}
+
 /** A harness's store seen through Common: what it loads and saves goes through the same harness's codec. */
 export interface CommonStore {
   readonly harness: Harness;

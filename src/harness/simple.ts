@@ -17,8 +17,9 @@ import {
 } from "../common.js";
 import {
   blockToJson,
+  type IndexedPieces,
   imageSourceToJson,
-  messageListChunks,
+  messageListPieces,
   messageToJson,
   metaToJson,
   readContentBlock,
@@ -209,10 +210,16 @@ export function renderSimple(transcript: Transcript<Common>): string {
  * (nor one JSON tree). Joined, the pieces are exactly `renderSimple`'s text.
  */
 export function* renderSimpleChunks(transcript: Transcript<Common>): Generator<string> {
+  const pieces = simplePieces(transcript);
+  for (let i = 0; i < pieces.count; i++) yield pieces.piece(i);
+}
+
+/** The same pieces by number, each rendered when asked for (a page of a huge document). */
+export function simplePieces(transcript: Transcript<Common>): IndexedPieces {
   // The meta always holds id and timestamp: its text is "{\n  ...\n}", never "{}".
   const meta = JSON.stringify(metaToJson(transcript.meta), null, 2);
   const head = `${meta.slice(0, meta.length - 2)},\n  "messages": [`;
-  yield* messageListChunks(head, transcript.body, blockToSimple);
+  return messageListPieces(head, transcript.body, blockToSimple);
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 
 import { z } from "zod";
+import type { IndexedPieces } from "../common-json.js";
 import { InvalidRequestError } from "../errors.js";
 import { assignDefined } from "../json.js";
 import type { MessageRange } from "../range.js";
@@ -238,4 +239,53 @@ export function markdownPage(input: ViewInput, home: string | undefined): ViewPa
     message: (i) => pieces.messages.get(i) ?? "",
     tail: pieces.tail,
   };
+}
+
+/**
+ * A document known by where each of its pieces ends, never held as one
+ * string (a huge session's Simple document can be longer than the longest
+ * string V8 holds): measured once, a piece at a time; a page renders only
+ * the pieces it covers, and keeps the last one for the next page (paging
+ * through one huge message renders it once a page, not once a character).
+ */
+export class PagedDocument {
+  private readonly ends: number[] = [];
+  readonly total: number;
+  private last: { i: number; text: string } | undefined;
+
+  constructor(private readonly pieces: IndexedPieces) {
+    let at = 0;
+    for (let i = 0; i < pieces.count; i++) {
+      at += pieces.piece(i).length;
+      this.ends.push(at);
+    }
+    this.total = at;
+  }
+
+  /** Characters [from, to) of the document. */
+  slice(from: number, to: number): string {
+    // The first piece that ends after `from`.
+    let lo = 0;
+    let hi = this.ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.ends[mid] ?? 0) <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    let out = "";
+    for (let i = lo; i < this.ends.length; i++) {
+      const start = i === 0 ? 0 : (this.ends[i - 1] ?? 0);
+      if (start >= to) break;
+      const text = this.text(i);
+      out += text.slice(Math.max(0, from - start), Math.min(text.length, to - start));
+    }
+    return out;
+  }
+
+  private text(i: number): string {
+    if (this.last?.i === i) return this.last.text;
+    const text = this.pieces.piece(i);
+    this.last = { i, text };
+    return text;
+  }
 }

@@ -14,6 +14,7 @@ import { type RedactOptions, redact, redactTexts } from "../render/index.js";
 import type { ViewParts } from "../render/text.js";
 import type { LoadedAt, Sessions } from "../sessions/sessions.js";
 import type { Common, Discovered, HarnessId, Transcript } from "../transcript.js";
+import type { PagedDocument } from "./pages.js";
 
 export interface ToolContext {
   /** The sessions service: every tool and resource goes through it, as every CLI command does. */
@@ -30,7 +31,7 @@ export interface ToolContext {
    */
   memo: {
     piece?: { key: string; text: string };
-    export?: { key: string; text: string };
+    export?: { key: string; doc: PagedDocument };
     markdown?: { key: string; parts: ViewParts };
     redacted?: {
       key: string;

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { InvalidRequestError } from "../errors.js";
-import { renderSimple } from "../harness/simple.js";
+import { simplePieces } from "../harness/simple.js";
 import { assignDefined } from "../json.js";
 import type { Located } from "../local.js";
 import {
@@ -18,6 +18,7 @@ import {
   decodeCursor,
   encodeCursor,
   markdownPage,
+  PagedDocument,
   type Position,
   pageOf,
   type ReadFormat,
@@ -211,19 +212,22 @@ export async function exportSession(
   const { start, end } = selection(loaded, t.range);
   const key = `${loaded.located.harness}/${loaded.located.id}/${loaded.version}/${start}-${end}${redacted ? "/redacted" : ""}`;
   const shown = await shownSession(ctx, loaded, redacted);
-  let text: string;
-  if (ctx.memo.export?.key === key) text = ctx.memo.export.text;
+  // Measured a message at a time and sliced by piece: never the whole document as one string.
+  let doc: PagedDocument;
+  if (ctx.memo.export?.key === key) doc = ctx.memo.export.doc;
   else {
-    text = renderSimple(sliceTranscript(shown.transcript, { start, end }));
-    ctx.memo.export = { key, text };
+    doc = new PagedDocument(simplePieces(sliceTranscript(shown.transcript, { start, end })));
+    ctx.memo.export = { key, doc };
   }
   const budget = budgetOf(args);
-  const from = Math.min(offset, text.length);
-  const cut = budget.furthest(text, from);
-  const slice = text.slice(from, cut);
-  budget.take(text, from, cut);
+  const from = Math.min(offset, doc.total);
+  // One character past the most a page may hold, so a cut is never between a surrogate pair's halves.
+  const window = doc.slice(from, Math.min(doc.total, from + budget.maxChars + 1));
+  const cut = from + budget.furthest(window, 0);
+  const slice = window.slice(0, cut - from);
+  budget.take(slice);
   const next =
-    cut < text.length
+    cut < doc.total
       ? encodeCursor({
           kind: "export",
           harness: loaded.located.harness,
@@ -240,7 +244,7 @@ export async function exportSession(
       id: loaded.located.id,
       format: "simple",
       offset,
-      total_chars: text.length,
+      total_chars: doc.total,
       estimated_tokens: budget.usedTokens,
       text: slice,
       next_cursor: next,

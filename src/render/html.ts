@@ -355,13 +355,19 @@ export interface PageShell {
 const SERVED_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'`;
 
 function page(title: string, body: string, toc: string): string {
-  return `${pageStart(title, toc)}${body}${PAGE_END}`;
+  const [before, after] = pageStart(title);
+  return `${before}${toc}${after}${body}${PAGE_END}`;
 }
 
-/** A page up to where its main content begins. */
-function pageStart(title: string, toc: string, shell: PageShell = {}): string {
+/**
+ * A page up to where its main content begins, in two parts: the table of
+ * contents stands between them (streamed a turn at a time: a session of a
+ * million turns has a table far longer than one string should be).
+ */
+function pageStart(title: string, shell: PageShell = {}): [string, string] {
   const csp = shell.scriptSrc !== undefined ? SERVED_CSP : PAGE_CSP;
-  return `<!doctype html>
+  return [
+    `<!doctype html>
 <html lang="en" data-theme="auto"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -370,8 +376,10 @@ function pageStart(title: string, toc: string, shell: PageShell = {}): string {
 <title>${title}</title>
 <style>${CSS}</style></head><body>
 <div class="bar"><span class="brand">${title}</span><input type="search" id="q" placeholder="Search  ( / )" aria-label="Search this page" autocomplete="off"><span id="qcount" aria-live="polite"></span><button id="prev" type="button" aria-label="Previous match">↑</button><button id="next" type="button" aria-label="Next match">↓</button><button id="expand" type="button" aria-pressed="false">Expand all</button><button id="theme" type="button">Theme: auto</button></div>
-<div class="layout">${toc}<main>
-${shell.preface ?? ""}`;
+<div class="layout">`,
+    `<main>
+${shell.preface ?? ""}`,
+  ];
 }
 
 /** A page from the end of its main content. */
@@ -402,8 +410,12 @@ export function* renderHtmlChunks(input: RenderInput, shell: PageShell = {}): Ge
   for (const [k, v] of headFacts(model, input)) rows.push([k, escapeHtml(v)]);
   rows.push(["Tool calls", String(model.numbers.size)]);
   const head = `<section class="head"><h1>${title}</h1><dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl></section>`;
-  const toc = `<nav class="toc" aria-label="Turns"><h2>Turns</h2><ol>${model.turns.map((t) => `<li><a href="#t${t.n}"><span class="n">${t.n}</span><span class="l">${escapeHtml(model.paths.text(t.label))}</span></a></li>`).join("")}</ol></nav>`;
-  yield pageStart(title, toc, shell);
+  const [before, after] = pageStart(title, shell);
+  yield before;
+  yield '<nav class="toc" aria-label="Turns"><h2>Turns</h2><ol>';
+  for (const t of model.turns)
+    yield `<li><a href="#t${t.n}"><span class="n">${t.n}</span><span class="l">${escapeHtml(model.paths.text(t.label))}</span></a></li>`;
+  yield `</ol></nav>${after}`;
   yield head;
   if (model.turns.length === 0) yield "\n";
   for (const t of model.turns) {

@@ -6,7 +6,8 @@
  * with a V8 heap far smaller than its output, so it succeeds only if the
  * output is written a message at a time; one that builds the whole page,
  * document or JSON tree as one value dies out of memory (as `export`,
- * `export --format markdown`, `view` and `view --format markdown` did).
+ * `export --format markdown`, `view` and `view --format markdown` did, and
+ * `view` through the pager on a terminal, which joined the whole text for it).
  * TXCRIPT_TEST_BIN=<an older dist/cli/main.js> shows those failing.
  */
 
@@ -85,6 +86,34 @@ function runSmall(args: string[]): { status: number | null; stderr: string; out:
   }
 }
 
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+/**
+ * Run the CLI with a small heap on a pseudo-terminal (util-linux `script`),
+ * paging through `wc -c`: what the pager counted, and the terminal's text.
+ */
+function pagedBytes(args: string[]): { status: number | null; bytes: number; out: string } {
+  const line = [process.execPath, `--max-old-space-size=${HEAP_MB}`, BIN, ...args]
+    .map((w) => `'${w.replace(/'/g, "'\\''")}'`)
+    .join(" ");
+  const r = spawnSync("script", ["-qec", line, "/dev/null"], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      TERM: "xterm",
+      NO_COLOR: "1",
+      PAGER: "wc -c",
+      TXCRIPT_CACHE: TEST_CACHE,
+    },
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 180_000,
+  });
+  const out = (r.stdout ?? "").slice(-2000);
+  const counted = /^\s*(\d+)\s*$/m.exec(out);
+  return { status: r.status, bytes: counted ? Number(counted[1]) : 0, out };
+}
+
 /** The output is whole, and larger than the heap the command had. */
 function bigAndWhole(r: { status: number | null; stderr: string; out: string }): string {
   expect(r.stderr.split("\n")[0] ?? "").not.toMatch(/heap|memory|Invalid string length/i);
@@ -141,6 +170,19 @@ describe(`output larger than a ${HEAP_MB} MB heap is written a message at a time
     );
     expect(text.trimEnd().endsWith("</html>")).toBe(true);
   }, 600_000);
+
+  it.skipIf(!hasScript)(
+    "view on a terminal, text and Markdown: streamed into the pager as rendered",
+    () => {
+      for (const format of ["text", "markdown"]) {
+        const count = pagedBytes(["view", SID, "--from", "claude_code", "--format", format]);
+        expect(count.out).not.toMatch(/heap|memory|Invalid string length/i);
+        expect(count.status).toBe(0);
+        expect(count.bytes).toBeGreaterThan(HEAP_MB * 1024 * 1024);
+      }
+    },
+    600_000,
+  );
 
   it("convert --to simple and --to common of the session file: whole JSON", () => {
     for (const to of ["simple", "common"]) {

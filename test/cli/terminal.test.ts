@@ -69,6 +69,14 @@ describe.skipIf(!hasScript)("on a terminal", () => {
     const short = onTerminal(["view", `${LEGACY_SESSION_ID}#6`], { PAGER: pager });
     expect(short.out).not.toContain("PAGED-BY-TEST");
     expect(short.out).toContain("Fixed: the test now waits for readiness.");
+    // A pager that quits before reading (the reader is done): no error, status 0.
+    const quit = onTerminal(["view", "0f4c"], { PAGER: "true" });
+    expect(quit.status).toBe(0);
+    expect(quit.out).not.toMatch(/EPIPE|Error|at /);
+    // A pager that cannot be started: the text goes to the terminal.
+    const missing = onTerminal(["view", "0f4c"], { PAGER: "no-such-pager-here" });
+    expect(missing.status).toBe(0);
+    expect(missing.out).toContain("Fix the flaky login test");
   });
 
   it("asks before deleting, and deletes only on yes", () => {

@@ -2371,11 +2371,14 @@ const carryDroid: Carry = (t, via) => {
 const carryCrush: Carry = (t) => {
   // [Times are whole seconds; a column of 1e11 or more is read as milliseconds (the schema's
   // comments say ms), one of 1e15 or more as no time: the row takes the time before it]
-  const column = (ts: Timestamp): Timestamp | undefined => {
-    const s = Math.floor(timestampMillis(ts) / 1000);
+  const read = (s: number): Timestamp | undefined => {
     if (Math.abs(s) < 1e11) return timestampFromMillis(s * 1000);
     return Math.abs(s) < 1e15 ? timestampFromMillis(s) : undefined;
   };
+  const column = (ts: Timestamp): Timestamp | undefined =>
+    read(Math.floor(timestampMillis(ts) / 1000));
+  // [A message timed before the one it follows takes that one's time]: Crush orders rows by it.
+  let written = Number.NEGATIVE_INFINITY;
   const meta: Meta = { id: t.meta.id, timestamp: column(t.meta.timestamp) ?? EPOCH };
   let previous = meta.timestamp;
   if (t.meta.cwd) meta.cwd = t.meta.cwd;
@@ -2445,7 +2448,8 @@ const carryCrush: Carry = (t) => {
   const body: Message[] = [];
   // One row per assistant message, and per non-empty half of a user message.
   const row = (m: Message, blocks: Block[]) => {
-    const timestamp = column(m.timestamp) ?? previous;
+    written = Math.max(Math.floor(timestampMillis(m.timestamp) / 1000), written);
+    const timestamp = read(written) ?? previous;
     previous = timestamp;
     const content = blocks.flatMap((b) => block(b) ?? []);
     if (content.length === 0) return;

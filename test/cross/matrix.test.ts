@@ -253,7 +253,7 @@ describe.each(sources)("from $name", (source) => {
 // Through each target's real store on a temporary home
 
 // Read-only stores refuse to save; their refusal is tested in their own folder.
-const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "cursor", "amp", "crush", "grok"];
+const READ_ONLY: readonly HarnessId[] = ["goose", "kiro", "cursor", "amp", "grok"];
 const STORED = HARNESSES.filter((id) => harness(id).store !== undefined && !READ_ONLY.includes(id));
 
 describe.each(STORED)("saved in the %s store", (target) => {

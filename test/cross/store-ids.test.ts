@@ -33,7 +33,7 @@ const IDS = [
 ];
 
 // OpenCode and Kilo keep every session in one database: OpenCode's test follows.
-// Goose's, Kiro CLI's, Cursor's, Amp's, Crush's and Grok CLI's stores are read-only: their own folders list their ids.
+// Crush keeps each project's sessions in its crush.db (test/crush/write.test.ts lists them); Goose's, Kiro CLI's, Cursor's, Amp's and Grok CLI's stores are read-only: their own folders list their ids.
 const READ_ONLY_STORES = new Set([
   "opencode",
   "kilo",

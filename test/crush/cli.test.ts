@@ -2,12 +2,13 @@
  * Crush through the built binary and the MCP server, as a user runs them:
  * list (with lineage), view, an HTML page, query and usage over project
  * databases built from the documented format (left untouched), MCP's
- * list_sessions and read_session, and `continue --with crush` refused in
- * one line saying why.
+ * list_sessions and read_session, and `continue --with crush` written
+ * into the project's database (or refused in one line saying why).
  */
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { call, connect, textOf } from "../mcp/support.js";
 import { txcript } from "../support/cli.js";
@@ -100,18 +101,60 @@ describe("txcript with Crush", () => {
     untouched();
   });
 
-  it("refuses continue --with crush in one line naming why", () => {
-    const dir = tempDir("crush-cli-");
+  it("continue --with crush adds the session to the project's crush.db and prints Crush's resume line", () => {
+    const { root, project, env } = setup();
+    const dir = tempDir("crush-cli-doc-");
+    const doc = join(dir, "doc.json");
+    writeFileSync(
+      doc,
+      JSON.stringify({
+        messages: [
+          { role: "user", content: "say zebra-quartz-91" },
+          { role: "assistant", content: "zebra-quartz-91" },
+        ],
+      }),
+    );
+    const database = join(project, ".crush", "crush.db");
+    const others = () =>
+      new Database(database, { readonly: true })
+        .prepare("SELECT * FROM messages WHERE session_id = ? ORDER BY rowid")
+        .all(ID);
+    const before = others();
+    const listBefore = hashTree(root);
+    const r = txcript(["continue", doc, "--with", "crush"], { env, cwd: project });
+    expect(r.stderr).toContain(`wrote Crush session`);
+    expect(r.status).toBe(0);
+    const [id, resume] = r.stdout.split("\n");
+    expect(resume).toBe(
+      `resume: cd ${project} && crush --data-dir ${join(project, ".crush")} --session ${id}`,
+    );
+    expect(others()).toEqual(before);
+    const list = txcript(["list", "--json", "--from", "crush"], { env });
+    const listed: Listed[] = JSON.parse(list.stdout).sessions;
+    expect(listed.find((s) => s.id === id)?.cwd).toBe(project);
+    const view = txcript(["view", id ?? "", "--no-pager"], { env });
+    expect(view.stdout).toContain("zebra-quartz-91");
+    // Crush's project list already named the project: it is left as it was.
+    expect(hashTree(root)).toEqual(listBefore);
+  });
+
+  it("refuses continue --with crush into a newer Crush's database in one line, writing nothing", () => {
+    const { project, env } = setup();
+    const database = join(project, ".crush", "crush.db");
+    const db = new Database(database);
+    db.prepare(
+      "INSERT INTO goose_db_version (version_id, is_applied) VALUES (20270101000000, 1)",
+    ).run();
+    db.close();
+    const before = hashTree(project);
+    const dir = tempDir("crush-cli-doc-");
     const doc = join(dir, "doc.json");
     writeFileSync(doc, JSON.stringify({ messages: [{ role: "user", content: "hi" }] }));
-    const root = tempDir("crush-root-");
-    const r = txcript(["continue", doc, "--with", "crush", "--no-resume"], {
-      env: { TXCRIPT_CRUSH_ROOT: root },
-    });
+    const r = txcript(["continue", doc, "--with", "crush", "--no-resume"], { env, cwd: project });
     expect(r.status).toBe(1);
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toContain("does not write them: no Crush binary could run here");
-    expect(hashTree(root)).toEqual({});
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^txcript: [^\n]*20270101000000[^\n]*\n$/);
+    expect(hashTree(project)).toEqual(before);
   });
 
   it("skips a damaged project database naming it, lists the rest, and view fails in one line", () => {

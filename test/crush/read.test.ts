@@ -10,7 +10,7 @@ import { statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { UnsupportedError } from "../../src/errors.js";
+import { ConflictError, UnsupportedError } from "../../src/errors.js";
 import { crushRoot } from "../../src/harness/crush/probe.js";
 import { CrushStore } from "../../src/harness/crush/store.js";
 import { harness, openStore } from "../../src/harness/index.js";
@@ -371,15 +371,26 @@ describe("Crush crush.db", () => {
     expect(sessions.map((s) => [s.id, s.meta.cwd])).toEqual([[ID, root]]);
   });
 
-  it("refuses to write or delete, in one line saying why", () => {
-    const { root } = setup();
+  it("refuses to delete, and to save a loaded session over itself, in one line; resumes with --session", () => {
+    const { root, project } = setup();
     const store = openStore(crush, { root, env: {} });
     const t = store?.load(ID);
     if (!store || !t) throw new Error("loaded");
-    expect(() => store.save(t)).toThrow(UnsupportedError);
-    expect(() => store.save(t)).toThrow(/does not write them: no Crush binary could run here/);
+    const before = hashTree(project);
+    expect(() => store.save(t)).toThrow(ConflictError);
+    expect(() => store.save(t)).toThrow(`session ${ID} already exists`);
     expect(() => store.native.delete(ID)).toThrow(UnsupportedError);
-    expect(crush.resume).toBeUndefined();
+    expect(hashTree(project)).toEqual(before);
+    const saved = {
+      harness: "crush" as const,
+      id: ID,
+      path: join(project, ".crush", "crush.db"),
+      files: [],
+    };
+    expect(crush.resume?.(saved, t.meta)).toEqual({
+      argv: ["crush", "--data-dir", join(project, ".crush"), "--session", ID],
+      cwd: project,
+    });
   });
 });
 

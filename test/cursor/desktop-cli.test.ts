@@ -2,7 +2,8 @@
  * Cursor's desktop chats through the built binary, as a user runs it:
  * list, view, query and usage over a `state.vscdb` built from the
  * documented format (untouched afterwards, its login token never shown),
- * a second list answered from the index's stamp, and `continue --with
+ * a workspace database's aichat chat beside the global ones, a second
+ * list answered from the index's stamp, and `continue --with
  * cursor` refused in one line.
  */
 
@@ -13,15 +14,28 @@ import {
   AICHAT_ID,
   COMPOSER_ID,
   createDesktopDatabase,
+  createWorkspaceDatabase,
   desktopPath,
   NEWER_ID,
   SECRET,
+  WORKSPACE_CHAT_ID,
+  workspacePath,
 } from "../support/cursor-desktop.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 
 function desktopHome() {
   const home = tempDir("cursor-desktop-cli-");
   createDesktopDatabase({ path: desktopPath(home), wal: true }).close();
+  createWorkspaceDatabase(workspacePath(home, "0f1e2d3c4b5a69788796a5b4c3d2e1f0"), [
+    {
+      tabId: WORKSPACE_CHAT_ID,
+      chatTitle: "Workspace panel chat",
+      bubbles: [
+        { type: "user", text: "Where is the basket total computed?" },
+        { type: "ai", text: "In src/basket.ts." },
+      ],
+    },
+  ]);
   const env = {
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
@@ -41,6 +55,16 @@ describe("txcript with Cursor's desktop chats", () => {
     expect(doc.sessions.map((s) => s.id)).toContain(AICHAT_ID);
     expect(doc.sessions.map((s) => s.id)).not.toContain(NEWER_ID);
     expect(doc.sessions.find((s) => s.id === COMPOSER_ID)?.title).toBe("Fix the cart total");
+    // A workspace database's own aichat panel chat is listed, viewed and found too.
+    expect(doc.sessions.find((s) => s.id === WORKSPACE_CHAT_ID)?.title).toBe(
+      "Workspace panel chat",
+    );
+    const ws = txcript(["view", WORKSPACE_CHAT_ID, "--no-pager"], { env });
+    expect(ws.status).toBe(0);
+    expect(ws.stdout).toContain("In src/basket.ts.");
+    expect(txcript(["query", "basket total", "--json"], { env }).stdout).toContain(
+      WORKSPACE_CHAT_ID,
+    );
     // A second list finds nothing changed by the stamp and answers the same.
     const again = txcript(["list", "--json", "--from", "cursor"], { env });
     expect(JSON.parse(again.stdout)).toEqual(doc);

@@ -4,11 +4,12 @@
  * kind, the older in-document bubbles and the aichat panel, a newer
  * document version named, drafts left out, secrets never read, a live WAL
  * database, the index's stamp, hostile and truncated files in one line,
- * and the text form. The CLI half is in desktop-cli.test.ts.
+ * the text form, and the aichat chats of per-workspace databases. The
+ * CLI half is in desktop-cli.test.ts.
  */
 
-import { statSync, truncateSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CursorStore } from "../../src/harness/cursor/index.js";
@@ -23,6 +24,7 @@ import {
   COMPOSER_ID,
   CREATED,
   createDesktopDatabase,
+  createWorkspaceDatabase,
   DESKTOP_CWD,
   DRAFT_ID,
   desktopPath,
@@ -30,6 +32,8 @@ import {
   LEGACY_TABS_ID,
   NEWER_ID,
   SECRET,
+  WORKSPACE_CHAT_ID,
+  workspacePath,
 } from "../support/cursor-desktop.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 
@@ -204,6 +208,64 @@ describe("Cursor desktop chats (state.vscdb)", () => {
     // Without composerHeaders, the document gives the title and time.
     const main = cursor.codec.toCommon(store.load(COMPOSER_ID));
     expect(main.meta).toMatchObject({ title: "Fix the cart total", cwd: DESKTOP_CWD });
+  });
+
+  it("reads the aichat chats of each workspace's own database; an id once, the global one's first", async () => {
+    const { home: h, path, store } = home();
+    const ws = workspacePath(h, "0f1e2d3c4b5a69788796a5b4c3d2e1f0");
+    createWorkspaceDatabase(ws, [
+      {
+        tabId: WORKSPACE_CHAT_ID,
+        chatTitle: "Workspace panel chat",
+        lastSendTime: CREATED - 70_000,
+        bubbles: [
+          { type: "user", text: "Where is the cart?", id: "w1" },
+          { type: "ai", text: "In src/cart.ts.", id: "w2" },
+        ],
+      },
+      // The global database holds this id too: its chat is the one listed.
+      { tabId: AICHAT_ID, bubbles: [{ type: "user", text: "shadowed copy" }] },
+    ]);
+    // A workspace with no chat key, and one whose database is damaged.
+    createWorkspaceDatabase(workspacePath(h, "1111"));
+    const damaged = workspacePath(h, "2222");
+    mkdirSync(dirname(damaged), { recursive: true });
+    writeFileSync(damaged, "not a database at all, just text");
+    const before = hashTree(h);
+    const found = await store.discover();
+    const ids = found.sessions.map((x) => x.id);
+    expect(ids.filter((id) => id === AICHAT_ID)).toHaveLength(1);
+    expect(found.sessions.find((x) => x.id === AICHAT_ID)?.path).toBe(path);
+    const listed = found.sessions.find((x) => x.id === WORKSPACE_CHAT_ID);
+    expect(listed).toMatchObject({ path: ws, message_count: 2 });
+    // The global database's one skipped line is its newer document; the damaged workspace has its own.
+    expect(found.skipped.map((x) => x.path)).toEqual([path, damaged]);
+    expect(found.skipped[1]?.reason).not.toContain("\n");
+    const t = cursor.codec.toCommon(store.load(WORKSPACE_CHAT_ID));
+    expect(t.meta).toMatchObject({
+      id: WORKSPACE_CHAT_ID,
+      title: "Workspace panel chat",
+      timestamp: timestampFromMillis(CREATED - 70_000),
+    });
+    expect(t.body.map((m) => [m.role, m.content])).toEqual([
+      ["user", [{ type: "text", text: "Where is the cart?" }]],
+      ["assistant", [{ type: "text", text: "In src/cart.ts." }]],
+    ]);
+    expect(cursor.codec.toCommon(store.load(AICHAT_ID)).body[0]?.content).toEqual([
+      { type: "text", text: "What is TAX?" },
+    ]);
+    expect(store.ids()).toContain(WORKSPACE_CHAT_ID);
+    expect(store.fingerprint(WORKSPACE_CHAT_ID)?.files[0]?.path).toBe(ws);
+    // The probe's stamp follows a workspace database.
+    const probe = new CursorProbe({ env: { HOME: h, XDG_CONFIG_HOME: join(h, ".config") } });
+    const stamp = probe.stamp?.();
+    createWorkspaceDatabase(workspacePath(h, "3333"), []);
+    expect(probe.stamp?.()).not.toBe(stamp);
+    // TXCRIPT_CURSOR_DESKTOP_DB names one database: no workspace is looked for.
+    const only = new CursorStore({ env: { HOME: h, TXCRIPT_CURSOR_DESKTOP_DB: path } });
+    expect(only.ids()).not.toContain(WORKSPACE_CHAT_ID);
+    rmSync(dirname(workspacePath(h, "3333")), { recursive: true });
+    expect(hashTree(h)).toEqual(before);
   });
 
   it("reads a live WAL database, committed rows the editor has not checkpointed included", async () => {

@@ -1,7 +1,8 @@
 /**
  * The Cursor codec's properties over random Common sessions: fromCommon is
- * deterministic, its text form reads back to the same Body, and arbitrary
- * JSON lines in either layout give a Transcript or a one-line error.
+ * deterministic, its text form reads back to the same Body, arbitrary
+ * JSON lines in either layout give a Transcript or a one-line error, and a
+ * graph-only chat's prompt history reads as its string prompts.
  */
 
 import fc from "fast-check";
@@ -62,6 +63,22 @@ describe("Cursor codec properties", () => {
           }
         },
       ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("reads a graph-only chat's prompt_history.json as one user message per non-blank string, whatever else it holds", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), fc.jsonValue()), { maxLength: 8 }), (prompts) => {
+        const header = { cursor_chat: { chat: {}, agent: {}, opaque: 3, prompts } };
+        const c = cursor.codec.toCommon(cursor.text.parse(JSON.stringify(header), "x.jsonl"));
+        const strings = prompts.filter(
+          (p): p is string => typeof p === "string" && p.trim() !== "",
+        );
+        expect(c.body.map((m) => m.content)).toEqual(
+          strings.map((text) => [{ type: "text", text }]),
+        );
+      }),
       { numRuns: 200 },
     );
   });

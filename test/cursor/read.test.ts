@@ -162,6 +162,69 @@ describe("Cursor chat stores (~/.cursor/chats)", () => {
   });
 });
 
+describe("Cursor prompt_history.json", () => {
+  const graph = [Buffer.from([0x0a, 0x03, 0x61, 0x62, 0x63]), Buffer.from([0x12, 0x00])];
+
+  it("is read only when no blob is a message: a graph-only store shows its prompts once", async () => {
+    const { root, store: s } = store();
+    // Beside JSON message blobs, the prompts repeat the user blobs: not read.
+    createCursorChat(root, { id: CHAT_ID, prompts: ["Why does npm test fail?", "and now?"] });
+    const full = cursor.codec.toCommon(s.load(CHAT_ID));
+    const prompts = full.body.flatMap((m) =>
+      m.content.flatMap((b) => (b.type === "text" && b.text === "and now?" ? [b] : [])),
+    );
+    expect(prompts).toEqual([]);
+    // A store of protobuf graph blobs only: the prompts, at the session's time, hostile items skipped.
+    const id = "4b1f0c3e-8a2d-4e6f-9b7c-2d5e8f1a3c61";
+    createCursorChat(root, {
+      id,
+      blobs: graph,
+      prompts: ["Add a login page", 7, null, { text: "x" }, "  ", "Make it <b>bold</b>"],
+    });
+    const t = s.load(id);
+    expect(t.body.layout === "chat" && t.body.opaque).toBe(2);
+    const c = cursor.codec.toCommon(t);
+    expect(c.body).toEqual([
+      {
+        role: "user",
+        content: [{ type: "text", text: "Add a login page" }],
+        timestamp: c.meta.timestamp,
+      },
+      {
+        role: "user",
+        content: [{ type: "text", text: "Make it <b>bold</b>" }],
+        timestamp: c.meta.timestamp,
+      },
+    ]);
+    const listed = (await s.discover()).sessions.find((x) => x.id === id);
+    expect(listed?.message_count).toBe(2);
+    expect(listed?.fingerprint.files.map((f) => f.path.split("/").pop())).toContain(
+      "prompt_history.json",
+    );
+    // The text form keeps the prompts, and reads back to the same messages.
+    const text = cursor.text.render(t);
+    expect(cursor.codec.toCommon(cursor.text.parse(text)).body).toEqual(c.body);
+  });
+
+  it("names a prompt_history.json that is not JSON in one line; a non-array reads as none", () => {
+    const { root, store: s } = store();
+    const dir = createCursorChat(root, { id: CHAT_ID, blobs: graph, prompts: { a: 1 } });
+    expect(cursor.codec.toCommon(s.load(CHAT_ID)).body).toEqual([]);
+    writeFileSync(join(dir, "prompt_history.json"), '["cut sh');
+    expect(() => s.load(CHAT_ID)).toThrow(ParseError);
+    try {
+      s.load(CHAT_ID);
+    } catch (e) {
+      expect((e as Error).message).toContain(join(dir, "prompt_history.json"));
+      expect((e as Error).message).not.toContain("\n");
+    }
+    // A huge history reads whole.
+    const many = Array.from({ length: 50_000 }, (_, i) => `prompt ${i}`);
+    writeFileSync(join(dir, "prompt_history.json"), JSON.stringify(many));
+    expect(cursor.codec.toCommon(s.load(CHAT_ID)).body).toHaveLength(many.length);
+  });
+});
+
 describe("Cursor agent transcripts (~/.cursor/projects/<slug>/agent-transcripts)", () => {
   it("reads every line and block kind of a nested transcript, its time from the file", () => {
     const { root, store: s } = store();

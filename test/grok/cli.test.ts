@@ -1,7 +1,8 @@
 /**
  * Grok CLI through the built binary: list, view and query a Grok home
  * built from the documented format (untouched afterwards), the parent a
- * child session names, and `continue --with grok` and `delete` refused in
+ * child session names, hook runs, retries and unknown kinds shown as Raw
+ * records, and `continue --with grok` and `delete` refused in
  * one line saying why.
  */
 
@@ -40,9 +41,14 @@ describe("txcript with Grok CLI", () => {
     expect(view.stdout).toContain("cargo test");
     expect(view.stdout).toContain("test bound ... FAILED");
     expect(view.stdout).toContain("Fixed: the bound was inclusive.");
+    expect(view.stdout).toContain("hook_execution");
+    expect(view.stdout).toContain("future_kind");
     const history = txcript(["view", HISTORY_ONLY_ID, "--no-pager"], { env });
     expect(history.status).toBe(0);
     expect(history.stdout).toContain("Add a README");
+    // The failed retry (x.ai's own update kind) is shown as a Raw record, not dropped.
+    expect(history.stdout).toContain("retry_state");
+    expect(history.stdout).toContain("API error (status 404 Not Found)");
     const query = txcript(["query", "inclusive", "--json"], { env });
     expect(query.status).toBe(0);
     expect(query.stdout).toContain(EVERY_KIND_ID);

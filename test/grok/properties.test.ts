@@ -2,11 +2,13 @@
  * The Grok codec's properties: fromCommon is deterministic and its text
  * reads back to the same Body; arbitrary lines and arbitrary
  * update-shaped lines give a Transcript or a one-line ParseError, never a
- * crash.
+ * crash; every update of a kind not read as conversation is one Raw record,
+ * and comes back as the same update through Common.
  */
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { kindOf } from "../../src/harness/grok/body.js";
 import { harness } from "../../src/harness/index.js";
 import { shapedSessionArb } from "../cross/shaped.js";
 
@@ -93,6 +95,46 @@ describe("Grok codec properties", () => {
           readsOrRefusesInOneLine(JSON.stringify(top));
         },
       ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("reads every non-conversation update as one Raw record, and writes it back as it was", () => {
+    const kind = fc.oneof(
+      fc.constantFrom("hook_execution", "retry_state"),
+      fc.string({ minLength: 1 }).filter((k) => kindOf({ sessionUpdate: k }) === undefined),
+    );
+    const fields = fc.dictionary(
+      fc.string().filter((k) => k !== "sessionUpdate"),
+      fc.jsonValue(),
+      { maxKeys: 4 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(kind, fields), { minLength: 1, maxLength: 6 }), (records) => {
+        const text = records
+          .map(([k, f], i) =>
+            JSON.stringify({
+              timestamp: 1_784_388_056 + i,
+              method: "_x.ai/session/update",
+              params: { sessionId: "s", update: { ...f, sessionUpdate: k } },
+            }),
+          )
+          .join("\n");
+        const common = grok.codec.toCommon(grok.text.parse(text, "s/updates.jsonl"));
+        const raws = common.body.flatMap((m) =>
+          m.content.flatMap((b) =>
+            b.type === "tool_use" && b.tool.name === "Raw" ? [b.tool] : [],
+          ),
+        );
+        expect(common.body.every((m) => m.role === "assistant")).toBe(true);
+        expect(raws.map((r) => r.tool_name)).toEqual(records.map(([k]) => k));
+        // As JSON carries them (a -0 is written 0).
+        expect(raws.map((r) => r.input)).toEqual(
+          records.map(([, f]) => JSON.parse(JSON.stringify(f))),
+        );
+        const again = grok.codec.toCommon(grok.codec.fromCommon(common));
+        expect(again.body.flatMap((m) => m.content)).toEqual(common.body.flatMap((m) => m.content));
+      }),
       { numRuns: 200 },
     );
   });

@@ -27,6 +27,19 @@ const grok = harness("grok");
 const T = 1_784_388_056;
 const at = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 
+/** The Raw record a failed `retry_state` update (the fields [F] shows) is read as. */
+function retry(event: string, message: string) {
+  return {
+    type: "tool_use",
+    id: `grok-update:${event}`,
+    tool: {
+      name: "Raw",
+      tool_name: "retry_state",
+      input: { type: "failed", error_type: "api", message },
+    },
+  };
+}
+
 function home(): string {
   return copyGrokHome(tempDir("grok-read-"));
 }
@@ -44,6 +57,7 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
     });
     // A call that finishes before the next one starts closes its message: results ride on user messages.
     expect(t.body.map((m) => m.role)).toEqual([
+      "assistant",
       "user",
       "assistant",
       "user",
@@ -53,7 +67,23 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
       "user",
       "assistant",
     ]);
-    const [prompt, first, failed, second, edited, reading, read, last] = t.body;
+    const [hook, prompt, first, failed, second, edited, reading, read, last] = t.body;
+    // A hook run (x.ai's own kind) is a Raw record: a Raw tool_use named by its kind, at its own time.
+    expect(hook).toEqual({
+      role: "assistant",
+      timestamp: at(T * 1000 + 50),
+      content: [
+        {
+          type: "tool_use",
+          id: "grok-update:ev-1784388056050",
+          tool: {
+            name: "Raw",
+            tool_name: "hook_execution",
+            input: { event_name: "user_prompt_submit", runs: [] },
+          },
+        },
+      ],
+    });
     // Chunks in a row join; the image is its own block; the time is update._meta's.
     expect(prompt).toEqual({
       role: "user",
@@ -77,7 +107,7 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
         tool: { name: "Raw", tool_name: "run_terminal_cmd", input: { command: "cargo test" } },
       },
     ]);
-    // A failed call: its update's content as text, an error; hooks and retries add nothing.
+    // A failed call: its update's content as text, an error.
     expect(failed).toEqual({
       role: "user",
       timestamp: at((T + 4) * 1000),
@@ -90,7 +120,11 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
         },
       ],
     });
-    expect(second?.content.map((b) => b.type)).toEqual(["text", "tool_use"]);
+    // A retry opens the next assistant message as a Raw record.
+    expect(second?.content[0]).toEqual(
+      retry("ev-1784388061000", "API error (status 429 Too Many Requests)"),
+    );
+    expect(second?.content.map((b) => b.type)).toEqual(["tool_use", "text", "tool_use"]);
     expect(edited?.content).toEqual([
       {
         type: "tool_result",
@@ -109,7 +143,15 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
     expect(read?.content).toEqual([
       { type: "tool_result", tool_use_id: "call_read", content: "fn bound(n: u32) {}" },
     ]);
-    expect(last?.content).toEqual([{ type: "text", text: "Fixed: the bound was inclusive." }]);
+    // A kind no source names is a Raw record too, never dropped.
+    expect(last?.content).toEqual([
+      { type: "text", text: "Fixed: the bound was inclusive." },
+      {
+        type: "tool_use",
+        id: "grok-update:ev-1784388064001",
+        tool: { name: "Raw", tool_name: "future_kind", input: { payload: { x: 1 } } },
+      },
+    ]);
     expect(t.body.some((m) => m.usage !== undefined || m.stop_reason !== undefined)).toBe(false);
   });
 
@@ -128,18 +170,30 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
     expect(grok.text.detect?.(sampleOf(new TextEncoder().encode(text)))).toBe("text");
   });
 
-  it("falls back to chat_history.jsonl when the updates hold no message", () => {
-    const t = grok.codec.toCommon(new GrokStore({ root: home() }).load(HISTORY_ONLY_ID));
+  it("falls back to chat_history.jsonl when the updates hold only Raw records", () => {
+    const root = home();
+    // A chunk with nothing to read makes no conversation either.
+    appendFileSync(
+      join(grokSessionDir(root, HISTORY_ONLY_ID), "updates.jsonl"),
+      `${JSON.stringify({ params: { update: { sessionUpdate: "agent_message_chunk", content: { type: "audio" } } } })}\n`,
+    );
+    const t = grok.codec.toCommon(new GrokStore({ root }).load(HISTORY_ONLY_ID));
     expect(t.meta).toEqual({
       id: HISTORY_ONLY_ID,
       timestamp: "2026-07-18T15:22:36Z",
       cwd: "/data/projects/demo",
     });
+    // The prompt from the history, then the failed retry as a Raw record at its own time.
     expect(t.body).toEqual([
       {
         role: "user",
         content: [{ type: "text", text: "Add a README" }],
         timestamp: "2026-07-18T15:22:36Z",
+      },
+      {
+        role: "assistant",
+        timestamp: "2026-07-18T15:22:36Z",
+        content: [retry("ev-1784388156000", "API error (status 404 Not Found)")],
       },
     ]);
   });
@@ -154,8 +208,8 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
     const found = await store.discover();
     expect(found.skipped).toEqual([]);
     expect(found.sessions.map((s) => [s.id, s.parent_id, s.message_count, s.meta.title])).toEqual([
-      [EVERY_KIND_ID, undefined, 8, "Fix the off-by-one"],
-      [HISTORY_ONLY_ID, undefined, 1, undefined],
+      [EVERY_KIND_ID, undefined, 9, "Fix the off-by-one"],
+      [HISTORY_ONLY_ID, undefined, 2, undefined],
       [CHILD_ID, EVERY_KIND_ID, 2, "Summarize lib.rs"],
     ]);
     expect(store.ids()).toEqual([EVERY_KIND_ID, HISTORY_ONLY_ID, CHILD_ID]);
@@ -230,13 +284,17 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
       { timestamp: "soon", params: { _meta: { agentTimestampMs: 1e300 }, update: null } },
       { params: { update: { sessionUpdate: "__proto__", content: { type: "text", text: "x" } } } },
     ];
-    writeFileSync(join(dir, "updates.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n"));
+    const proto = '{"params":{"update":{"sessionUpdate":"odd","__proto__":{"polluted":true}}}}';
+    writeFileSync(
+      join(dir, "updates.jsonl"),
+      [...lines.map((l) => JSON.stringify(l)), proto].join("\n"),
+    );
     writeFileSync(
       join(dir, "summary.json"),
       JSON.stringify({ info: [], created_at: 5, generated_title: {} }),
     );
     const t = grok.codec.toCommon(new GrokStore({ root }).load(CHILD_ID));
-    expect(t.body.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(t.body.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(t.body[0]?.content).toEqual([{ type: "text", text: big }]);
     expect(t.body[1]?.content).toEqual([
       { type: "tool_use", id: "c", tool: { name: "Raw", tool_name: "tool", input: {} } },
@@ -244,6 +302,16 @@ describe("Grok CLI sessions ($GROK_HOME/sessions)", () => {
     expect(t.body[2]?.content).toEqual([
       { type: "tool_result", tool_use_id: "c", content: "", is_error: true },
     ]);
+    // Unknown kinds, even hostile names and keys, are Raw records of data: no prototype is set.
+    const [odd, polluted] = t.body[3]?.content ?? [];
+    expect(odd).toMatchObject({
+      tool: { tool_name: "__proto__", input: { content: { text: "x" } } },
+    });
+    const input =
+      polluted?.type === "tool_use" && polluted.tool.name === "Raw" ? polluted.tool.input : null;
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
+    expect(Object.keys(input ?? {})).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("lists nothing but session folders, and never follows an id outside", () => {

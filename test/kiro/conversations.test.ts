@@ -24,14 +24,19 @@ import {
   CONV_CREATED,
   CONV_CWD,
   CONV_ID,
+  clearedConversation,
   createKiroDatabase,
+  echoedConversation,
   kiroDatabasePath,
   OLD_CONV_ID,
   OLD_CWD,
+  PENDING_PROMPT,
+  PNG_BYTES,
 } from "../support/kiro-conversations.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 
 const kiro = harness("kiro");
+const PNG_BASE64 = Buffer.from(PNG_BYTES).toString("base64");
 const SESSION_ID = "f2946a26-3735-4b08-8d05-c928010302d5";
 
 function home(options: { wal?: boolean } = {}) {
@@ -84,13 +89,18 @@ describe("Kiro CLI's older SQLite engine (data.sqlite3)", () => {
       {
         role: "user",
         timestamp: t1,
-        content: [{ type: "text", text: "Why does the build fail?" }],
+        content: [
+          { type: "text", text: "Why does the build fail?" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_BASE64 } },
+        ],
       },
       {
         role: "assistant",
         timestamp: t1,
-        model,
+        // The thinking's own model_id is the reply's model.
+        model: "claude-sonnet-4.5",
         content: [
+          { type: "thinking", text: "A type error, probably.", signature: "sig-1" },
           { type: "text", text: "Let me build it." },
           { type: "tool_use", id: "t1", tool: { name: "Bash", command: "npm run build" } },
         ],
@@ -138,7 +148,10 @@ describe("Kiro CLI's older SQLite engine (data.sqlite3)", () => {
         role: "assistant",
         timestamp: t1,
         model,
-        content: [{ type: "text", text: "Fixed the type of n." }],
+        content: [
+          { type: "thinking", text: "", encrypted: "AQID" },
+          { type: "text", text: "Fixed the type of n." },
+        ],
       },
       {
         role: "user",
@@ -158,6 +171,12 @@ describe("Kiro CLI's older SQLite engine (data.sqlite3)", () => {
         timestamp: t2,
         model,
         content: [{ type: "text", text: "Running tsc." }],
+      },
+      // next_message: the prompt not yet answered, once, at its own time; the transcript is not read.
+      {
+        role: "user",
+        timestamp: normalizeTimestamp("2025-06-01T10:07:00.000+02:00"),
+        content: [{ type: "text", text: PENDING_PROMPT }],
       },
     ]);
     expect(JSON.stringify(t.body)).toContain("Teleport");
@@ -257,6 +276,111 @@ describe("Kiro CLI's older SQLite engine (data.sqlite3)", () => {
     );
   });
 
+  it("shows next_message and the transcript once, never twice", () => {
+    const read = (conversation: object) =>
+      kiro.codec.toCommon(
+        kiro.text.parse(JSON.stringify({ kiro_conversation: { key: "/k", conversation } })),
+      ).body;
+    // A cleared conversation: the transcript is the only record, read as text; markers are not read.
+    expect(read(clearedConversation("c1")).map((m) => [m.role, m.content])).toEqual([
+      ["user", [{ type: "text", text: "Why does\nit fail?" }]],
+      ["assistant", [{ type: "text", text: "It fails on a type." }]],
+    ]);
+    // next_message repeating the last entry's user is not a second prompt; the transcript not a second history.
+    expect(read(echoedConversation("c2")).map((m) => [m.role, m.content])).toEqual([
+      ["user", [{ type: "text", text: "Say hi" }]],
+      ["assistant", [{ type: "text", text: "hi" }]],
+    ]);
+  });
+
+  it("reads n answered prompts as 2n messages, plus one for a pending next_message, whatever the transcript", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ minLength: 1 }).filter((p) => p.trim() !== ""),
+          {
+            minLength: 1,
+            maxLength: 5,
+          },
+        ),
+        fc.boolean(),
+        fc.array(fc.jsonValue(), { maxLength: 4 }),
+        (prompts, pending, noise) => {
+          const users = prompts.map((prompt) => ({ content: { Prompt: { prompt } } }));
+          const history = users.map((user, i) => ({
+            user,
+            assistant: { Response: { content: `reply ${i}` } },
+          }));
+          const conversation = {
+            history,
+            next_message: pending ? { content: { Prompt: { prompt: "pending" } } } : users.at(-1),
+            transcript: [...prompts.map((p) => `> ${p}`), ...noise],
+          };
+          const body = kiro.codec.toCommon(
+            kiro.text.parse(JSON.stringify({ kiro_conversation: { key: "/k", conversation } })),
+          ).body;
+          expect(body).toHaveLength(prompts.length * 2 + (pending ? 1 : 0));
+          expect(body.filter((m) => m.role === "user").map((m) => m.content[0])).toEqual([
+            ...prompts.map((text) => ({ type: "text", text })),
+            ...(pending ? [{ type: "text", text: "pending" }] : []),
+          ]);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("reads hostile images, thinking, next_message and transcript as data: no crash", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (v, w) => {
+        const conversation = {
+          history: [
+            {
+              user: {
+                content: { Prompt: { prompt: "p" } },
+                images: [v, { format: v, source: { Bytes: w } }],
+              },
+              assistant: { Response: { content: "r", thinking: v } },
+            },
+            {
+              user: { content: { Prompt: { prompt: "q" } }, images: v },
+              assistant: { ToolUse: { thinking: { text: v, redacted_content: w } } },
+            },
+          ],
+          next_message: v,
+          transcript: w,
+        };
+        const body = kiro.codec.toCommon(
+          kiro.text.parse(JSON.stringify({ kiro_conversation: { key: "/k", conversation } })),
+        ).body;
+        expect(body.length).toBeGreaterThanOrEqual(3);
+        expect(body.length).toBeLessThanOrEqual(5);
+      }),
+      { numRuns: 200 },
+    );
+    // A huge image reads whole.
+    const big = Array.from({ length: 3_000_000 }, (_, i) => i % 256);
+    const conversation = {
+      history: [
+        {
+          user: {
+            content: { Prompt: { prompt: "p" } },
+            images: [{ format: "Webp", source: { Bytes: big } }],
+          },
+          assistant: null,
+        },
+      ],
+    };
+    const [m] = kiro.codec.toCommon(
+      kiro.text.parse(JSON.stringify({ kiro_conversation: { key: "/k", conversation } })),
+    ).body;
+    const image = m?.content[1];
+    expect(image?.type === "image" && image.source.media_type).toBe("image/webp");
+    expect(image?.type === "image" && Buffer.from(image.source.data, "base64").length).toBe(
+      big.length,
+    );
+  });
+
   it("lists and views older-engine conversations through the built binary, and refuses to continue one", () => {
     const { env, home: h } = home();
     const run = (args: string[]) =>
@@ -273,6 +397,9 @@ describe("Kiro CLI's older SQLite engine (data.sqlite3)", () => {
     expect(view.status).toBe(0);
     expect(view.stdout).toContain("Why does the build fail?");
     expect(view.stdout).toContain("Fixed the type of n.");
+    expect(view.stdout).toContain("A type error, probably.");
+    expect(view.stdout).toContain(PENDING_PROMPT);
+    expect(view.stdout.split(PENDING_PROMPT)).toHaveLength(2);
     const cont = run(["continue", CONV_ID, "--with", "kiro", "--no-resume"]);
     expect(cont.status).toBe(1);
     expect(cont.stderr.trim().split("\n")).toHaveLength(1);

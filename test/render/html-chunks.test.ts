@@ -29,6 +29,27 @@ describe("the HTML page in pieces", () => {
     expect(longest).toBeLessThan(page.length / 100);
   });
 
+  it("streams the table of contents too: no piece grows with the number of turns", () => {
+    // Labels that escaping lengthens sixfold: a million such turns made a
+    // table of contents longer than one string may be.
+    const longest = (turns: number) => {
+      const body: Common = [];
+      for (let i = 0; i < turns; i++) {
+        body.push({
+          role: "user",
+          timestamp: TS,
+          content: [{ type: "text", text: '"'.repeat(79) }],
+        });
+        body.push({ role: "assistant", timestamp: TS, content: [{ type: "text", text: "ok" }] });
+      }
+      const transcript: Transcript<Common> = { meta: { id: "toc", timestamp: TS }, body };
+      const pieces = [...renderHtmlChunks({ transcript, start: 0, end: body.length })];
+      expect(pieces.join("")).toContain(`<a href="#t${turns}">`);
+      return Math.max(...pieces.map((p) => p.length));
+    };
+    expect(longest(2000)).toBe(longest(20));
+  });
+
   it("joins to the whole page for an empty session too", () => {
     const transcript: Transcript<Common> = { meta: { id: "empty", timestamp: TS }, body: [] };
     const input = { transcript, start: 0, end: 0 };

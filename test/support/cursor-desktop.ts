@@ -248,3 +248,26 @@ export function createDesktopDatabase(fixture: DesktopFixture): Db {
   kv(db, `bubbleId:${NEWER_ID}:n1`, { _v: 9, type: 1, text: "from the future" });
   return db;
 }
+
+/** An aichat panel chat kept in a workspace's own database. */
+export const WORKSPACE_CHAT_ID = "1a2b3c4d-0000-4000-8000-000000000006";
+
+/** A workspace's database under a home folder (Linux): `workspaceStorage/<hash>/state.vscdb` [C]. */
+export function workspacePath(home: string, hash: string): string {
+  return join(home, ".config", "Cursor", "User", "workspaceStorage", hash, "state.vscdb");
+}
+
+/**
+ * A workspace's `state.vscdb`: an `ItemTable` holding the aichat panel's
+ * tabs given (none: no chat key at all), and an unrelated key.
+ */
+export function createWorkspaceDatabase(path: string, tabs?: JsonObject[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const db = createDatabase(path);
+  db.exec("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);");
+  const item = db.prepare("INSERT INTO ItemTable (key, value) VALUES (?, ?)");
+  item.run("workbench.explorer.treeViewState", "{}");
+  if (tabs !== undefined)
+    item.run("workbench.panel.aichat.view.aichat.chatdata", JSON.stringify({ tabs }));
+  db.close();
+}

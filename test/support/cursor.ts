@@ -203,6 +203,8 @@ export interface ChatFixture {
   hexMeta?: boolean;
   /** meta.json's content; null leaves the file out. */
   chat?: JsonObject | null;
+  /** prompt_history.json's content (an array of prompt strings [S]); absent leaves the file out. */
+  prompts?: unknown;
 }
 
 /** One chat store under `<root>/chats/<md5(cwd)>/<id>/`; returns its folder. */
@@ -226,6 +228,8 @@ export function createCursorChat(root: string, fixture: ChatFixture): string {
   db.close();
   if (fixture.chat !== null)
     writeFileSync(join(dir, "meta.json"), JSON.stringify(fixture.chat ?? chatJson()));
+  if (fixture.prompts !== undefined)
+    writeFileSync(join(dir, "prompt_history.json"), JSON.stringify(fixture.prompts));
   return dir;
 }
 

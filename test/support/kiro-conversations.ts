@@ -25,25 +25,47 @@ export function kiroDatabasePath(home: string): string {
 
 const env = { env_state: { operating_system: "linux", current_working_directory: CONV_CWD } };
 
-function user(content: JsonObject, timestamp: string | null = null): JsonObject {
-  return { additional_context: "", env_context: env, content, timestamp, images: null };
+function user(
+  content: JsonObject,
+  timestamp: string | null = null,
+  images: JsonObject[] | null = null,
+): JsonObject {
+  return { additional_context: "", env_context: env, content, timestamp, images };
 }
+
+/** A PNG's first bytes, as serde writes `Vec<u8>`: a list of numbers. */
+export const PNG_BYTES = [137, 80, 78, 71, 13, 10, 26, 10];
+
+/** The prompt the conversation was left with, not yet answered (`next_message`). */
+export const PENDING_PROMPT = "and now the tests?";
 
 /** Every user content and assistant variant the source shows, and unknown ones. */
 export function everyKindConversation(id = CONV_ID): JsonObject {
   return {
     conversation_id: id,
-    next_message: null,
+    next_message: user({ Prompt: { prompt: PENDING_PROMPT } }, "2025-06-01T10:07:00.000+02:00"),
     history: [
       {
         user: user(
           { Prompt: { prompt: "Why does the build fail?" } },
           "2025-06-01T10:00:00.000+02:00",
+          // `ImageBlock`s: format and `{"Bytes": [...]}`; an `Unknown` source is left out.
+          [
+            { format: "Png", source: { Bytes: PNG_BYTES } },
+            { format: "Jpeg", source: "Unknown" },
+          ],
         ),
         assistant: {
           ToolUse: {
             message_id: "m1",
             content: "Let me build it.",
+            // `ReasoningContentForHistory`: text, signature, redacted bytes, the model that wrote it.
+            thinking: {
+              text: "A type error, probably.",
+              signature: "sig-1",
+              redacted_content: [],
+              model_id: "claude-sonnet-4.5",
+            },
             tool_uses: [
               {
                 id: "t1",
@@ -93,7 +115,13 @@ export function everyKindConversation(id = CONV_ID): JsonObject {
             ],
           },
         }),
-        assistant: { Response: { message_id: "m3", content: "Fixed the type of n." } },
+        assistant: {
+          Response: {
+            message_id: "m3",
+            content: "Fixed the type of n.",
+            thinking: { text: "", signature: null, redacted_content: [1, 2, 3] },
+          },
+        },
       },
       {
         user: user(
@@ -117,7 +145,8 @@ export function everyKindConversation(id = CONV_ID): JsonObject {
       { user: user({ FuturePrompt: { x: 1 } }), assistant: { Teleport: { to: "mars" } } },
     ],
     valid_history_range: [0, 5],
-    transcript: ["> Why does the build fail?"],
+    // The human-readable echo of the history: not read while the history says something.
+    transcript: ["> Why does the build fail?", "Let me build it.\n[Tool uses: execute_bash]"],
     tools: {},
     context_manager: null,
     context_message_length: null,
@@ -172,4 +201,35 @@ export function createKiroDatabase(path: string, options: { wal?: boolean } = {}
     JSON.stringify({ ...everyKindConversation(), history: [] }),
   );
   return db;
+}
+
+/**
+ * A conversation after `/clear`: no history, the transcript its only
+ * record (`> ` prompts, multi-line as `> \n`; replies with their `[Tool
+ * uses: …]` line; a marker that is not read), and a `next_message` that
+ * repeats nothing.
+ */
+export function clearedConversation(id: string): JsonObject {
+  return {
+    conversation_id: id,
+    next_message: null,
+    history: [],
+    transcript: [
+      "> Why does> \nit fail?",
+      "It fails on a type.\n[Tool uses: none]",
+      "[Forgot last 1 message]",
+      "> ",
+    ],
+  };
+}
+
+/** A conversation whose `next_message` repeats its last entry's user: shown once. */
+export function echoedConversation(id: string): JsonObject {
+  const asked = user({ Prompt: { prompt: "Say hi" } }, "2025-06-02T08:00:00Z");
+  return {
+    conversation_id: id,
+    next_message: asked,
+    history: [{ user: asked, assistant: { Response: { message_id: "e1", content: "hi" } } }],
+    transcript: ["> Say hi", "hi\n[Tool uses: none]"],
+  };
 }

@@ -79,7 +79,8 @@ export function register(program: Command): void {
           );
           if (options.format === "html") writeChunks(rendered.pieces);
           // A terminal must not act on control characters inside the Markdown.
-          else writePagedChunks(forTerminalChunks(rendered.pieces), process.env, options.pager);
+          else
+            await writePagedChunks(forTerminalChunks(rendered.pieces), process.env, options.pager);
           return;
         }
         case "text": {
@@ -98,7 +99,11 @@ export function register(program: Command): void {
           // colors the whole text is made safe as it streams as well.
           const color = colorEnabled(process.stdout, process.env);
           const pieces = renderTextChunks(input, painter(color));
-          writePagedChunks(color ? pieces : forTerminalChunks(pieces), process.env, options.pager);
+          await writePagedChunks(
+            color ? pieces : forTerminalChunks(pieces),
+            process.env,
+            options.pager,
+          );
           return;
         }
         default:

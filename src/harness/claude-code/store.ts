@@ -12,6 +12,7 @@ import type { Meta } from "../../common.js";
 import { ConflictError, describeCause, StoreError } from "../../errors.js";
 import { mkdirInside, sweepTemps, writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
+import { linePieces } from "../../lines.js";
 import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   EPOCH,
@@ -44,7 +45,7 @@ import {
   saveError,
   sessionCwd,
 } from "../shared/store-files.js";
-import { type ClaudeCodeBody, joinLines, parseRecord } from "./body.js";
+import { type ClaudeCodeBody, parseRecord } from "./body.js";
 import {
   ClaudeCodeProbe,
   claudeCodeRoot,
@@ -356,13 +357,12 @@ export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBod
         throw new ConflictError("claude_code", `session ${id} already exists`, { file: existing });
       }
     }
-    const text = joinLines(lines);
     // Folders through symlinks are refused before anything is created.
     const files = mkdirInside(this.root, dir, "claude_code");
     try {
       sweepTemps(dir);
       // Exclusive unless overwriting: of two concurrent saves, one wins.
-      writeFileAtomic(path, text, { mode: 0o600, exclusive: !options.overwrite });
+      writeFileAtomic(path, linePieces(lines), { mode: 0o600, exclusive: !options.overwrite });
     } catch (cause) {
       throw saveError("claude_code", id, path, cause);
     }

@@ -8,7 +8,7 @@ import { isJsonObject, type JsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
-import { checkLineCount } from "../../lines.js";
+import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine, isJsonLines } from "../../sniff.js";
 import { nonEmpty, oneLineTitle, PROMPT_TITLE_MAX } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
@@ -166,5 +166,6 @@ function detectClaudeCode(sample: Sample): Recognized | undefined {
 export const claudeCodeText: TextCodec<ClaudeCodeBody> = {
   parse: parseClaudeCode,
   render: renderClaudeCode,
+  renderPieces: (t) => linePieces(t.body.lines),
   detect: detectClaudeCode,
 };

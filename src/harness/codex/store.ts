@@ -34,7 +34,7 @@ import {
 } from "../../fsx.js";
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
-import { checkLineCount } from "../../lines.js";
+import { checkLineCount, linePieces } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -60,7 +60,6 @@ import {
   type CodexBody,
   type CodexLine,
   envelopeLine,
-  joinLines,
   readEnvelope,
   SCAFFOLDING_PREFIXES,
   splitLines,
@@ -465,7 +464,7 @@ export class CodexStore implements Store<CodexBody> {
       sweepTemps(dir);
       sweepTemps(this.home);
       // Exclusive unless overwriting: of two concurrent saves, one wins.
-      writeFileAtomic(path, joinLines(written), { exclusive: !options.overwrite });
+      writeFileAtomic(path, linePieces(written), { exclusive: !options.overwrite });
       files.unshift(path);
       // An overwritten session may have lived elsewhere (another date, zstd, archived).
       for (const old of existing) {

@@ -9,7 +9,7 @@
 import { isJsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
-import { checkLineCount } from "../../lines.js";
+import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine, isJsonLines, startsWithBytes, ZSTD_MAGIC } from "../../sniff.js";
 import { oneLineTitle, PROMPT_TITLE_MAX } from "../../strings.js";
 import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
@@ -215,5 +215,6 @@ function detectCodex(sample: Sample): Recognized | undefined {
 export const codexText: TextCodec<CodexBody> = {
   parse: parseCodex,
   render: renderCodex,
+  renderPieces: (t) => linePieces(t.body.lines),
   detect: detectCodex,
 };

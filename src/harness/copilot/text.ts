@@ -6,7 +6,7 @@
 
 import { basename, dirname } from "node:path";
 import { ParseError } from "../../errors.js";
-import { checkLineCount } from "../../lines.js";
+import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { type CopilotBody, eventsOf, joinLines, splitLines, startOf } from "./body.js";
@@ -41,5 +41,6 @@ function detectCopilot(sample: Sample): Recognized | undefined {
 export const copilotText: TextCodec<CopilotBody> = {
   parse: parseCopilot,
   render: renderCopilot,
+  renderPieces: (t) => linePieces(t.body.lines),
   detect: detectCopilot,
 };

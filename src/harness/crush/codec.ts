@@ -93,8 +93,12 @@ function fromCommon(t: Transcript<Common>): Transcript<CrushBody> {
   for (const m of t.body)
     for (const b of m.content) if (b.type === "tool_use") names.set(b.id, toolToCrush(b.tool).name);
   const messages: JsonObject[] = [];
+  // Crush lists a session's rows by created_at: a message timed before the
+  // one it follows takes that one's time, so the order stays the conversation's.
+  let earliest = Number.NEGATIVE_INFINITY;
   for (const m of t.body) {
-    const at = seconds(m.timestamp);
+    const at = Math.max(seconds(m.timestamp), earliest);
+    earliest = at;
     for (const { role, blocks } of rowsOf(m)) {
       const parts = blocks.map((b) => partOf(b, names));
       let finished: number | null = null;

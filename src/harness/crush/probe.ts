@@ -43,6 +43,8 @@ export interface ProjectDatabase {
 /** What reading `projects.json` gave: the databases it names, or why it could not be read. */
 export interface ProjectList {
   databases: ProjectDatabase[];
+  /** Every entry of the list with a data directory, in its order, shared ones too. */
+  entries: ProjectDatabase[];
   problem?: string;
 }
 
@@ -55,6 +57,7 @@ export interface ProjectList {
  */
 export function projectDatabases(root: string): ProjectList {
   const databases: ProjectDatabase[] = [];
+  const entries: ProjectDatabase[] = [];
   const seen = new Set<string>();
   const add = (path: string, cwd: string | undefined) => {
     if (seen.has(path)) return;
@@ -77,7 +80,9 @@ export function projectDatabases(root: string): ProjectList {
           const dataDir = str(p, "data_dir");
           if (!dataDir) continue;
           // Crush writes absolute paths; a relative one is the project's.
-          add(join(resolve(path ?? root, dataDir), DATABASE), path || undefined);
+          const database = join(resolve(path ?? root, dataDir), DATABASE);
+          if (path) entries.push({ path: database, cwd: path });
+          add(database, path || undefined);
         }
     }
   } catch (cause) {
@@ -86,7 +91,7 @@ export function projectDatabases(root: string): ProjectList {
       problem = `${PROJECTS} cannot be read (${code ?? "error"})`;
   }
   add(join(root, DATA_DIR, DATABASE), root);
-  return problem === undefined ? { databases } : { databases, problem };
+  return problem === undefined ? { databases, entries } : { databases, entries, problem };
 }
 
 export class CrushProbe implements StoreProbe {

@@ -1,15 +1,16 @@
 /**
- * Crush's store, read-only: one SQLite `crush.db` per project data
- * directory, the projects named by `<root>/projects.json` (and the global
- * workspace's `<root>/.crush/crush.db`); tables `sessions` and `messages`
- * as Crush's goose migrations leave them (newest known: 20260127000000).
- * Reads go through `readSnapshot`. txcript does not write or delete Crush
- * sessions: see `save`.
+ * Crush's store: one SQLite `crush.db` per project data directory, the
+ * projects named by `<root>/projects.json` (and the global workspace's
+ * `<root>/.crush/crush.db`); tables `sessions` and `messages` as Crush's
+ * goose migrations leave them (newest known: 20260127000000). Reads go
+ * through `readSnapshot`; `save` adds one session in one transaction
+ * (store-write.ts). txcript does not delete Crush sessions.
  */
 
+import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
-import { join } from "node:path";
-import { NotFoundError, UnsupportedError } from "../../errors.js";
+import { dirname, join } from "node:path";
+import { InvalidRequestError, NotFoundError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
 import { type Db, readSnapshot, type SqlValue } from "../../sqlite.js";
@@ -20,6 +21,7 @@ import {
   type Fingerprint,
   fileStamp,
   type Saved,
+  type SaveOptions,
   type Store,
   type StoreOptions,
   type Transcript,
@@ -28,6 +30,7 @@ import { str } from "../shared/fields.js";
 import { OneRootStore } from "../shared/one-root.js";
 import { skipReason } from "../shared/store-files.js";
 import { deleteRefusal, rowObject, sessionWithMessages } from "../shared/store-read-only.js";
+import { writeTransaction } from "../shared/store-sqlite.js";
 import type { CrushBody } from "./body.js";
 import { crushMeta, crushTime, crushTranscript, promptTexts } from "./meta.js";
 import {
@@ -37,13 +40,23 @@ import {
   type ProjectDatabase,
   projectDatabases,
 } from "./probe.js";
-
-/** Why `continue --with crush` refuses, in one line. */
-const WRITE_REFUSAL =
-  "txcript reads Crush sessions but does not write them: no Crush binary could run here to prove a written session resumes (its npm package downloads the binary from GitHub at install)";
+import { CRUSH_SCHEMA_VERSION } from "./schema.js";
+import {
+  CRUSH,
+  checkTargetFile,
+  createCrushDatabase,
+  insertCrushSession,
+  registerProject,
+  targetDatabase,
+} from "./store-write.js";
 
 /** The newest Crush migration (goose version) whose tables this reader was checked against. */
-const KNOWN_SCHEMA_VERSION = 20260127000000;
+const KNOWN_SCHEMA_VERSION = CRUSH_SCHEMA_VERSION;
+
+export interface CrushStoreOptions extends StoreOptions {
+  /** How long to wait for a locked database, in ms (default 5000). */
+  busyTimeoutMs?: number;
+}
 
 /** The columns txcript reads; any others are kept as they are. */
 const REQUIRED: Readonly<Record<string, readonly string[]>> = {
@@ -101,8 +114,11 @@ function laneOf(id: string): string {
 export class CrushStore extends OneRootStore implements Store<CrushBody> {
   readonly harness = "crush" as const;
 
-  constructor(options: StoreOptions = {}) {
+  private readonly busyTimeoutMs: number;
+
+  constructor(options: CrushStoreOptions = {}) {
     super(crushRoot(options));
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   }
 
   stamp(): string | undefined {
@@ -248,8 +264,43 @@ export class CrushStore extends OneRootStore implements Store<CrushBody> {
     return undefined;
   }
 
-  save(): Saved {
-    throw new UnsupportedError("crush", WRITE_REFUSAL);
+  /** SHA-256 of the session's own rows, so other sessions' writes to its database do not look like changes to it. */
+  digest(id: string): string | undefined {
+    for (const { db, ids } of this.idsByDatabase()) {
+      if (!ids.includes(id)) continue;
+      try {
+        const body = this.loadFrom(db, id);
+        if (body === undefined) return undefined;
+        const hash = createHash("sha256");
+        for (const row of [body.session, ...body.messages]) hash.update(`${JSON.stringify(row)}\n`);
+        return hash.digest("hex");
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Add the session to its project's database (store-write.ts): the one
+   * `projects.json` lists for its `cwd`, else `<root>/txcript/<name>-<hash>/`,
+   * registered there afterwards; without a `cwd`, the global workspace's.
+   */
+  save(transcript: Transcript<CrushBody>, options: SaveOptions = {}): Saved {
+    const body = transcript.body;
+    const id = body.session.id;
+    if (typeof id !== "string" || id === "" || /[\0\n\r]/.test(id))
+      throw new InvalidRequestError("crush", "cannot save: the session row has no usable id");
+    const { database, register } = targetDatabase(this.root, body.cwd);
+    checkTargetFile(database);
+    createCrushDatabase(database);
+    writeTransaction(CRUSH, database, this.busyTimeoutMs, (db) =>
+      insertCrushSession(db, database, id, body, options.overwrite === true),
+    );
+    const files = [database];
+    if (register && body.cwd !== undefined)
+      files.push(registerProject(this.root, body.cwd, dirname(database)));
+    return { harness: "crush", id, path: database, files };
   }
 
   delete(): string[] {

@@ -8,7 +8,7 @@
  * line, blob and field is kept verbatim, unknown ones included.
  */
 
-import { isJsonObject, type JsonObject } from "../../common.js";
+import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 
 /** An agent transcript: every line of `<id>.jsonl`, in order. */
 interface CursorTranscriptBody {
@@ -27,6 +27,12 @@ export interface CursorChatBody {
   messages: JsonObject[];
   /** How many blobs were not JSON (Cursor's protobuf turn graph): counted, not kept. */
   opaque: number;
+  /**
+   * `prompt_history.json` beside `store.db`, as parsed (an array of the
+   * user's prompt strings [S]); absent when there is no such file. Read
+   * only when no blob is a message (see `chatPrompts`).
+   */
+  prompts?: Json;
 }
 
 /**
@@ -63,10 +69,24 @@ export function roleOf(record: JsonObject): CursorRole | undefined {
 export function messageCount(body: CursorBody): number {
   if (body.layout === "desktop") return desktopBubbles(body).length;
   const records = body.layout === "transcript" ? body.lines : body.messages;
-  return records.filter((r) => {
+  const n = records.filter((r) => {
     const role = roleOf(r);
     return role !== undefined && role !== "system";
   }).length;
+  return n === 0 && body.layout === "chat" ? chatPrompts(body).length : n;
+}
+
+/**
+ * A chat's `prompt_history.json` prompts: its string items that are not
+ * blank, in order; none when the file is absent or not an array. The
+ * codec reads them only when no blob is a message (a store holding only
+ * the protobuf graph), since otherwise they repeat the user blobs.
+ */
+export function chatPrompts(body: CursorChatBody): string[] {
+  const p = body.prompts;
+  return Array.isArray(p)
+    ? p.filter((x): x is string => typeof x === "string" && x.trim() !== "")
+    : [];
 }
 
 /**

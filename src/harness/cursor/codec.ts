@@ -22,7 +22,7 @@ import type { Codec, Common, Transcript } from "../../transcript.js";
 import { imageItem, sourceImageWithData } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
-import { type CursorBody, type CursorChatBody, roleOf } from "./body.js";
+import { type CursorBody, type CursorChatBody, chatPrompts, roleOf } from "./body.js";
 import { desktopMessages } from "./desktop.js";
 import { desktopMeta } from "./desktop-meta.js";
 import { blobModel, chatMeta, cursorTime, userText, wrapUserText } from "./meta.js";
@@ -163,6 +163,10 @@ function toCommon(t: Transcript<CursorBody>): Transcript<Common> {
     const m = messageOf(blob, blob.content, at);
     if (m) body.push(m);
   }
+  // No blob is a message (the store holds only the protobuf graph): the prompt history, once.
+  if (body.length === 0)
+    for (const text of chatPrompts(t.body))
+      body.push({ role: "user", content: [{ type: "text", text }], timestamp: meta.timestamp });
   return { meta, body };
 }
 

@@ -12,7 +12,7 @@
  */
 
 import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { homeDir, nonEmpty } from "../../env.js";
 import { errnoCode } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
@@ -29,6 +29,11 @@ const TRANSCRIPTS_DIR = "agent-transcripts";
 const CHATS_DIR = "chats";
 const CHAT_DATABASE = "store.db";
 export const CHAT_META = "meta.json";
+const DESKTOP_DATABASE = "state.vscdb";
+/** The editor's per-workspace state folders, beside `globalStorage` [C]. */
+const WORKSPACES_DIR = "workspaceStorage";
+/** The user's prompts beside `store.db` [S]. */
+export const CHAT_PROMPTS = "prompt_history.json";
 
 /** Where a session's messages are: its chat store, or its agent transcript. */
 export type CursorSource =
@@ -100,7 +105,12 @@ export function sourceFingerprint(source: CursorSource): Fingerprint {
   const files: Fingerprint["files"] = [];
   const paths =
     source.kind === "chat"
-      ? [source.path, `${source.path}-wal`, join(source.dir, CHAT_META)]
+      ? [
+          source.path,
+          `${source.path}-wal`,
+          join(source.dir, CHAT_META),
+          join(source.dir, CHAT_PROMPTS),
+        ]
       : [source.path];
   for (const path of paths) {
     const st = statSync(path, { throwIfNoEntry: false });
@@ -119,12 +129,13 @@ export function sourceFingerprint(source: CursorSource): Fingerprint {
  */
 export function cursorIndexView(
   root: string,
-  desktop: string | undefined,
+  desktops: () => string[],
 ): Pick<StoreProbe, "scan" | "stamp"> {
   const scan = () => [...cursorSources(root).values()].map(sourceFingerprint);
-  if (desktop === undefined || !isFile(desktop)) return { scan };
+  if (desktops().length === 0) return { scan };
   return {
-    stamp: () => JSON.stringify([scan(), desktop, fileState(desktop), fileState(`${desktop}-wal`)]),
+    stamp: () =>
+      JSON.stringify([scan(), desktops().map((db) => [db, fileState(db), fileState(`${db}-wal`)])]),
   };
 }
 
@@ -136,7 +147,7 @@ export class CursorProbe implements StoreProbe {
   constructor(options: StoreOptions = {}) {
     const root = cursorRoot(options);
     this.roots = [root];
-    const view = cursorIndexView(root, desktopDatabase(options));
+    const view = cursorIndexView(root, () => desktopDatabases(options));
     if (view.scan) this.scan = view.scan;
     if (view.stamp) this.stamp = view.stamp;
   }
@@ -148,7 +159,7 @@ export class CursorProbe implements StoreProbe {
  * `TXCRIPT_CURSOR_DESKTOP_DB` when set; else, when no explicit root says to
  * read one folder only, VS Code's user data folder for "Cursor".
  */
-export function desktopDatabase(options: StoreOptions = {}): string | undefined {
+function desktopDatabase(options: StoreOptions = {}): string | undefined {
   const env = options.env ?? process.env;
   const explicit = nonEmpty(env.TXCRIPT_CURSOR_DESKTOP_DB);
   if (explicit !== undefined) return resolve(explicit);
@@ -161,5 +172,24 @@ export function desktopDatabase(options: StoreOptions = {}): string | undefined 
       : process.platform === "win32"
         ? (nonEmpty(env.APPDATA) ?? join(home, "AppData", "Roaming"))
         : (nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, ".config"));
-  return join(data, "Cursor", "User", "globalStorage", "state.vscdb");
+  return join(data, "Cursor", "User", "globalStorage", DESKTOP_DATABASE);
+}
+
+/**
+ * Every desktop database that exists: the global one first, then, unless
+ * `TXCRIPT_CURSOR_DESKTOP_DB` names one database, each workspace's
+ * `workspaceStorage/<hash>/state.vscdb` beside `globalStorage` (where
+ * older builds kept their chat panel [C]), by folder name.
+ */
+export function desktopDatabases(options: StoreOptions = {}): string[] {
+  const global = desktopDatabase(options);
+  if (global === undefined) return [];
+  const found = isFile(global) ? [global] : [];
+  if (nonEmpty((options.env ?? process.env).TXCRIPT_CURSOR_DESKTOP_DB) !== undefined) return found;
+  const workspaces = join(dirname(dirname(global)), WORKSPACES_DIR);
+  for (const e of entries(workspaces)) {
+    const db = join(workspaces, e.name, DESKTOP_DATABASE);
+    if (e.isDirectory() && isFile(db)) found.push(db);
+  }
+  return found;
 }

@@ -11,10 +11,10 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { isJsonObject, type JsonObject } from "../../common.js";
+import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { type Db, readSnapshot, type SqlValue, tableNames } from "../../sqlite.js";
 import { EPOCH, timestampFromMillis, timestampMillis } from "../../time.js";
@@ -40,11 +40,12 @@ import { desktopMeta, desktopTime, desktopUpdated } from "./desktop-meta.js";
 import { chatMeta, checkChatSchema, cursorTime } from "./meta.js";
 import {
   CHAT_META,
+  CHAT_PROMPTS,
   type CursorSource,
   cursorIndexView,
   cursorRoot,
   cursorSources,
-  desktopDatabase,
+  desktopDatabases,
   entries,
   sourceFingerprint,
   transcriptDirs,
@@ -135,30 +136,27 @@ export class CursorStore implements Store<CursorBody> {
   readonly harness = "cursor" as const;
   readonly roots: readonly string[];
   readonly root: string;
-  /** The desktop editor's database, read when it exists. */
-  readonly desktopDatabase: string | undefined;
+  private readonly options: StoreOptions;
   readonly scan?: () => Fingerprint[];
   readonly stamp?: () => string | undefined;
 
   constructor(options: StoreOptions = {}) {
     this.root = cursorRoot(options);
     this.roots = [this.root];
-    this.desktopDatabase = desktopDatabase(options);
-    const view = cursorIndexView(this.root, this.desktopDatabase);
+    this.options = options;
+    const view = cursorIndexView(this.root, () => this.desktops());
     if (view.scan) this.scan = view.scan;
     if (view.stamp) this.stamp = view.stamp;
   }
 
-  /** The desktop database when it exists. */
-  private desktop(): string | undefined {
-    const db = this.desktopDatabase;
-    return db !== undefined && isRegularFile(db) ? db : undefined;
+  /** The desktop databases that exist: the global one, then each workspace's. */
+  private desktops(): string[] {
+    return desktopDatabases(this.options);
   }
 
   ids(): string[] {
     const ids = new Set(cursorSources(this.root).keys());
-    const db = this.desktop();
-    if (db !== undefined) {
+    for (const db of this.desktops()) {
       try {
         for (const id of desktopIds(db)) ids.add(id);
       } catch {
@@ -176,16 +174,30 @@ export class CursorStore implements Store<CursorBody> {
     return source;
   }
 
-  /** A desktop chat, whole, or undefined when there is no desktop database or no such chat. */
+  /**
+   * A desktop chat, whole, from the first database holding it (the global
+   * one first), or undefined when no desktop database holds it or the
+   * agent CLI does. A workspace database that cannot be read is passed
+   * over here (discovery names it); the global one's error is raised.
+   */
   private desktopEntry(id: string): { db: string; row: DesktopEntry } | undefined {
-    return laneRow(
-      this.desktop(),
-      () => cursorSources(this.root).has(id),
-      (db) => {
-        checkPathComponent(id, "cursor");
-        return loadDesktop(db, id);
-      },
-    );
+    const [global, ...workspaces] = this.desktops();
+    const find = (db: string) => {
+      checkPathComponent(id, "cursor");
+      return loadDesktop(db, id);
+    };
+    const taken = () => cursorSources(this.root).has(id);
+    const first = laneRow(global, taken, find);
+    if (first !== undefined) return first;
+    for (const db of workspaces) {
+      try {
+        const row = laneRow(db, taken, find);
+        if (row !== undefined) return row;
+      } catch {
+        // A damaged workspace database holds none of its chats for load; discovery names it.
+      }
+    }
+    return undefined;
   }
 
   /** The editor finds a chat by its composer id, whatever the document says. */
@@ -202,6 +214,17 @@ export class CursorStore implements Store<CursorBody> {
     return value;
   }
 
+  /** `prompt_history.json` as parsed, when the chat has one; a file that is not JSON is named. */
+  private chatPromptsFile(dir: string): Json | undefined {
+    const path = join(dir, CHAT_PROMPTS);
+    if (!isRegularFile(path)) return undefined;
+    try {
+      return jsonFromText(readFileSync(path, "utf8"));
+    } catch {
+      throw new ParseError("cursor", "the chat's prompt_history.json is not JSON", { file: path });
+    }
+  }
+
   private loadSource(source: CursorSource): Transcript<CursorBody> {
     const mtime = () => timestampFromMillis(statSync(source.path).mtimeMs);
     if (source.kind === "transcript") {
@@ -215,6 +238,7 @@ export class CursorStore implements Store<CursorBody> {
       harness: "cursor",
     });
     const body: CursorChatBody = { ...read, chat };
+    assignDefined(body, "prompts", this.chatPromptsFile(source.dir));
     const meta = chatMeta(body, source.id);
     // Cursor finds a chat by its folder's name, whatever the record says.
     meta.id = source.id;
@@ -256,8 +280,13 @@ export class CursorStore implements Store<CursorBody> {
       for (const e of entries(dir))
         if (e.isFile() && e.name.endsWith(".txt"))
           found.skipped.push({ path: join(dir, e.name), reason: PLAIN_UNREAD });
-    const db = this.desktop();
-    if (db !== undefined) this.discoverDesktop(db, new Set(sources.map((s) => s.id)), found);
+    // One id once: the CLI's first, then the global database's, then each workspace's.
+    const taken = new Set(sources.map((s) => s.id));
+    for (const db of this.desktops()) {
+      const before = found.sessions.length;
+      this.discoverDesktop(db, taken, found);
+      for (const d of found.sessions.slice(before)) taken.add(d.id);
+    }
     return found;
   }
 

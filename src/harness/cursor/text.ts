@@ -3,7 +3,7 @@
  * `<id>.jsonl` as Cursor writes it (`{"role":...,"message":{"content":...}}`
  * lines, and marker lines such as `{"type":"turn_ended"}`). A chat store
  * has no text form of its own, so its text is a header line
- * `{"cursor_chat":{"chat":<meta.json>,"agent":<agent record>,"opaque":n}}`
+ * `{"cursor_chat":{"chat":<meta.json>,"agent":<agent record>,"opaque":n,"prompts"?:<prompt_history.json>}}`
  * followed by its JSON blobs, one per line. Pure. A line that is not a
  * JSON object is an error naming its line; unknown lines and fields are
  * kept; a chat of a newer schema is refused by name.
@@ -13,7 +13,7 @@ import { basename } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, defined, jsonFromText } from "../../json.js";
 import { checkLineCount } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import { EPOCH } from "../../time.js";
@@ -73,6 +73,7 @@ export function parseCursor(text: string, origin?: string): Transcript<CursorBod
       messages: header === undefined ? lines : lines.slice(1),
       opaque: typeof header?.opaque === "number" ? header.opaque : 0,
     };
+    assignDefined(body, "prompts", header?.prompts);
     checkChatSchema(body.chat, origin);
     return { meta: chatMeta(body, id), body };
   }
@@ -89,7 +90,17 @@ function renderCursor(t: Transcript<CursorBody>): string {
             { [DESKTOP_HEADER]: { source: b.source, header: b.header, composer: b.composer } },
             ...b.bubbles,
           ]
-        : [{ [CHAT_HEADER]: { chat: b.chat, agent: b.agent, opaque: b.opaque } }, ...b.messages];
+        : [
+            {
+              [CHAT_HEADER]: {
+                chat: b.chat,
+                agent: b.agent,
+                opaque: b.opaque,
+                ...defined({ prompts: b.prompts }),
+              },
+            },
+            ...b.messages,
+          ];
   return lines.map((o) => `${JSON.stringify(o)}\n`).join("");
 }
 

@@ -19,6 +19,7 @@ import {
   writeFileAtomic,
 } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
+import { linePieces } from "../../lines.js";
 import { checkLinkInside, checkPathComponent, linkOutsideProblem } from "../../paths.js";
 import { timestampFromMillis } from "../../time.js";
 import type {
@@ -43,7 +44,7 @@ import {
   saveError,
   sessionCwd,
 } from "../shared/store-files.js";
-import { conversation, type DroidBody, headerOf, joinLines, recordsOf } from "./body.js";
+import { conversation, type DroidBody, headerOf, recordsOf } from "./body.js";
 import { timeSpan } from "./meta.js";
 import {
   DroidProbe,
@@ -165,7 +166,7 @@ export class DroidStore extends OneRootStore implements Store<DroidBody> {
         });
         files.push(settingsPath(path));
       }
-      writeFileAtomic(path, joinLines(lines), { mode: 0o600, exclusive: !options.overwrite });
+      writeFileAtomic(path, linePieces(lines), { mode: 0o600, exclusive: !options.overwrite });
     } catch (cause) {
       throw saveError("droid", id, path, cause);
     }

@@ -9,7 +9,7 @@
 import { basename } from "node:path";
 import { ParseError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
-import { checkLineCount } from "../../lines.js";
+import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { type DroidBody, headerOf, joinLines, recordsOf, splitLines } from "./body.js";
@@ -52,5 +52,6 @@ function detectDroid(sample: Sample): Recognized | undefined {
 export const droidText: TextCodec<DroidBody> = {
   parse: (text, origin) => parseDroid(text, origin),
   render: renderDroid,
+  renderPieces: (t) => linePieces(t.body.lines),
   detect: detectDroid,
 };

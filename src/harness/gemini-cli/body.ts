@@ -28,8 +28,6 @@ import { jsonFromText } from "../../json.js";
 import { joinLines, splitLines, type VerbatimLine } from "../../lines.js";
 import { str } from "../shared/fields.js";
 
-export { joinLines } from "../../lines.js";
-
 export interface GeminiBody {
   lines: VerbatimLine[];
 }

@@ -31,7 +31,7 @@ import {
 } from "../../fsx.js";
 import { isUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
+import { linePieces, type VerbatimLine } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -55,7 +55,7 @@ import {
 import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint } from "../shared/probe.js";
 import { sessionIdProblem, skipReason } from "../shared/store-files.js";
-import { type Conversation, type GeminiBody, joinLines, recordLine, replay } from "./body.js";
+import { type Conversation, type GeminiBody, recordLine, replay } from "./body.js";
 import {
   CHATS_DIR,
   GeminiCliProbe,
@@ -464,7 +464,7 @@ export class GeminiCliStore extends OneRootStore implements Store<GeminiBody> {
       }
       try {
         // Exclusive unless replacing this very file: of two concurrent saves, one wins.
-        writeFileAtomic(path, joinLines(stamped(lines)), { exclusive: !replacing });
+        writeFileAtomic(path, linePieces(stamped(lines)), { exclusive: !replacing });
       } catch (cause) {
         if (cause instanceof TargetExistsError) {
           throw new ConflictError("gemini_cli", `session ${id} already exists`, { file: path });

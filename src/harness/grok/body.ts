@@ -18,7 +18,7 @@ export interface GrokBody {
   history: JsonObject[];
 }
 
-/** The update kinds this reader turns into messages; any other kind stays in the Body only. */
+/** The update kinds this reader reads as conversation; any other kind is read as a Raw record (`rawKindOf`). */
 export type GrokUpdateKind =
   | "user_message_chunk"
   | "agent_message_chunk"
@@ -47,10 +47,21 @@ export function kindOf(update: JsonObject | undefined): GrokUpdateKind | undefin
   return KINDS.find((k) => k === kind);
 }
 
-/** The roles a line's update speaks in: chunks by their kind; a call is the assistant's, its finish the user's (its result). */
+/**
+ * The kind of an update this reader does not read as conversation
+ * (`hook_execution`, `retry_state`, any newer kind): its `sessionUpdate`
+ * when that is a string and not one of `GrokUpdateKind`. Such an update
+ * is read as a Raw record, never dropped.
+ */
+export function rawKindOf(update: JsonObject | undefined): string | undefined {
+  const kind = str(update, "sessionUpdate");
+  return kind === undefined || kindOf(update) !== undefined ? undefined : kind;
+}
+
+/** The roles a line's update speaks in: chunks by their kind; a call is the assistant's, its finish the user's (its result); a Raw record the assistant's. */
 function rolesOf(update: JsonObject | undefined): ("user" | "assistant")[] {
   const kind = kindOf(update);
-  if (kind === undefined) return [];
+  if (kind === undefined) return rawKindOf(update) === undefined ? [] : ["assistant"];
   if (kind === "user_message_chunk") return ["user"];
   const status = str(update, "status");
   const finished = status === "completed" || status === "failed";
@@ -61,21 +72,28 @@ function rolesOf(update: JsonObject | undefined): ("user" | "assistant")[] {
 
 /**
  * Messages a listing counts, an estimate from the lines alone: each run of
- * one role's updates (empty chunks count), else the chat history's user
- * and assistant lines.
+ * one role's updates (empty chunks count), plus the chat history's user
+ * and assistant lines when no update is conversation (the codec's
+ * fallback).
  */
 export function messageCount(body: GrokBody): number {
   let n = 0;
+  let conversation = false;
   let previous: string | undefined;
   for (const line of body.updates) {
-    for (const role of rolesOf(updateOf(line))) {
+    const update = updateOf(line);
+    if (kindOf(update) !== undefined) conversation = true;
+    for (const role of rolesOf(update)) {
       if (role === previous) continue;
       previous = role;
       n++;
     }
   }
-  if (n > 0) return n;
-  return body.history.filter(
-    (l) => (l.type === "user" || l.type === "assistant") && l.synthetic_reason === undefined,
-  ).length;
+  if (conversation) return n;
+  return (
+    n +
+    body.history.filter(
+      (l) => (l.type === "user" || l.type === "assistant") && l.synthetic_reason === undefined,
+    ).length
+  );
 }

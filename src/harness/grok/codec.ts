@@ -4,11 +4,12 @@
  * agent chunks, thoughts, calls and plans an assistant message; chunks of
  * one kind in a row join into one block. A `tool_call` and its
  * `tool_call_update`s merge into one tool_use, and into one tool_result
- * when the call finished (`failed`: an error). Other kinds
- * (`hook_execution`, `retry_state`, any unknown one) stay in the Body
- * only. When no line makes a message, `chat_history.jsonl` is read
- * instead. No usage or stop reason is recorded. fromCommon is
- * deterministic.
+ * when the call finished (`failed`: an error). Any other kind
+ * (`hook_execution`, `retry_state`, a newer one) is a Raw record: a Raw
+ * tool_use named by its kind on an assistant message, its fields the
+ * input. When no update makes a conversation block, `chat_history.jsonl`
+ * is read for the prompts, the Raw records after them. No usage or stop
+ * reason is recorded. fromCommon is deterministic.
  */
 
 import {
@@ -19,12 +20,12 @@ import {
   type Message,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
-import { type Timestamp, timestampMillis } from "../../time.js";
+import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
-import { type GrokBody, kindOf, updateOf } from "./body.js";
-import { grokMeta, lineTime } from "./meta.js";
+import { type GrokBody, kindOf, rawKindOf, updateOf } from "./body.js";
+import { grokMeta, lineMillis } from "./meta.js";
 import {
   chunkBlock,
   isTerminal,
@@ -109,16 +110,47 @@ function mergedCalls(updates: readonly JsonObject[]): Map<string, JsonObject> {
   return calls;
 }
 
-function fromUpdates(updates: readonly JsonObject[], start: Timestamp): Message[] {
+/** The id prefix of a Raw record's tool_use, so fromCommon writes it back as the update it was. */
+const RAW_ID = "grok-update:";
+
+/** An update read as a Raw record: its fields (all but `sessionUpdate`) as a Raw tool's input, named by its kind. */
+function rawRecord(kind: string, update: JsonObject, line: JsonObject, index: number): Block {
+  // fromEntries defines keys (a `__proto__` key stays a key, never a prototype).
+  const input: JsonObject = Object.fromEntries(
+    Object.entries(update).filter(([k]) => k !== "sessionUpdate"),
+  );
+  const event = str(obj(obj(line, "params"), "_meta"), "eventId");
+  return {
+    type: "tool_use",
+    id: `${RAW_ID}${event ?? `line-${index + 1}`}`,
+    tool: { name: "Raw", tool_name: kind, input },
+  };
+}
+
+interface Read {
+  messages: Message[];
+  /** Whether any update made a conversation block (a chunk's, a call's or a plan's), not only Raw records. */
+  conversation: boolean;
+}
+
+function fromUpdates(updates: readonly JsonObject[], start: Timestamp): Read {
   const calls = mergedCalls(updates);
   const body: Message[] = [];
   const called = new Set<string>();
   const answered = new Set<string>();
+  let conversation = false;
   let current: Message | undefined;
-  let previous = start;
-  const open = (role: Message["role"], at: Timestamp, update: JsonObject): Message => {
+  // A line's time in milliseconds (undefined: the session's); formatted only when a message opens.
+  let previous: number | undefined;
+  let formatted: { ms: number; at: Timestamp } | undefined;
+  const timeOf = (ms: number | undefined): Timestamp => {
+    if (ms === undefined) return start;
+    if (formatted?.ms !== ms) formatted = { ms, at: timestampFromMillis(ms) };
+    return formatted.at;
+  };
+  const open = (role: Message["role"], update: JsonObject): Message => {
     if (current?.role !== role) {
-      current = { role, content: [], timestamp: at };
+      current = { role, content: [], timestamp: timeOf(previous) };
       body.push(current);
     }
     if (role === "assistant" && current.model === undefined) {
@@ -127,26 +159,34 @@ function fromUpdates(updates: readonly JsonObject[], start: Timestamp): Message[
     }
     return current;
   };
-  for (const line of updates) {
+  for (const [index, line] of updates.entries()) {
     const u = updateOf(line);
+    if (u === undefined) continue;
     const kind = kindOf(u);
-    if (u === undefined || kind === undefined) continue;
-    const at = lineTime(line) ?? previous;
-    previous = at;
+    if (kind === undefined) {
+      const raw = rawKindOf(u);
+      if (raw === undefined) continue;
+      previous = lineMillis(line) ?? previous;
+      open("assistant", u).content.push(rawRecord(raw, u, line, index));
+      continue;
+    }
+    previous = lineMillis(line) ?? previous;
     switch (kind) {
       case "user_message_chunk":
       case "agent_message_chunk":
       case "agent_thought_chunk": {
         const blocks = chunkBlocks(u.content, kind === "agent_thought_chunk");
         if (blocks.length === 0) break;
-        const m = open(kind === "user_message_chunk" ? "user" : "assistant", at, u);
+        conversation = true;
+        const m = open(kind === "user_message_chunk" ? "user" : "assistant", u);
         for (const b of blocks) append(m, b);
         break;
       }
       case "plan": {
         const b = planText(u);
         if (b !== undefined) {
-          open("assistant", at, u).content.push(b);
+          conversation = true;
+          open("assistant", u).content.push(b);
           sealed.add(b);
         }
         break;
@@ -156,13 +196,14 @@ function fromUpdates(updates: readonly JsonObject[], start: Timestamp): Message[
         const id = str(u, "toolCallId");
         const call = id === undefined ? undefined : calls.get(id);
         if (id === undefined || call === undefined) break;
+        conversation = true;
         if (!called.has(id)) {
           called.add(id);
-          open("assistant", at, u).content.push({ type: "tool_use", id, tool: toolFromGrok(call) });
+          open("assistant", u).content.push({ type: "tool_use", id, tool: toolFromGrok(call) });
         }
         if (!answered.has(id) && isTerminal(str(u, "status"))) {
           answered.add(id);
-          open("user", at, u).content.push(resultFromGrok(id, call));
+          open("user", u).content.push(resultFromGrok(id, call));
         }
         break;
       }
@@ -170,7 +211,7 @@ function fromUpdates(updates: readonly JsonObject[], start: Timestamp): Message[
         kind satisfies never;
     }
   }
-  return body;
+  return { messages: body, conversation };
 }
 
 const QUERY = /^\s*<user_query>\n?([\s\S]*?)\n?<\/user_query>\s*$/;
@@ -200,8 +241,11 @@ function fromHistory(history: readonly JsonObject[], at: Timestamp): Message[] {
 
 function toCommon(t: Transcript<GrokBody>): Transcript<Common> {
   const meta = { ...t.meta, ...grokMeta(t.body.summary, t.meta.id) };
-  let body = fromUpdates(t.body.updates, meta.timestamp);
-  if (body.length === 0) body = fromHistory(t.body.history, meta.timestamp);
+  const read = fromUpdates(t.body.updates, meta.timestamp);
+  // Only Raw records (every model call failed): the prompts are in the chat history, the records after them.
+  const body = read.conversation
+    ? read.messages
+    : [...fromHistory(t.body.history, meta.timestamp), ...read.messages];
   if (meta.model === undefined) {
     const model = body.find((m) => m.model)?.model;
     if (model) meta.model = model;
@@ -234,6 +278,9 @@ function messageUpdates(m: Message): JsonObject[] {
       case "artifact":
         return { sessionUpdate: chunk, content: { type: "text", text: artifactText(b) } };
       case "tool_use":
+        // A Raw record read from Grok goes back as the update it was.
+        if (b.tool.name === "Raw" && b.id.startsWith(RAW_ID) && isJsonObject(b.tool.input))
+          return { ...b.tool.input, sessionUpdate: b.tool.tool_name };
         return { sessionUpdate: "tool_call", toolCallId: b.id, ...toolToGrok(b.tool) };
       case "tool_result":
         return { sessionUpdate: "tool_call_update", ...resultToGrok(b) };

@@ -4,29 +4,31 @@
  */
 
 import type { Json, JsonObject, Meta } from "../../common.js";
-import { EPOCH, normalizeTimestamp, type Timestamp, timestampFromMillis } from "../../time.js";
+import { EPOCH, normalizeTimestamp } from "../../time.js";
 import { obj, str } from "../shared/fields.js";
 import { updateOf } from "./body.js";
 
-/** Milliseconds as a Timestamp, when they are a finite time a Date can hold. */
-function millisTime(ms: Json | undefined): Timestamp | undefined {
+/** Milliseconds, when they are a finite time a Date can hold (whole). */
+function millisOf(ms: Json | undefined): number | undefined {
   return typeof ms === "number" && Number.isFinite(ms) && Math.abs(ms) < 8.64e15
-    ? timestampFromMillis(Math.floor(ms))
+    ? Math.floor(ms)
     : undefined;
 }
 
 /**
- * When an `updates.jsonl` line happened: `params._meta.agentTimestampMs`,
- * then `update._meta.agentTimestampMs` (milliseconds), then the envelope's
- * `timestamp` (seconds).
+ * When an `updates.jsonl` line happened, in epoch milliseconds:
+ * `params._meta.agentTimestampMs`, then `update._meta.agentTimestampMs`,
+ * then the envelope's `timestamp` (seconds). A number, not a Timestamp:
+ * the codec formats only the times a message takes (formatting every
+ * line's was most of toCommon's cost, bench/grok.bench.ts).
  */
-export function lineTime(line: JsonObject): Timestamp | undefined {
+export function lineMillis(line: JsonObject): number | undefined {
   const agent =
-    millisTime(obj(obj(line, "params"), "_meta")?.agentTimestampMs) ??
-    millisTime(obj(updateOf(line), "_meta")?.agentTimestampMs);
+    millisOf(obj(obj(line, "params"), "_meta")?.agentTimestampMs) ??
+    millisOf(obj(updateOf(line), "_meta")?.agentTimestampMs);
   if (agent !== undefined) return agent;
   const seconds = line.timestamp;
-  return typeof seconds === "number" ? millisTime(seconds * 1000) : undefined;
+  return typeof seconds === "number" ? millisOf(seconds * 1000) : undefined;
 }
 
 /** The session's metadata from `summary.json`: `info.id`, `created_at`, `info.cwd`, `generated_title`, `current_model_id`. */

@@ -28,9 +28,11 @@ const HEADER = "grok_session";
  */
 export function jsonLines(text: string, origin?: string): JsonObject[] {
   checkLineCount(text, "grok", origin);
-  const lines = text.split(/\r?\n/);
+  // A plain split and a trimmed `\r` cost less than a regular expression split (bench/grok.bench.ts).
+  const lines = text.split("\n");
   const out: JsonObject[] = [];
-  for (const [i, line] of lines.entries()) {
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.trim() === "") continue;
     let value: unknown;
     try {

@@ -22,22 +22,11 @@ import { stableUuid } from "../../ids.js";
 import { EPOCH, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { blockKind, entryKind, type KiroBody, list, obj, str } from "./body.js";
+import { base64ToBytes, bytesToBase64 } from "./bytes.js";
 import { conversationMessages } from "./conversation.js";
 import { conversationMeta } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 import { toolFromKiro, toolToKiro } from "./tools.js";
-
-/** serde_bytes in JSON: a list of byte values (Kiro's images and redacted thinking). */
-function bytesToBase64(value: Json | undefined): string {
-  if (typeof value === "string") return value;
-  if (!Array.isArray(value)) return "";
-  const bytes = value.filter((b): b is number => typeof b === "number");
-  return Buffer.from(Uint8Array.from(bytes, (b) => b & 0xff)).toString("base64");
-}
-
-function base64ToBytes(data: string): number[] {
-  return [...Buffer.from(data, "base64")];
-}
 
 function imageOf(data: JsonObject | undefined): Block {
   return {

@@ -13,6 +13,7 @@ import { isJsonObject, type JsonObject } from "../../common.js";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
 import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
+import { linePieces } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -47,14 +48,7 @@ import {
   sessionIdProblem,
   skipReason,
 } from "../shared/store-files.js";
-import {
-  commonEntries,
-  entriesOf,
-  headerOf,
-  idFromFileName,
-  joinLines,
-  type PiBody,
-} from "./body.js";
+import { commonEntries, entriesOf, headerOf, idFromFileName, type PiBody } from "./body.js";
 import { piTime } from "./meta.js";
 import { piRoot, sessionPaths } from "./probe.js";
 import { parsePi } from "./text.js";
@@ -212,7 +206,7 @@ export class PiStore extends OneRootStore implements Store<PiBody> {
     const path = join(dir, `${stamp}_${id}.jsonl`);
     return saveSessionFiles("pi", id, path, { root: this.root, dir }, () => {
       const replacing = existing.some((p) => resolve(p) === resolve(path));
-      writeFileAtomic(path, joinLines(withEol(lines)), { exclusive: !replacing });
+      writeFileAtomic(path, linePieces(withEol(lines)), { exclusive: !replacing });
       for (const old of existing)
         if (resolve(old) !== resolve(path)) unlinkSync(realPathInside(this.root, old, "pi"));
       return [path];

@@ -8,7 +8,7 @@
 
 import { basename } from "node:path";
 import { ParseError } from "../../errors.js";
-import { checkLineCount } from "../../lines.js";
+import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { entriesOf, headerOf, idFromFileName, joinLines, type PiBody, splitLines } from "./body.js";
@@ -42,4 +42,9 @@ function detectPi(sample: Sample): Recognized | undefined {
   return /^\{"type":"session","version":\d+,"id":"/.test(line) ? "text" : undefined;
 }
 
-export const piText: TextCodec<PiBody> = { parse: parsePi, render: renderPi, detect: detectPi };
+export const piText: TextCodec<PiBody> = {
+  parse: parsePi,
+  render: renderPi,
+  renderPieces: (t) => linePieces(t.body.lines),
+  detect: detectPi,
+};

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConflictError } from "../../errors.js";
 import { mkdirInside, sweepTemps, writeFileAtomic } from "../../fsx.js";
+import { linePieces } from "../../lines.js";
 import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   compareTimestamps,
@@ -39,7 +40,7 @@ import {
   saveError,
   sessionCwd,
 } from "../shared/store-files.js";
-import { activeChain, asRecord, countMessages, joinLines, type QwenBody } from "./body.js";
+import { activeChain, asRecord, countMessages, type QwenBody } from "./body.js";
 import {
   CHATS,
   chatDirs,
@@ -146,7 +147,7 @@ export class QwenCodeStore extends OneRootStore implements Store<QwenBody> {
     const files = mkdirInside(this.root, dir, "qwen_code");
     try {
       sweepTemps(dir);
-      writeFileAtomic(path, joinLines(lines), { mode: 0o600, exclusive: !options.overwrite });
+      writeFileAtomic(path, linePieces(lines), { mode: 0o600, exclusive: !options.overwrite });
     } catch (cause) {
       throw saveError("qwen_code", id, path, cause);
     }

@@ -8,7 +8,7 @@ import { isJsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
-import { checkLineCount } from "../../lines.js";
+import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine, isJsonLines } from "../../sniff.js";
 import { nonEmpty, oneLineTitle } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
@@ -112,5 +112,6 @@ function detectQwen(sample: Sample): Recognized | undefined {
 export const qwenText: TextCodec<QwenBody> = {
   parse: parseQwen,
   render: (t) => joinLines(t.body.lines),
+  renderPieces: (t) => linePieces(t.body.lines),
   detect: detectQwen,
 };

@@ -10,11 +10,10 @@
  * only when it creates the database itself.
  */
 
-import { existsSync, mkdirSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { describeCause, StoreError } from "../../../errors.js";
-import { publish, TargetExistsError, tempPath } from "../../../fsx.js";
-import { createDatabase, type Db, sqliteError } from "../../../sqlite.js";
+import { StoreError } from "../../../errors.js";
+import { createPublished } from "../store-sqlite.js";
 import type { OpenCodeFlavor } from "./flavor.js";
 import { STORAGE_DIR } from "./probe.js";
 
@@ -41,39 +40,10 @@ export function createFamilyDatabase(flavor: OpenCodeFlavor, root: string, datab
       cause,
     });
   }
-  const tmp = tempPath(dirname(database), file);
-  let db: Db | undefined;
-  try {
-    const fresh = createDatabase(tmp);
-    db = fresh;
-    // As the CLI opens it: write-ahead logging (kept in the file's header).
-    fresh.pragma("journal_mode = WAL");
+  createPublished(flavor, database, `${name} ${flavor.schema.version}'s database`, (fresh) => {
+    for (const statement of flavor.schema.statements) fresh.exec(statement);
     const now = Date.now();
-    fresh.transaction(() => {
-      for (const statement of flavor.schema.statements) fresh.exec(statement);
-      const done = fresh.prepare("INSERT INTO migration (id, time_completed) VALUES (?, ?)");
-      for (const id of flavor.schema.migrations) done.run(id, now);
-    })();
-    fresh.close();
-    db = undefined;
-    publish(tmp, database, true);
-  } catch (error) {
-    // Another writer made it first: theirs stands, and ours is not needed.
-    if (error instanceof TargetExistsError) return;
-    const failed = sqliteError(harness, database, error);
-    throw new StoreError(
-      harness,
-      `could not create ${name} ${flavor.schema.version}'s database: ${failed.detail || describeCause(error)}`,
-      { file: database, cause: error },
-    );
-  } finally {
-    db?.close();
-    for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) {
-      try {
-        unlinkSync(f);
-      } catch {
-        // Already published (the link) or never made.
-      }
-    }
-  }
+    const done = fresh.prepare("INSERT INTO migration (id, time_completed) VALUES (?, ?)");
+    for (const id of flavor.schema.migrations) done.run(id, now);
+  });
 }

@@ -10,20 +10,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { nonEmpty } from "../../../env.js";
-import {
-  ConflictError,
-  InvalidRequestError,
-  StoreError,
-  UnsupportedError,
-} from "../../../errors.js";
-import {
-  type Db,
-  isBusy,
-  openForWriting,
-  quoteIdentifier,
-  sleepSync,
-  sqliteError,
-} from "../../../sqlite.js";
+import { ConflictError, InvalidRequestError, UnsupportedError } from "../../../errors.js";
+import { type Db, quoteIdentifier } from "../../../sqlite.js";
 import {
   GLOBAL_PROJECT,
   MESSAGE_TABLE,
@@ -37,51 +25,6 @@ import {
 } from "./body.js";
 import type { OpenCodePlace } from "./flavor.js";
 import { checkTables, REQUIRED_TABLES } from "./store-rows.js";
-
-/**
- * Run `write` in one `BEGIN IMMEDIATE` transaction (the write lock taken
- * up front, so no other writer can slip in between our reads and
- * inserts), retrying a busy database until the timeout.
- */
-export function writeTransaction<T>(
-  place: OpenCodePlace,
-  database: string,
-  busyTimeoutMs: number,
-  write: (db: Db) => T,
-): T {
-  if (!existsSync(database)) {
-    throw new StoreError(place.harness, `no ${place.name} database here`, { file: database });
-  }
-  const deadline = Date.now() + busyTimeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    let db: Db | undefined;
-    let begun = false;
-    try {
-      db = openForWriting(database, Math.max(0, deadline - Date.now()));
-      db.exec("BEGIN IMMEDIATE");
-      begun = true;
-      const result = write(db);
-      db.exec("COMMIT");
-      begun = false;
-      return result;
-    } catch (error) {
-      if (begun && db?.inTransaction) {
-        try {
-          db.exec("ROLLBACK");
-        } catch {
-          // The connection is closed below; SQLite rolls back what was not committed.
-        }
-      }
-      if (isBusy(error) && Date.now() < deadline) {
-        sleepSync(Math.min(10 * 2 ** Math.min(attempt, 5), 200));
-        continue;
-      }
-      throw sqliteError(place.harness, database, error);
-    } finally {
-      db?.close();
-    }
-  }
-}
 
 /** Insert session `id`'s rows (and its project's, when missing) in a write transaction. */
 export function insertSession(

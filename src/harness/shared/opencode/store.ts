@@ -43,6 +43,7 @@ import {
   type Transcript,
 } from "../../../transcript.js";
 import { skipReason } from "../store-files.js";
+import { writeTransaction } from "../store-sqlite.js";
 import {
   MESSAGE_TABLE,
   type OpenCodeBody,
@@ -66,7 +67,7 @@ import {
   sessionIdFor,
   stringOr,
 } from "./store-rows.js";
-import { deleteRows, gitProject, insertSession, writeTransaction } from "./store-write.js";
+import { deleteRows, gitProject, insertSession } from "./store-write.js";
 import { firstModel, metaFromSession, promptOf } from "./text.js";
 
 export interface OpenCodeStoreOptions extends StoreOptions {
