@@ -13,7 +13,7 @@ import Database from "better-sqlite3";
 import { crushCodec } from "../src/harness/crush/codec.js";
 import { CrushStore } from "../src/harness/crush/store.js";
 import { type CrushSessionFixture, createCrushProject } from "../test/support/crush.js";
-import { benchRow, codingSession, mb, report, timeMedian } from "./util.js";
+import { codingSession, mb, report, selectSessions, storeRows } from "./util.js";
 
 const PROJECTS = 4;
 const PER_PROJECT = 50;
@@ -48,38 +48,34 @@ try {
   }
   const store = new CrushStore({ root, env: {} });
 
-  const discover = await timeMedian(async () => {
-    await store.discover();
-  }, 5);
-  const baseDiscover = await timeMedian(() => {
-    for (const path of paths) {
-      const db = new Database(path, { readonly: true });
-      db.prepare(
-        "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) FROM sessions s",
-      ).all();
-      db.close();
-    }
-  }, 5);
   const big = "bench-0";
-  const load = await timeMedian(() => {
-    crushCodec.toCommon(store.load(big));
-  }, 5);
-  const baseLoad = await timeMedian(() => {
-    const db = new Database(paths[0] ?? "", { readonly: true });
-    for (const r of db
-      .prepare("SELECT parts FROM messages WHERE session_id = ? ORDER BY created_at")
-      .all(big) as { parts: string }[])
-      JSON.parse(r.parts);
-    db.close();
-  }, 5);
+  const rows = await storeRows(
+    {
+      discover: () => store.discover(),
+      baseDiscover: () => {
+        for (const path of paths) selectSessions(path);
+      },
+      load: () => crushCodec.toCommon(store.load(big)),
+      baseLoad: () => {
+        const db = new Database(paths[0] ?? "", { readonly: true });
+        for (const r of db
+          .prepare("SELECT parts FROM messages WHERE session_id = ? ORDER BY created_at")
+          .all(big) as { parts: string }[])
+          JSON.parse(r.parts);
+        db.close();
+      },
+    },
+    TURNS * 10,
+    "baseline_select_all_ms",
+    "baseline_select_parse_ms",
+  );
 
   report([
     {
       store: `${PROJECTS} projects x ${PER_PROJECT} sessions`,
       size: mb(paths.reduce((n, p) => n + statSync(p).size, 0)),
     },
-    benchRow("discover", discover, "baseline_select_all_ms", baseDiscover),
-    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_select_parse_ms", baseLoad),
+    ...rows,
     { peak_rss: mb(process.resourceUsage().maxRSS * 1024) },
   ]);
 } finally {

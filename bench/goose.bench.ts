@@ -13,7 +13,7 @@ import Database from "better-sqlite3";
 import { gooseCodec } from "../src/harness/goose/codec.js";
 import { GooseStore } from "../src/harness/goose/store.js";
 import { createGooseDatabase } from "../test/support/goose.js";
-import { benchRow, codingSession, mb, report, timeMedian } from "./util.js";
+import { codingSession, mb, report, selectSessions, storeRows } from "./util.js";
 
 const SESSIONS = 200;
 const TURNS = 40;
@@ -31,35 +31,29 @@ try {
   const path = createGooseDatabase(root, fixtures);
   const store = new GooseStore({ root, env: {} });
 
-  const discover = await timeMedian(async () => {
-    await store.discover();
-  }, 5);
-  const baseDiscover = await timeMedian(() => {
-    const db = new Database(path, { readonly: true });
-    db.prepare(
-      "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) FROM sessions s",
-    ).all();
-    db.close();
-  }, 5);
   const big = "20260801_0";
-  const load = await timeMedian(() => {
-    gooseCodec.toCommon(store.load(big));
-  }, 5);
-  const baseLoad = await timeMedian(() => {
-    const db = new Database(path, { readonly: true });
-    for (const r of db
-      .prepare("SELECT content_json FROM messages WHERE session_id = ?")
-      .all(big) as {
-      content_json: string;
-    }[])
-      JSON.parse(r.content_json);
-    db.close();
-  }, 5);
+  const rows = await storeRows(
+    {
+      discover: () => store.discover(),
+      baseDiscover: () => selectSessions(path),
+      load: () => gooseCodec.toCommon(store.load(big)),
+      baseLoad: () => {
+        const db = new Database(path, { readonly: true });
+        for (const r of db
+          .prepare("SELECT content_json FROM messages WHERE session_id = ?")
+          .all(big) as { content_json: string }[])
+          JSON.parse(r.content_json);
+        db.close();
+      },
+    },
+    TURNS * 10,
+    "baseline_select_all_ms",
+    "baseline_select_parse_ms",
+  );
 
   report([
     { store: `${SESSIONS} sessions`, size: mb(statSync(path).size) },
-    benchRow("discover", discover, "baseline_select_all_ms", baseDiscover),
-    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_select_parse_ms", baseLoad),
+    ...rows,
     { peak_rss: mb(process.resourceUsage().maxRSS * 1024) },
   ]);
 } finally {

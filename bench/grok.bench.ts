@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { grokCodec } from "../src/harness/grok/codec.js";
 import { GrokStore } from "../src/harness/grok/store.js";
-import { benchRow, codingSession, report, timeMedian } from "./util.js";
+import { codingSession, parseJsonLines, report, storeRows } from "./util.js";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 40);
 const TURNS = 40;
@@ -36,32 +36,22 @@ try {
     return id;
   });
   const store = new GrokStore({ root, env: {} });
-  const parseLines = (path: string) =>
-    readFileSync(path, "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l));
-  const discover = await timeMedian(async () => {
-    await store.discover();
-  }, 5);
-  const baseDiscover = await timeMedian(() => {
-    for (const id of ids) {
-      JSON.parse(readFileSync(join(group, id, "summary.json"), "utf8"));
-      parseLines(join(group, id, "updates.jsonl"));
-    }
-  }, 5);
   const big = ids[0] ?? "";
-  const load = await timeMedian(() => {
-    grokCodec.toCommon(store.load(big));
-  }, 5);
-  const baseLoad = await timeMedian(() => {
-    parseLines(join(group, big, "updates.jsonl"));
-  }, 5);
-  report([
-    { store: `${SESSIONS} sessions` },
-    benchRow("discover", discover, "baseline_read_parse_ms", baseDiscover),
-    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_read_parse_ms", baseLoad),
-  ]);
+  const rows = await storeRows(
+    {
+      discover: () => store.discover(),
+      baseDiscover: () => {
+        for (const id of ids) {
+          JSON.parse(readFileSync(join(group, id, "summary.json"), "utf8"));
+          parseJsonLines(join(group, id, "updates.jsonl"));
+        }
+      },
+      load: () => grokCodec.toCommon(store.load(big)),
+      baseLoad: () => parseJsonLines(join(group, big, "updates.jsonl")),
+    },
+    TURNS * 10,
+  );
+  report([{ store: `${SESSIONS} sessions` }, ...rows]);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

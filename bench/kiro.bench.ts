@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { kiroCodec } from "../src/harness/kiro/codec.js";
 import { KiroStore } from "../src/harness/kiro/store.js";
 import { createKiroSessions } from "../test/support/kiro.js";
-import { benchRow, codingSession, report, timeMedian } from "./util.js";
+import { codingSession, parseJsonLines, report, storeRows } from "./util.js";
 
 const SESSIONS = 200;
 const TURNS = 40;
@@ -31,33 +31,21 @@ try {
   });
   const dir = createKiroSessions(root, fixtures);
   const store = new KiroStore({ root, env: {} });
-  const parseAll = (name: string) =>
-    readFileSync(join(dir, name), "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l));
-
-  const discover = await timeMedian(async () => {
-    await store.discover();
-  }, 5);
-  const baseDiscover = await timeMedian(() => {
-    for (const name of readdirSync(dir))
-      if (name.endsWith(".json")) JSON.parse(readFileSync(join(dir, name), "utf8"));
-      else parseAll(name);
-  }, 5);
   const big = fixtures[0]?.id ?? "";
-  const load = await timeMedian(() => {
-    kiroCodec.toCommon(store.load(big));
-  }, 5);
-  const baseLoad = await timeMedian(() => {
-    parseAll(`${big}.jsonl`);
-  }, 5);
-
-  report([
-    { store: `${SESSIONS} sessions` },
-    benchRow("discover", discover, "baseline_read_parse_ms", baseDiscover),
-    benchRow(`load+toCommon ${TURNS * 10} turns`, load, "baseline_read_parse_ms", baseLoad),
-  ]);
+  const rows = await storeRows(
+    {
+      discover: () => store.discover(),
+      baseDiscover: () => {
+        for (const name of readdirSync(dir))
+          if (name.endsWith(".json")) JSON.parse(readFileSync(join(dir, name), "utf8"));
+          else parseJsonLines(join(dir, name));
+      },
+      load: () => kiroCodec.toCommon(store.load(big)),
+      baseLoad: () => parseJsonLines(join(dir, `${big}.jsonl`)),
+    },
+    TURNS * 10,
+  );
+  report([{ store: `${SESSIONS} sessions` }, ...rows]);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

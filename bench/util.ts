@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
 import { hideSecrets } from "../src/archive/url.js";
 import type { Message } from "../src/common.js";
 import { stableUuid } from "../src/ids.js";
@@ -68,6 +69,61 @@ export function benchRow(
     [baseline]: baselineMs.toFixed(1),
     ratio: (ms / baselineMs).toFixed(2),
   };
+}
+
+/** What a store bench times, each beside a baseline that reads and parses the same data. */
+export interface StoreOps {
+  discover(): Promise<unknown>;
+  baseDiscover(): unknown;
+  /** Load the longest session and convert it to Common. */
+  load(): unknown;
+  baseLoad(): unknown;
+}
+
+/**
+ * The medians of discovery and of load + toCommon of a `turns`-turn session,
+ * timed in that order, each beside its baseline's (columns named `baseline`
+ * and `loadBaseline`).
+ */
+export async function storeRows(
+  ops: StoreOps,
+  turns: number,
+  baseline = "baseline_read_parse_ms",
+  loadBaseline = baseline,
+): Promise<Record<string, string>[]> {
+  const discover = await timeMedian(async () => {
+    await ops.discover();
+  }, 5);
+  const baseDiscover = await timeMedian(() => {
+    ops.baseDiscover();
+  }, 5);
+  const load = await timeMedian(() => {
+    ops.load();
+  }, 5);
+  const baseLoad = await timeMedian(() => {
+    ops.baseLoad();
+  }, 5);
+  return [
+    benchRow("discover", discover, baseline, baseDiscover),
+    benchRow(`load+toCommon ${turns} turns`, load, loadBaseline, baseLoad),
+  ];
+}
+
+/** Every session row of a SQLite store with `sessions` and `messages(session_id)`, with its message count: the baseline of a discovery. */
+export function selectSessions(path: string): void {
+  const db = new Database(path, { readonly: true });
+  db.prepare(
+    "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) FROM sessions s",
+  ).all();
+  db.close();
+}
+
+/** A JSON-lines file's records, blank lines skipped: the baseline's parse. */
+export function parseJsonLines(path: string): unknown[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
 }
 
 /** Session `n` of a generated store: `turns` prompts, each answered by a shell call, its output and a reply. */
@@ -258,28 +314,17 @@ export async function benchSessionFiles(b: SessionFileBench, turns: number): Pro
         codingSession(n, n === 0 ? turns * 10 : turns, n === 0 ? 4000 : 400, b.options(n)),
       ),
     );
-  const parseAll =
-    b.parse ??
-    ((path: string) =>
-      readFileSync(path, "utf8")
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => JSON.parse(l)));
-  const discover = await timeMedian(async () => {
-    await b.discover();
-  }, 5);
-  const baseDiscover = await timeMedian(() => {
-    for (const path of paths) parseAll(path);
-  }, 5);
-  const load = await timeMedian(() => {
-    b.loadCommon(0);
-  }, 5);
-  const baseLoad = await timeMedian(() => {
-    parseAll(paths[0] ?? "");
-  }, 5);
-  report([
-    { store: `${b.sessions} sessions` },
-    benchRow("discover", discover, "baseline_read_parse_ms", baseDiscover),
-    benchRow(`load+toCommon ${turns * 10} turns`, load, "baseline_read_parse_ms", baseLoad),
-  ]);
+  const parseAll = b.parse ?? parseJsonLines;
+  const rows = await storeRows(
+    {
+      discover: () => b.discover(),
+      baseDiscover: () => {
+        for (const path of paths) parseAll(path);
+      },
+      load: () => b.loadCommon(0),
+      baseLoad: () => parseAll(paths[0] ?? ""),
+    },
+    turns * 10,
+  );
+  report([{ store: `${b.sessions} sessions` }, ...rows]);
 }

@@ -54,6 +54,32 @@ export async function target(
   return { located: await ctx.sessions.resolve(ref.ref, harness), range: ref.range };
 }
 
+/** What a paged call's cursor carries, whatever else its kind adds. */
+interface PageCursor {
+  harness: HarnessId;
+  id: string;
+  version: string;
+  range?: Parameters<typeof cursorRange>[0];
+  redact?: boolean | undefined;
+}
+
+/**
+ * Where a cursor's page picks up: its session and range, the version it was
+ * issued against, and whether it reads redacted (a redacted read stays
+ * redacted page after page; `redact` may turn redaction on, never off).
+ */
+function resumed(
+  ctx: ToolContext,
+  c: PageCursor,
+  redact: boolean | undefined,
+): { t: Target; version: string; redacted: boolean } {
+  return {
+    t: { located: { harness: c.harness, id: c.id }, range: cursorRange(c.range) },
+    version: c.version,
+    redacted: redacting(ctx, c.redact === true || redact === true),
+  };
+}
+
 export function selection(loaded: LoadedAt, range: MessageRange | undefined) {
   return selectMessages(loaded.transcript.body, range, `session ${loaded.located.id}`);
 }
@@ -79,11 +105,9 @@ export async function readSession(
   let redacted: boolean;
   if (args.cursor !== undefined) {
     const c = decodeCursor(args.cursor, "read");
-    t = { located: { harness: c.harness, id: c.id }, range: cursorRange(c.range) };
+    ({ t, version, redacted } = resumed(ctx, c, args.redact));
     format = c.format;
     at = c.at;
-    version = c.version;
-    redacted = redacting(ctx, c.redact === true || args.redact === true);
   } else {
     t = await target(ctx, args.session, args.harness);
     format = args.format ?? "text";
@@ -194,10 +218,8 @@ export async function exportSession(
   let redacted: boolean;
   if (args.cursor !== undefined) {
     const c = decodeCursor(args.cursor, "export");
-    t = { located: { harness: c.harness, id: c.id }, range: cursorRange(c.range) };
+    ({ t, version, redacted } = resumed(ctx, c, args.redact));
     offset = c.offset;
-    version = c.version;
-    redacted = redacting(ctx, c.redact === true || args.redact === true);
   } else {
     t = await target(ctx, args.session, args.harness);
     redacted = redacting(ctx, args.redact);
