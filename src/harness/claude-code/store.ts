@@ -9,10 +9,8 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Meta } from "../../common.js";
-import { ConflictError, describeCause, StoreError } from "../../errors.js";
-import { mkdirInside, sweepTemps, writeFileAtomic } from "../../fsx.js";
+import { describeCause, StoreError } from "../../errors.js";
 import { assignDefined } from "../../json.js";
-import { linePieces } from "../../lines.js";
 import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   EPOCH,
@@ -42,7 +40,7 @@ import {
   newestFirst,
   noSession,
   removeSessionFiles,
-  saveError,
+  saveJsonlSession,
   sessionCwd,
 } from "../shared/store-files.js";
 import { type ClaudeCodeBody, parseRecord } from "./body.js";
@@ -351,23 +349,14 @@ export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBod
     );
     const dir = this.projectDirFor(cwd);
     const path = join(dir, id + SESSION_SUFFIX);
-    if (!options.overwrite) {
-      const existing = this.filesFor(id)[0];
-      if (existing !== undefined) {
-        throw new ConflictError("claude_code", `session ${id} already exists`, { file: existing });
-      }
-    }
-    // Folders through symlinks are refused before anything is created.
-    const files = mkdirInside(this.root, dir, "claude_code");
-    try {
-      sweepTemps(dir);
-      // Exclusive unless overwriting: of two concurrent saves, one wins.
-      writeFileAtomic(path, linePieces(lines), { mode: 0o600, exclusive: !options.overwrite });
-    } catch (cause) {
-      throw saveError("claude_code", id, path, cause);
-    }
-    files.push(path);
-    return { harness: "claude_code", id, path, files };
+    return saveJsonlSession(
+      "claude_code",
+      id,
+      { root: this.root, dir, path },
+      lines,
+      options.overwrite === true,
+      () => this.filesFor(id)[0],
+    );
   }
 
   delete(id: string): string[] {

@@ -8,9 +8,6 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConflictError } from "../../errors.js";
-import { mkdirInside, sweepTemps, writeFileAtomic } from "../../fsx.js";
-import { linePieces } from "../../lines.js";
 import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
   compareTimestamps,
@@ -37,7 +34,7 @@ import {
   newestFirst,
   noSession,
   removeSessionFiles,
-  saveError,
+  saveJsonlSession,
   sessionCwd,
 } from "../shared/store-files.js";
 import { activeChain, asRecord, countMessages, type QwenBody } from "./body.js";
@@ -137,22 +134,14 @@ export class QwenCodeStore extends OneRootStore implements Store<QwenBody> {
     );
     const dir = join(this.root, PROJECTS, projectId(cwd), CHATS);
     const path = join(dir, id + SESSION_SUFFIX);
-    if (!options.overwrite) {
-      const existing = this.filesFor(id)[0];
-      if (existing !== undefined) {
-        throw new ConflictError("qwen_code", `session ${id} already exists`, { file: existing });
-      }
-    }
-    // Folders through symlinks are refused before anything is created.
-    const files = mkdirInside(this.root, dir, "qwen_code");
-    try {
-      sweepTemps(dir);
-      writeFileAtomic(path, linePieces(lines), { mode: 0o600, exclusive: !options.overwrite });
-    } catch (cause) {
-      throw saveError("qwen_code", id, path, cause);
-    }
-    files.push(path);
-    return { harness: "qwen_code", id, path, files };
+    return saveJsonlSession(
+      "qwen_code",
+      id,
+      { root: this.root, dir, path },
+      lines,
+      options.overwrite === true,
+      () => this.filesFor(id)[0],
+    );
   }
 
   delete(id: string): string[] {

@@ -19,7 +19,8 @@ import {
   StoreError,
   TxcriptError,
 } from "../../errors.js";
-import { mkdirInside, TargetExistsError } from "../../fsx.js";
+import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
+import { linePieces, type VerbatimLine } from "../../lines.js";
 import { linkOutsideProblem, pathComponentProblem, realPathInside } from "../../paths.js";
 import type {
   Discovered,
@@ -262,4 +263,35 @@ export function saveSessionFiles(
     throw saveError(harness, id, path, cause, `cannot save session ${id}`);
   }
   return { harness, id, path, files };
+}
+
+/**
+ * Save a one-file JSONL session (Claude Code, Qwen Code) at `path` in `dir`:
+ * refused when another file already holds the id and this is no overwrite,
+ * folders made inside `root` (never through a link), stale temporaries of
+ * an interrupted save swept, and the file written a line at a time,
+ * exclusively unless overwriting, so that of two concurrent saves one wins.
+ */
+export function saveJsonlSession(
+  harness: HarnessId,
+  id: string,
+  at: { root: string; dir: string; path: string },
+  lines: readonly VerbatimLine[],
+  overwrite: boolean,
+  existing: () => string | undefined,
+): Saved {
+  if (!overwrite) {
+    const file = existing();
+    if (file !== undefined)
+      throw new ConflictError(harness, `session ${id} already exists`, { file });
+  }
+  const files = mkdirInside(at.root, at.dir, harness);
+  try {
+    sweepTemps(at.dir);
+    writeFileAtomic(at.path, linePieces(lines), { mode: 0o600, exclusive: !overwrite });
+  } catch (cause) {
+    throw saveError(harness, id, at.path, cause);
+  }
+  files.push(at.path);
+  return { harness, id, path: at.path, files };
 }
