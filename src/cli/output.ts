@@ -4,9 +4,9 @@
  * progress line on stderr for slow scans.
  */
 
-import { spawnSync } from "node:child_process";
 import pc from "picocolors";
 import { parse as shellParse } from "shell-quote";
+import { childProcess } from "../builtins.js";
 import type { Painter } from "../render/text.js";
 import { onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
@@ -82,7 +82,7 @@ function writePaged(text: string, env: Env, usePager: boolean): void {
   if (usePager && out.isTTY && lines > rows - 1) {
     const argv = shellParse(env.PAGER ?? "less").filter((t): t is string => typeof t === "string");
     const [program = "less", ...args] = argv;
-    const r = spawnSync(program, args, {
+    const r = childProcess().spawnSync(program, args, {
       input: text,
       stdio: ["pipe", "inherit", "inherit"],
       env: { ...env, LESS: env.LESS ?? "FRX" },

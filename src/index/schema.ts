@@ -5,7 +5,7 @@
  * alone for the txcript that made it.
  */
 
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { zlib } from "../builtins.js";
 import type { Db } from "../sqlite.js";
 
 /** "txci" in ASCII: marks the file as a txcript index. */
@@ -28,14 +28,14 @@ export function storedBody(text: string): string | Buffer {
   if (text.length < PACK_FROM) return text;
   const raw = Buffer.from(text, "utf8");
   // Level 1: most of the saving at a fraction of the time (the build writes every body).
-  const packed = deflateRawSync(raw, { level: 1 });
+  const packed = zlib().deflateRawSync(raw, { level: 1 });
   return packed.length <= raw.length * 0.9 ? packed : text;
 }
 
 /** A stored body (`storedBody`) as text. */
 function bodyText(stored: unknown): string | null {
   if (typeof stored === "string") return stored;
-  if (Buffer.isBuffer(stored)) return inflateRawSync(stored).toString("utf8");
+  if (Buffer.isBuffer(stored)) return zlib().inflateRawSync(stored).toString("utf8");
   return null;
 }
 
