@@ -13,9 +13,10 @@ export const APPLICATION_ID = 0x74786369;
 /**
  * Bump on any change below, or to what a refresh stores (5: chunk bodies
  * deflated; 6: first-prompt titles for Claude Code and Codex, no title
- * chunk that repeats the first prompt); an older index is rebuilt from the stores.
+ * chunk that repeats the first prompt; 7: entries_fingerprint); an older
+ * index is rebuilt from the stores.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The SQL function that gives a chunk's stored body back as text. */
 export const TEXT_FUNCTION = "txcript_chunk_text";
@@ -85,6 +86,9 @@ CREATE TABLE entries (
 );
 CREATE INDEX entries_updated ON entries (updated_ms DESC, id) WHERE state = 'session';
 CREATE INDEX entries_id ON entries (id);
+-- Every refresh reads each entry's path and fingerprint by store: from this
+-- index alone, not the rows (5x faster at 20,000 sessions, bench/scale).
+CREATE INDEX entries_fingerprint ON entries (store, path, fingerprint);
 
 -- The searchable text, and its full-text index (external content). Rows
 -- enter the index where chunks are written (session-index.ts), not by an
