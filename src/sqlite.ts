@@ -29,7 +29,7 @@ import {
   statSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { describeCause, ParseError, StoreError, TxcriptError } from "./errors.js";
@@ -162,8 +162,21 @@ export function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function uri(path: string, query: string): string {
-  // pathToFileURL percent-encodes `%`, `?`, `#` and spaces, which SQLite decodes.
+/**
+ * `path` as a `file:` URI with `query`. On POSIX an absolute path's
+ * components percent-encoded are the URI (SQLite decodes every `%HH`):
+ * building a URL object per database cost more than reading its header on
+ * a large store (bench/list). Elsewhere, pathToFileURL (drive letters,
+ * backslashes), which percent-encodes `%`, `?`, `#` and spaces.
+ */
+export function uri(path: string, query: string): string {
+  if (sep === "/" && isAbsolute(path)) {
+    try {
+      return `file://${path.split("/").map(encodeURIComponent).join("/")}?${query}`;
+    } catch {
+      // a lone surrogate (URIError): pathToFileURL replaces it
+    }
+  }
   return `${pathToFileURL(path).href}?${query}`;
 }
 
