@@ -236,8 +236,10 @@ function openFallback(path: string, timeout: number): Opened {
       return openImmutable(path, timeout);
     } catch (error) {
       // URI filenames are off in this process (another module opened a
-      // database before txcript did): read a private copy instead.
-      if (!sqliteCode(error)?.startsWith("SQLITE_CANTOPEN")) throw error;
+      // database before txcript did): read a private copy instead. No file,
+      // no copy: a missing database (agy's optional summaries cache) fails
+      // here without a temporary folder made and removed.
+      if (!sqliteCode(error)?.startsWith("SQLITE_CANTOPEN") || sizeOf(path) < 0) throw error;
     }
   }
   // Frames wait in the -wal (or a hot -journal awaits rollback) and no -shm

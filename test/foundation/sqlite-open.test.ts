@@ -1,8 +1,9 @@
 /**
- * The `file:` URIs read-only opens use (src/sqlite.ts `uri`): every path
- * comes back whole through a URI decoder, and a database under a folder
- * whose name holds URI syntax (`%`, `?`, `#`, spaces) and non-ASCII opens
- * shared, creating nothing beside it.
+ * Read-only opens (src/sqlite.ts): the `file:` URIs they use give every
+ * path back whole through a URI decoder; a database under a folder whose
+ * name holds URI syntax (`%`, `?`, `#`, spaces) and non-ASCII opens
+ * shared, creating nothing beside it; a missing database fails as missing,
+ * with no temporary folder made on the way.
  */
 
 import { mkdirSync, readdirSync } from "node:fs";
@@ -53,5 +54,22 @@ describe("sqlite uri", () => {
     );
     expect(seen).toEqual(["ok", "shared"]);
     expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it("fails on a missing database without making a temporary folder", () => {
+    const home = tempDir("txcript-missing-");
+    const tmp = join(home, "tmp");
+    mkdirSync(tmp);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp; // os.tmpdir() reads it at each call
+    try {
+      expect(() =>
+        readSnapshot(join(home, "absent.db"), () => 1, { harness: "antigravity" }),
+      ).toThrow(/cannot open the database file/);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 });
