@@ -251,14 +251,17 @@ export interface HyperfineCommand {
 
 /**
  * Whole-process medians (ms) by hyperfine, each command after two warm-up
- * runs (the page cache), the commands one after another. Throws when a
- * command fails.
+ * runs (the page cache), the commands one after another, with each
+ * command's CPU time beside its wall time: on a shared machine under load,
+ * wall time is mostly waiting for a core, and CPU time (user + system,
+ * hyperfine's mean; a worker thread's included) is the steadier figure of
+ * the work done. Throws when a command fails.
  */
-export function hyperfine(
+export function hyperfineTimes(
   commands: Record<string, HyperfineCommand>,
   runs: number,
-): Record<string, number> {
-  const out: Record<string, number> = {};
+): Record<string, { wall: number; cpu: number }> {
+  const out: Record<string, { wall: number; cpu: number }> = {};
   const dir = mkdtempSync(join(tmpdir(), "txcript-bench-"));
   try {
     for (const [name, c] of Object.entries(commands)) {
@@ -273,8 +276,14 @@ export function hyperfine(
         stdio: ["ignore", "ignore", "pipe"],
       });
       if (r.status !== 0) throw new Error(`hyperfine ${name}: ${r.stderr}`);
-      const parsed = JSON.parse(readFileSync(json, "utf8")) as { results: { median: number }[] };
-      out[name] = (parsed.results[0]?.median ?? Number.NaN) * 1000;
+      const parsed = JSON.parse(readFileSync(json, "utf8")) as {
+        results: { median: number; user: number; system: number }[];
+      };
+      const result = parsed.results[0];
+      out[name] = {
+        wall: (result?.median ?? Number.NaN) * 1000,
+        cpu: ((result?.user ?? Number.NaN) + (result?.system ?? Number.NaN)) * 1000,
+      };
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@
 // the server reads it from there and fetches nothing at run time.
 
 import { rmSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -22,7 +22,27 @@ const cli = join(root, "dist", "cli");
 // Chunks of an earlier bundle would linger beside the new ones.
 for (const name of await readdir(cli)) if (/^chunk-.*\.js$/.test(name)) rmSync(join(cli, name));
 
+// commander requires node:child_process as it loads, for the subcommands
+// it could run as separate programs (txcript has none): loading it, with
+// the net, dgram and stream modules it pulls in, was the largest single
+// module cost of a warm `list`. Its one use, `spawn`, loads it when called.
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: "commander-lazy-child-process",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      if (!source.includes(COMMANDER_CHILD_PROCESS))
+        throw new Error(`${args.path}: commander no longer requires child_process as expected`);
+      const lazy =
+        "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(COMMANDER_CHILD_PROCESS, lazy), loader: "js" };
+    });
+  },
+};
+
 await build({
+  plugins: [lazyChildProcess],
   entryPoints: {
     main: join(cli, "main.js"),
     "discover-worker": join(root, "dist", "harness", "antigravity", "discover-worker.js"),

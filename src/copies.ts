@@ -7,9 +7,9 @@
  * tolerantly (a bad line is skipped); losing it loses lineage only.
  */
 
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { crypto } from "./builtins.js";
 import { isJsonObject } from "./common.js";
 import { type Env, stateDir } from "./env.js";
 import { appendLine } from "./fsx.js";
@@ -38,7 +38,7 @@ const COPIES_FILE = "copies.jsonl";
 /** SHA-256 of a file, or undefined when it cannot be read. */
 export function fileSha256(path: string): string | undefined {
   try {
-    return createHash("sha256").update(readFileSync(path)).digest("hex");
+    return crypto().createHash("sha256").update(readFileSync(path)).digest("hex");
   } catch {
     return undefined;
   }

@@ -9,7 +9,6 @@
  * namespace the pid belongs to).
  */
 
-import { createHash, randomBytes } from "node:crypto";
 import {
   appendFileSync,
   closeSync,
@@ -34,6 +33,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { crypto } from "./builtins.js";
 import { describeCause, errnoCode, ParseError, StoreError, UnsafePathError } from "./errors.js";
 import { TEMP_NAME } from "./temp-name.js";
 import type { TextForm } from "./transcript.js";
@@ -55,7 +55,7 @@ export function namespaceTag(): string {
     } catch {
       // no /proc: the host name alone
     }
-    ownTag = createHash("sha256").update(`${hostname()}\0${ns}`).digest("hex").slice(0, 8);
+    ownTag = crypto().createHash("sha256").update(`${hostname()}\0${ns}`).digest("hex").slice(0, 8);
   }
   return ownTag;
 }
@@ -67,7 +67,7 @@ const FOREIGN_TEMP_MS = 24 * 60 * 60 * 1000;
 export function tempPath(dir: string, name: string): string {
   return join(
     dir,
-    `.${name}.tmp-${process.pid}-${namespaceTag()}${randomBytes(6).toString("hex")}`,
+    `.${name}.tmp-${process.pid}-${namespaceTag()}${crypto().randomBytes(6).toString("hex")}`,
   );
 }
 

@@ -29,7 +29,7 @@ import {
   statSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { describeCause, ParseError, StoreError, TxcriptError } from "./errors.js";
@@ -162,8 +162,21 @@ export function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function uri(path: string, query: string): string {
-  // pathToFileURL percent-encodes `%`, `?`, `#` and spaces, which SQLite decodes.
+/**
+ * `path` as a `file:` URI with `query`. On POSIX an absolute path's
+ * components percent-encoded are the URI (SQLite decodes every `%HH`):
+ * building a URL object per database cost more than reading its header on
+ * a large store (bench/list). Elsewhere, pathToFileURL (drive letters,
+ * backslashes), which percent-encodes `%`, `?`, `#` and spaces.
+ */
+export function uri(path: string, query: string): string {
+  if (sep === "/" && isAbsolute(path)) {
+    try {
+      return `file://${path.split("/").map(encodeURIComponent).join("/")}?${query}`;
+    } catch {
+      // a lone surrogate (URIError): pathToFileURL replaces it
+    }
+  }
   return `${pathToFileURL(path).href}?${query}`;
 }
 
@@ -223,8 +236,10 @@ function openFallback(path: string, timeout: number): Opened {
       return openImmutable(path, timeout);
     } catch (error) {
       // URI filenames are off in this process (another module opened a
-      // database before txcript did): read a private copy instead.
-      if (!sqliteCode(error)?.startsWith("SQLITE_CANTOPEN")) throw error;
+      // database before txcript did): read a private copy instead. No file,
+      // no copy: a missing database (agy's optional summaries cache) fails
+      // here without a temporary folder made and removed.
+      if (!sqliteCode(error)?.startsWith("SQLITE_CANTOPEN") || sizeOf(path) < 0) throw error;
     }
   }
   // Frames wait in the -wal (or a hot -journal awaits rollback) and no -shm

@@ -6,7 +6,7 @@
  */
 
 import { type Env, homeDir } from "../env.js";
-import { uniquePrefixWidth } from "../ids.js";
+import { uniquePrefixWidth } from "../id-forms.js";
 import { timestampMillis } from "../time.js";
 import type { Discovered } from "../transcript.js";
 import { fitWidth, localDate, padEnd, padStart, width } from "./columns.js";

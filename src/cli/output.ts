@@ -4,9 +4,9 @@
  * progress line on stderr for slow scans.
  */
 
-import { spawn } from "node:child_process";
 import pc from "picocolors";
 import { parse as shellParse } from "shell-quote";
+import { childProcess } from "../builtins.js";
 import type { Painter } from "../render/text.js";
 import { childStarted, onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
@@ -122,7 +122,7 @@ async function pageInto(
   env: Env,
   pieces: Iterator<string>,
 ): Promise<boolean> {
-  const child = spawn(program, args, {
+  const child = childProcess().spawn(program, args, {
     stdio: ["pipe", "inherit", "inherit"],
     env: { ...env, LESS: env.LESS ?? "FRX" },
   });

@@ -5,7 +5,7 @@
  * alone for the txcript that made it.
  */
 
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { zlib } from "../builtins.js";
 import type { Db } from "../sqlite.js";
 
 /** "txci" in ASCII: marks the file as a txcript index. */
@@ -13,9 +13,10 @@ export const APPLICATION_ID = 0x74786369;
 /**
  * Bump on any change below, or to what a refresh stores (5: chunk bodies
  * deflated; 6: first-prompt titles for Claude Code and Codex, no title
- * chunk that repeats the first prompt); an older index is rebuilt from the stores.
+ * chunk that repeats the first prompt; 7: entries_fingerprint); an older
+ * index is rebuilt from the stores.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The SQL function that gives a chunk's stored body back as text. */
 export const TEXT_FUNCTION = "txcript_chunk_text";
@@ -28,14 +29,14 @@ export function storedBody(text: string): string | Buffer {
   if (text.length < PACK_FROM) return text;
   const raw = Buffer.from(text, "utf8");
   // Level 1: most of the saving at a fraction of the time (the build writes every body).
-  const packed = deflateRawSync(raw, { level: 1 });
+  const packed = zlib().deflateRawSync(raw, { level: 1 });
   return packed.length <= raw.length * 0.9 ? packed : text;
 }
 
 /** A stored body (`storedBody`) as text. */
 function bodyText(stored: unknown): string | null {
   if (typeof stored === "string") return stored;
-  if (Buffer.isBuffer(stored)) return inflateRawSync(stored).toString("utf8");
+  if (Buffer.isBuffer(stored)) return zlib().inflateRawSync(stored).toString("utf8");
   return null;
 }
 
@@ -85,6 +86,9 @@ CREATE TABLE entries (
 );
 CREATE INDEX entries_updated ON entries (updated_ms DESC, id) WHERE state = 'session';
 CREATE INDEX entries_id ON entries (id);
+-- Every refresh reads each entry's path and fingerprint by store: from this
+-- index alone, not the rows (5x faster at 20,000 sessions, bench/scale).
+CREATE INDEX entries_fingerprint ON entries (store, path, fingerprint);
 
 -- The searchable text, and its full-text index (external content). Rows
 -- enter the index where chunks are written (session-index.ts), not by an

@@ -13,7 +13,7 @@
 import MarkdownItCtor, { type MarkdownIt, type RendererRule } from "markdown-it";
 import type { Block, Message, ToolResultBlock, ToolUseBlock } from "../common.js";
 import { stopReasonText } from "../common.js";
-import { shortener } from "../ids.js";
+import { shortener } from "../id-forms.js";
 import { usageLabel } from "../usage/format.js";
 import { CSS, SCRIPT, SCRIPT_HASH } from "./assets.js";
 import { escapeHtml, highlight, knownLanguage } from "./highlight.js";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { choices } from "../../src/cli/commands/pick.js";
-import { shortener, uniquePrefixWidth } from "../../src/ids.js";
+import { shortener, uniquePrefixWidth } from "../../src/id-forms.js";
 import type { Sessions } from "../../src/sessions/sessions.js";
 import type { Discovered } from "../../src/transcript.js";
 import { call, connect, textOf } from "../mcp/support.js";

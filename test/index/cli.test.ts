@@ -6,7 +6,7 @@
  */
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
@@ -102,6 +102,28 @@ describe("list from the index", () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^txcript: .*cannot read the time "yesterday-ish".*\n$/);
     expect(hashTree(join(m.home, "stores"))).toEqual(stores);
+  });
+
+  it("a warm list loads no parser's and no pager's built-ins (crypto, zlib, child_process)", () => {
+    const m = sample();
+    // Written beside the cache: a hook that names, on exit, the built-ins this process loaded.
+    const hook = join(m.home, "builtins-hook.mjs");
+    writeFileSync(
+      hook,
+      `process.on("exit", () => process.stderr.write("loaded: " + process.moduleLoadList
+        .filter((m) => /^NativeModule (crypto|zlib|child_process)$/.test(m)).join(",") + "\\n"));`,
+    );
+    const loaded = (args: string[]) => {
+      const r = run(m, args, { NODE_OPTIONS: `--import=${hook}` });
+      expect(r.status).toBe(0);
+      return /loaded: (.*)\n/.exec(r.stderr)?.[1];
+    };
+    // The first list discovers and so loads the stores (whose writers use crypto): not measured.
+    loaded(["list", "--json"]);
+    expect(loaded(["list", "--json"])).toBe("");
+    expect(loaded(["list"])).toBe("");
+    // The hook sees what it should: a command that hashes does load crypto.
+    expect(loaded(["view", IDS[0] ?? "", "--format", "html"])).toMatch(/crypto/);
   });
 
   it("--no-cache writes no index", () => {

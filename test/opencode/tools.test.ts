@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Tool } from "../../src/common.js";
 import { toolFromNative, toolToNative } from "../../src/harness/shared/opencode/tools.js";
-import { uniquePrefixWidth } from "../../src/ids.js";
+import { uniquePrefixWidth } from "../../src/id-forms.js";
 import { toolArb } from "../support/arbitraries.js";
 
 describe("OpenCode tools -> canonical", () => {

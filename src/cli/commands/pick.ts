@@ -13,7 +13,7 @@ import select from "@inquirer/select";
 import type { Command } from "commander";
 import fuzzysort from "fuzzysort";
 import { storedHarnesses } from "../../harness/index.js";
-import { shortener } from "../../ids.js";
+import { shortener } from "../../id-forms.js";
 import type { Hit } from "../../index/index.js";
 import { defined } from "../../json.js";
 import type { Sessions } from "../../sessions/sessions.js";

@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { InvalidRequestError } from "../../errors.js";
-import { shortener } from "../../ids.js";
+import { shortener } from "../../id-forms.js";
 import {
   ftsExpression,
   type Hit,

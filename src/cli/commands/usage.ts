@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import Table from "cli-table3";
 import { type Command, InvalidArgumentError } from "commander";
 import { describeCause, StoreError } from "../../errors.js";
-import { shortener } from "../../ids.js";
+import { shortener } from "../../id-forms.js";
 import type { UsageFilter } from "../../index/index.js";
 import { assignDefined } from "../../json.js";
 import { timestampFromMillis } from "../../time.js";

@@ -4,7 +4,8 @@
  */
 
 import { isJsonObject, type Json, type JsonObject, type Meta } from "../../common.js";
-import { isUuid, stableUuid } from "../../ids.js";
+import { isUuid } from "../../id-forms.js";
+import { stableUuid } from "../../ids.js";
 import { EPOCH, normalizeTimestamp, type Timestamp, timestampFromMillis } from "../../time.js";
 import { obj, str } from "../shared/fields.js";
 

@@ -18,7 +18,8 @@ import {
   toolToCanonical,
 } from "../../common.js";
 import { UnsupportedError } from "../../errors.js";
-import { isUuid, stableUuid } from "../../ids.js";
+import { isUuid } from "../../id-forms.js";
+import { stableUuid } from "../../ids.js";
 import { assignDefined, defined } from "../../json.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";

@@ -9,7 +9,7 @@ import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode } from "../../errors.js";
-import { isUuid } from "../../ids.js";
+import { isUuid } from "../../id-forms.js";
 import {
   type Fingerprint,
   fileStamp,

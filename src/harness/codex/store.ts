@@ -32,7 +32,7 @@ import {
   sweepTemps,
   writeFileAtomic,
 } from "../../fsx.js";
-import { isUuid } from "../../ids.js";
+import { isUuid } from "../../id-forms.js";
 import { assignDefined } from "../../json.js";
 import { checkLineCount, linePieces } from "../../lines.js";
 import {

@@ -5,9 +5,9 @@
  * `list` loads no parser.
  */
 
-import { createHash } from "node:crypto";
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { crypto } from "../../builtins.js";
 import { nonEmpty, storeRoot } from "../../env.js";
 import { describeCause, errnoCode } from "../../errors.js";
 import type { Skipped, StoreOptions, StoreProbe } from "../../transcript.js";
@@ -19,6 +19,8 @@ export const REGISTRY = "projects.json";
 export const MARKER = ".project_root";
 /** The CLI's own global folder under tmp/, not a project. */
 const RESERVED = new Set(["bin"]);
+/** A stamp's text up to this length is stored as it is; a longer one as its SHA-256. */
+const STAMP_TEXT_MAX = 4096;
 
 const MAIN_NAME = /^session-.*\.jsonl?$/;
 export const SUB_NAME = /^(.+)\.jsonl$/;
@@ -125,8 +127,8 @@ export class GeminiCliProbe implements StoreProbe {
         return [path, null];
       }
     };
-    const hash = createHash("sha256");
-    const add = (part: unknown) => hash.update(`${JSON.stringify(part)}\n`);
+    const lines: string[] = [];
+    const add = (part: unknown) => lines.push(JSON.stringify(part));
     add(state(join(this.root, REGISTRY)));
     const projects = projectDirs(this.root);
     for (const name of projects) add(state(join(this.root, TMP_DIR, name, MARKER)));
@@ -135,6 +137,11 @@ export class GeminiCliProbe implements StoreProbe {
     )) {
       add(state(file.path));
     }
-    return hash.digest("hex");
+    // A short stamp is kept as it is: hashing would load node:crypto on
+    // every warm command of a machine with little or no Gemini CLI store.
+    const text = lines.join("\n");
+    return text.length <= STAMP_TEXT_MAX
+      ? text
+      : crypto().createHash("sha256").update(text).digest("hex");
   }
 }

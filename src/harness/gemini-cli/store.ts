@@ -29,7 +29,7 @@ import {
   withDirLock,
   writeFileAtomic,
 } from "../../fsx.js";
-import { isUuid } from "../../ids.js";
+import { isUuid } from "../../id-forms.js";
 import { assignDefined } from "../../json.js";
 import { linePieces, type VerbatimLine } from "../../lines.js";
 import {

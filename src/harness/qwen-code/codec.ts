@@ -30,7 +30,8 @@ import {
   type ToolResultBlock,
   type Usage,
 } from "../../common.js";
-import { isUuid, stableUuid } from "../../ids.js";
+import { isUuid } from "../../id-forms.js";
+import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
