@@ -376,6 +376,19 @@ describe("writing Crush sessions", () => {
     expect(readFileSync(file)).toEqual(bytes);
   });
 
+  it("refuses a txcript folder under the global folder that links out of it, creating nothing there", () => {
+    const root = tempDir("crush-w-root-");
+    const elsewhere = tempDir("crush-w-elsewhere-");
+    symlinkSync(elsewhere, join(root, "txcript"));
+    const before = hashTree(elsewhere);
+    const store = new CrushStore({ root });
+    const message = oneLine(() =>
+      store.save(session("a1b2c3d4-0000-4000-8000-00000000000b", tempDir("crush-w-project-"))),
+    );
+    expect(message).toMatch(/link/);
+    expect(hashTree(elsewhere)).toEqual(before);
+  });
+
   it("refuses to rewrite a projects.json that is not Crush's list, creating nothing", () => {
     const root = tempDir("crush-w-root-");
     writeFileSync(join(root, "projects.json"), '{"projects": 3}');

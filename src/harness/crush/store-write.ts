@@ -18,7 +18,7 @@ import {
   StoreError,
   UnsupportedError,
 } from "../../errors.js";
-import { writeFileAtomic } from "../../fsx.js";
+import { mkdirInside, writeFileAtomic } from "../../fsx.js";
 import { parseBounded } from "../../json.js";
 import { type Db, quoteIdentifier, type SqlValue } from "../../sqlite.js";
 import { createPublished, type DatabaseOwner } from "../shared/store-sqlite.js";
@@ -35,8 +35,9 @@ const OWN_PROJECTS = "txcript";
 export function targetDatabase(
   root: string,
   cwd: string | undefined,
-): { database: string; register: boolean } {
-  if (cwd === undefined) return { database: join(root, ".crush", DATABASE), register: false };
+): { database: string; register: boolean; inside?: string } {
+  if (cwd === undefined)
+    return { database: join(root, ".crush", DATABASE), register: false, inside: root };
   const list = projectDatabases(root);
   if (list.problem !== undefined)
     throw new StoreError("crush", `${list.problem}; txcript will not rewrite it`, {
@@ -47,7 +48,7 @@ export function targetDatabase(
   if (listed !== undefined) return { database: listed.path, register: false };
   const tag = createHash("sha256").update(cwd).digest("hex").slice(0, 8);
   const name = `${basename(cwd).replace(/[^A-Za-z0-9._-]/g, "_") || "project"}-${tag}`;
-  return { database: join(root, OWN_PROJECTS, name, DATABASE), register: true };
+  return { database: join(root, OWN_PROJECTS, name, DATABASE), register: true, inside: root };
 }
 
 /** A `crush.db` that is a link (or not a file) is not written through. */
@@ -76,13 +77,15 @@ export function checkTargetFile(database: string): void {
  * as goose records them, in WAL mode; built under a temporary name and
  * published with a hard link, so a database Crush makes meanwhile stands.
  */
-export function createCrushDatabase(database: string): void {
+export function createCrushDatabase(database: string, inside?: string): void {
   try {
     lstatSync(database);
     return;
   } catch {
     // Absent: made below.
   }
+  // A folder txcript makes under Crush's global folder is made there, never through a link out of it.
+  if (inside !== undefined) mkdirInside(inside, dirname(database), "crush");
   try {
     mkdirSync(dirname(database), { recursive: true, mode: 0o700 });
   } catch (cause) {

@@ -291,9 +291,9 @@ export class CrushStore extends OneRootStore implements Store<CrushBody> {
     const id = body.session.id;
     if (typeof id !== "string" || id === "" || /[\0\n\r]/.test(id))
       throw new InvalidRequestError("crush", "cannot save: the session row has no usable id");
-    const { database, register } = targetDatabase(this.root, body.cwd);
+    const { database, register, inside } = targetDatabase(this.root, body.cwd);
     checkTargetFile(database);
-    createCrushDatabase(database);
+    createCrushDatabase(database, inside);
     writeTransaction(CRUSH, database, this.busyTimeoutMs, (db) =>
       insertCrushSession(db, database, id, body, options.overwrite === true),
     );
