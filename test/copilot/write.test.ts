@@ -50,6 +50,22 @@ describe("the Copilot CLI store writes", () => {
     expect(hashTree(root)).toEqual(before);
   });
 
+  it("writes the events file whole, ending in a newline even when the Body's last line has none", () => {
+    const root = tempDir("copilot-write-eol-");
+    const store = new CopilotStore({ root });
+    const body = copilot.codec.fromCommon(common("eol")).body;
+    const last = body.lines.at(-1);
+    expect(last).toBeDefined();
+    const lines = [...body.lines.slice(0, -1), { text: last?.text ?? "", eol: "" as const }];
+    const saved = store.save({
+      meta: { id: "3f0e3c9a-1b2c-4d5e-8f70-112233445566", timestamp: "2026-12-06T00:00:00Z" },
+      body: { ...body, lines },
+    });
+    const text = readFileSync(saved.path, "utf8");
+    expect(text).toBe(`${lines.map((l) => l.text).join("\n")}\n`);
+    expect(copilot.codec.toCommon(store.load(saved.id)).body).toHaveLength(1);
+  });
+
   it("round-trips any title through workspace.yaml", () => {
     fc.assert(
       fc.property(

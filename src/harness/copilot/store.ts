@@ -13,6 +13,7 @@ import { isJsonObject, type JsonObject } from "../../common.js";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
 import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
+import { linePieces, type VerbatimLine } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -36,7 +37,7 @@ import {
 import { fileFingerprint } from "../shared/probe.js";
 import { readSessionText, saveSessionFiles, skipReason } from "../shared/store-files.js";
 import { deleteRefusal } from "../shared/store-read-only.js";
-import { type CopilotBody, eventsOf, joinLines, messageGroups, startOf } from "./body.js";
+import { type CopilotBody, eventsOf, messageGroups, startOf } from "./body.js";
 import { copilotMeta, copilotParent } from "./meta.js";
 import { CopilotProbe, copilotRoot, eventFiles } from "./probe.js";
 import { parseCopilot } from "./text.js";
@@ -192,14 +193,11 @@ export class CopilotStore implements Store<CopilotBody> {
       : {};
     workspace.id = id;
     if (typeof workspace.cwd !== "string") assignDefined(workspace, "cwd", transcript.meta.cwd);
-    const text = joinLines(lines);
     return saveSessionFiles("copilot", id, path, { root: this.root, dir }, () => {
       const exclusive = !there;
       // The workspace first: a folder is a session once its events file is there.
       writeFileAtomic(join(dir, WORKSPACE), renderWorkspace(workspace), { exclusive });
-      writeFileAtomic(path, text === "" || text.endsWith("\n") ? text : `${text}\n`, {
-        exclusive,
-      });
+      writeFileAtomic(path, endedLines(lines), { exclusive });
       return [path, join(dir, WORKSPACE)];
     });
   }
@@ -207,4 +205,11 @@ export class CopilotStore implements Store<CopilotBody> {
   delete(): string[] {
     throw deleteRefusal("copilot", "Copilot CLI sessions");
   }
+}
+
+/** The events file a line at a time (never one joined string), ending in a newline as Copilot CLI appends. */
+function* endedLines(lines: readonly VerbatimLine[]): Generator<string> {
+  yield* linePieces(lines);
+  const last = lines.at(-1);
+  if (last !== undefined && last.eol === "" && last.text !== "") yield "\n";
 }
