@@ -576,6 +576,23 @@ function agyTypedResult(tool: Tool, r: ToolResultBlock): boolean {
   return false;
 }
 
+/** agy's own tool names, which its reader maps by their own arguments. */
+const AGY_OWN = new Set(["run_command", "view_file", "write_to_file", "replace_file_content"]);
+
+/**
+ * ["Other names go through the canonical normalization, so canonical names
+ * written back by fromCommon come back typed"]: a Raw call under a
+ * canonical name whose input fits that tool (as a source that keeps, say,
+ * a Read it cannot store as Raw gives it) is read back as the tool.
+ */
+function agyCall(b: ToolUseBlock): ToolUseBlock {
+  const { tool } = b;
+  if (tool.name !== "Raw" || AGY_OWN.has(tool.tool_name) || !isJsonObject(tool.input))
+    return clone(b);
+  const typed = toolFromCanonical(tool.tool_name, clone(tool.input));
+  return typed.name === "Raw" ? clone(b) : { ...clone(b), tool: typed };
+}
+
 export const carryAntigravity: Carry = (t) => {
   const calls = assistantCalls(t.body);
   const session = t.meta;
@@ -645,7 +662,7 @@ export const carryAntigravity: Carry = (t) => {
           texts.push(`[image: ${b.source.media_type}]`); // [assistant images … (placeholder text)]
           break;
         case "tool_use":
-          uses.push(clone(b));
+          uses.push(agyCall(b));
           break;
         default:
           unsupported("agy", `${b.type} blocks in assistant messages`);
