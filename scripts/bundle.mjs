@@ -67,6 +67,11 @@ await build({
     js: 'import { createRequire as __txcriptRequire } from "node:module"; const require = __txcriptRequire(import.meta.url);',
   },
   chunkNames: "chunk-[hash]",
+  // Whitespace and syntax only (names stay, and the source map maps back):
+  // Node reads and pre-parses every file a command loads, and the 35 files of
+  // a warm `list` shrink from about 340 kB to 220 kB (bench/list.bench.ts).
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: true,
   logLevel: "warning",
 });
