@@ -2403,7 +2403,7 @@ const carryCrush: Carry = (t) => {
   const model = t.body.map(modelOf).find((x) => x);
   const reason = (r: StopReason): StopReason | undefined => {
     const written = typeof r === "string" ? (r === "aborted" ? "canceled" : r) : r.other;
-    if (written === "" || written === "stop") return undefined;
+    if (written === "" || written === "stop" || written === "unknown") return undefined;
     if (written === "canceled") return "aborted";
     return STOP_REASONS.find((k) => k === written) ?? { other: written };
   };

@@ -247,6 +247,34 @@ describe("writing Crush sessions", () => {
     expect(store.load(saved.id).meta.cwd).toBe(root);
   });
 
+  it("ends every assistant row: a turn with no stop reason gets Crush's `unknown` finish, read back as none", () => {
+    const root = tempDir("crush-w-finish-");
+    const store = new CrushStore({ root });
+    const id = "a1b2c3d4-0000-4000-8000-000000000009";
+    const common: Transcript<Common> = {
+      meta: { id, timestamp: T0 },
+      body: [
+        { role: "user", content: [{ type: "text", text: "go" }], timestamp: T0 },
+        { role: "assistant", content: [{ type: "text", text: "half a thought" }], timestamp: T1 },
+      ],
+    };
+    const saved = store.save(crush.codec.fromCommon(common));
+    const rows = dump(saved.path).messages as {
+      role: string;
+      parts: string;
+      finished_at: number | null;
+    }[];
+    const assistant = rows.find((r) => r.role === "assistant");
+    const finish = JSON.parse(assistant?.parts ?? "[]").find(
+      (p: { type: string }) => p.type === "finish",
+    );
+    expect(finish?.data.reason).toBe("unknown");
+    expect(assistant?.finished_at).toBe(Date.parse(T1) / 1000);
+    const back = crush.codec.toCommon(store.load(saved.id)).body;
+    expect(back[1]?.role).toBe("assistant");
+    expect(back[1]).not.toHaveProperty("stop_reason");
+  });
+
   it("refuses an existing id unless overwriting; an overwrite replaces only that session", () => {
     const root = tempDir("crush-w-root-");
     const project = tempDir("crush-w-project-");

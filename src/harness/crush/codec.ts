@@ -105,8 +105,11 @@ function fromCommon(t: Transcript<Common>): Transcript<CrushBody> {
       if (role !== "assistant") {
         // Crush closes every prompt and tool row with a `stop` finish.
         parts.push(wrap("finish", { reason: "stop", time: 0 }));
-      } else if (m.stop_reason !== undefined) {
-        parts.push(wrap("finish", { reason: finishReason(m.stop_reason), time: at }));
+      } else {
+        // A turn with no stop reason still ends: Crush reads a row without a
+        // finish as one still streaming, so it gets Crush's own `unknown`.
+        const reason = m.stop_reason === undefined ? "unknown" : finishReason(m.stop_reason);
+        parts.push(wrap("finish", { reason, time: at }));
         finished = at;
       }
       const model = role === "assistant" ? (m.model ?? t.meta.model) : undefined;

@@ -23,9 +23,12 @@ import {
 } from "./meta.js";
 import { toolFromCrush } from "./tools.js";
 
-/** A `finish` part's reason as a Common stop reason; `stop` (what Crush gives prompts) is none. */
+/**
+ * A `finish` part's reason as a Common stop reason; `stop` (what Crush
+ * gives prompts) and `unknown` (Crush's own "no reason given") are none.
+ */
 function stopReason(reason: string): StopReason | undefined {
-  if (reason === "" || reason === "stop") return undefined;
+  if (reason === "" || reason === "stop" || reason === "unknown") return undefined;
   if (reason === "canceled") return "aborted";
   const known = STOP_REASONS.find((r) => r === reason);
   return known ?? { other: reason };
