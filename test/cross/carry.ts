@@ -566,11 +566,13 @@ function agyTypedResult(tool: Tool, r: ToolResultBlock): boolean {
     return onlyAgyKeys && typeof r.content === "string";
   }
   if (tool.name === "Read") {
-    // view_file's EndLine is inclusive: offset + limit - 1, a line number agy can store.
+    // view_file's EndLine is inclusive: offset + limit - 1, a line number agy
+    // can store and that gives the limit back (past 2^53 the sum rounds).
+    const end = (tool.offset ?? 0) + (tool.limit ?? 0) - 1;
     const range =
       tool.limit === undefined ||
       tool.offset === undefined ||
-      (tool.limit >= 1 && Number.isSafeInteger(tool.offset + tool.limit - 1));
+      (tool.limit >= 1 && Number.isSafeInteger(end) && end - tool.offset + 1 === tool.limit);
     return range && typeof r.content === "string" && !r.is_error;
   }
   return false;
