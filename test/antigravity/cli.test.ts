@@ -64,7 +64,9 @@ describe("convert --from antigravity", () => {
     expect(JSON.parse(common.stdout).messages[0].content[0].text).toBe(TOOLS_PROMPT);
   });
 
-  it("to every harness and back: the prompt and every call survive", () => {
+  it("to every harness and back: the prompt and every call survive", /* dozens of CLI runs: a loaded machine needs more than the default minute */ {
+    timeout: 240_000,
+  }, () => {
     const dir = tempDir();
     const body = legacyLayoutSession();
     const path = join(dir, "legacy.json");

@@ -93,7 +93,9 @@ function simpleDoc(title: string, text: string): string {
 }
 
 describe("the CLI on hostile session text", () => {
-  it("view (text, markdown) and errors show control characters; json keeps them", () => {
+  it("view (text, markdown) and errors show control characters; json keeps them", /* dozens of CLI runs: a loaded machine needs more than the default minute */ {
+    timeout: 240_000,
+  }, () => {
     const dir = tempDir("txcript-esc-");
     fc.assert(
       fc.property(hostile, hostile, (title, text) => {

@@ -70,7 +70,9 @@ function continueInto(h: Home, id: string, from: string, target: string): Listed
 }
 
 describe("a session continued into other harnesses is counted once", () => {
-  it("every usage report is the same before and after three continues of the same session", () => {
+  it("every usage report is the same before and after three continues of the same session", /* dozens of CLI runs: a loaded machine needs more than the default minute */ {
+    timeout: 240_000,
+  }, () => {
     const h = home();
     writeClaudeStore(join(h.dir, "claude"), { sessions: 2, turns: 3 });
     writeCodexStore(join(h.dir, "codex"), { sessions: 2, turns: 3 });
