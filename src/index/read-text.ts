@@ -23,6 +23,8 @@ export interface TextTodo {
   id: string;
   fingerprint: string;
   updated_ms: number;
+  /** The size of the session's files by its fingerprint: what batches are cut by. */
+  bytes: number;
 }
 
 /** What a session gives the index, or why it could not be read. */
