@@ -11,13 +11,13 @@
  * takes about 6 to 8 times its file's size (bench/memory's load+toCommon),
  * so a batch's transcripts stay within some tens of MB on either thread.
  */
-export const TEXT_BATCH_BYTES = 4 * 1024 * 1024;
+const TEXT_BATCH_BYTES = 4 * 1024 * 1024;
 /**
  * ...or this many sessions: small sessions share a transaction (one commit
  * and one worker round trip per batch), and an interrupted build keeps
  * every batch it finished.
  */
-export const TEXT_BATCH_SESSIONS = 64;
+const TEXT_BATCH_SESSIONS = 64;
 
 /** `items` in order, cut where a batch would pass `maxBytes` (a larger item alone) or `maxCount`. */
 export function batchesByBytes<T extends { bytes: number }>(
