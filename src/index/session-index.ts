@@ -113,8 +113,8 @@ const TEXT_WORKER_FROM = 2;
 const TEXT_WORKER_RSS = 176 * 1024 * 1024;
 /**
  * The text worker's heap: bounded, so that its V8 collects rather than
- * grows (bench/index's 100 conversations with the RSS budget lifted: peak
- * RSS 273 MB unbounded, 216 to 227 MB so). A batch holds at most
+ * grows (bench/index's 100 conversations, the RSS budget lifted: peak
+ * RSS 273 MB unbounded, 227 MB so; one run each). A batch holds at most
  * TEXT_BATCH_BYTES of sources; a session larger than that is read on the
  * calling thread (`oversized`), never where this bound could stop it.
  */
