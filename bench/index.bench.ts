@@ -59,7 +59,10 @@ function synthetic(id: string, i: number, rare: boolean): Transcript<Common> {
 }
 
 /** The mixed store: agy conversations, then Claude Code and Codex sessions in their own roots. */
-function generate(count: number, steps: number): { dir: string; env: Record<string, string> } {
+export function generate(
+  count: number,
+  steps: number,
+): { dir: string; env: Record<string, string> } {
   const dir = join(DATA, `mixed-v1-${count}x${steps}`);
   const roots = {
     antigravity: join(dir, "antigravity"),
@@ -326,4 +329,4 @@ function main(): void {
   ]);
 }
 
-main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();

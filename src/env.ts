@@ -72,3 +72,12 @@ export function stateDir(env: Env, platform: NodeJS.Platform = process.platform)
   const home = homeDir(env, platform);
   return resolve(home, ".local", "state", "txcript");
 }
+
+/**
+ * How long a refresh runs before its progress line is drawn on a terminal,
+ * in ms: `$TXCRIPT_PROGRESS_AFTER_MS` (a whole number), else half a second.
+ */
+export function progressAfterMs(env: Env): number {
+  const text = nonEmpty(env.TXCRIPT_PROGRESS_AFTER_MS);
+  return text !== undefined && /^\d{1,7}$/.test(text) ? Number(text) : 500;
+}

@@ -154,6 +154,14 @@ export interface ReadAhead<T, R> {
    * but silently (a memory budget: see session-index.ts).
    */
   keep?: () => boolean;
+  /** Asked before a batch is posted: false reads that batch on the calling thread (a session too big for the worker's heap). */
+  onWorker?: (batch: T) => boolean;
+  /**
+   * The worker's heap limits (`worker_threads` `resourceLimits`): a bound
+   * makes its V8 collect before it grows, so the thread's heap stays near
+   * what one batch holds.
+   */
+  resourceLimits?: { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number };
 }
 
 /**
@@ -169,7 +177,7 @@ export async function* readAhead<T, R>(
   const { batches } = ahead;
   let pool =
     ahead.worker && batches.length > 0 && existsSync(fileURLToPath(ahead.module))
-      ? await poolFor(ahead.module, 1)
+      ? await poolFor(ahead.module, 1, ahead.resourceLimits)
       : undefined;
   const there = async (batch: T): Promise<R> => {
     if (pool) {
@@ -188,17 +196,22 @@ export async function* readAhead<T, R>(
     }
     return ahead.here(batch);
   };
-  const first = batches[0];
-  let next = pool && first !== undefined ? there(first) : undefined;
+  const post = (batch: T | undefined) =>
+    batch === undefined || !pool || ahead.onWorker?.(batch) === false ? undefined : there(batch);
+  let next = post(batches[0]);
   for (const [k, batch] of batches.entries()) {
     if (next) {
       const result = await next;
-      const following = batches[k + 1];
       if (pool && ahead.keep?.() === false) {
         pool = undefined;
         letGo(ahead.module);
       }
-      next = following === undefined || !pool ? undefined : there(following);
+      next = post(batches[k + 1]);
+      yield { batch, result };
+    } else if (pool) {
+      // A batch kept off the worker: read here, then the worker takes the next.
+      const result = ahead.here(batch);
+      next = post(batches[k + 1]);
       yield { batch, result };
     } else {
       // Let other work in (an MCP server's requests) between batches.
@@ -254,7 +267,11 @@ function letGo(module: URL): void {
  * tinypool is imported here, not at the top: its import opens a pipe to
  * stdout, and importing txcript must leave nothing behind.
  */
-async function poolFor(module: URL, threads: number): Promise<Tinypool> {
+async function poolFor(
+  module: URL,
+  threads: number,
+  resourceLimits?: ReadAhead<unknown, unknown>["resourceLimits"],
+): Promise<Tinypool> {
   const key = module.href;
   const existing = pools.get(key);
   if (existing && existing.options.maxThreads >= threads) return existing;
@@ -268,6 +285,7 @@ async function poolFor(module: URL, threads: number): Promise<Tinypool> {
     // Workers inherit the parent's flags, and Node refuses --input-type in a
     // worker: a host started as `node --input-type=module -e …` would lose every worker.
     execArgv: withoutInputType(process.execArgv),
+    ...(resourceLimits ? { resourceLimits } : {}),
   });
   if (existing) void existing.destroy();
   pools.set(key, pool);

@@ -7,6 +7,7 @@
 import pc from "picocolors";
 import { parse as shellParse } from "shell-quote";
 import { childProcess } from "../builtins.js";
+import { progressAfterMs } from "../env.js";
 import type { Painter } from "../render/text.js";
 import { childStarted, onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
@@ -184,7 +185,7 @@ export class Progress {
 
   constructor(
     private readonly stream: Pick<NodeJS.WriteStream, "isTTY" | "write"> = process.stderr,
-    private readonly delayMs = 500,
+    private readonly delayMs = progressAfterMs(process.env),
   ) {}
 
   update(text: string): void {

@@ -23,6 +23,8 @@ export interface TextTodo {
   id: string;
   fingerprint: string;
   updated_ms: number;
+  /** The size of the session's files by its fingerprint: what batches are cut by. */
+  bytes: number;
 }
 
 /** What a session gives the index, or why it could not be read. */
@@ -32,7 +34,9 @@ export type TextRead =
 
 export function readText(local: Local, todo: TextTodo): TextRead {
   try {
-    const { transcript } = local.load({ harness: todo.harness, id: todo.id });
+    // The transcript alone: `Local.load` also fingerprints the session for
+    // its path, which the index has (and which cost a tenth of the load).
+    const transcript = local.commonStore(todo.harness).load(todo.id);
     return {
       chunks: chunksOf(transcript, todo.updated_ms),
       usage: usageOf(transcript),

@@ -52,6 +52,7 @@ import type {
 } from "./read.js";
 import * as read from "./read.js";
 import { isTextReads, readText, type TextRead, type TextTodo } from "./read-text.js";
+import { batchesByBytes, oversized } from "./text-batches.js";
 import type { TextJob } from "./text-worker.js";
 import { textWriter } from "./write-text.js";
 
@@ -99,8 +100,6 @@ export interface Refreshed {
   unreadable: SkippedIn[];
 }
 
-/** Sessions read per transaction while indexing text: progress survives an interrupt. */
-const TEXT_BATCH = 32;
 /**
  * From this many batches up, sessions' text is read on a worker thread
  * while the index writes the batch before; below it, starting a worker
@@ -112,6 +111,14 @@ const TEXT_BATCH = 32;
  */
 const TEXT_WORKER_FROM = 2;
 const TEXT_WORKER_RSS = 176 * 1024 * 1024;
+/**
+ * The text worker's heap: bounded, so that its V8 collects rather than
+ * grows (bench/index's 100 conversations, the RSS budget lifted: peak
+ * RSS 273 MB unbounded, 227 MB so; one run each). A batch holds at most
+ * TEXT_BATCH_BYTES of sources; a session larger than that is read on the
+ * calling thread (`oversized`), never where this bound could stop it.
+ */
+const TEXT_WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 /** A text worker silent this long on one batch is given up (the calling thread reads the rest). */
 const TEXT_STALL_MS = 120_000;
 /** The text worker module, beside this one (`.ts` when run from source). */
@@ -460,16 +467,11 @@ export class SessionIndex {
 
   private async refreshText(options: RefreshOptions): Promise<void> {
     const ids = this.storeIds(options.from);
-    const pendingSql = `SELECT rowid, harness, id, fingerprint, updated_ms FROM entries
+    const pendingSql = `SELECT rowid, harness, id, fingerprint, updated_ms,
+        (SELECT coalesce(sum(value ->> 'size'), 0) FROM json_each(fingerprint)) AS bytes FROM entries
       WHERE state = 'session' AND store IN (SELECT value FROM json_each(?))
         AND (text_fp IS NULL OR text_fp <> fingerprint)`;
-    const pending = () =>
-      this.db
-        .prepare<
-          [string],
-          { rowid: number; harness: HarnessId; id: string; fingerprint: string; updated_ms: number }
-        >(pendingSql)
-        .all(ids);
+    const pending = () => this.db.prepare<[string], TextTodo>(pendingSql).all(ids);
     let todo = pending();
     if (todo.length === 0) return;
     let release: (() => void) | undefined = () => {};
@@ -495,9 +497,7 @@ export class SessionIndex {
       const local = await this.stores();
       const db = this.db;
       const writeText = textWriter(db);
-      const batches: TextTodo[][] = [];
-      for (let start = 0; start < todo.length; start += TEXT_BATCH)
-        batches.push(todo.slice(start, start + TEXT_BATCH));
+      const batches = batchesByBytes(todo);
       const reading = readAhead<TextTodo[], TextRead[]>({
         batches,
         here: (rows) => rows.map((row) => readText(local, row)),
@@ -514,6 +514,8 @@ export class SessionIndex {
           this.warn(`the text worker thread failed (${why}); indexing on the main thread`),
         // Peak RSS stays near the budget whatever the store's size.
         keep: () => process.memoryUsage.rss() < TEXT_WORKER_RSS,
+        onWorker: (rows) => !oversized(rows),
+        resourceLimits: TEXT_WORKER_HEAP,
       });
       let indexed = 0;
       for await (const { batch: rows, result: reads } of reading) {

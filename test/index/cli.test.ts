@@ -340,7 +340,15 @@ function onTerminal(
     {
       cwd: ROOT,
       encoding: "utf8",
-      env: { PATH: "/usr/bin:/bin", TERM: "xterm", ...m.env, NO_COLOR: "1" },
+      // No progress line: on a loaded machine a cold refresh passes the
+      // half-second after which it draws, and the output would follow it.
+      env: {
+        PATH: "/usr/bin:/bin",
+        TERM: "xterm",
+        ...m.env,
+        NO_COLOR: "1",
+        TXCRIPT_PROGRESS_AFTER_MS: "3600000",
+      },
       timeout: 30_000,
     },
   );

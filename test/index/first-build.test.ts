@@ -92,6 +92,60 @@ describe.skipIf(!hasScript)("on a terminal", () => {
   });
 });
 
+/** txcript on a pseudo-terminal, stdout to a file: the terminal shows stderr alone. */
+function onTerminal(m: Machine, args: string[], env: Record<string, string> = {}) {
+  const out = join(m.home, "out.txt");
+  const line = `${[process.execPath, BIN, ...args].map(shellWord).join(" ")} > ${shellWord(out)}`;
+  const r = spawnSync("script", ["-qec", line, "/dev/null"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { PATH: "/usr/bin:/bin", TERM: "xterm", ...m.env, NO_COLOR: "1", ...env },
+    timeout: 60_000,
+  });
+  return { status: r.status, screen: r.stdout, out: readFileSync(out, "utf8") };
+}
+
+describe.skipIf(!hasScript)("progress on a terminal (drawn from the first update here)", () => {
+  // TXCRIPT_PROGRESS_AFTER_MS=0: the line is drawn at once, so the test does
+  // not depend on how long the build takes on this machine.
+  const now = { TXCRIPT_PROGRESS_AFTER_MS: "0" };
+
+  it("a cold list draws its scan, and clears it before exiting; stdout holds the JSON alone", () => {
+    const m2 = many();
+    const r = onTerminal(m2, ["list", "--json"], now);
+    expect(r.status).toBe(0);
+    expect(r.screen).toContain("\r\x1b[Kscanning claude_code: ");
+    expect(r.screen).toMatch(/scanning claude_code: \d+\/220/);
+    expect(r.screen.endsWith("\r\x1b[K")).toBe(true);
+    expect(r.out).not.toContain("scanning");
+    expect((JSON.parse(r.out) as { sessions: unknown[] }).sessions).toHaveLength(MANY);
+  });
+
+  it("the first query draws the text build's progress after its note; a warm one draws nothing", () => {
+    const m2 = many();
+    expect(txcript(["list"], { env: m2.env }).status).toBe(0); // the rows, so the text build is what is drawn
+    const r = onTerminal(m2, ["query", RARE, "--json"], now);
+    expect(r.status).toBe(0);
+    const screen = r.screen;
+    expect(screen).toMatch(/txcript: indexing the text of 220 sessions/);
+    expect(screen).toContain("\r\x1b[Kindexing text: ");
+    expect(screen).toMatch(/indexing text: \d+\/220/);
+    expect(screen.indexOf("indexing text:")).toBeGreaterThan(screen.indexOf("txcript: indexing"));
+    expect(JSON.parse(r.out)).toHaveProperty("hits");
+    const warm = onTerminal(m2, ["query", RARE, "--json"], now);
+    expect(warm.status).toBe(0);
+    expect(warm.screen).not.toContain("indexing");
+  });
+
+  it("a refresh shorter than TXCRIPT_PROGRESS_AFTER_MS draws nothing", () => {
+    const m2 = many();
+    const r = onTerminal(m2, ["list", "--json"], { TXCRIPT_PROGRESS_AFTER_MS: "3600000" });
+    expect(r.status).toBe(0);
+    expect(r.screen).not.toContain("scanning");
+    expect(r.screen).not.toContain("\x1b[K");
+  });
+});
+
 /** A stream double: what was written, and whether it says it is a terminal. */
 function stream(isTTY: boolean) {
   const s = {

@@ -456,3 +456,36 @@ describe("txcript serve's flags and start-up failures", () => {
     }
   });
 });
+
+describe("txcript serve on a new machine", () => {
+  it("logs what the first search's text build does, once, and answers it", async () => {
+    const home = serveHome();
+    const project = claudeProject(home);
+    // More sessions than a text build notes from (src/index/build-note.ts).
+    for (let i = 0; i < 220; i++) {
+      const sid = `7a1b2c3d-0000-4000-8000-${String(i).padStart(12, "0")}`;
+      writeFileSync(
+        join(project, `${sid}.jsonl`),
+        claudeSession(sid, `question ${i}`, "an answer", 1),
+      );
+    }
+    const served = await startServe(home);
+    try {
+      const r = await json(`${served.base}api/search?q=${PLANTED}`);
+      expect(r.status).toBe(200);
+      expect(JSON.stringify(r.body)).toContain(PLANTED_SID);
+      const notes = served
+        .stderr()
+        .split("\n")
+        .filter((l) => l.includes("indexing the text"));
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toMatch(
+        /^txcript serve: indexing the text of 2\d\d sessions for search and usage, once: later runs reuse the index \(.+index\.db\)$/,
+      );
+      expect((await json(`${served.base}api/search?q=answer`)).status).toBe(200);
+      expect(served.stderr().split("indexing the text").length - 1).toBe(1);
+    } finally {
+      await served.stop();
+    }
+  }, 120_000);
+});

@@ -115,7 +115,13 @@ describe("readAhead", () => {
 
   function reading(
     mode: TestJob["mode"],
-    options: { stallMs?: number; worker?: boolean; module?: URL; keep?: () => boolean } = {},
+    options: {
+      stallMs?: number;
+      worker?: boolean;
+      module?: URL;
+      keep?: () => boolean;
+      onWorker?: (batch: number[]) => boolean;
+    } = {},
   ) {
     const started = new SharedArrayBuffer(8);
     const failures: string[] = [];
@@ -134,6 +140,7 @@ describe("readAhead", () => {
       stallMs: options.stallMs ?? 60_000,
       onFailure: (why) => failures.push(why),
       ...(options.keep ? { keep: options.keep } : {}),
+      ...(options.onWorker ? { onWorker: options.onWorker } : {}),
     });
     return { ahead, failures, here, taken: new Int32Array(started) };
   }
@@ -173,6 +180,25 @@ describe("readAhead", () => {
       false,
     ]);
     expect(here).toEqual(BATCHES.slice(3));
+    expect(failures).toEqual([]);
+  });
+
+  it("reads a batch kept off the worker on the calling thread, in order, and the worker takes the next", async () => {
+    // Batches 0, 2 and 3 stay here (sessions too big for the worker's heap); the rest go to the worker.
+    const { ahead, failures, here } = reading("ok", {
+      onWorker: (batch) => ![0, 8, 12].includes(batch[0] ?? -1),
+    });
+    const out = await all(ahead);
+    expect(correct(out)).toBe(true);
+    expect(out.map((o) => o.result.every((r) => r.worker))).toEqual([
+      false,
+      true,
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(here).toEqual([BATCHES[0], BATCHES[2], BATCHES[3]]);
     expect(failures).toEqual([]);
   });
 

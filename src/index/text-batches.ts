@@ -1,0 +1,50 @@
+/**
+ * A text refresh's sessions cut into batches: each batch is read (on the
+ * text worker or the calling thread) and written in one transaction, so
+ * what a batch holds at once, its sessions loaded and their chunks, is
+ * bounded by the bytes of its sources rather than by a count of sessions
+ * whatever their size. Pure.
+ */
+
+/**
+ * A batch closes when its sources reach this many bytes: a loaded session
+ * takes about 6 to 8 times its file's size (bench/memory's load+toCommon),
+ * so a batch's transcripts stay within some tens of MB on either thread.
+ */
+const TEXT_BATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * ...or this many sessions: small sessions share a transaction (one commit
+ * and one worker round trip per batch), and an interrupted build keeps
+ * every batch it finished.
+ */
+const TEXT_BATCH_SESSIONS = 64;
+
+/** `items` in order, cut where a batch would pass `maxBytes` (a larger item alone) or `maxCount`. */
+export function batchesByBytes<T extends { bytes: number }>(
+  items: readonly T[],
+  maxBytes = TEXT_BATCH_BYTES,
+  maxCount = TEXT_BATCH_SESSIONS,
+): T[][] {
+  const batches: T[][] = [];
+  let batch: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (batch.length > 0 && (bytes + item.bytes > maxBytes || batch.length >= maxCount)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(item);
+    bytes += item.bytes;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/** A batch over the byte bound: one session larger than a batch may be. */
+export function oversized(
+  batch: readonly { bytes: number }[],
+  maxBytes = TEXT_BATCH_BYTES,
+): boolean {
+  return batch.reduce((sum, item) => sum + item.bytes, 0) > maxBytes;
+}
