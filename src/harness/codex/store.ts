@@ -268,7 +268,12 @@ function underUserProvider(
   return out;
 }
 
-/** How long a walk of the rollout files answers reads (`locate(id, true)`), in ms. */
+/**
+ * How long a walk of the rollout files answers reads (`locate(id, true)`)
+ * after its last use, in ms: reads that keep coming (an index build over
+ * thousands of rollouts) keep one walk; a hit whose file is gone, or an id
+ * it lacks, walks again.
+ */
 const WALK_REUSE_MS = 2000;
 let lastWalk: { home: string; at: number; byId: Map<string, RolloutFile[]> } | undefined;
 
@@ -288,15 +293,17 @@ export class CodexStore implements Store<CodexBody> {
   }
 
   /**
-   * The rollout files by session id, from a walk at most `WALK_REUSE_MS`
-   * old (one slot per process, for this home): loading many sessions one
+   * The rollout files by session id, from a walk last used at most
+   * `WALK_REUSE_MS` ago (one slot per process, for this home): loading many sessions one
    * after another (the index reading their text) walks the store once a
    * moment, not once a session, which at 8,000 rollouts cost ~90 ms each.
    */
   private walkedById(): Map<string, RolloutFile[]> {
     const now = Date.now();
-    if (lastWalk && lastWalk.home === this.home && now - lastWalk.at < WALK_REUSE_MS)
+    if (lastWalk && lastWalk.home === this.home && now - lastWalk.at < WALK_REUSE_MS) {
+      lastWalk.at = now;
       return lastWalk.byId;
+    }
     const byId = new Map<string, RolloutFile[]>();
     for (const f of this.rolloutFiles()) {
       const same = byId.get(f.id);
