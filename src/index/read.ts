@@ -12,7 +12,7 @@ import { assignDefined } from "../json.js";
 import type { Listing, SkippedIn } from "../local.js";
 import type { Db } from "../sqlite.js";
 import { timestampFromMillis } from "../time.js";
-import type { Discovered, HarnessId, Skipped } from "../transcript.js";
+import type { Discovered, FileStamp, HarnessId, Skipped } from "../transcript.js";
 import { isCorrupt } from "./open.js";
 import { ftsExpression } from "./terms.js";
 import type { Kind, UsageCounts, UsageTotals } from "./text.js";
@@ -160,6 +160,11 @@ interface UsageEntryRow {
  */
 function ownJson<T>(text: string): T {
   return JSON.parse(text) as T; // cast: see above
+}
+
+/** The files of a fingerprint key the index stored from a scan; undefined for none (""). */
+export function fingerprintFiles(key: string | undefined): FileStamp[] | undefined {
+  return key ? ownJson<FileStamp[]>(key) : undefined;
 }
 
 function discovered(text: string): Discovered {

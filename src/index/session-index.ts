@@ -356,7 +356,7 @@ export class SessionIndex {
     let stamp: string | undefined;
     if (probe.scan) {
       const scanned = new Map<string, string>();
-      for (const fp of probe.scan()) {
+      for (const fp of probe.scan((main) => read.fingerprintFiles(known.get(main)?.fingerprint))) {
         const main = fp.files[0];
         if (main) scanned.set(main.path, fingerprintKey(fp.files));
       }
