@@ -21,8 +21,9 @@
  *   by /usr/bin/time) medians of interleaved runs;
  * - with BENCH_BEFORE_DIST=<a dist/ folder> (an earlier build, beside a
  *   package.json one folder up), the warm commands of that build as well,
- *   in the same runs, so a change is measured against what it changes.
- * The same index serves both builds (one schema).
+ *   in the same runs, over its own index (`<cache>-before`), so a change
+ *   is measured against what it changes; BENCH_WARM_ONLY=1 keeps the
+ *   indexes there and skips the first build.
  * The first build (a cold `list`, then a first `query`: whole processes,
  * peak RSS by /usr/bin/time) is timed once per store, in MB/s of source
  * beside discover + load + toCommon of every session in one process (the
@@ -297,7 +298,9 @@ function measure(store: Store, runs: number): Measured {
     { argv: string[]; env: Record<string, string>; before?: () => void }
   > = {};
   for (const [suffix, bin] of builds) {
-    const cli = (...args: string[]) => ({ argv: [process.execPath, bin, ...args], env });
+    // Each build keeps its own index: an earlier build's keys may differ (agy's logs folders).
+    const own = suffix === "" ? env : { ...env, TXCRIPT_CACHE: `${env.TXCRIPT_CACHE}-before` };
+    const cli = (...args: string[]) => ({ argv: [process.execPath, bin, ...args], env: own });
     Object.assign(commands, {
       [`list${suffix}`]: cli("list", "--json"),
       [`list --limit 20${suffix}`]: cli("list", "--json", "--limit", "20"),
