@@ -223,7 +223,7 @@ export function isCorrupt(error: unknown): boolean {
  * error (a file-size limit, a failing device), the file or folder made
  * read-only?
  */
-export function isWriteFailure(error: unknown): boolean {
+function isWriteFailure(error: unknown): boolean {
   const code = sqliteCode(error) ?? "";
   return (
     code === "SQLITE_FULL" ||
