@@ -7,9 +7,17 @@
  * - cold `list --json` (empty cache) beside the read floor: a minimal Node
  *   program that opens every database read-only with better-sqlite3 and
  *   reads the rows a listing needs (the SQL txcript's listing runs), with
- *   no decoding. The Rust peer's `discover` is the issue's yardstick; it
- *   cannot be built here (no crates registry offline), so the floor stands
- *   in for "a program opening every database";
+ *   no decoding;
+ * - and beside a native baseline, where rustc is installed: the Rust peer's
+ *   `discover` (skillsynchq/txcript) is the issue's yardstick but cannot be
+ *   built here (its crates cannot be fetched offline), so
+ *   bench/native/agy-discover.rs, a Rust program with no crates (SQLite
+ *   through its C API, `rustc -O -lsqlite3`), is built into a temporary
+ *   folder and does what the peer's discover does per conversation: every
+ *   row of every table copied out, both display logs read, the listing's
+ *   few protobuf fields decoded. It is not the peer itself: the peer adds
+ *   its own JSON output and serde on top, so it stands for "a native
+ *   program reading every database whole";
  * - cold `--no-cache list --json` beside the same floor;
  * - warm `list --json` beside the warm floor: start Node, load SQLite, stat
  *   every file a fingerprint covers, read every entry row from the index
@@ -19,9 +27,17 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeAgyDatabase } from "../test/antigravity-store/support.js";
@@ -52,6 +68,21 @@ export function agyStore(count: number, steps: number): string {
   }
   writeFileSync(join(root, "complete"), "");
   return root;
+}
+
+/**
+ * bench/native/agy-discover.rs built with `rustc -O` into `dir`; undefined
+ * when rustc or SQLite's library is missing (the figure is then left out).
+ */
+export function nativeDiscover(dir: string): string | undefined {
+  const out = join(dir, "agy-discover");
+  const source = join(ROOT, "bench", "native", "agy-discover.rs");
+  const r = spawnSync("rustc", ["-O", "--edition", "2021", "-o", out, source], {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
+  if (r.status !== 0 || !existsSync(out)) return undefined;
+  return out;
 }
 
 function bytesUnder(dir: string): number {
@@ -159,8 +190,11 @@ function main(): void {
   const node = sh(process.execPath);
   const floorFile = join(DATA, "read-floor.mjs");
   writeFileSync(floorFile, readFloorCode(conversations));
+  const nativeDir = mkdtempSync(join(tmpdir(), "txcript-native-"));
+  const native = nativeDiscover(nativeDir);
   const coldTimes = hyperfineTimes(
     {
+      ...(native ? { "native discover": { command: `${sh(native)} ${sh(root)}`, env } } : {}),
       "cold list --json": {
         command: `${node} ${sh(BIN)} list --json`,
         env: { ...env, TXCRIPT_CACHE: cold },
@@ -172,6 +206,7 @@ function main(): void {
     },
     runs,
   );
+  rmSync(nativeDir, { recursive: true, force: true });
   const cold1 = wallOf(coldTimes);
   const floor = cold1.floor ?? Number.NaN;
   const floorCpu = coldTimes.floor?.cpu ?? Number.NaN;
@@ -188,6 +223,12 @@ function main(): void {
       "--no-cache list --json": vs(cold1["--no-cache list --json"]),
       "node -e 0": vs(cold1["node -e 0"]),
     },
+    native
+      ? {
+          "native discover (Rust, no crates: every row of every table, both logs)": `${vs(cold1["native discover"])}, ${cpuVs("native discover")}`,
+          "cold list --json beside it": `${((cold1["cold list --json"] ?? Number.NaN) / (cold1["native discover"] ?? Number.NaN)).toFixed(2)}x wall, ${((coldTimes["cold list --json"]?.cpu ?? Number.NaN) / (coldTimes["native discover"]?.cpu ?? Number.NaN)).toFixed(2)}x CPU (goal: <= 1.0x the peer's discover, issue 33)`,
+        }
+      : { "native discover": "not measured: rustc or libsqlite3 missing" },
     {
       "CPU (user + system)": `floor ${floorCpu.toFixed(0)} ms`,
       "cold list --json": cpuVs("cold list --json"),

@@ -12,7 +12,18 @@
  * - `list --json` after one session changed (its file touched before each
  *   run): the incremental refresh;
  * - `usage --by day --json`;
- * - beside `node -e 0`, and each 20,000 figure beside its 1,000 one.
+ * - beside `node -e 0`, and beside the warm floors: a Node program that
+ *   loads SQLite, lists every folder of the three stores and stats every
+ *   file in them (what a list that is never stale cannot skip while Claude
+ *   Code and Codex append to their files and agy rewrites its databases),
+ *   then reads and prints the index's rows (every row, or the newest 20);
+ * - each 20,000 figure beside its 1,000 one, wall and CPU (user + system,
+ *   by /usr/bin/time) medians of interleaved runs;
+ * - with BENCH_BEFORE_DIST=<a dist/ folder> (an earlier build, beside a
+ *   package.json one folder up), the warm commands of that build as well,
+ *   in the same runs, over its own index (`<cache>-before`), so a change
+ *   is measured against what it changes; BENCH_WARM_ONLY=1 keeps the
+ *   indexes there and skips the first build.
  * The first build (a cold `list`, then a first `query`: whole processes,
  * peak RSS by /usr/bin/time) is timed once per store, in MB/s of source
  * beside discover + load + toCommon of every session in one process (the
@@ -42,7 +53,7 @@ import type { Common, Transcript } from "../src/transcript.js";
 import { writeAgyDatabase } from "../test/antigravity-store/support.js";
 import { buildConversation } from "../test/support/agy-fixtures.js";
 import { beside, GOALS } from "./goals.js";
-import { interleaved, mb, median, report } from "./util.js";
+import { mb, median, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist", "cli", "main.js");
@@ -216,8 +227,54 @@ function queryWork(env: Record<string, string>): { query: number; hits: number }
   return JSON.parse(r.stdout) as { query: number; hits: number };
 }
 
+/**
+ * The warm floor at this scale: load SQLite, list every folder of the
+ * stores and stat every file (no -shm), then read the index's rows (the
+ * newest `limit`, or every one) and print them.
+ */
+function statFloorCode(roots: string[], index: string, limit?: number): string {
+  const sqlite = JSON.stringify(
+    pathToFileURL(join(ROOT, "node_modules", "better-sqlite3", "lib", "index.js")).href,
+  );
+  return `const { default: Database } = await import(${sqlite});
+    const { readdirSync, statSync } = await import("node:fs");
+    const walk = (dir) => {
+      let entries; try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+      for (const e of entries) {
+        const path = dir + "/" + e.name;
+        if (e.isDirectory()) walk(path);
+        else if (!e.name.endsWith("-shm")) statSync(path);
+      }
+    };
+    for (const root of ${JSON.stringify(roots)}) walk(root);
+    const db = new Database(${JSON.stringify(index)}, { readonly: true });
+    const rows = db.prepare("SELECT discovered FROM entries WHERE state = 'session' ORDER BY updated_ms DESC${limit === undefined ? "" : ` LIMIT ${limit}`}").pluck().all();
+    process.stdout.write(JSON.stringify(rows.map((r) => JSON.parse(r))));`;
+}
+
+/** Wall and CPU medians (ms) of whole processes run in turn, `runs` rounds after one to warm the page cache. */
+function interleavedCpu(
+  variants: Record<string, { argv: string[]; env: Record<string, string>; before?: () => void }>,
+  runs: number,
+): { wall: Record<string, number>; cpu: Record<string, number> } {
+  const wall = new Map<string, number[]>();
+  const cpu = new Map<string, number[]>();
+  for (let r = 0; r <= runs; r++)
+    for (const [name, v] of Object.entries(variants)) {
+      v.before?.();
+      const once = runOnce(v.argv.slice(1), v.env);
+      if (r === 0) continue;
+      wall.set(name, [...(wall.get(name) ?? []), once.ms]);
+      cpu.set(name, [...(cpu.get(name) ?? []), once.cpu]);
+    }
+  const medians = (m: Map<string, number[]>) =>
+    Object.fromEntries([...m].map(([k, v]) => [k, median(v)]));
+  return { wall: medians(wall), cpu: medians(cpu) };
+}
+
 interface Measured {
   ms: Record<string, number>;
+  cpu: Record<string, number>;
   /** The first build: list + query whole processes, their peak RSS, and the load floor. */
   build: { ms: number; rss: number; cpu: number; load: number; loadCpu: number; messages: number };
   hits: number;
@@ -225,18 +282,30 @@ interface Measured {
 
 function measure(store: Store, runs: number): Measured {
   const { env } = store;
-  rmSync(env.TXCRIPT_CACHE ?? "", { recursive: true, force: true });
-  const first = runOnce([BIN, "list", "--json"], env);
+  // BENCH_WARM_ONLY=1: the warm commands alone, over the index already there (no first build).
+  const warmOnly = process.env.BENCH_WARM_ONLY === "1";
+  const none = { ms: Number.NaN, rss: Number.NaN, cpu: Number.NaN };
+  if (!warmOnly) rmSync(env.TXCRIPT_CACHE ?? "", { recursive: true, force: true });
+  const first = warmOnly ? none : runOnce([BIN, "list", "--json"], env);
   const firstQuery = runOnce([BIN, "query", RARE, "--json"], env);
-  const loaded = loadAll(env);
-  const cli = (...args: string[]) => ({ argv: [process.execPath, BIN, ...args], env });
+  const loaded = warmOnly ? { ms: Number.NaN, cpu: Number.NaN, messages: 0 } : loadAll(env);
+  const builds: [string, string][] = [["", BIN]];
+  const beforeDist = process.env.BENCH_BEFORE_DIST;
+  if (beforeDist) builds.push([" (before)", join(beforeDist, "cli", "main.js")]);
   let tick = 0;
-  const out = interleaved(
-    {
-      list: cli("list", "--json"),
-      "list --limit 20": cli("list", "--json", "--limit", "20"),
-      query: cli("query", RARE, "--json"),
-      "list after one change": {
+  const commands: Record<
+    string,
+    { argv: string[]; env: Record<string, string>; before?: () => void }
+  > = {};
+  for (const [suffix, bin] of builds) {
+    // Each build keeps its own index: an earlier build's keys may differ (agy's logs folders).
+    const own = suffix === "" ? env : { ...env, TXCRIPT_CACHE: `${env.TXCRIPT_CACHE}-before` };
+    const cli = (...args: string[]) => ({ argv: [process.execPath, bin, ...args], env: own });
+    Object.assign(commands, {
+      [`list${suffix}`]: cli("list", "--json"),
+      [`list --limit 20${suffix}`]: cli("list", "--json", "--limit", "20"),
+      [`query${suffix}`]: cli("query", RARE, "--json"),
+      [`list after one change${suffix}`]: {
         ...cli("list", "--json"),
         // A new mtime each run: one session's fingerprint changes.
         before: () => {
@@ -244,15 +313,33 @@ function measure(store: Store, runs: number): Measured {
           utimesSync(store.touch, at, at);
         },
       },
-      "usage --by day": cli("usage", "--by", "day", "--json"),
-      "node -e 0": { argv: [process.execPath, "-e", "0"], env },
-    },
-    runs,
-  );
+      [`usage --by day${suffix}`]: cli("usage", "--by", "day", "--json"),
+    });
+  }
+  const roots = [
+    env.TXCRIPT_ANTIGRAVITY_ROOT,
+    env.TXCRIPT_CLAUDE_CODE_ROOT,
+    env.TXCRIPT_CODEX_ROOT,
+  ].map((r) => r ?? "");
+  const index = join(env.TXCRIPT_CACHE ?? "", "index.db");
+  const floorDir = join(dirname(index), "..");
+  writeFileSync(join(floorDir, "stat-floor.mjs"), statFloorCode(roots, index));
+  writeFileSync(join(floorDir, "stat-floor-20.mjs"), statFloorCode(roots, index, 20));
+  commands["warm floor (stat every file, every row)"] = {
+    argv: [process.execPath, join(floorDir, "stat-floor.mjs")],
+    env,
+  };
+  commands["warm floor (stat every file, 20 rows)"] = {
+    argv: [process.execPath, join(floorDir, "stat-floor-20.mjs")],
+    env,
+  };
+  commands["node -e 0"] = { argv: [process.execPath, "-e", "0"], env };
+  const out = interleavedCpu(commands, runs);
   const work = [0, 1, 2].map(() => queryWork(env));
   return {
+    cpu: out.cpu,
     ms: {
-      ...out,
+      ...out.wall,
       "first list (cold)": first.ms,
       "first query (text build)": firstQuery.ms,
       "query work in-process": median(work.map((w) => w.query)),
@@ -282,7 +369,11 @@ function main(): void {
   const small = Number(process.argv[2] ?? 1000);
   const large = Number(process.argv[3] ?? 20000);
   const runs = Number(process.argv[4] ?? 7);
-  if (spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" }).status !== 0)
+  // BENCH_NO_BUILD=1: dist/ as it is (another bench may be running from it).
+  if (
+    process.env.BENCH_NO_BUILD !== "1" &&
+    spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" }).status !== 0
+  )
     throw new Error("build failed");
   const t0 = performance.now();
   const stores = { small: generate(small), large: generate(large) };
@@ -300,18 +391,37 @@ function main(): void {
   const a = measure(stores.small, runs);
   const b = measure(stores.large, runs);
   const ms = (v: number | undefined) => `${(v ?? Number.NaN).toFixed(1)} ms`;
+  const floorOf = (name: string) =>
+    name.startsWith("list --limit 20")
+      ? "warm floor (stat every file, 20 rows)"
+      : name.startsWith("list")
+        ? "warm floor (stat every file, every row)"
+        : undefined;
   for (const name of Object.keys(a.ms)) {
     const x = a.ms[name] ?? Number.NaN;
     const y = b.ms[name] ?? Number.NaN;
+    const cx = a.cpu[name];
+    const cy = b.cpu[name];
+    const floor = floorOf(name);
     report([
       {
         [name]: `${ms(x)} at ${small}, ${ms(y)} at ${large}: ${(y / x).toFixed(2)}x for ${(large / small).toFixed(0)}x the sessions`,
+        ...(cx !== undefined && cy !== undefined
+          ? { CPU: `${ms(cx)}, ${ms(cy)}: ${(cy / cx).toFixed(2)}x` }
+          : {}),
+        ...(floor !== undefined && cx !== undefined && cy !== undefined
+          ? {
+              "beside its floor (CPU)": `${(cx / (a.cpu[floor] ?? Number.NaN)).toFixed(2)}x at ${small}, ${(cy / (b.cpu[floor] ?? Number.NaN)).toFixed(2)}x at ${large}`,
+            }
+          : {}),
         ...(name === "list after one change"
           ? {
               "beside a warm list": `${(x / (a.ms.list ?? 1)).toFixed(2)}x, ${(y / (b.ms.list ?? 1)).toFixed(2)}x (goal: <= 2x, issue 33)`,
             }
           : {}),
-        ...(GROWTH_GOALS[name] !== undefined ? { goal: GROWTH_GOALS[name] } : {}),
+        ...(GROWTH_GOALS[name.replace(" (before)", "")] !== undefined
+          ? { goal: GROWTH_GOALS[name.replace(" (before)", "")] ?? "" }
+          : {}),
       },
     ]);
   }
@@ -321,6 +431,7 @@ function main(): void {
     [small, stores.small, a],
     [large, stores.large, b],
   ] as const) {
+    if (Number.isNaN(m.build.load)) continue; // BENCH_WARM_ONLY
     const goal =
       n === 1000 ? GOALS.scaleBuildRate1000 : n === 2000 ? GOALS.scaleBuildRate2000 : undefined;
     const wall = m.build.load / m.build.ms;

@@ -37,6 +37,8 @@ import { SQLITE_MAGIC } from "./sniff.js";
 import type { TextForm } from "./transcript.js";
 
 export type Db = Database.Database;
+/** A prepared statement of `Db` (its parameters and row). */
+export type Statement<P extends unknown[] = unknown[], R = unknown> = Database.Statement<P, R>;
 
 /** A value SQLite hands back for a column. */
 export type SqlValue = string | number | bigint | Buffer | null;

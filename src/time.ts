@@ -92,6 +92,15 @@ export function timestampMillis(ts: Timestamp): number {
   return seconds * 1000 + Math.floor(nanos / 1_000_000);
 }
 
+/** `timestampMillis`, or 0 when `ts` does not parse (a listing's times, sorted and shown). */
+export function timestampMillisOrZero(ts: string): number {
+  try {
+    return timestampMillis(ts);
+  } catch {
+    return 0;
+  }
+}
+
 export function timestampFromMillis(ms: number): Timestamp {
   const seconds = Math.floor(ms / 1000);
   // Fractional milliseconds (a file's mtimeMs) must still give whole nanoseconds.

@@ -251,6 +251,9 @@ export interface Saved {
  * harness has it in its own `probe.ts`, which loads no parser or codec, so
  * a warm `list` loads none either.
  */
+/** The files of a session's fingerprint at the last scan, by its main file; undefined when unknown. */
+export type PreviousScan = (main: string) => readonly FileStamp[] | undefined;
+
 export interface StoreProbe {
   /** The store root directories this instance reads. */
   readonly roots: readonly string[];
@@ -258,9 +261,14 @@ export interface StoreProbe {
    * Optional, for the index: the fingerprint of every file discovery would
    * read, main file first, from directory listings and stat alone (no
    * session file is opened). A store without it is re-discovered whole on
-   * every refresh.
+   * every refresh. The index passes `previous`, what it holds from the
+   * last scan by main file, and compares what comes back only with that: a
+   * probe may use it to stat less, and may stamp a folder in place of files
+   * it stands for (agy: an empty logs folder whose stamp has not moved needs
+   * no stat of each log), where without it the fingerprint is the one
+   * `fingerprint(id)` and discovery give.
    */
-  scan?(): Fingerprint[];
+  scan?(previous?: PreviousScan): Fingerprint[];
   /**
    * Optional, for the index, for a store without `scan()` whose sessions
    * share files (OpenCode's database): a summary of those files from stat

@@ -7,7 +7,7 @@
 
 import { type Env, homeDir } from "../env.js";
 import { uniquePrefixWidth } from "../id-forms.js";
-import { timestampMillis } from "../time.js";
+import { timestampMillisOrZero } from "../time.js";
 import type { Discovered } from "../transcript.js";
 import { fitWidth, localDate, padEnd, padStart, width } from "./columns.js";
 import { painter } from "./output.js";
@@ -47,15 +47,6 @@ export function titleCell(s: Discovered): string {
     .trim();
 }
 
-/** A listing's timestamp in ms, 0 when it does not parse. */
-function safeMillis(ts: string): number {
-  try {
-    return timestampMillis(ts);
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * The table: id, harness, last activity (date and age), messages, cwd and
  * title; a header row and titles cut to the terminal's width on a terminal.
@@ -70,7 +61,7 @@ export function renderTable(
   // all begin `ses_` and a timestamp, so 8 would name several at once.
   const idWidth = uniquePrefixWidth(sessions.map((s) => s.id));
   const cells = sessions.map((s) => {
-    const updated = safeMillis(s.updated);
+    const updated = timestampMillisOrZero(s.updated);
     return {
       id: forTerminal(s.id.slice(0, idWidth)),
       harness: forTerminal(harnessCell(s)),

@@ -223,7 +223,7 @@ export function isCorrupt(error: unknown): boolean {
  * error (a file-size limit, a failing device), the file or folder made
  * read-only?
  */
-export function isWriteFailure(error: unknown): boolean {
+function isWriteFailure(error: unknown): boolean {
   const code = sqliteCode(error) ?? "";
   return (
     code === "SQLITE_FULL" ||
@@ -235,6 +235,27 @@ export function isWriteFailure(error: unknown): boolean {
 }
 
 export { removeIndex };
+
+/**
+ * The index file could not be written (a full disk, an I/O error, a file
+ * made read-only): thrown by the index's own writes only, so a refresh can
+ * tell it from a store that cannot be read, and answer from the stores.
+ */
+export class IndexWriteFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super(describeCause(failure));
+  }
+}
+
+/** Run one of the index's own writes; a write failure becomes `IndexWriteFailed`. */
+export function indexWrite<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (isWriteFailure(error)) throw new IndexWriteFailed(error);
+    throw error;
+  }
+}
 
 // ---------------------------------------------------------------------------
 // The text-refresh lock: one process reads sessions' text at a time, so two

@@ -12,7 +12,7 @@ import { assignDefined } from "../json.js";
 import type { Listing, SkippedIn } from "../local.js";
 import type { Db } from "../sqlite.js";
 import { timestampFromMillis } from "../time.js";
-import type { Discovered, HarnessId, Skipped } from "../transcript.js";
+import type { Discovered, FileStamp, HarnessId, Skipped } from "../transcript.js";
 import { isCorrupt } from "./open.js";
 import { ftsExpression } from "./terms.js";
 import type { Kind, UsageCounts, UsageTotals } from "./text.js";
@@ -162,6 +162,11 @@ function ownJson<T>(text: string): T {
   return JSON.parse(text) as T; // cast: see above
 }
 
+/** The files of a fingerprint key the index stored from a scan; undefined for none (""). */
+export function fingerprintFiles(key: string | undefined): FileStamp[] | undefined {
+  return key ? ownJson<FileStamp[]>(key) : undefined;
+}
+
 function discovered(text: string): Discovered {
   return ownJson<Discovered>(text);
 }
@@ -244,6 +249,15 @@ function where(
 
 /** Sessions, newest activity first, as of the last refresh. */
 export function list(ix: Reader, request: ListRequest = {}): Listing {
+  return ix.guard(() => ({
+    sessions: sessions(ix, request),
+    skipped: skipped(ix, request.from),
+    unreadable: [],
+  }));
+}
+
+/** The sessions of `list` alone, for a caller that has the skipped files from its refresh. */
+export function sessions(ix: Reader, request: ListRequest = {}): Discovered[] {
   return ix.guard(() => {
     // Every harness: nearly every entry is listed, so walk entries_updated in
     // order (a --limit stops early) rather than find them by store and sort
@@ -260,20 +274,16 @@ export function list(ix: Reader, request: ListRequest = {}): Listing {
       )
       .pluck()
       .all(...params);
-    const sessions = rows.map(discovered);
+    const found = rows.map(discovered);
     // Lineage lives in txcript's ledger, not in the harness's files the index fingerprints.
-    new CopyLedger(ix.env).annotate(sessions);
-    return {
-      sessions,
-      skipped: skipped(ix, request.from),
-      unreadable: [],
-    };
+    new CopyLedger(ix.env).annotate(found);
+    return found;
   });
 }
 
 /** Session ids (newest first) for completion and the picker. */
 export function ids(ix: Reader, from?: HarnessId): IndexedId[] {
-  return list(ix, from ? { from } : {}).sessions.map((s) => ({
+  return sessions(ix, from ? { from } : {}).map((s) => ({
     harness: s.harness,
     id: s.id,
     title: s.meta.title,

@@ -15,8 +15,8 @@ import { describeCause, TxcriptError } from "../errors.js";
 import { probeStore } from "../harness/probes.js";
 import { assignDefined, defined } from "../json.js";
 import type { Listing, Local, SkippedIn } from "../local.js";
-import type { Db } from "../sqlite.js";
-import { timestampMillis } from "../time.js";
+import type { Db, Statement } from "../sqlite.js";
+import { timestampMillisOrZero } from "../time.js";
 import {
   type Discovered,
   type Discovery,
@@ -31,8 +31,9 @@ import { readAhead, workerModule } from "../workers.js";
 import { buildNote } from "./build-note.js";
 import {
   cacheDir,
+  IndexWriteFailed,
+  indexWrite,
   isCorrupt,
-  isWriteFailure,
   type Opened,
   openIndexDb,
   openMemory,
@@ -137,27 +138,6 @@ interface EntryRow {
   fingerprint: string;
 }
 
-/**
- * The index file could not be written (a full disk, an I/O error, a file
- * made read-only): thrown by the index's own writes only, so a refresh can
- * tell it from a store that cannot be read, and answer from the stores.
- */
-class IndexWriteFailed extends Error {
-  constructor(readonly failure: unknown) {
-    super(describeCause(failure));
-  }
-}
-
-/** Run one of the index's own writes; a write failure becomes `IndexWriteFailed`. */
-function indexWrite<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (isWriteFailure(error)) throw new IndexWriteFailed(error);
-    throw error;
-  }
-}
-
 /** The index. Open with `SessionIndex.open`; close when done. */
 export class SessionIndex {
   private opened: Opened;
@@ -167,6 +147,8 @@ export class SessionIndex {
   private readonly warn: (line: string) => void;
   private readonly dir: string | null;
   private storeIdCache = new Map<HarnessId, number>();
+  /** The stores rows by harness and roots, read once (undefined: not yet, or the database changed). */
+  private storeRows: Map<string, number> | undefined;
 
   private constructor(
     private readonly options: IndexOptions,
@@ -207,6 +189,7 @@ export class SessionIndex {
       // openIndexDb says what is wrong
     }
     this.storeIdCache.clear();
+    this.storeRows = undefined;
     this.opened = openIndexDb(this.dir, this.warn);
     return true;
   }
@@ -229,6 +212,7 @@ export class SessionIndex {
       // a failing disk may fail the close's checkpoint too; the file stays as it was
     }
     this.storeIdCache.clear();
+    this.storeRows = undefined;
     this.opened = openMemory();
     return true;
   }
@@ -281,6 +265,22 @@ export class SessionIndex {
     const cached = this.storeIdCache.get(harness);
     if (cached !== undefined) return cached;
     const roots = JSON.stringify(this.probe(harness).roots);
+    if (this.storeRows === undefined) {
+      // Every stores row in one read: a refresh asks for each harness's in turn.
+      this.storeRows = new Map(
+        this.db
+          .prepare<[], { id: number; harness: string; roots: string }>(
+            "SELECT id, harness, roots FROM stores",
+          )
+          .all()
+          .map((r) => [`${r.harness}\u0000${r.roots}`, r.id]),
+      );
+    }
+    const known = this.storeRows.get(`${harness}\u0000${roots}`);
+    if (known !== undefined) {
+      this.storeIdCache.set(harness, known);
+      return known;
+    }
     const find = () =>
       this.db
         .prepare<[string, string], number>("SELECT id FROM stores WHERE harness = ? AND roots = ?")
@@ -314,9 +314,13 @@ export class SessionIndex {
   async refresh(options: RefreshOptions = {}): Promise<Refreshed> {
     const run = async (): Promise<Refreshed> => {
       const unreadable: SkippedIn[] = [];
+      // Prepared once for every store (a warm refresh of 17 stores prepared it 17 times).
+      const entriesOf = this.db.prepare<[number], EntryRow>(
+        "SELECT rowid, path, fingerprint FROM entries WHERE store = ?",
+      );
       for (const h of this.harnessIds(options.from)) {
         try {
-          await this.refreshRows(h, options);
+          await this.refreshRows(h, options, entriesOf);
         } catch (cause) {
           if (isCorrupt(cause) || cause instanceof IndexWriteFailed) throw cause;
           // One broken store (HOME a file, an unreadable root) costs only its own sessions.
@@ -337,16 +341,15 @@ export class SessionIndex {
     }
   }
 
-  private async refreshRows(harness: StoredHarnessId, options: RefreshOptions): Promise<void> {
+  private async refreshRows(
+    harness: StoredHarnessId,
+    options: RefreshOptions,
+    entriesOf: Statement<[number], EntryRow>,
+  ): Promise<void> {
     const probe = this.probe(harness);
     const store = async () => (await this.stores()).store(harness);
     const storeId = this.storeId(harness);
-    const known = new Map(
-      this.db
-        .prepare<[number], EntryRow>("SELECT rowid, path, fingerprint FROM entries WHERE store = ?")
-        .all(storeId)
-        .map((r) => [r.path, r]),
-    );
+    const known = new Map(entriesOf.all(storeId).map((r) => [r.path, r]));
     const progress = options.onProgress
       ? {
           onProgress: (done: number, total: number) =>
@@ -360,7 +363,7 @@ export class SessionIndex {
     let stamp: string | undefined;
     if (probe.scan) {
       const scanned = new Map<string, string>();
-      for (const fp of probe.scan()) {
+      for (const fp of probe.scan((main) => read.fingerprintFiles(known.get(main)?.fingerprint))) {
         const main = fp.files[0];
         if (main) scanned.set(main.path, fingerprintKey(fp.files));
       }
@@ -393,8 +396,8 @@ export class SessionIndex {
       }
       gone = [...known.values()].filter((r) => !seen.has(r.path));
     }
-    const setStamp = this.db.prepare("UPDATE stores SET stamp = ? WHERE id = ?");
     if (write.size === 0 && gone.length === 0 && !discovery) return;
+    const setStamp = this.db.prepare("UPDATE stores SET stamp = ? WHERE id = ?");
     const sessions = new Map(
       (discovery?.sessions ?? []).map((d) => [probe.scan ? d.path : sharedKey(d), d]),
     );
@@ -435,8 +438,8 @@ export class SessionIndex {
           reason: s?.reason ?? null,
           harness: d ? harness : null,
           id: d?.id ?? null,
-          created_ms: d ? safeMillis(d.meta.timestamp) : null,
-          updated_ms: d ? safeMillis(d.updated) : null,
+          created_ms: d ? timestampMillisOrZero(d.meta.timestamp) : null,
+          updated_ms: d ? timestampMillisOrZero(d.updated) : null,
           cwd: d?.meta.cwd ?? null,
           discovered: d ? JSON.stringify(d) : null,
         };
@@ -551,6 +554,11 @@ export class SessionIndex {
     return read.list(this.reader(), request);
   }
 
+  /** The sessions of `list` without its skipped files (which a refresh has just given). */
+  sessions(request: ListRequest = {}): Discovered[] {
+    return read.sessions(this.reader(), request);
+  }
+
   /** Session ids (newest first) for completion and the picker. */
   ids(from?: HarnessId): IndexedId[] {
     return read.ids(this.reader(), from);
@@ -589,13 +597,5 @@ export class SessionIndex {
 
 /** The entry key of a session from a store without `scan()`: its file and id. */
 const sharedKey = (d: Discovered): string => `${d.path}\u0000${d.id}`;
-
-function safeMillis(ts: string): number {
-  try {
-    return timestampMillis(ts);
-  } catch {
-    return 0;
-  }
-}
 
 export type { Listing };

@@ -258,7 +258,7 @@ export class Sessions {
     const backend = this.options.backend;
     if (backend) return { sessions: await backend.list(request), skipped: [], unreadable: [] };
     const refreshed = await this.refresh({ from: request.from, ...progress });
-    const sessions = this.index().list(request).sessions;
+    const sessions = this.index().sessions(request);
     return { sessions, skipped: refreshed.skipped, unreadable: refreshed.unreadable };
   }
 

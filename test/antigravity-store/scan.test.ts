@@ -11,7 +11,9 @@
 import { appendFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { AntigravityProbe } from "../../src/harness/antigravity/probe.js";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
+import type { FileStamp } from "../../src/transcript.js";
 import { tempDir } from "../support/tmp.js";
 import { handBody, writeAgyDatabase } from "./support.js";
 
@@ -108,5 +110,59 @@ describe("agy scan()", () => {
       expect(scanned.size, `${dir} ${as}`).toBe(5);
       for (const [key, fp] of scanned) expect(fp, `${dir} ${as}`).toEqual(store.fingerprint(key));
     }
+  });
+
+  it("for the index, an empty logs folder settled for 5 s stands in its stamp; a log written into it changes the fingerprint", () => {
+    const root = tempDir("txcript-scan-");
+    const acp = tempDir("txcript-scan-acp-");
+    const { logs } = setup(root, acp);
+    const probe = new AntigravityProbe({ root, env: { TXCRIPT_ANTIGRAVITY_ACP_ROOT: acp } });
+    const store = new AntigravityStore({ root, env: { TXCRIPT_ANTIGRAVITY_ACP_ROOT: acp } });
+    // As the index scans: with the last scan's files (none the first time).
+    const scanOf = (previous?: Map<string, readonly FileStamp[]>) =>
+      new Map(
+        probe.scan((main) => previous?.get(main)).map((fp) => [fp.files[0]?.path ?? "", fp.files]),
+      );
+    const db = join(root, "conversations", `${id(4)}.db`);
+    // Made just now: not settled, so no stamp of the folder (its logs are statted each time).
+    expect(
+      scanOf()
+        .get(db)
+        ?.map((f) => f.path),
+    ).toEqual([db]);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(logs(4), past, past);
+    const settled = scanOf();
+    expect(settled.get(db)?.map((f) => f.path)).toEqual([db, logs(4)]);
+    // Outside the index (discovery, fingerprint(id)), the logs alone, as before.
+    expect(store.fingerprint(id(4))?.files.map((f) => f.path)).toEqual([db]);
+    expect(
+      probe
+        .scan()
+        .find((fp) => fp.files[0]?.path === db)
+        ?.files.map((f) => f.path),
+    ).toEqual([db]);
+    // With the last scan given, the same answer (the folder's stamp alone is statted).
+    expect(scanOf(settled)).toEqual(settled);
+    // A log written into the folder moves its mtime: the scan sees the log.
+    writeFileSync(join(logs(4), "transcript.jsonl"), "{}\n");
+    const written = scanOf(settled);
+    expect(written.get(db)?.map((f) => f.path)).toEqual([db, join(logs(4), "transcript.jsonl")]);
+    expect(written).toEqual(scanOf());
+    for (const [main, files] of written)
+      if (main !== db) expect(files, main).toEqual(settled.get(main));
+    // The stamp is trusted as it stands: a log hidden by putting the old mtime back is not seen.
+    // (This is the rule at work, not a case agy makes: a new file always moves a folder's mtime.)
+    rmSync(join(logs(4), "transcript.jsonl"));
+    utimesSync(logs(4), past, past);
+    const again = scanOf();
+    writeFileSync(join(logs(4), "transcript_full.jsonl"), "{}\n");
+    utimesSync(logs(4), past, past);
+    expect(scanOf(again).get(db)).toEqual(again.get(db));
+    expect(
+      scanOf()
+        .get(db)
+        ?.map((f) => f.path),
+    ).toEqual([db, join(logs(4), "transcript_full.jsonl")]);
   });
 });

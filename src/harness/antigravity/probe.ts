@@ -9,7 +9,13 @@ import { readdirSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { errnoCode } from "../../errors.js";
 import { statOrUndefined } from "../../fsx.js";
-import { type Fingerprint, fileStamp, type StoreProbe } from "../../transcript.js";
+import {
+  type FileStamp,
+  type Fingerprint,
+  fileStamp,
+  type PreviousScan,
+  type StoreProbe,
+} from "../../transcript.js";
 import {
   type AntigravityStoreOptions,
   antigravityLanes,
@@ -63,6 +69,7 @@ function lanePrefixes(lane: LaneRoot): { paths(id: string): FingerprintPaths | u
         wal: `${db}-wal`,
         meta: `${conversations}${id}.meta`,
         annotation: `${annotations}${id}.pbtxt`,
+        logs: inLogs.slice(0, -sep.length),
         logFiles: logNames.map(([key, name]) => [key, inLogs + name] as const),
       };
     },
@@ -79,28 +86,82 @@ function namesIn(dir: string): ReadonlySet<string> | undefined {
 }
 
 /** The files a fingerprint covers, as `lanePaths` names them. */
-type FingerprintPaths = Pick<Paths, "db" | "wal" | "logFiles" | "annotation" | "meta">;
+type FingerprintPaths = Pick<Paths, "db" | "wal" | "logs" | "logFiles" | "annotation" | "meta">;
 
+/**
+ * How old a logs folder's mtime must be before its stamp stands for "no
+ * log in it": a file made in it later moves the mtime past it, even where
+ * mtimes are as coarse as two seconds.
+ */
+const LOGS_SETTLED_MS = 5000;
+
+/** The stamps of the regular files among `paths`. */
+function stampsOf(paths: readonly string[]): FileStamp[] {
+  const files: FileStamp[] = [];
+  for (const path of paths) {
+    const st = statOrUndefined(path);
+    if (st?.isFile()) files.push(fileStamp(path, st));
+  }
+  return files;
+}
+
+/**
+ * The display logs' part of a fingerprint: the logs that exist. For the
+ * index's scan (`folder`), when none exists, the logs folder's own stamp
+ * stands for them once its mtime has settled (a log made in it later moves
+ * that mtime); and with `prior` (the last scan's files) holding that stamp
+ * and no log, an unchanged folder stamp is the whole answer: one stat
+ * instead of a failed stat per log on every warm refresh (bench/list's
+ * store has empty logs folders; agy's own usually holds both logs, which
+ * are statted as before). The folder is statted before the second look at
+ * the logs, so a log written in between is seen. Discovery and
+ * `fingerprint(id)` stat the logs alone: the folder stamp is the index's
+ * own key, which it compares only with itself.
+ */
+function logStamps(
+  paths: FingerprintPaths,
+  folder: boolean,
+  prior: readonly FileStamp[] | undefined,
+): FileStamp[] {
+  const logs = paths.logFiles.map(([, file]) => file);
+  if (!folder) return stampsOf(logs);
+  const vouched = prior?.find((f) => f.path === paths.logs);
+  if (vouched && !prior?.some((f) => logs.includes(f.path))) {
+    const dir = statOrUndefined(paths.logs);
+    if (dir?.isDirectory() && dir.mtimeMs === vouched.mtime_ms && dir.size === vouched.size)
+      return [fileStamp(paths.logs, dir)];
+  }
+  const found = stampsOf(logs);
+  if (found.length > 0) return found;
+  const dir = statOrUndefined(paths.logs);
+  if (!dir?.isDirectory() || Date.now() - dir.mtimeMs < LOGS_SETTLED_MS) return [];
+  const again = stampsOf(logs); // a log written since the first look
+  return again.length > 0 ? again : [fileStamp(paths.logs, dir)];
+}
+
+/**
+ * The fingerprint of one conversation: its database and `-wal`, display
+ * logs, annotation and ACP `.meta`, where `listed` (a scan's listings)
+ * says they may be. `previous`: the index's scan (see `logStamps`).
+ */
 export function fingerprintOf(
   lane: LaneRoot,
   paths: FingerprintPaths,
   id: string,
   listed?: Listed,
+  previous?: PreviousScan,
 ): Fingerprint {
-  const candidates = [paths.db];
-  if (!listed || listed.conversations.has(`${id}.db-wal`)) candidates.push(paths.wal);
+  const files = stampsOf(
+    !listed || listed.conversations.has(`${id}.db-wal`) ? [paths.db, paths.wal] : [paths.db],
+  );
   if (!listed?.brain || listed.brain.has(id))
-    for (const [, file] of paths.logFiles) candidates.push(file);
+    files.push(...logStamps(paths, previous !== undefined, previous?.(paths.db)));
+  const rest: string[] = [];
   // The annotation holds the title: a rename in agy changes only that file.
-  if (!listed?.annotations || listed.annotations.has(`${id}.pbtxt`))
-    candidates.push(paths.annotation);
+  if (!listed?.annotations || listed.annotations.has(`${id}.pbtxt`)) rest.push(paths.annotation);
   if (lane.lane === "acp" && (!listed || listed.conversations.has(`${id}.meta`)))
-    candidates.push(paths.meta);
-  const files: Fingerprint["files"] = [];
-  for (const path of candidates) {
-    const st = statOrUndefined(path);
-    if (st?.isFile()) files.push(fileStamp(path, st));
-  }
+    rest.push(paths.meta);
+  files.push(...stampsOf(rest));
   return { files };
 }
 
@@ -114,7 +175,7 @@ export class AntigravityProbe implements StoreProbe {
     this.roots = this.lanes.map((l) => l.root);
   }
 
-  scan(): Fingerprint[] {
+  scan(previous?: PreviousScan): Fingerprint[] {
     const out: Fingerprint[] = [];
     for (const lane of this.lanes) {
       const names = conversationNames(lane);
@@ -129,7 +190,7 @@ export class AntigravityProbe implements StoreProbe {
         if (!name.endsWith(".db")) continue;
         const id = name.slice(0, -3);
         const paths = prefix.paths(id) ?? lanePaths(lane, id);
-        const found = fingerprintOf(lane, paths, id, listed);
+        const found = fingerprintOf(lane, paths, id, listed, previous);
         // A dangling or unreadable .db still goes to discovery, which says why it is skipped.
         if (found.files[0]?.path !== paths.db)
           found.files.unshift({ path: paths.db, mtime_ms: 0, size: -1 });
