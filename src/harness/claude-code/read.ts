@@ -453,7 +453,7 @@ export function claudeToCommon(transcript: Transcript<ClaudeCodeBody>): Transcri
     const stop = readStopReason(message.stop_reason);
     const target = open !== undefined && open.id === responseId ? messages[open.index] : undefined;
     if (target !== undefined) {
-      target.content.push(...content);
+      target.content = target.content.concat(content);
       // Each split line repeats the response's usage: the last copy is the final count.
       assignDefined(target, "usage", usage);
       assignDefined(target, "stop_reason", stop);

@@ -247,6 +247,8 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
   const open = (role: "assistant" | "user", kind: Group, ts: Timestamp): Message => {
     const last = messages[messages.length - 1];
     if (group === kind && last) return last;
+    // The message closed here keeps no spare room for blocks (see exactArray).
+    if (last) last.content = exactArray(last.content);
     const m: Message = { role, content: [], timestamp: ts };
     if (role === "assistant" && model !== undefined) m.model = model;
     messages.push(m);
@@ -430,7 +432,7 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
     const prompt = firstPrompt(transcript.body.lines);
     assignDefined(meta, "title", prompt);
   }
-  const body = messages.filter((m) => m.content.length > 0);
-  for (const m of body) m.content = exactArray(m.content);
-  return { meta, body };
+  const last = messages[messages.length - 1];
+  if (last) last.content = exactArray(last.content);
+  return { meta, body: messages.filter((m) => m.content.length > 0) };
 }
