@@ -11,10 +11,11 @@ import type { TextForm } from "./transcript.js";
 type LineEnding = "" | "\n" | "\r\n";
 
 /**
- * The most lines a session may have. Each line is held with its parse and
- * then converted; well before a V8 heap runs out (a 510 MiB rollout of
- * short lines took 4.9 GB), a bigger session is refused in one line naming
- * the file and this limit. Real sessions stay far below it.
+ * The most lines a session may have. Every line becomes part of the Common
+ * transcript; well before a V8 heap runs out (a 510 MiB rollout of short
+ * lines took 4.9 GB when each line was held with its parse), a bigger
+ * session is refused in one line naming the file and this limit. Real
+ * sessions stay far below it.
  */
 export const MAX_LINES = 2_000_000;
 

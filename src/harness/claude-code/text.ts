@@ -133,7 +133,7 @@ function scanMeta(
  * text with no Claude Code record at all (a JSON object with a string
  * `type`) is refused.
  */
-export function parseClaudeCode(text: string, origin?: string): Transcript<ClaudeCodeBody> {
+function parseClaudeCode(text: string, origin?: string): Transcript<ClaudeCodeBody> {
   checkLineCount(text, "claude_code", origin);
   return fromLines(splitLines(text), () => text, origin);
 }

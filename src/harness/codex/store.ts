@@ -113,7 +113,7 @@ export function readRolloutText(path: string, maxBytes = MAX_ROLLOUT_BYTES): str
 }
 
 /** The bytes of a rollout file (plain or zstd), not decoded. Errors name the file. */
-export function readRolloutBytes(path: string, maxBytes = MAX_ROLLOUT_BYTES): Uint8Array {
+function readRolloutBytes(path: string, maxBytes = MAX_ROLLOUT_BYTES): Uint8Array {
   let bytes = readFileCapped(path, maxBytes, "codex", "the rollout");
   if (path.endsWith(".zst")) {
     try {
