@@ -11,7 +11,10 @@
  * the library and keeps its Common transcript (load+toCommon: the floor of
  * any command that shows the whole session).
  * `--scale 0.1` (or TXCRIPT_BENCH_SCALE) shrinks N; `--runs R` (default 3);
- * `--only claude_code,antigravity` picks harnesses.
+ * `--only claude_code,antigravity` picks harnesses; `--base <checkout>`
+ * (a checkout with an older build in its dist/) measures load+toCommon and
+ * every command with that build too, in the same run, each beside this
+ * build's (the "base" rows).
  * Needs `npm run build` first.
  */
 
@@ -34,6 +37,7 @@ const SCALE = Number(arg("scale") ?? process.env.TXCRIPT_BENCH_SCALE ?? 1);
 const RUNS = Number(arg("runs") ?? 3);
 const ONLY = arg("only")?.split(",");
 const N = Math.max(10, Math.round(1_000_000 * SCALE));
+const BASE = arg("base");
 const SID = "b0b0b0b0-0000-4000-8000-00000000b0b0";
 const TS = "2026-11-30T09:15:00.000Z";
 
@@ -149,10 +153,10 @@ const rawParseLines = (file: string) => [
   `const t=require("fs").readFileSync(${JSON.stringify(file)},"utf8");let n=0;for(const l of t.split("\\n"))if(l)n+=Object.keys(JSON.parse(l)).length;`,
 ];
 /** Load the session through the library and keep its Common transcript until exit. */
-const loadCommon = (from: string, id: string) => [
+const loadCommon = (from: string, id: string, root = ROOT) => [
   "--input-type=module",
   "-e",
-  `const {Local}=await import(${JSON.stringify(join(ROOT, "dist", "lib.js"))});const l=new Local({env:process.env,from:${JSON.stringify(from)}});globalThis.kept=l.load({harness:${JSON.stringify(from)},id:${JSON.stringify(id)}});`,
+  `const {Local}=await import(${JSON.stringify(join(root, "dist", "lib.js"))});const l=new Local({env:process.env,from:${JSON.stringify(from)}});globalThis.kept=l.load({harness:${JSON.stringify(from)},id:${JSON.stringify(id)}});`,
 ];
 const rawRows = (file: string) => [
   "-e",
@@ -206,6 +210,17 @@ for (const c of cases) {
       note: loaded.note,
     },
   ];
+  if (BASE !== undefined) {
+    const based = medians(loadCommon(c.from, c.id, BASE));
+    rows.push({
+      case: `${c.name} load+toCommon (base)`,
+      ms: based.ms.toFixed(0),
+      peak: mb(based.peak),
+      "peak/file": (based.peak / size).toFixed(2),
+      "peak/raw read": (based.peak / read.peak).toFixed(2),
+      note: based.note,
+    });
+  }
   const out = mkdtempSync(join(tmpdir(), "txcript-bench-out-"));
   const commands: [string, string[]][] = [
     ["view text", [BIN, "view", c.id, "--from", c.from, "--no-pager"]],
@@ -229,20 +244,25 @@ for (const c of cases) {
       ],
     ],
   ];
-  for (const [label, args] of commands) {
-    // continue writes a copy each run: a fresh target keeps runs alike.
-    if (label === "continue") rmSync(out, { recursive: true, force: true });
-    const m = label === "continue" ? medianFresh(args, out) : medians(args);
-    rows.push({
-      case: `${c.name} ${label}`,
-      ms: m.ms.toFixed(0),
-      peak: mb(m.peak),
-      "peak/file": (m.peak / size).toFixed(2),
-      "peak/raw read": (m.peak / read.peak).toFixed(2),
-      "peak/load+toCommon": (m.peak / loaded.peak).toFixed(2),
-      "ms/raw parse": (m.ms / parse.ms).toFixed(2),
-      note: m.note,
-    });
+  const builds: [string, string][] = [["", BIN]];
+  if (BASE !== undefined) builds.push([" (base)", join(BASE, "dist", "cli", "main.js")]);
+  for (const [label, command] of commands) {
+    for (const [suffix, bin] of builds) {
+      const args = [bin, ...command.slice(1)];
+      // continue writes a copy each run: a fresh target keeps runs alike.
+      if (label === "continue") rmSync(out, { recursive: true, force: true });
+      const m = label === "continue" ? medianFresh(args, out) : medians(args);
+      rows.push({
+        case: `${c.name} ${label}${suffix}`,
+        ms: m.ms.toFixed(0),
+        peak: mb(m.peak),
+        "peak/file": (m.peak / size).toFixed(2),
+        "peak/raw read": (m.peak / read.peak).toFixed(2),
+        "peak/load+toCommon": (m.peak / loaded.peak).toFixed(2),
+        "ms/raw parse": (m.ms / parse.ms).toFixed(2),
+        note: m.note,
+      });
+    }
   }
   rmSync(out, { recursive: true, force: true });
   report(rows);

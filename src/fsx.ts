@@ -9,6 +9,7 @@
  * namespace the pid belongs to).
  */
 
+import { isUtf8 } from "node:buffer";
 import {
   appendFileSync,
   closeSync,
@@ -497,6 +498,11 @@ export function readFileCapped(
 
 // ignoreBOM keeps a byte-order mark in the text, so saving reproduces it.
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Refuse `bytes` that are not strict UTF-8 in a one-line ParseError naming the file, decoding nothing. */
+export function checkUtf8(bytes: Uint8Array, path: string, harness: TextForm, what: string): void {
+  if (!isUtf8(bytes)) throw new ParseError(harness, `${what} is not valid UTF-8`, { file: path });
+}
 
 /** `bytes` as strict UTF-8, else a one-line ParseError naming the file. */
 export function decodeUtf8(

@@ -11,17 +11,20 @@ import type { TextForm } from "./transcript.js";
 type LineEnding = "" | "\n" | "\r\n";
 
 /**
- * The most lines a session may have. Each line is held with its parse and
- * then converted; well before a V8 heap runs out (a 510 MiB rollout of
- * short lines took 4.9 GB), a bigger session is refused in one line naming
- * the file and this limit. Real sessions stay far below it.
+ * The most lines a session may have. Every line becomes part of the Common
+ * transcript; well before a V8 heap runs out (a 510 MiB rollout of short
+ * lines took 4.9 GB when each line was held with its parse), a bigger
+ * session is refused in one line naming the file and this limit. Real
+ * sessions stay far below it.
  */
 export const MAX_LINES = 2_000_000;
 
-/** Refuse `text` when it holds more than MAX_LINES lines (counted without splitting). */
-export function checkLineCount(text: string, form: TextForm, origin?: string): void {
+/** Refuse `text` (or UTF-8 bytes) when it holds more than MAX_LINES lines (counted without splitting). */
+export function checkLineCount(text: string | Uint8Array, form: TextForm, origin?: string): void {
+  const next = (from: number) =>
+    typeof text === "string" ? text.indexOf("\n", from) : text.indexOf(10, from);
   let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
+  for (let i = next(0); i !== -1; i = next(i + 1)) {
     if (++n > MAX_LINES) {
       throw new UnsupportedError(
         form,
@@ -55,7 +58,93 @@ export function splitLines(text: string): VerbatimLine[] {
   return lines;
 }
 
-export function joinLines(lines: readonly VerbatimLine[]): string {
+/** UTF-8 as `readFileSync(path, "utf8")` decodes it: a byte-order mark is kept, bad bytes become U+FFFD. */
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * A text's verbatim lines, held as the text (or its UTF-8 bytes) they were
+ * split from and where each line starts: a line's text is made when it is
+ * asked for, so a huge session's lines cost about its file's size, not a
+ * string (and an object) per line beside it. Bytes are decoded a line at
+ * a time, so one non-Latin-1 character widens its own line only, never the
+ * whole file. The lines a writer makes are held as they are.
+ */
+export class Lines implements Iterable<VerbatimLine> {
+  /** `bounds[i]` is where line i starts, `bounds[length]` where the text ends. */
+  private constructor(
+    private readonly source: string | Uint8Array | readonly VerbatimLine[],
+    private readonly bounds: Float64Array | undefined,
+  ) {}
+
+  /** Lines held as they are (a writer's). */
+  static of(lines: readonly VerbatimLine[]): Lines {
+    return new Lines(lines, undefined);
+  }
+
+  /** The lines of a text (`joinLines` gives it back). */
+  static split(text: string): Lines {
+    const starts: number[] = [0];
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", nl + 1))
+      starts.push(nl + 1);
+    if (starts[starts.length - 1] !== text.length) starts.push(text.length);
+    return new Lines(text, Float64Array.from(starts));
+  }
+
+  /** The lines of UTF-8 bytes: the same lines as `split` of their decoding. */
+  static fromBytes(bytes: Uint8Array): Lines {
+    const starts: number[] = [0];
+    for (let nl = bytes.indexOf(10); nl !== -1; nl = bytes.indexOf(10, nl + 1)) starts.push(nl + 1);
+    if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length);
+    return new Lines(bytes, Float64Array.from(starts));
+  }
+
+  get length(): number {
+    const { source, bounds } = this;
+    return bounds === undefined ? (Array.isArray(source) ? source.length : 0) : bounds.length - 1;
+  }
+
+  /** Line `i` (from the end when negative, as `Array.prototype.at`), or undefined past the ends. */
+  at(index: number): VerbatimLine | undefined {
+    const { source, bounds } = this;
+    const i = index < 0 ? index + this.length : index;
+    if (i < 0 || i >= this.length) return undefined;
+    if (typeof source === "string") {
+      const [end, eol] = lineEnd(bounds, i, (k) => source.charCodeAt(k));
+      return { text: source.slice(bounds?.[i] ?? 0, end), eol };
+    }
+    if (source instanceof Uint8Array) {
+      const [end, eol] = lineEnd(bounds, i, (k) => source[k] ?? 0);
+      return { text: UTF8.decode(source.subarray(bounds?.[i] ?? 0, end)), eol };
+    }
+    return source[i];
+  }
+
+  /** Line `i`'s text ("" past the end). */
+  text(i: number): string {
+    return this.at(i)?.text ?? "";
+  }
+
+  *[Symbol.iterator](): Generator<VerbatimLine> {
+    for (let i = 0; i < this.length; i++) {
+      const line = this.at(i);
+      if (line !== undefined) yield line;
+    }
+  }
+}
+
+/** Where line `i`'s text ends and the terminator after it, from the code of each unit. */
+function lineEnd(
+  bounds: Float64Array | undefined,
+  i: number,
+  code: (k: number) => number,
+): [number, LineEnding] {
+  const start = bounds?.[i] ?? 0;
+  const next = bounds?.[i + 1] ?? start;
+  if (next === start || code(next - 1) !== 10) return [next, ""];
+  return next - 1 > start && code(next - 2) === 13 ? [next - 2, "\r\n"] : [next - 1, "\n"];
+}
+
+export function joinLines(lines: Iterable<VerbatimLine>): string {
   let out = "";
   for (const line of lines) out += line.text + line.eol;
   return out;

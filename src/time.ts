@@ -68,7 +68,9 @@ export function normalizeTimestamp(text: string): Timestamp | undefined {
 /** Format epoch seconds and nanos in the normal form. */
 export function formatTimestamp({ seconds, nanos }: EpochTime): Timestamp {
   const base = new Date(seconds * 1000).toISOString().slice(0, 19);
-  return `${base}${fractionDigits(nanos)}Z`;
+  // Joined, not concatenated: a template would keep a rope of a slice of the
+  // ISO string (about 150 bytes against 50), held by every message read.
+  return [base, fractionDigits(nanos), "Z"].join("");
 }
 
 function fractionDigits(nanos: number): string {

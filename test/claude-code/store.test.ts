@@ -21,6 +21,7 @@ import {
   NotFoundError,
   UnsafePathError,
 } from "../../src/errors.js";
+import { Lines } from "../../src/harness/claude-code/body.js";
 import { claudeCodeCodec } from "../../src/harness/claude-code/codec.js";
 import { claudeCodeRoot } from "../../src/harness/claude-code/probe.js";
 import {
@@ -280,7 +281,7 @@ describe("load and save", () => {
     const before = hashTree(root);
     expect(() => store.save(t)).toThrow(ConflictError);
     expect(hashTree(root)).toEqual(before);
-    const changed = { ...t, body: { lines: t.body.lines.slice(0, 3) } };
+    const changed = { ...t, body: { lines: Lines.of([...t.body.lines].slice(0, 3)) } };
     const saved = store.save(changed, { overwrite: true });
     expect(saved.path).toBe(join(root, "-home-al-my-app", `${SID}.jsonl`));
     expect(readFileSync(saved.path, "utf8").split("\n")).toHaveLength(4);

@@ -22,6 +22,7 @@ import {
   NotFoundError,
   UnsafePathError,
 } from "../../src/errors.js";
+import { Lines } from "../../src/harness/codex/body.js";
 import { codexCodec } from "../../src/harness/codex/codec.js";
 import { parseRolloutName } from "../../src/harness/codex/probe.js";
 import { CodexStore, decompressCapped, estimateMessages } from "../../src/harness/codex/store.js";
@@ -372,7 +373,7 @@ describe("save", () => {
     const home = tempDir();
     const s = store(home);
     const meta = { id: "x", timestamp: "2026-09-01T08:00:00Z" };
-    expect(() => s.save({ meta, body: { lines: [] } })).toThrow(InvalidRequestError);
+    expect(() => s.save({ meta, body: { lines: Lines.of([]) } })).toThrow(InvalidRequestError);
     expect(() => s.save(codexText.parse(`${metaLine("not-a-uuid")}\n`))).toThrow(
       InvalidRequestError,
     );

@@ -1,26 +1,25 @@
 /**
  * Claude Code's native Body: the session file's lines, each kept verbatim
- * (its exact text and its exact terminator) next to its JSON parse, so that
- * load -> save reproduces the file byte for byte, unknown line types,
- * invalid lines, CRLF and a missing final newline included.
+ * (its exact text and its exact terminator), so that load -> save
+ * reproduces the file byte for byte, unknown line types, invalid lines,
+ * CRLF and a missing final newline included. A line's JSON parse is made
+ * when it is read (`recordAt`) and not kept: a session's Body costs about
+ * its file's size (docs/architecture.md, "Large sessions").
  */
 
 import type { JsonObject } from "../../common.js";
 import { isJsonObject } from "../../common.js";
 import { parseBounded } from "../../json.js";
-import { splitLines as splitVerbatim, type VerbatimLine } from "../../lines.js";
+import { Lines, type VerbatimLine } from "../../lines.js";
 import { str } from "../shared/fields.js";
 
-export { joinLines } from "../../lines.js";
+export { joinLines, Lines } from "../../lines.js";
 
-/** One line of a session file: verbatim (`text` is authoritative for rendering), plus its parse. */
-export interface ClaudeLine extends VerbatimLine {
-  /** The parse of `text` when it is a JSON object; undefined for blank or invalid lines. */
-  record: JsonObject | undefined;
-}
+/** One line of a session file, verbatim. */
+export type ClaudeLine = VerbatimLine;
 
 export interface ClaudeCodeBody {
-  lines: ClaudeLine[];
+  lines: Lines;
 }
 
 /**
@@ -37,13 +36,23 @@ export function parseRecord(text: string): JsonObject | undefined {
   return value !== undefined && isJsonObject(value) ? value : undefined;
 }
 
-/** Split text into verbatim lines, each with its JSON parse. */
-export function splitLines(text: string): ClaudeLine[] {
-  return splitVerbatim(text).map((line) => ({ ...line, record: parseRecord(line.text) }));
+/** Line `i`'s record: its parse, made afresh (undefined for blank or invalid lines). */
+export function recordAt(lines: Lines, i: number): JsonObject | undefined {
+  return parseRecord(lines.text(i));
+}
+
+/** Every line's record, in order, each parsed as it is reached. */
+export function* records(lines: Lines): Generator<JsonObject | undefined> {
+  for (const line of lines) yield parseRecord(line.text);
+}
+
+/** Split text into verbatim lines. */
+export function splitLines(text: string): Lines {
+  return Lines.split(text);
 }
 
 export function recordLine(record: JsonObject): ClaudeLine {
-  return { text: JSON.stringify(record), eol: "\n", record };
+  return { text: JSON.stringify(record), eol: "\n" };
 }
 
 /** The record's top-level `type` tag. */

@@ -23,7 +23,7 @@ import { stableUuid } from "../../ids.js";
 import { assignDefined, defined } from "../../json.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
-import { type ClaudeCodeBody, type ClaudeLine, lineType, recordLine } from "./body.js";
+import { type ClaudeCodeBody, type ClaudeLine, Lines, lineType, recordLine } from "./body.js";
 import { commandMarkup, outputMarkup } from "./markup.js";
 import { claudeToCommon } from "./read.js";
 import { readMeta } from "./text.js";
@@ -106,6 +106,8 @@ interface Slot {
 
 class Writer {
   readonly lines: ClaudeLine[] = [];
+  /** Each line's record, beside its text while the session is written. */
+  readonly records: JsonObject[] = [];
   private parent: string | null = null;
   private toolIds = new Map<string, string[]>(); // original id -> written ids, by occurrence
   private usedToolIds = new Set<string>();
@@ -150,7 +152,7 @@ class Writer {
     for (const [k, v] of Object.entries(fields)) record[k] = v;
     record.uuid = uuid;
     record.timestamp = claudeTimestamp(ts);
-    this.lines.push(recordLine(record));
+    this.push(record);
     this.parent = uuid;
     if (type === "user" || type === "assistant") this.lastConversationUuid = uuid;
   }
@@ -435,24 +437,25 @@ class Writer {
     // Recent releases append the last prompt and the leaf it led to; resume tooling relies on it.
     const leaf = this.lastConversationUuid;
     if (leaf !== undefined) {
-      this.lines.push(
-        recordLine({
-          type: "last-prompt",
-          lastPrompt: this.lastPrompt,
-          leafUuid: leaf,
-          sessionId: this.sessionId,
-        }),
-      );
+      this.push({
+        type: "last-prompt",
+        lastPrompt: this.lastPrompt,
+        leafUuid: leaf,
+        sessionId: this.sessionId,
+      });
     }
     if (this.meta.title !== undefined && this.meta.title !== "") {
-      this.lines.push(
-        recordLine({
-          type: "custom-title",
-          customTitle: this.meta.title,
-          sessionId: this.sessionId,
-        }),
-      );
+      this.push({
+        type: "custom-title",
+        customTitle: this.meta.title,
+        sessionId: this.sessionId,
+      });
     }
+  }
+
+  private push(record: JsonObject): void {
+    this.lines.push(recordLine(record));
+    this.records.push(record);
   }
 }
 
@@ -469,16 +472,16 @@ function claudeFromCommon(transcript: Transcript<Common>): Transcript<ClaudeCode
     }
     throw cause;
   }
-  const lines = writer.lines;
+  const { lines, records } = writer;
   // Claude Code (and our reader) take a file without a user or assistant line
   // for no session at all: refuse rather than write one nobody can open.
-  if (!lines.some((l) => ["user", "assistant"].includes(lineType(l.record) ?? ""))) {
+  if (!records.some((r) => ["user", "assistant"].includes(lineType(r) ?? ""))) {
     throw new UnsupportedError(
       "claude_code",
       "the session has no message Claude Code can hold (no text, image, tool call or result)",
     );
   }
-  return { meta: readMeta(lines, () => sessionId), body: { lines } };
+  return { meta: readMeta(records, () => sessionId), body: { lines: Lines.of(lines) } };
 }
 
 export const claudeCodeCodec: Codec<ClaudeCodeBody> = {

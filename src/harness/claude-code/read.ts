@@ -20,41 +20,116 @@ import {
   type Usage,
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
-import { assignDefined } from "../../json.js";
+import { assignDefined, exactArray } from "../../json.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
-import { type ClaudeCodeBody, type ClaudeLine, lineType } from "./body.js";
+import { type ClaudeCodeBody, type Lines, lineType, recordAt } from "./body.js";
 import { readMarkup } from "./markup.js";
 
-/** Indices of the lines that make up the conversation, in file order. */
-function liveLines(lines: readonly ClaudeLine[]): number[] {
+/** Line flags the live-branch walk reads (one byte a line). */
+const RECORD = 1; // a JSON object
+const UUID = 2; // with a string uuid
+const CONVERSATION = 4; // a user or assistant line off any sidechain
+const ASSISTANT = 8;
+const USER = 16;
+const DUPLICATE = 32; // its uuid was taken by an earlier line
+
+/** What a line's content says of tool calls: the ids it calls and answers. */
+interface ToolIds {
+  calls: string[];
+  answers: string[];
+  /** Non-empty content whose every block answers a call by a string id. */
+  allAnswers: boolean;
+}
+
+/**
+ * The few fields of every line the walk needs, read in one pass that keeps
+ * no record: flags, the resolved parent, assistant response ids and tool ids.
+ */
+interface Skeleton {
+  flags: Uint8Array;
+  /** The index of line i's parent (parentUuid, else logicalParentUuid), or -1. */
+  parent: Int32Array;
+  responses: Map<number, string>;
+  tools: Map<number, ToolIds>;
+}
+
+function toolIds(content: Json | undefined): ToolIds | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const ids: ToolIds = { calls: [], answers: [], allAnswers: content.length > 0 };
+  for (const b of content) {
+    const answer =
+      isJsonObject(b) && b.type === "tool_result" && typeof b.tool_use_id === "string"
+        ? b.tool_use_id
+        : undefined;
+    if (answer === undefined) ids.allAnswers = false;
+    else ids.answers.push(answer);
+    if (isJsonObject(b) && b.type === "tool_use" && typeof b.id === "string") ids.calls.push(b.id);
+  }
+  return ids.calls.length > 0 || ids.answers.length > 0 ? ids : undefined;
+}
+
+function skeleton(lines: Lines): Skeleton {
+  const n = lines.length;
+  const sk: Skeleton = {
+    flags: new Uint8Array(n),
+    parent: new Int32Array(n).fill(-1),
+    responses: new Map(),
+    tools: new Map(),
+  };
   const byUuid = new Map<string, number>();
-  const duplicate = new Set<number>();
-  lines.forEach(({ record }, i) => {
+  // Parents named before their line is reached, resolved once every uuid is known.
+  const later = new Map<number, string>();
+  for (let i = 0; i < n; i++) {
+    const record = recordAt(lines, i);
+    if (record === undefined) continue;
+    const type = lineType(record);
+    let flags = RECORD;
+    if (type === "assistant") flags |= ASSISTANT;
+    if (type === "user") flags |= USER;
+    if ((type === "user" || type === "assistant") && record.isSidechain !== true)
+      flags |= CONVERSATION;
     const uuid = str(record, "uuid");
-    if (uuid === undefined) return;
-    if (byUuid.has(uuid)) duplicate.add(i);
-    else byUuid.set(uuid, i);
-  });
+    if (uuid !== undefined) {
+      flags |= UUID;
+      if (byUuid.has(uuid)) flags |= DUPLICATE;
+      else byUuid.set(uuid, i);
+    }
+    sk.flags[i] = flags;
+    const parent = str(record, "parentUuid") ?? str(record, "logicalParentUuid");
+    if (parent !== undefined) {
+      const at = byUuid.get(parent);
+      if (at !== undefined) sk.parent[i] = at;
+      else later.set(i, parent);
+    }
+    const message = obj(record, "message");
+    const id = str(message, "id");
+    if (id !== undefined) sk.responses.set(i, id);
+    const tools = toolIds(message?.content);
+    if (tools !== undefined) sk.tools.set(i, tools);
+  }
+  for (const [i, parent] of later) sk.parent[i] = byUuid.get(parent) ?? -1;
+  return sk;
+}
+
+/** Indices of the lines that make up the conversation, in file order. */
+function liveLines(lines: Lines): number[] {
+  const { flags, parent, responses, tools } = skeleton(lines);
+  const n = flags.length;
+  const has = (i: number, flag: number) => ((flags[i] ?? 0) & flag) !== 0;
   // A compaction boundary starts a fresh chain (parentUuid null) but names
   // the line it continues in logicalParentUuid: follow it, so the history
   // before a /compact stays part of the session.
   const parentOf = (i: number): number | undefined => {
-    const record = lines[i]?.record;
-    const parent = str(record, "parentUuid") ?? str(record, "logicalParentUuid");
-    return parent === undefined ? undefined : byUuid.get(parent);
-  };
-  const isConversation = (i: number): boolean => {
-    const record = lines[i]?.record;
-    const type = lineType(record);
-    return (type === "user" || type === "assistant") && record?.isSidechain !== true;
+    const p = parent[i] ?? -1;
+    return p === -1 ? undefined : p;
   };
 
   // The live branch: walk back from the last conversation line.
   let leaf = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (str(lines[i]?.record, "uuid") !== undefined && isConversation(i) && !duplicate.has(i)) {
+  for (let i = n - 1; i >= 0; i--) {
+    if (has(i, UUID) && has(i, CONVERSATION) && !has(i, DUPLICATE)) {
       leaf = i;
       break;
     }
@@ -93,10 +168,11 @@ function liveLines(lines: readonly ClaudeLine[]): number[] {
     return verdict;
   };
 
-  const keep: boolean[] = lines.map(({ record }, i) => {
-    if (record === undefined || duplicate.has(i)) return false;
-    return str(record, "uuid") === undefined || onChain.has(i) || !isDead(i);
-  });
+  const keep = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!has(i, RECORD) || has(i, DUPLICATE)) continue;
+    if (!has(i, UUID) || onChain.has(i) || !isDead(i)) keep[i] = 1;
+  }
 
   // Parallel tool calls can leave sibling branches that are not dead: each
   // result may hang off its own call's line, and the lines of one split
@@ -106,55 +182,36 @@ function liveLines(lines: readonly ClaudeLine[]): number[] {
   const liveCalls = new Set<string>();
   const answered = new Set<string>();
   const note = (i: number) => {
-    const message = obj(lines[i]?.record, "message");
-    const content = message?.content;
-    if (lineType(lines[i]?.record) === "assistant") {
-      const id = str(message, "id");
+    if (has(i, ASSISTANT)) {
+      const id = responses.get(i);
       if (id !== undefined) liveResponses.add(id);
     }
-    if (!Array.isArray(content)) return;
-    for (const b of content) {
-      if (!isJsonObject(b)) continue;
-      if (b.type === "tool_use" && typeof b.id === "string") liveCalls.add(b.id);
-      if (b.type === "tool_result" && typeof b.tool_use_id === "string")
-        answered.add(b.tool_use_id);
-    }
+    const t = tools.get(i);
+    if (t === undefined) return;
+    for (const id of t.calls) liveCalls.add(id);
+    for (const id of t.answers) answered.add(id);
   };
-  keep.forEach((k, i) => {
-    if (k) note(i);
-  });
-  const offBranch = (i: number) => !keep[i] && lines[i]?.record !== undefined && !duplicate.has(i);
-  lines.forEach(({ record }, i) => {
-    const id = str(obj(record, "message"), "id");
-    if (
-      offBranch(i) &&
-      lineType(record) === "assistant" &&
-      id !== undefined &&
-      liveResponses.has(id)
-    ) {
-      keep[i] = true;
+  for (let i = 0; i < n; i++) if (keep[i] === 1) note(i);
+  const offBranch = (i: number) => keep[i] !== 1 && has(i, RECORD) && !has(i, DUPLICATE);
+  for (let i = 0; i < n; i++) {
+    const id = responses.get(i);
+    if (offBranch(i) && has(i, ASSISTANT) && id !== undefined && liveResponses.has(id)) {
+      keep[i] = 1;
       note(i);
     }
-  });
-  lines.forEach(({ record }, i) => {
-    if (!offBranch(i) || lineType(record) !== "user") return;
-    const content = obj(record, "message")?.content;
-    if (!Array.isArray(content) || content.length === 0) return;
-    const ids = content.map((b) =>
-      isJsonObject(b) && b.type === "tool_result" && typeof b.tool_use_id === "string"
-        ? b.tool_use_id
-        : undefined,
-    );
-    if (ids.every((id) => id !== undefined && liveCalls.has(id) && !answered.has(id))) {
-      keep[i] = true;
+  }
+  for (let i = 0; i < n; i++) {
+    if (!offBranch(i) || !has(i, USER)) continue;
+    const t = tools.get(i);
+    if (t === undefined || !t.allAnswers) continue;
+    if (t.answers.every((id) => liveCalls.has(id) && !answered.has(id))) {
+      keep[i] = 1;
       note(i);
     }
-  });
+  }
 
   const out: number[] = [];
-  keep.forEach((k, i) => {
-    if (k) out.push(i);
-  });
+  for (let i = 0; i < n; i++) if (keep[i] === 1) out.push(i);
   return out;
 }
 
@@ -280,7 +337,7 @@ function readContent(content: Json | undefined, at: BlockContext): Block[] {
     const block = readBlock(b, at, i);
     if (block !== undefined) out.push(block);
   });
-  return out;
+  return exactArray(out);
 }
 
 /** The text of a user/system line when it is one string (or one text block). */
@@ -365,7 +422,7 @@ export function claudeToCommon(transcript: Transcript<ClaudeCodeBody>): Transcri
   };
 
   for (const i of liveLines(lines)) {
-    const record = lines[i]?.record;
+    const record = recordAt(lines, i);
     if (record === undefined) continue;
     const type = lineType(record);
     const at: BlockContext = { sessionId: meta.id, line: i };
@@ -396,7 +453,7 @@ export function claudeToCommon(transcript: Transcript<ClaudeCodeBody>): Transcri
     const stop = readStopReason(message.stop_reason);
     const target = open !== undefined && open.id === responseId ? messages[open.index] : undefined;
     if (target !== undefined) {
-      target.content.push(...content);
+      target.content = target.content.concat(content);
       // Each split line repeats the response's usage: the last copy is the final count.
       assignDefined(target, "usage", usage);
       assignDefined(target, "stop_reason", stop);

@@ -43,7 +43,7 @@ import {
   saveJsonlSession,
   sessionCwd,
 } from "../shared/store-files.js";
-import { type ClaudeCodeBody, parseRecord } from "./body.js";
+import { type ClaudeCodeBody, parseRecord, records } from "./body.js";
 import {
   ClaudeCodeProbe,
   claudeCodeRoot,
@@ -51,7 +51,7 @@ import {
   projectDirs,
   SESSION_SUFFIX,
 } from "./probe.js";
-import { parseClaudeCode, promptTitle, SYNTHETIC_MODEL } from "./text.js";
+import { parseClaudeCodeBytes, promptTitle, SYNTHETIC_MODEL } from "./text.js";
 
 /** Claude Code keeps names up to this long; longer ones are cut and get a hash suffix. */
 const MAX_DIR_NAME = 200;
@@ -204,9 +204,9 @@ function scanSession(buf: Buffer): Scan {
   return scan;
 }
 
-function readText(path: string): string {
+function readBytes(path: string): Buffer {
   try {
-    return readFileSync(path, "utf8");
+    return readFileSync(path);
   } catch (cause) {
     throw new StoreError("claude_code", `cannot read the session: ${describeCause(cause)}`, {
       file: path,
@@ -297,7 +297,7 @@ export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBod
     const path = this.filesFor(id)[0];
     if (path === undefined) throw noSession("claude_code", "Claude Code", id, this.root);
     checkLinkInside(this.root, path, "claude_code");
-    const transcript = parseClaudeCode(readText(path), path);
+    const transcript = parseClaudeCodeBytes(readBytes(path), path);
     // Claude Code names a session by its file: that is the id resume takes.
     return { meta: { ...transcript.meta, id }, body: transcript.body };
   }
@@ -340,13 +340,12 @@ export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBod
   save(transcript: Transcript<ClaudeCodeBody>, options: SaveOptions = {}): Saved {
     const id = checkPathComponent(transcript.meta.id, "claude_code");
     const lines = transcript.body.lines;
-    const cwd = sessionCwd(
-      "claude_code",
-      "Claude Code",
-      id,
-      lines.map((l) => str(l.record, "cwd")),
-      transcript.meta.cwd,
-    );
+    let recorded: string | undefined;
+    for (const record of records(lines)) {
+      recorded = str(record, "cwd");
+      if (recorded !== undefined && recorded !== "") break;
+    }
+    const cwd = sessionCwd("claude_code", "Claude Code", id, [recorded], transcript.meta.cwd);
     const dir = this.projectDirFor(cwd);
     const path = join(dir, id + SESSION_SUFFIX);
     return saveJsonlSession(

@@ -14,7 +14,15 @@ import { nonEmpty, oneLineTitle, PROMPT_TITLE_MAX } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
-import { type ClaudeCodeBody, type ClaudeLine, joinLines, lineType, splitLines } from "./body.js";
+import {
+  type ClaudeCodeBody,
+  joinLines,
+  Lines,
+  lineType,
+  parseRecord,
+  records,
+  splitLines,
+} from "./body.js";
 
 /** The model Claude Code records on assistant lines it made up itself (API errors, interrupts). */
 export const SYNTHETIC_MODEL = "<synthetic>";
@@ -55,7 +63,19 @@ export function promptTitle(record: JsonObject | undefined): string | undefined 
  * `summary`, else the first prompt (see {@link promptTitle}).
  * `fallbackId` names a session whose lines carry no sessionId.
  */
-export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string): Meta {
+export function readMeta(
+  lineRecords: Iterable<JsonObject | undefined>,
+  fallbackId: () => string,
+): Meta {
+  return scanMeta(lineRecords, fallbackId).meta;
+}
+
+/** `readMeta`, and whether any line is a Claude Code record (a JSON object with a string `type`). */
+function scanMeta(
+  lineRecords: Iterable<JsonObject | undefined>,
+  fallbackId: () => string,
+): { meta: Meta; typed: boolean } {
+  let typed = false;
   let id: string | undefined;
   let cwd: string | undefined;
   let gitBranch: string | undefined;
@@ -66,9 +86,10 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
   let ai: string | undefined;
   let summary: string | undefined;
   let prompt: string | undefined;
-  for (const { record } of lines) {
+  for (const record of lineRecords) {
     if (record === undefined) continue;
     const type = lineType(record);
+    if (type !== undefined) typed = true;
     prompt ??= promptTitle(record);
     id ??= nonEmpty(str(record, "sessionId"));
     cwd ??= nonEmpty(str(record, "cwd"));
@@ -103,7 +124,7 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
   assignDefined(meta, "title", title);
   assignDefined(meta, "cli_version", version);
   assignDefined(meta, "model", model);
-  return meta;
+  return { meta, typed };
 }
 
 /**
@@ -112,19 +133,41 @@ export function readMeta(lines: readonly ClaudeLine[], fallbackId: () => string)
  * text with no Claude Code record at all (a JSON object with a string
  * `type`) is refused.
  */
-export function parseClaudeCode(text: string, origin?: string): Transcript<ClaudeCodeBody> {
+function parseClaudeCode(text: string, origin?: string): Transcript<ClaudeCodeBody> {
   checkLineCount(text, "claude_code", origin);
-  const lines = splitLines(text);
-  if (!lines.some((l) => lineType(l.record) !== undefined)) {
-    if (text.trim() === "") {
+  return fromLines(splitLines(text), () => text, origin);
+}
+
+/** `parseClaudeCode` of a file's UTF-8 bytes, never decoded whole (what the store loads). */
+export function parseClaudeCodeBytes(
+  bytes: Uint8Array,
+  origin?: string,
+): Transcript<ClaudeCodeBody> {
+  checkLineCount(bytes, "claude_code", origin);
+  return fromLines(
+    Lines.fromBytes(bytes),
+    () => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes),
+    origin,
+  );
+}
+
+function fromLines(
+  lines: Lines,
+  text: () => string,
+  origin: string | undefined,
+): Transcript<ClaudeCodeBody> {
+  const { meta, typed } = scanMeta(records(lines), () => stableUuid("claude_code", text()));
+  if (!typed) {
+    if (text().trim() === "") {
       throw new ParseError("claude_code", "no Claude Code records: the input is empty", {
         file: origin,
       });
     }
-    const bad = lines.findIndex((l) => l.text.trim() !== "");
-    const first = lines[bad];
+    const all = [...lines];
+    const bad = all.findIndex((l) => l.text.trim() !== "");
+    const first = all[bad];
     const why =
-      first?.record === undefined
+      first === undefined || parseRecord(first.text) === undefined
         ? "is not a JSON object"
         : 'is a JSON object without a string "type"';
     throw new ParseError(
@@ -133,7 +176,6 @@ export function parseClaudeCode(text: string, origin?: string): Transcript<Claud
       { file: origin },
     );
   }
-  const meta = readMeta(lines, () => stableUuid("claude_code", text));
   return { meta, body: { lines } };
 }
 

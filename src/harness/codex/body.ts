@@ -11,15 +11,21 @@
 
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { parseJson } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
+import { Lines, type VerbatimLine } from "../../lines.js";
 
-export { joinLines, splitLines } from "../../lines.js";
+export { joinLines, Lines } from "../../lines.js";
 
 /** One rollout line, verbatim. */
 export type CodexLine = VerbatimLine;
 
+/** Held as the file's bytes or text and where each line starts: a line is decoded when read. */
 export interface CodexBody {
-  lines: CodexLine[];
+  lines: Lines;
+}
+
+/** Split text into verbatim lines. */
+export function splitLines(text: string): Lines {
+  return Lines.split(text);
 }
 
 export interface Envelope {

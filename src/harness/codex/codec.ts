@@ -42,7 +42,7 @@ import { nonEmpty } from "../../strings.js";
 import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { artifactText, resultText } from "../shared/results.js";
-import { type CodexBody, type CodexLine, envelopeLine } from "./body.js";
+import { type CodexBody, type CodexLine, envelopeLine, Lines } from "./body.js";
 import { codexToCommon, imageToUrl } from "./read.js";
 import { type CodexCall, toolToCodexCall } from "./tools.js";
 
@@ -419,7 +419,7 @@ function codexFromCommon(transcript: Transcript<Common>): Transcript<CodexBody> 
     else writer.assistant(message);
   }
   writer.endTurn();
-  return { meta: { ...transcript.meta, id }, body: { lines: writer.lines } };
+  return { meta: { ...transcript.meta, id }, body: { lines: Lines.of(writer.lines) } };
 }
 
 export const codexCodec: Codec<CodexBody> = {

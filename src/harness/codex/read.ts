@@ -17,7 +17,7 @@ import {
   totalTokens,
   type Usage,
 } from "../../common.js";
-import { assignDefined, parseBounded } from "../../json.js";
+import { assignDefined, exactArray, parseBounded } from "../../json.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Common, Transcript } from "../../transcript.js";
 import { type CodexBody, type Envelope, readEnvelope, SCAFFOLDING_PREFIXES } from "./body.js";
@@ -215,13 +215,14 @@ function reasoningText(payload: JsonObject): string {
 type Group = "assistant" | "results" | "prompt" | undefined;
 
 export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Common> {
-  const envelopes: (Envelope | undefined)[] = transcript.body.lines.map((l) =>
-    readEnvelope(l.text),
-  );
-
-  // Shell results appear twice; the exec_command_end event is the one kept.
+  const lines = transcript.body.lines;
+  // Each line is parsed when it is reached and not kept (docs/architecture.md,
+  // "Large sessions"); a first pass reads only the exec_command_end events.
+  // A line without that word, nor a \u escape that could spell it, is none.
   const execEnds = new Map<string, JsonObject>();
-  for (const env of envelopes) {
+  for (const { text } of lines) {
+    if (!text.includes("exec_command_end") && !text.includes("\\u")) continue;
+    const env = readEnvelope(text);
     if (env?.type !== "event_msg" || env.payload.type !== "exec_command_end") continue;
     const id = env.payload.call_id;
     if (typeof id === "string" && !execEnds.has(id)) execEnds.set(id, env.payload);
@@ -246,6 +247,8 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
   const open = (role: "assistant" | "user", kind: Group, ts: Timestamp): Message => {
     const last = messages[messages.length - 1];
     if (group === kind && last) return last;
+    // The message closed here keeps no spare room for blocks (see exactArray).
+    if (last) last.content = exactArray(last.content);
     const m: Message = { role, content: [], timestamp: ts };
     if (role === "assistant" && model !== undefined) m.model = model;
     messages.push(m);
@@ -268,7 +271,7 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
     open("user", "results", ts).content.push(block);
   };
 
-  envelopes.forEach((env, index) => {
+  const readLine = (env: Envelope | undefined, index: number): void => {
     if (!env) return;
     const ts = (typeof env.timestamp === "string" && normalizeTimestamp(env.timestamp)) || lastTs;
     lastTs = ts;
@@ -417,7 +420,9 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
       default:
         return; // ghost snapshots, compaction markers, unknown item kinds
     }
-  });
+  };
+  let index = 0;
+  for (const line of lines) readLine(readEnvelope(line.text), index++);
 
   // A thread nobody named reads as Codex lists it: by its first prompt. Only
   // here, in the projection: the store's own meta keeps a given title only,
@@ -427,5 +432,7 @@ export function codexToCommon(transcript: Transcript<CodexBody>): Transcript<Com
     const prompt = firstPrompt(transcript.body.lines);
     assignDefined(meta, "title", prompt);
   }
+  const last = messages[messages.length - 1];
+  if (last) last.content = exactArray(last.content);
   return { meta, body: messages.filter((m) => m.content.length > 0) };
 }

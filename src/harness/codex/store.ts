@@ -26,6 +26,7 @@ import {
 } from "../../errors.js";
 import {
   appendLine,
+  checkUtf8,
   decodeUtf8,
   mkdirInside,
   readFileCapped,
@@ -34,7 +35,7 @@ import {
 } from "../../fsx.js";
 import { isUuid } from "../../id-forms.js";
 import { assignDefined } from "../../json.js";
-import { checkLineCount, linePieces } from "../../lines.js";
+import { checkLineCount, Lines, linePieces } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -108,6 +109,11 @@ export function decompressCapped(data: Uint8Array, cap: number): Uint8Array {
 
 /** The text of a rollout file (plain or zstd). Errors name the file. */
 export function readRolloutText(path: string, maxBytes = MAX_ROLLOUT_BYTES): string {
+  return decodeUtf8(readRolloutBytes(path, maxBytes), path, "codex", "the rollout");
+}
+
+/** The bytes of a rollout file (plain or zstd), not decoded. Errors name the file. */
+function readRolloutBytes(path: string, maxBytes = MAX_ROLLOUT_BYTES): Uint8Array {
   let bytes = readFileCapped(path, maxBytes, "codex", "the rollout");
   if (path.endsWith(".zst")) {
     try {
@@ -119,7 +125,7 @@ export function readRolloutText(path: string, maxBytes = MAX_ROLLOUT_BYTES): str
       });
     }
   }
-  return decodeUtf8(bytes, path, "codex", "the rollout");
+  return bytes;
 }
 
 /** Titles from `session_index.jsonl`: the last non-blank name per id wins; bad lines are skipped. */
@@ -159,7 +165,7 @@ const SCAFFOLD_TEXT = new RegExp(
  * writes (compact JSON, tag first); an estimate for hand-edited ones, where
  * it ignores duplicate/orphan outputs and prompts made only of images.
  */
-export function estimateMessages(lines: readonly CodexLine[]): number {
+export function estimateMessages(lines: Iterable<CodexLine>): number {
   let count = 0;
   let group: "assistant" | "results" | "prompt" | undefined;
   const open = (kind: "assistant" | "results" | "prompt") => {
@@ -251,12 +257,8 @@ function configuredProvider(home: string): string | undefined {
  * a copy saying "openai" is refused by anyone on Azure, Ollama or
  * OpenRouter. A rollout Codex wrote itself keeps the provider it ran under.
  */
-function underUserProvider(
-  lines: CodexLine[],
-  at: number,
-  provider: string | undefined,
-): CodexLine[] {
-  const line = lines[at];
+function underUserProvider(lines: Lines, at: number, provider: string | undefined): Lines {
+  const line = lines.at(at);
   if (provider === undefined || line === undefined) return lines;
   const env = readEnvelope(line.text);
   if (env === undefined || env.payload.originator !== "txcript") return lines;
@@ -265,7 +267,7 @@ function underUserProvider(
   const patched = envelopeLine(timestamp, env.type, { ...env.payload, model_provider: provider });
   const out = [...lines];
   out[at] = { ...line, text: patched.text };
-  return out;
+  return Lines.of(out);
 }
 
 /**
@@ -427,9 +429,11 @@ export class CodexStore implements Store<CodexBody> {
     const file = this.locate(id, true)[0];
     if (!file) throw new NotFoundError("codex", `no Codex session ${id} under ${this.home}`);
     checkLinkInside(this.home, file.path, "codex");
-    const text = readRolloutText(file.path);
-    checkLineCount(text, "codex", file.path);
-    const lines = splitLines(text);
+    // Bytes, never one string: the Body decodes a line when it is read.
+    const bytes = readRolloutBytes(file.path);
+    checkUtf8(bytes, file.path, "codex", "the rollout");
+    checkLineCount(bytes, "codex", file.path);
+    const lines = Lines.fromBytes(bytes);
     const meta = metaFromBody(lines, file.path);
     // Only a title someone gave: a first prompt saved as one would name the thread for Codex.
     assignDefined(meta, "title", readSessionIndex(this.home).get(meta.id.toLowerCase()));

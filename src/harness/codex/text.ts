@@ -16,8 +16,8 @@ import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import {
   type CodexBody,
-  type CodexLine,
   joinLines,
+  type Lines,
   readEnvelope,
   SCAFFOLDING_PREFIXES,
   splitLines,
@@ -83,8 +83,10 @@ function readSessionMeta(text: string, line: number): SessionMetaInfo | undefine
 }
 
 /** The first `session_meta` line of a Body (Codex takes the first as the session's own). */
-export function findSessionMeta(lines: readonly CodexLine[]): SessionMetaInfo | undefined {
-  for (const [i, { text }] of lines.entries()) {
+export function findSessionMeta(lines: Lines): SessionMetaInfo | undefined {
+  let i = -1;
+  for (const { text } of lines) {
+    i++;
     // Cheap pre-check: parsing every line of a long rollout to find the head is wasteful.
     if (!text.includes('"session_meta"')) continue;
     const info = readSessionMeta(text, i);
@@ -106,7 +108,7 @@ const RESPONSE_KINDS = new Set([
  * model response (else the first `turn_context` model at all). A session
  * whose first response came before any turn_context has none.
  */
-export function firstModel(lines: readonly CodexLine[]): string | undefined {
+export function firstModel(lines: Lines): string | undefined {
   let current: string | undefined;
   let first: string | undefined;
   for (const line of lines) {
@@ -134,9 +136,9 @@ export function firstModel(lines: readonly CodexLine[]): string | undefined {
 const LINE_TIME = /^\s*\{\s*"timestamp"\s*:\s*"([^"\\]{1,64})"/;
 
 /** The time of the last line that carries one: when the session was last active. */
-export function lastEventTime(lines: readonly CodexLine[]): Timestamp | undefined {
+export function lastEventTime(lines: Lines): Timestamp | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
-    const raw = LINE_TIME.exec(lines[i]?.text.slice(0, 160) ?? "")?.[1];
+    const raw = LINE_TIME.exec(lines.text(i).slice(0, 160))?.[1];
     const t = raw === undefined ? undefined : normalizeTimestamp(raw);
     if (t !== undefined) return t;
   }
@@ -147,7 +149,7 @@ export function lastEventTime(lines: readonly CodexLine[]): Timestamp | undefine
 const TITLE_MAX = PROMPT_TITLE_MAX;
 
 /** The user's first prompt, on one line: Codex's own title for a thread nobody named. */
-export function firstPrompt(lines: readonly CodexLine[]): string | undefined {
+export function firstPrompt(lines: Lines): string | undefined {
   for (const line of lines) {
     const t = line.text;
     if (!t.includes('"user_message"') && !t.includes('"role":"user"')) continue;
@@ -170,7 +172,7 @@ export function firstPrompt(lines: readonly CodexLine[]): string | undefined {
 }
 
 /** Session metadata from the Body: session_meta fields and the first model. */
-export function metaFromBody(lines: readonly CodexLine[], origin?: string): Meta {
+export function metaFromBody(lines: Lines, origin?: string): Meta {
   const info = findSessionMeta(lines);
   if (!info) {
     throw new ParseError(

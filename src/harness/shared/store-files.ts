@@ -276,7 +276,7 @@ export function saveJsonlSession(
   harness: HarnessId,
   id: string,
   at: { root: string; dir: string; path: string },
-  lines: readonly VerbatimLine[],
+  lines: Iterable<VerbatimLine>,
   overwrite: boolean,
   existing: () => string | undefined,
 ): Saved {
