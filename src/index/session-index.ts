@@ -113,11 +113,9 @@ export interface Refreshed {
 const TEXT_WORKER_FROM = 2;
 const TEXT_WORKER_RSS = 176 * 1024 * 1024;
 /**
- * The text worker's heap: bounded, so that its V8 collects rather than
- * grows (bench/index's 100 conversations, the RSS budget lifted: peak
- * RSS 273 MB unbounded, 227 MB so; one run each). A batch holds at most
- * TEXT_BATCH_BYTES of sources; a session larger than that is read on the
- * calling thread (`oversized`), never where this bound could stop it.
+ * The text worker's heap, bounded so its V8 collects rather than grows (bench/index's 100
+ * conversations, RSS budget lifted: peak 273 MB unbounded, 227 MB so; one run each). A session
+ * larger than a batch's TEXT_BATCH_BYTES is read on the calling thread (`oversized`).
  */
 const TEXT_WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 /** A text worker silent this long on one batch is given up (the calling thread reads the rest). */
