@@ -15,7 +15,7 @@ import { isJsonObject } from "../../common.js";
 import { jsonFromText } from "../../json.js";
 import { workspaceComposers } from "./store-desktop.js";
 
-export const WORKSPACE_JSON = "workspace.json";
+const WORKSPACE_JSON = "workspace.json";
 
 /** A `file://` URI as a path; undefined for any other scheme (a remote window's). */
 export function folderPath(uri: string): string | undefined {

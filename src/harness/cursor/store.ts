@@ -211,7 +211,7 @@ export class CursorStore implements Store<CursorBody> {
   private placeFolder(db: string, entry: DesktopEntry, folders: () => Map<string, string>): void {
     const folder =
       db === desktopDatabase(this.options) ? folders().get(entry.id) : workspaceFolder(db);
-    if (folder !== undefined) entry.body.folder = folder;
+    assignDefined(entry.body, "folder", folder);
   }
 
   /** The composer-to-folder map over the workspace databases, built on first use. */

@@ -16,7 +16,7 @@ import { obj, str } from "../shared/fields.js";
 import { updateOf } from "./body.js";
 
 const XAI_METHOD = "_x.ai/session/update";
-export const REWIND_MARKER = "rewind_marker";
+const REWIND_MARKER = "rewind_marker";
 
 type Step = { rewind: number } | { user: number | undefined } | "other";
 

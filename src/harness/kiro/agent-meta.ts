@@ -10,7 +10,7 @@ import { EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import { str } from "./body.js";
 
 /** Every `payload.type` of `MessagePayloadSchema` (KAS 2.15.1, 23 members). */
-export const AGENT_KINDS = [
+const AGENT_KINDS = [
   "user",
   "assistant",
   "tool_call",

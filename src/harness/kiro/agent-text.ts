@@ -20,9 +20,9 @@ import type { Transcript } from "../../transcript.js";
 import { agentMeta } from "./agent-meta.js";
 import type { KiroAgentBody } from "./body.js";
 
-export const AGENT_HEADER = "kiro_agent_session";
+const AGENT_HEADER = "kiro_agent_session";
 /** The file of persisted messages in a session's folder. */
-export const AGENT_MESSAGES = "messages.jsonl";
+const AGENT_MESSAGES = "messages.jsonl";
 
 const HEADER_LINE = /^\{\s*"kiro_agent_session"\s*:\s*\{/;
 /** `{"id": "…", "timestamp": "…", "payload": …`, Kiro's key order (strings with escapes). */
@@ -35,7 +35,7 @@ export function isAgentLine(line: string): boolean {
 }
 
 /** The rows of `text`: one JSON object a line; a cut last line is left out. */
-export function agentLines(text: string, origin?: string): JsonObject[] {
+function agentLines(text: string, origin?: string): JsonObject[] {
   checkLineCount(text, "kiro", origin);
   const lines = text.split("\n");
   const out: JsonObject[] = [];

@@ -33,7 +33,7 @@ import { toolFromKiro } from "./tools.js";
  * Kiro warns and skips). A `summarization` tombstone changes what the model
  * sees next, not what was said: the rows before it stay.
  */
-export function effectiveRows(rows: readonly JsonObject[]): JsonObject[] {
+function effectiveRows(rows: readonly JsonObject[]): JsonObject[] {
   const out: JsonObject[] = [];
   for (const row of rows) {
     const p = payloadOf(row);
