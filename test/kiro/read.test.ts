@@ -71,7 +71,7 @@ describe("Kiro CLI sessions", () => {
     // The unknown block kind is left out of Common, and kept in the Body.
     expect(last?.content).toEqual([{ type: "text", text: "Fixed: the constant was wrong." }]);
     const body = store.load(ID).body;
-    const entries = body.layout === "conversation" ? [] : body.entries;
+    const entries = body.layout === undefined ? body.entries : [];
     expect(entries).toHaveLength(13);
     expect(entries.at(-2)).toEqual({ version: "v1", kind: "Teleport", data: { to: "mars" } });
   });

@@ -8,7 +8,7 @@
  * Cursor binary runs here, so these are the fixtures.
  */
 
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { JsonObject } from "../../src/common.js";
 import { createDatabase, type Db } from "../../src/sqlite.js";
@@ -261,7 +261,11 @@ export function workspacePath(home: string, hash: string): string {
  * A workspace's `state.vscdb`: an `ItemTable` holding the aichat panel's
  * tabs given (none: no chat key at all), and an unrelated key.
  */
-export function createWorkspaceDatabase(path: string, tabs?: JsonObject[]): void {
+export function createWorkspaceDatabase(
+  path: string,
+  tabs?: JsonObject[],
+  composers?: readonly string[],
+): void {
   mkdirSync(dirname(path), { recursive: true });
   const db = createDatabase(path);
   db.exec("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);");
@@ -269,5 +273,31 @@ export function createWorkspaceDatabase(path: string, tabs?: JsonObject[]): void
   item.run("workbench.explorer.treeViewState", "{}");
   if (tabs !== undefined)
     item.run("workbench.panel.aichat.view.aichat.chatdata", JSON.stringify({ tabs }));
+  // The workspace's composer list: heads only, no message bodies [TalkReplay, cursor-efficiency].
+  if (composers !== undefined)
+    item.run(
+      "composer.composerData",
+      JSON.stringify({
+        allComposers: composers.map((composerId, i) => ({
+          type: "head",
+          composerId,
+          name: `composer ${i}`,
+          createdAt: CREATED - i * 1000,
+          lastUpdatedAt: CREATED,
+          unifiedMode: "agent",
+          isArchived: false,
+          isDraft: false,
+        })),
+        selectedComposerIds: composers.slice(0, 1),
+      }),
+    );
   db.close();
+}
+
+/** `workspace.json` beside a workspace's database: which folder (or multi-root file) the window is. */
+export function writeWorkspaceJson(dbPath: string, value: JsonObject | string): void {
+  writeFileSync(
+    join(dirname(dbPath), "workspace.json"),
+    typeof value === "string" ? value : JSON.stringify(value),
+  );
 }

@@ -51,6 +51,13 @@ export interface CursorDesktopBody {
   composer: JsonObject;
   /** The `bubbleId:` rows in conversation order; empty when the bubbles live in `composer`. */
   bubbles: JsonObject[];
+  /**
+   * The folder of the workspace the chat belongs to (its `workspace.json`):
+   * an aichat tab's own workspace, or the workspace whose
+   * `composer.composerData` lists the composer. The cwd when the chat's own
+   * records name none.
+   */
+  folder?: string;
 }
 
 export type CursorBody = CursorTranscriptBody | CursorChatBody | CursorDesktopBody;

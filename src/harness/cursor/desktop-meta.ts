@@ -77,7 +77,8 @@ export function desktopMeta(body: CursorDesktopBody, fallbackId = ""): Meta {
     fsPath(obj(head, "workspaceIdentifier")) ??
     fsPath(obj(c, "workspaceIdentifier")) ??
     fsPath(obj(obj(head, "agentLocation"), "environment")) ??
-    (str(repo, "repoPath") || undefined);
+    (str(repo, "repoPath") || undefined) ??
+    (body.folder || undefined);
   if (cwd) meta.cwd = cwd;
   const model =
     modelName(str(obj(c, "modelConfig"), "modelName")) ??

@@ -159,7 +159,7 @@ export class CursorProbe implements StoreProbe {
  * `TXCRIPT_CURSOR_DESKTOP_DB` when set; else, when no explicit root says to
  * read one folder only, VS Code's user data folder for "Cursor".
  */
-function desktopDatabase(options: StoreOptions = {}): string | undefined {
+export function desktopDatabase(options: StoreOptions = {}): string | undefined {
   const env = options.env ?? process.env;
   const explicit = nonEmpty(env.TXCRIPT_CURSOR_DESKTOP_DB);
   if (explicit !== undefined) return resolve(explicit);

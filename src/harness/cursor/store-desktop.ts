@@ -263,6 +263,36 @@ export function loadDesktop(file: string, id: string): DesktopEntry | undefined 
  * document version (loading one names its version). Reads the composer
  * documents and bubble keys, never a bubble's body.
  */
+/** The `ItemTable` key listing a workspace's composers (`allComposers[].composerId`). */
+const WORKSPACE_COMPOSERS_KEY = "composer.composerData";
+
+/**
+ * The composers a workspace's database lists in `composer.composerData`
+ * (`{allComposers: [{type: "head", composerId, name, createdAt,
+ * lastUpdatedAt, ...}], selectedComposerIds, ...}`): their ids, in order.
+ * None when the key, or the table, is missing or not that shape.
+ */
+export function workspaceComposers(file: string): string[] {
+  return readSnapshot(
+    file,
+    (db) => {
+      if (!tableNames(db).has("ItemTable")) return [];
+      const value = db
+        .prepare<[string], SqlValue>("SELECT value FROM ItemTable WHERE key = ?")
+        .pluck()
+        .get(WORKSPACE_COMPOSERS_KEY);
+      const all = jsonObject(value)?.allComposers;
+      if (!Array.isArray(all)) return [];
+      return all.flatMap((h) =>
+        isJsonObject(h) && typeof h.composerId === "string" && h.composerId !== ""
+          ? [h.composerId]
+          : [],
+      );
+    },
+    { harness: "cursor" },
+  );
+}
+
 export function desktopIds(file: string): string[] {
   const { chats, newer } = listDesktop(file);
   return [...chats.map((c) => c.id), ...newer.map((n) => n.id)];

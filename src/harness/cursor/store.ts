@@ -45,6 +45,7 @@ import {
   cursorIndexView,
   cursorRoot,
   cursorSources,
+  desktopDatabase,
   desktopDatabases,
   entries,
   sourceFingerprint,
@@ -57,6 +58,7 @@ import {
   listDesktop,
   loadDesktop,
 } from "./store-desktop.js";
+import { composerFolders, workspaceFolder } from "./store-workspace.js";
 import { parseCursor } from "./text.js";
 
 /** Why `continue --with cursor` refuses, in one line. */
@@ -201,6 +203,27 @@ export class CursorStore implements Store<CursorBody> {
   }
 
   /** The editor finds a chat by its composer id, whatever the document says. */
+  /**
+   * A desktop chat's workspace folder: a workspace database's own chats
+   * belong to its workspace; a global composer to the workspace whose
+   * `composer.composerData` lists it (`folders`, built once when asked).
+   */
+  private placeFolder(db: string, entry: DesktopEntry, folders: () => Map<string, string>): void {
+    const folder =
+      db === desktopDatabase(this.options) ? folders().get(entry.id) : workspaceFolder(db);
+    assignDefined(entry.body, "folder", folder);
+  }
+
+  /** The composer-to-folder map over the workspace databases, built on first use. */
+  private lazyFolders(): () => Map<string, string> {
+    let folders: Map<string, string> | undefined;
+    const global = desktopDatabase(this.options);
+    return () => {
+      folders ??= composerFolders(this.desktops().filter((db) => db !== global));
+      return folders;
+    };
+  }
+
   private desktopTranscript(db: string, entry: DesktopEntry): Transcript<CursorBody> {
     return { meta: laneMeta(desktopMeta(entry.body, entry.id), entry.id, db), body: entry.body };
   }
@@ -248,7 +271,10 @@ export class CursorStore implements Store<CursorBody> {
 
   load(id: string): Transcript<CursorBody> {
     const desktop = this.desktopEntry(id);
-    if (desktop !== undefined) return this.desktopTranscript(desktop.db, desktop.row);
+    if (desktop !== undefined) {
+      this.placeFolder(desktop.db, desktop.row, this.lazyFolders());
+      return this.desktopTranscript(desktop.db, desktop.row);
+    }
     return this.loadSource(this.source(id));
   }
 
@@ -282,22 +308,29 @@ export class CursorStore implements Store<CursorBody> {
           found.skipped.push({ path: join(dir, e.name), reason: PLAIN_UNREAD });
     // One id once: the CLI's first, then the global database's, then each workspace's.
     const taken = new Set(sources.map((s) => s.id));
+    const folders = this.lazyFolders();
     for (const db of this.desktops()) {
       const before = found.sessions.length;
-      this.discoverDesktop(db, taken, found);
+      this.discoverDesktop(db, taken, found, folders);
       for (const d of found.sessions.slice(before)) taken.add(d.id);
     }
     return found;
   }
 
   /** The desktop chats, each listed with the database as its path; an id the CLI holds is the CLI's. */
-  private discoverDesktop(db: string, taken: ReadonlySet<string>, into: Discovery): void {
+  private discoverDesktop(
+    db: string,
+    taken: ReadonlySet<string>,
+    into: Discovery,
+    folders: () => Map<string, string>,
+  ): void {
     const listing = discoverLane(
       into,
       { harness: "cursor", db, taken },
       () => listDesktop(db),
       (l) => l.chats,
       (entry) => {
+        this.placeFolder(db, entry, folders);
         const meta = this.desktopTranscript(db, entry).meta;
         const updated = desktopUpdated(entry.body) ?? meta.timestamp;
         const fingerprint = desktopFingerprint(db, entry);

@@ -62,6 +62,8 @@ export function parseCursor(text: string, origin?: string): Transcript<CursorBod
       composer: obj(desktop, "composer") ?? {},
       bubbles: lines.slice(1),
     };
+    const folder = desktop.folder;
+    if (typeof folder === "string" && folder !== "") body.folder = folder;
     return { meta: desktopMeta(body, id), body };
   }
   const header = head === undefined ? undefined : obj(head, CHAT_HEADER);
@@ -87,7 +89,12 @@ function renderCursor(t: Transcript<CursorBody>): string {
       ? b.lines
       : b.layout === "desktop"
         ? [
-            { [DESKTOP_HEADER]: { source: b.source, header: b.header, composer: b.composer } },
+            {
+              [DESKTOP_HEADER]:
+                b.folder === undefined
+                  ? { source: b.source, header: b.header, composer: b.composer }
+                  : { source: b.source, header: b.header, composer: b.composer, folder: b.folder },
+            },
             ...b.bubbles,
           ]
         : [

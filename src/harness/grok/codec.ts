@@ -26,6 +26,7 @@ import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
 import { type GrokBody, kindOf, rawKindOf, updateOf } from "./body.js";
 import { grokMeta, lineMillis } from "./meta.js";
+import { liveUpdates } from "./rewind.js";
 import {
   chunkBlock,
   isTerminal,
@@ -241,7 +242,7 @@ function fromHistory(history: readonly JsonObject[], at: Timestamp): Message[] {
 
 function toCommon(t: Transcript<GrokBody>): Transcript<Common> {
   const meta = { ...t.meta, ...grokMeta(t.body.summary, t.meta.id) };
-  const read = fromUpdates(t.body.updates, meta.timestamp);
+  const read = fromUpdates(liveUpdates(t.body.updates), meta.timestamp);
   // Only Raw records (every model call failed): the prompts are in the chat history, the records after them.
   const body = read.conversation
     ? read.messages

@@ -1,5 +1,5 @@
 /**
- * Kiro CLI's native Body: a v3 session, `<id>.json` (SessionData: id, cwd,
+ * Kiro CLI's native Body: a session of the 2.x engine, `<id>.json` (SessionData: id, cwd,
  * times, title, session_state) and `<id>.jsonl` (one `LogEntry` per line,
  * `{"version":"v1","kind":...,"data":...}`), every field and every entry
  * kept verbatim, unknown versions and kinds included.
@@ -31,7 +31,20 @@ export interface KiroConversationBody {
   conversation: JsonObject;
 }
 
-export type KiroBody = KiroSessionBody | KiroConversationBody;
+/**
+ * A session of the agent engine (KAS: `kiro-cli chat --v3`, the Kiro IDE):
+ * `~/.kiro/sessions/<bucket>/sess_<uuid>/`, its `session.json` and its
+ * `messages.jsonl` (one `{id, timestamp, payload}` a line), both verbatim.
+ */
+export interface KiroAgentBody {
+  layout: "agent";
+  /** `session.json` (SessionMetadata), verbatim; empty when read from the rows alone. */
+  session: JsonObject;
+  /** One persisted message per line of `messages.jsonl`, in order, unknown kinds included. */
+  rows: JsonObject[];
+}
+
+export type KiroBody = KiroSessionBody | KiroConversationBody | KiroAgentBody;
 
 /** The `LogEntryV1` kinds Kiro CLI 2.2.1 writes (`crates/agent/src/agent/event_log.rs`). */
 const ENTRY_KINDS = [

@@ -21,6 +21,8 @@ import {
 import { stableUuid } from "../../ids.js";
 import { EPOCH, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
+import { agentMessages } from "./agent.js";
+import { agentMeta } from "./agent-meta.js";
 import { blockKind, entryKind, type KiroBody, list, obj, str } from "./body.js";
 import { base64ToBytes, bytesToBase64 } from "./bytes.js";
 import { conversationMessages } from "./conversation.js";
@@ -89,6 +91,11 @@ function blockOf(item: Json): Block | undefined {
 type History = { message: Message; before: History } | undefined;
 
 function toCommon(t: Transcript<KiroBody>): Transcript<Common> {
+  if (t.body.layout === "agent") {
+    const meta = { ...t.meta, ...agentMeta(t.body.session, t.meta.id), id: t.meta.id };
+    if (meta.timestamp === EPOCH) meta.timestamp = t.meta.timestamp;
+    return { meta, body: agentMessages(t.body.rows, meta) };
+  }
   if (t.body.layout === "conversation") {
     const meta = { ...t.meta, ...conversationMeta(t.body, t.meta.id) };
     if (meta.timestamp === EPOCH) meta.timestamp = t.meta.timestamp;

@@ -1,11 +1,13 @@
 /**
  * What the index checks of Kiro CLI's store before every command: where
- * its folder is (`~/.kiro`, sessions under `sessions/cli/`) and one
- * fingerprint per session from stat alone (the `<id>.jsonl` log first,
- * then the `<id>.json` metadata when present). No session file is opened.
+ * its folder is (`~/.kiro`, sessions under `sessions/cli/`, and the agent
+ * engine's under `sessions/<bucket>/<session>/`) and one fingerprint per
+ * session from stat alone (the `<id>.jsonl` log first, then the `<id>.json`
+ * metadata when present; an agent session's `messages.jsonl`, then its
+ * `session.json`). No session file is opened.
  */
 
-import { readdirSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homeDir, nonEmpty, storeRoot } from "../../env.js";
 import { errnoCode } from "../../errors.js";
@@ -60,6 +62,66 @@ export function logNames(sessionsDir: string): string[] {
   }
 }
 
+/** A folder's entries, none when it is missing or not a folder. */
+function entriesOf(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  } catch (cause) {
+    if (errnoCode(cause) === "ENOENT" || errnoCode(cause) === "ENOTDIR") return [];
+    throw cause;
+  }
+}
+
+/** An agent-engine session: its folder's name (its id, `sess_<uuid>`) and the folder. */
+export interface AgentSession {
+  id: string;
+  dir: string;
+}
+
+export const AGENT_MESSAGES = "messages.jsonl";
+export const AGENT_METADATA = "session.json";
+
+/**
+ * The agent engine's sessions: every `sessions/<bucket>/<session>/` (a
+ * bucket other than `cli`, the 2.x engine's) whose `messages.jsonl` is a
+ * regular file, buckets and sessions by name. Links are not followed. An
+ * id already found in an earlier bucket goes to `repeats`.
+ */
+export function agentSessions(root: string): { sessions: AgentSession[]; repeats: AgentSession[] } {
+  const sessions: AgentSession[] = [];
+  const repeats: AgentSession[] = [];
+  const seen = new Set<string>();
+  const base = join(root, "sessions");
+  for (const bucket of entriesOf(base)) {
+    if (!bucket.isDirectory() || bucket.name === "cli") continue;
+    for (const s of entriesOf(join(base, bucket.name))) {
+      if (!s.isDirectory()) continue;
+      const dir = join(base, bucket.name, s.name);
+      if (lstatSync(join(dir, AGENT_MESSAGES), { throwIfNoEntry: false })?.isFile() !== true)
+        continue;
+      const found = { id: s.name, dir };
+      if (seen.has(s.name)) repeats.push(found);
+      else sessions.push(found);
+      seen.add(s.name);
+    }
+  }
+  return { sessions, repeats };
+}
+
+/** An agent session's fingerprint: its `messages.jsonl`, then its `session.json` when present. */
+export function agentFingerprint(dir: string): Fingerprint {
+  const files: Fingerprint["files"] = [];
+  for (const name of [AGENT_MESSAGES, AGENT_METADATA]) {
+    const path = join(dir, name);
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st?.isFile()) files.push(fileStamp(path, st));
+    else if (name === AGENT_MESSAGES) files.push({ path, mtime_ms: 0, size: -1 });
+  }
+  return { files };
+}
+
 /** A session's files as a fingerprint: the log, then its metadata when it exists. */
 export function sessionFingerprint(sessionsDir: string, id: string): Fingerprint {
   const files: Fingerprint["files"] = [];
@@ -78,13 +140,16 @@ export function sessionFingerprint(sessionsDir: string, id: string): Fingerprint
  * the database's and its -wal's stats).
  */
 export function kiroIndexView(
-  sessionsDir: string,
+  root: string,
   database: string | undefined,
 ): Pick<StoreProbe, "scan" | "stamp"> {
-  const scan = () =>
-    logNames(sessionsDir).map((n) =>
+  const sessionsDir = join(root, SESSIONS_DIR);
+  const scan = () => [
+    ...logNames(sessionsDir).map((n) =>
       sessionFingerprint(sessionsDir, n.slice(0, -LOG_SUFFIX.length)),
-    );
+    ),
+    ...agentSessions(root).sessions.map((s) => agentFingerprint(s.dir)),
+  ];
   if (database === undefined || !isRegularFile(database)) return { scan };
   return {
     stamp: () =>
@@ -100,7 +165,7 @@ export class KiroProbe implements StoreProbe {
   constructor(options: StoreOptions = {}) {
     const root = kiroRoot(options);
     this.roots = [root];
-    const view = kiroIndexView(join(root, SESSIONS_DIR), legacyDatabase(options));
+    const view = kiroIndexView(root, legacyDatabase(options));
     if (view.scan) this.scan = view.scan;
     if (view.stamp) this.stamp = view.stamp;
   }

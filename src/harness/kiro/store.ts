@@ -23,6 +23,7 @@ import type {
   StoreOptions,
   Transcript,
 } from "../../transcript.js";
+import { readSessionText } from "../shared/store-files.js";
 import {
   deleteRefusal,
   discoverEach,
@@ -31,10 +32,17 @@ import {
   laneRow,
   listedFingerprint,
 } from "../shared/store-read-only.js";
-import { entryKind, type KiroBody, type KiroSessionBody } from "./body.js";
+import { agentKind, agentMeta, payloadOf } from "./agent-meta.js";
+import { parseAgent } from "./agent-text.js";
+import { entryKind, type KiroAgentBody, type KiroBody, type KiroSessionBody } from "./body.js";
 import { columnTime, conversationMeta, historyOf } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 import {
+  AGENT_MESSAGES,
+  AGENT_METADATA,
+  type AgentSession,
+  agentFingerprint,
+  agentSessions,
   kiroIndexView,
   kiroRoot,
   LOG_SUFFIX,
@@ -55,6 +63,15 @@ function messageEntries(entries: readonly JsonObject[]): number {
   return entries.filter((e) => {
     const k = entryKind(e);
     return k === "Prompt" || k === "AssistantMessage" || k === "ToolResults";
+  }).length;
+}
+
+/** An estimate: each prompt, and each turn's reply (a `user` row and a `turn_start` row each). */
+function agentMessageCount(rows: readonly JsonObject[]): number {
+  return rows.filter((r) => {
+    const p = payloadOf(r);
+    const k = p === undefined ? undefined : agentKind(p);
+    return k === "user" || k === "turn_start";
   }).length;
 }
 
@@ -79,7 +96,7 @@ export class KiroStore implements Store<KiroBody> {
     this.legacyDatabase = legacyDatabase(options);
     this.roots = [this.root];
     this.sessionsDir = join(this.root, SESSIONS_DIR);
-    const view = kiroIndexView(this.sessionsDir, this.legacyDatabase);
+    const view = kiroIndexView(this.root, this.legacyDatabase);
     if (view.scan) this.scan = view.scan;
     if (view.stamp) this.stamp = view.stamp;
   }
@@ -94,8 +111,13 @@ export class KiroStore implements Store<KiroBody> {
     return logNames(this.sessionsDir).map((n) => n.slice(0, -LOG_SUFFIX.length));
   }
 
+  /** An agent-engine session by id (the first bucket's when two hold it). */
+  private agentSession(id: string): AgentSession | undefined {
+    return agentSessions(this.root).sessions.find((s) => s.id === id);
+  }
+
   ids(): string[] {
-    const ids = new Set(this.logIds());
+    const ids = new Set([...this.logIds(), ...agentSessions(this.root).sessions.map((s) => s.id)]);
     const db = this.database();
     if (db !== undefined) {
       try {
@@ -120,8 +142,7 @@ export class KiroStore implements Store<KiroBody> {
     return { meta: laneMeta(conversationMeta(c.body, c.id), c.id, db), body: c.body };
   }
 
-  private metadata(id: string): JsonObject {
-    const path = join(this.sessionsDir, `${id}.json`);
+  private metadata(path: string): JsonObject {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
@@ -144,7 +165,23 @@ export class KiroStore implements Store<KiroBody> {
     checkPathComponent(id, "kiro");
     const older = this.conversation(id);
     if (older !== undefined) return this.conversationTranscript(older.db, older.row);
+    const agent = this.logIds().includes(id) ? undefined : this.agentSession(id);
+    if (agent !== undefined) return this.loadAgent(agent);
     return this.loadSession(id);
+  }
+
+  /** An agent-engine session: `messages.jsonl` read as its rows, `session.json` beside it. */
+  private loadAgent(s: AgentSession): Transcript<KiroAgentBody> {
+    const path = join(s.dir, AGENT_MESSAGES);
+    const t = parseAgent(readSessionText("kiro", path), path);
+    const session = this.metadata(join(s.dir, AGENT_METADATA));
+    const meta = agentMeta(session, s.id);
+    // Kiro finds a session by its folder's name, whatever the metadata says.
+    meta.id = s.id;
+    if (meta.timestamp === EPOCH)
+      meta.timestamp =
+        t.meta.timestamp !== EPOCH ? t.meta.timestamp : timestampFromMillis(statSync(path).mtimeMs);
+    return { meta, body: { layout: "agent", session, rows: t.body.rows } };
   }
 
   private loadSession(id: string): Transcript<KiroSessionBody> {
@@ -152,7 +189,7 @@ export class KiroStore implements Store<KiroBody> {
     if (!statSync(path, { throwIfNoEntry: false })?.isFile())
       throw new NotFoundError("kiro", `no Kiro CLI session ${id} in ${this.sessionsDir}`);
     const t = parseKiroSession(readFileSync(path, "utf8"), path);
-    const session = this.metadata(id);
+    const session = this.metadata(join(this.sessionsDir, `${id}.json`));
     const meta = kiroMeta(session, id);
     // Kiro finds a session by its files' name, whatever the metadata says.
     meta.id = id;
@@ -184,9 +221,51 @@ export class KiroStore implements Store<KiroBody> {
       },
       options,
     );
+    const taken = new Set(ids);
+    this.discoverAgents(taken, found, options);
     const db = this.database();
-    if (db !== undefined) this.discoverConversations(db, new Set(ids), found);
+    if (db !== undefined) this.discoverConversations(db, taken, found);
     return found;
+  }
+
+  /** The agent engine's sessions; an id the 2.x engine holds, or an earlier bucket, is skipped. */
+  private discoverAgents(taken: Set<string>, into: Discovery, options: DiscoverOptions): void {
+    const { sessions, repeats } = agentSessions(this.root);
+    for (const r of repeats)
+      into.skipped.push({
+        path: join(r.dir, AGENT_MESSAGES),
+        reason: `Kiro session ${r.id} is also in an earlier workspace folder, which is read`,
+      });
+    const fresh = sessions.filter((s) => !taken.has(s.id));
+    const read = discoverEach(
+      fresh,
+      (s) => join(s.dir, AGENT_MESSAGES),
+      (s, path): Discovered => {
+        checkPathComponent(s.id, "kiro");
+        const t = this.loadAgent(s);
+        const fingerprint = agentFingerprint(s.dir);
+        const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
+        const session = t.body.session;
+        const d: Discovered = {
+          harness: "kiro",
+          id: s.id,
+          path,
+          meta: t.meta,
+          updated: kiroTime(session.lastModifiedAt) ?? timestampFromMillis(newest),
+          message_count: agentMessageCount(t.body.rows),
+          fingerprint,
+          lane: "agent",
+        };
+        const parent = session.parentSessionId;
+        if (typeof parent === "string" && parent !== "") d.parent_id = parent;
+        if (typeof session.status === "string") d.status = session.status;
+        return d;
+      },
+      options,
+    );
+    into.sessions.push(...read.sessions);
+    into.skipped.push(...read.skipped);
+    for (const s of fresh) taken.add(s.id);
   }
 
   /** The older engine's conversations, each with the database as its path. */
@@ -223,6 +302,10 @@ export class KiroStore implements Store<KiroBody> {
       if (older !== undefined) return conversationFingerprint(older.db, older.row);
     } catch {
       return undefined;
+    }
+    if (!this.logIds().includes(id)) {
+      const agent = this.agentSession(id);
+      if (agent !== undefined) return agentFingerprint(agent.dir);
     }
     return listedFingerprint(
       id,

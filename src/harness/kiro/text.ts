@@ -18,6 +18,7 @@ import { checkLineCount } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import { EPOCH } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
+import { isAgentLine, parseAgent, renderAgent } from "./agent-text.js";
 import type { KiroBody, KiroConversationBody, KiroSessionBody } from "./body.js";
 import { conversationMeta } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
@@ -90,6 +91,9 @@ function jsonLines(text: string, origin?: string): JsonObject[] {
 }
 
 function parseKiro(text: string, origin?: string): Transcript<KiroBody> {
+  const nl = text.indexOf("\n");
+  if (isAgentLine((nl === -1 ? text : text.slice(0, nl)).trimStart()))
+    return parseAgent(text, origin);
   const lines = jsonLines(text, origin);
   const head = lines[0];
   const conversation =
@@ -127,6 +131,7 @@ function isSessionData(line: JsonObject): boolean {
 
 function renderKiro(t: Transcript<KiroBody>): string {
   const b = t.body;
+  if (b.layout === "agent") return renderAgent(b);
   if (b.layout === "conversation") {
     const c: JsonObject = { key: b.key };
     assignDefined(c, "created_at", b.created_at);
@@ -142,7 +147,7 @@ function renderKiro(t: Transcript<KiroBody>): string {
 function detectKiro(sample: Sample): Recognized | undefined {
   const line = firstLine(sample);
   if (/^\{\s*"version"\s*:\s*"v\d+"\s*,\s*"kind"\s*:\s*"[A-Za-z]+"/.test(line)) return "text";
-  if (/^\{\s*"kiro_conversation"\s*:\s*\{/.test(line)) return "text";
+  if (/^\{\s*"kiro_conversation"\s*:\s*\{/.test(line) || isAgentLine(line)) return "text";
   return /^\{\s*"session_id"\s*:\s*"/.test(line) && line.includes('"session_state"')
     ? "text"
     : undefined;

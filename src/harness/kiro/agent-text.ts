@@ -1,0 +1,81 @@
+/**
+ * The agent engine's text form (docs/formats/kiro.md "The agent engine"):
+ * a session's `messages.jsonl` as Kiro writes it, one `{id, timestamp,
+ * payload}` a line, optionally headed by `{"kiro_agent_session": <its
+ * session.json>}` so a converted session keeps its id, folder, title and
+ * model. Pure. A last line cut short while Kiro writes is left out; any
+ * other line that is not a JSON object is an error naming it. Unknown
+ * kinds and fields are kept, and rendering is byte-exact for what was
+ * parsed (one compact JSON object a line, as Kiro appends them).
+ */
+
+import { basename, dirname } from "node:path";
+import { isJsonObject, type JsonObject } from "../../common.js";
+import { ParseError } from "../../errors.js";
+import { stableUuid } from "../../ids.js";
+import { jsonFromText } from "../../json.js";
+import { checkLineCount } from "../../lines.js";
+import { EPOCH, normalizeTimestamp } from "../../time.js";
+import type { Transcript } from "../../transcript.js";
+import { agentMeta } from "./agent-meta.js";
+import type { KiroAgentBody } from "./body.js";
+
+const AGENT_HEADER = "kiro_agent_session";
+/** The file of persisted messages in a session's folder. */
+const AGENT_MESSAGES = "messages.jsonl";
+
+const HEADER_LINE = /^\{\s*"kiro_agent_session"\s*:\s*\{/;
+/** `{"id": "…", "timestamp": "…", "payload": …`, Kiro's key order (strings with escapes). */
+const ROW_LINE =
+  /^\{\s*"id"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"timestamp"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"payload"\s*:/;
+
+/** A first line that is the header or a persisted message. */
+export function isAgentLine(line: string): boolean {
+  return HEADER_LINE.test(line) || ROW_LINE.test(line);
+}
+
+/** The rows of `text`: one JSON object a line; a cut last line is left out. */
+function agentLines(text: string, origin?: string): JsonObject[] {
+  checkLineCount(text, "kiro", origin);
+  const lines = text.split("\n");
+  const out: JsonObject[] = [];
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = jsonFromText(line);
+    } catch {
+      // The last line with no newline after it: Kiro is still writing it.
+      if (i === lines.length - 1) continue;
+      throw new ParseError("kiro", "not a JSON line", { file: origin, at: `line ${i + 1}` });
+    }
+    if (!isJsonObject(value))
+      throw new ParseError("kiro", "expected a JSON object", { file: origin, at: `line ${i + 1}` });
+    out.push(value);
+  }
+  return out;
+}
+
+/** A session of the agent engine from its text; its id from its folder's name when read from disk. */
+export function parseAgent(text: string, origin?: string): Transcript<KiroAgentBody> {
+  const lines = agentLines(text, origin);
+  const head = lines[0]?.[AGENT_HEADER];
+  const session = isJsonObject(head) ? head : {};
+  const rows = isJsonObject(head) ? lines.slice(1) : lines;
+  const folder =
+    origin !== undefined && basename(origin) === AGENT_MESSAGES
+      ? basename(dirname(origin))
+      : undefined;
+  const meta = agentMeta(session, folder || stableUuid("kiro", text));
+  if (meta.timestamp === EPOCH) {
+    const first = rows.find((r) => typeof r.timestamp === "string")?.timestamp;
+    meta.timestamp = (typeof first === "string" ? normalizeTimestamp(first) : undefined) ?? EPOCH;
+  }
+  return { meta, body: { layout: "agent", session, rows } };
+}
+
+export function renderAgent(body: KiroAgentBody): string {
+  const head = Object.keys(body.session).length > 0 ? [{ [AGENT_HEADER]: body.session }] : [];
+  return [...head, ...body.rows].map((o) => `${JSON.stringify(o)}\n`).join("");
+}
