@@ -7,7 +7,7 @@
  */
 
 import { type ChildProcess, spawnSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { shellWord } from "../../src/sessions/resume.js";
 import { BIN } from "../support/cli.js";
 import { type Cluster, startPostgres } from "../support/postgres.js";
@@ -69,6 +69,10 @@ function usageTotal(h: Home, extra: string[] = []): UsageDoc["totals"] {
   const doc: UsageDoc = JSON.parse(r.stdout);
   return doc.totals;
 }
+
+// Each test drives the CLI against a live PostgreSQL many times: on a loaded machine (a
+// run at load 26 timed two out) that takes more than the default minute.
+vi.setConfig({ testTimeout: 240_000 });
 
 describe("two machines", () => {
   let a: Home;
