@@ -205,9 +205,10 @@ export function rowReader<K extends KnownTable>(
  * step blobs of a few hundred bytes each held four times their size that
  * way. A view over a slab costs its one object; the Buffer SQLite made is
  * garbage at once. Blobs of a quarter slab or more keep their own buffer.
+ * The views are Buffers, as SQLite's blobs are.
  */
-export class BlobSlab {
-  private slab = new Uint8Array(0);
+class BlobSlab {
+  private slab = Buffer.alloc(0);
   private used = 0;
   private size = SLAB_MIN;
 
@@ -215,7 +216,7 @@ export class BlobSlab {
     const n = blob.length;
     if (n === 0 || n >= SLAB_MAX / 4) return blob;
     if (this.used + n > this.slab.length) {
-      this.slab = new Uint8Array(Math.max(this.size, n));
+      this.slab = Buffer.alloc(Math.max(this.size, n));
       this.used = 0;
       this.size = Math.min(this.size * 2, SLAB_MAX);
     }
