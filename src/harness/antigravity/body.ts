@@ -77,6 +77,13 @@ export interface AntigravityBody {
   transcript?: string;
   /** `brain/<id>/.system_generated/logs/transcript_full.jsonl`, verbatim. */
   transcript_full?: string;
+  /**
+   * The brain mirror as fromCommon makes it, in place of `transcript` and
+   * `transcript_full`: each file made from the steps a line at a time,
+   * anew on each iteration, so that it is never held whole (the store
+   * writes the lines as they are made; the text form joins them).
+   */
+  mirror?: { transcript: Iterable<string>; transcript_full: Iterable<string> };
   /** Where it was found (default `cli`). */
   lane?: AntigravityLane;
   /** The ACP lane's `<id>.meta` JSON sidecar, verbatim. */

@@ -12,6 +12,7 @@ import type {
   TrajectoryMetaRow,
 } from "./body.js";
 import { BOOKKEEPING_STEP_TYPES, IN_FLIGHT_STATUSES, StepType } from "./schema.js";
+import { BlobSlab } from "./slab.js";
 import { RECENT_GEN_METADATA } from "./summary.js";
 
 export const HARNESS = "antigravity";
@@ -198,39 +199,6 @@ export function rowReader<K extends KnownTable>(
 }
 
 /**
- * Blobs copied side by side into shared slabs, each kept as a view. SQLite
- * hands every blob over as a Buffer of its own, and a Buffer costs about
- * 700 bytes of bookkeeping (its ArrayBuffer, backing store and their
- * handles) besides its bytes: a conversation's hundreds of thousands of
- * step blobs of a few hundred bytes each held four times their size that
- * way. A view over a slab costs its one object; the Buffer SQLite made is
- * garbage at once. Blobs of a quarter slab or more keep their own buffer.
- * The views are Buffers, as SQLite's blobs are.
- */
-class BlobSlab {
-  private slab = Buffer.alloc(0);
-  private used = 0;
-  private size = SLAB_MIN;
-
-  keep(blob: Uint8Array): Uint8Array {
-    const n = blob.length;
-    if (n === 0 || n >= SLAB_MAX / 4) return blob;
-    if (this.used + n > this.slab.length) {
-      this.slab = Buffer.alloc(Math.max(this.size, n));
-      this.used = 0;
-      this.size = Math.min(this.size * 2, SLAB_MAX);
-    }
-    const at = this.used;
-    this.slab.set(blob, at);
-    this.used = at + n;
-    return this.slab.subarray(at, at + n);
-  }
-}
-
-const SLAB_MIN = 16 * 1024;
-const SLAB_MAX = 1024 * 1024;
-
-/**
  * Typed rows of a `SELECT *`-style statement, whatever columns the table
  * has, a row at a time (never SQLite's whole result and the typed rows at
  * once); blobs into `slab` when one is given.
@@ -254,6 +222,8 @@ export function typedRows<K extends KnownTable>(
   for (const raw of stmt.iterate()) rows.push(read(raw, rows.length));
   return rows;
 }
+
+const bufferOf = (size: number) => Buffer.alloc(size);
 
 /** Every row of a known table, typed, in primary-key order. */
 function readTable<K extends KnownTable>(
@@ -310,7 +280,7 @@ export function readDatabase(db: Db, file: string, id: string): AntigravityBody 
   const tables = tablesOf(db);
   const names = new Set(tables.map((t) => t.name));
   requireSteps(names, file);
-  const slab = new BlobSlab();
+  const slab = new BlobSlab(bufferOf);
   const known = <K extends KnownTable>(table: K): RowOf<K>[] =>
     names.has(table) ? readTable(db, table, file, slab) : [];
   try {
@@ -347,7 +317,7 @@ export function readShownDatabase(db: Db, file: string, id: string): Antigravity
   requireSteps(names, file);
   const has = (table: KnownTable) => names.has(table);
   const known = <K extends KnownTable>(table: K): RowOf<K>[] =>
-    has(table) ? readTable(db, table, file, new BlobSlab()) : [];
+    has(table) ? readTable(db, table, file, new BlobSlab(bufferOf)) : [];
   try {
     return {
       id,

@@ -381,7 +381,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       if (!building) sweepTemps(logs);
       const files = [paths.db, paths.brain];
       for (const [key, file] of paths.logFiles) {
-        const text = body[key];
+        const text = body[key] ?? body.mirror?.[key];
         if (text !== undefined) {
           writeFileAtomic(join(logs, basename(file)), text);
           files.push(file);
