@@ -522,8 +522,9 @@ describe("steps written", () => {
     expect(lines[1].tool_calls).toEqual([
       { name: "run_command", args: { CommandLine: "ls", WaitMsBeforeAsync: 2000 } },
     ]);
-    const compact = body
-      .transcript!.trimEnd()
+    const compact = [...(body.mirror?.transcript ?? [])]
+      .join("")
+      .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(compact[1].tool_calls).toEqual([
