@@ -9,7 +9,11 @@
  * reads the file (raw read), one that reads and JSON.parses every line, or
  * reads every step row (raw parse), and one that loads the session through
  * the library and keeps its Common transcript (load+toCommon: the floor of
- * any command that shows the whole session).
+ * any command that shows the whole session), and one that loads the whole
+ * native Body and keeps it beside its Common transcript (Body+toCommon:
+ * what showing held before agy's rows streamed). For agy, `continue into
+ * it` continues a Simple document of the same messages into agy (its
+ * peak/file is to the document's size): the peak of agy's writer.
  * `--scale 0.1` (or TXCRIPT_BENCH_SCALE) shrinks N; `--runs R` (default 3);
  * `--only claude_code,antigravity` picks harnesses; `--base <checkout>`
  * (a checkout with an older build in its dist/) measures load+toCommon and
@@ -19,7 +23,16 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -93,7 +106,12 @@ function codexFile(): string {
   return path;
 }
 
-function agyFile(): { path: string; id: string } {
+/**
+ * The agy conversation, and a Simple document of the same messages: what
+ * `continue --with antigravity` reads with the least of its own (its peak
+ * is agy's writer's).
+ */
+function agyFile(): { path: string; id: string; doc: string } {
   const id = SID.replace(/^b0/, "a0");
   const body: Common = [];
   for (let i = 0; i < N; i++) {
@@ -106,7 +124,9 @@ function agyFile(): { path: string; id: string } {
   const t: Transcript<Common> = { meta: { id, timestamp: TS, cwd: "/bench" }, body };
   // The copy gets an id of its own: the commands name that one.
   const saved = continueInto(t, "antigravity", { env: { HOME: home } }).saved;
-  return { path: saved.path, id: saved.id };
+  const doc = join(home, "agy-messages.json");
+  writeFileSync(doc, JSON.stringify({ id, timestamp: TS, cwd: "/bench", messages: body }));
+  return { path: saved.path, id: saved.id, doc };
 }
 
 /**
@@ -158,6 +178,15 @@ const loadCommon = (from: string, id: string, root = ROOT) => [
   "-e",
   `const {Local}=await import(${JSON.stringify(join(root, "dist", "lib.js"))});const l=new Local({env:process.env,from:${JSON.stringify(from)}});globalThis.kept=l.load({harness:${JSON.stringify(from)},id:${JSON.stringify(id)}});`,
 ];
+/**
+ * The whole native Body loaded and kept beside its Common transcript: the
+ * model every showing held before it streamed (agy's `Store.loadFor`).
+ */
+const bodyCommon = (from: string, id: string) => [
+  "--input-type=module",
+  "-e",
+  `const {harness}=await import(${JSON.stringify(join(ROOT, "dist", "harness", "index.js"))});const h=harness(${JSON.stringify(from)});const t=h.store({env:process.env}).load(${JSON.stringify(id)});globalThis.kept=[t,h.codec.toCommon(t)];`,
+];
 const rawRows = (file: string) => [
   "-e",
   `const D=require(${JSON.stringify(join(ROOT, "node_modules", "better-sqlite3"))});const d=new D(${JSON.stringify(file)},{readonly:true});let n=0;for(const r of d.prepare("SELECT * FROM steps").iterate())n++;d.close();`,
@@ -166,7 +195,7 @@ const rawRows = (file: string) => [
 process.stdout.write(
   `N = ${N.toLocaleString("en-US")} (scale ${SCALE}), ${RUNS} runs each; medians\n`,
 );
-const cases: { name: string; file: string; id: string; from: string }[] = [];
+const cases: { name: string; file: string; id: string; from: string; doc?: string }[] = [];
 const t0 = performance.now();
 const wanted = (name: string) => ONLY === undefined || ONLY.includes(name);
 if (wanted("claude_code"))
@@ -175,7 +204,13 @@ if (wanted("codex"))
   cases.push({ name: "codex", file: codexFile(), id: SID.replace(/^b0/, "c0"), from: "codex" });
 if (wanted("antigravity")) {
   const agy = agyFile();
-  cases.push({ name: "antigravity", file: agy.path, id: agy.id, from: "antigravity" });
+  cases.push({
+    name: "antigravity",
+    file: agy.path,
+    id: agy.id,
+    from: "antigravity",
+    doc: agy.doc,
+  });
 }
 process.stdout.write(`generated in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 
@@ -184,6 +219,7 @@ for (const c of cases) {
   const read = medians(rawRead(c.file));
   const parse = medians(c.name === "antigravity" ? rawRows(c.file) : rawParseLines(c.file));
   const loaded = medians(loadCommon(c.from, c.id));
+  const whole = medians(bodyCommon(c.from, c.id));
   const rows: Record<string, string | number>[] = [
     {
       case: `${c.name} raw read`,
@@ -208,6 +244,15 @@ for (const c of cases) {
       "peak/file": (loaded.peak / size).toFixed(2),
       "peak/raw read": (loaded.peak / read.peak).toFixed(2),
       note: loaded.note,
+    },
+    {
+      case: `${c.name} Body+toCommon`,
+      ms: whole.ms.toFixed(0),
+      peak: mb(whole.peak),
+      "peak/file": (whole.peak / size).toFixed(2),
+      "peak/raw read": (whole.peak / read.peak).toFixed(2),
+      "peak/load+toCommon": (whole.peak / loaded.peak).toFixed(2),
+      note: whole.note,
     },
   ];
   if (BASE !== undefined) {
@@ -244,19 +289,29 @@ for (const c of cases) {
       ],
     ],
   ];
+  // Into agy from a Simple document of the same messages (peak/file: to the document's size).
+  if (c.doc !== undefined)
+    commands.push([
+      "continue into it",
+      [BIN, "continue", c.doc, "--with", c.name, "--out", out, "--no-resume"],
+    ]);
   const builds: [string, string][] = [["", BIN]];
   if (BASE !== undefined) builds.push([" (base)", join(BASE, "dist", "cli", "main.js")]);
   for (const [label, command] of commands) {
     for (const [suffix, bin] of builds) {
       const args = [bin, ...command.slice(1)];
       // continue writes a copy each run: a fresh target keeps runs alike.
-      if (label === "continue") rmSync(out, { recursive: true, force: true });
-      const m = label === "continue" ? medianFresh(args, out) : medians(args);
+      const fresh = label.startsWith("continue");
+      if (fresh) rmSync(out, { recursive: true, force: true });
+      const m = fresh ? medianFresh(args, out) : medians(args);
+      const base =
+        label === "continue into it" && c.doc !== undefined ? statSync(c.doc).size : size;
       rows.push({
         case: `${c.name} ${label}${suffix}`,
         ms: m.ms.toFixed(0),
         peak: mb(m.peak),
-        "peak/file": (m.peak / size).toFixed(2),
+        ...(base === size ? {} : { file: mb(base) }),
+        "peak/file": (m.peak / base).toFixed(2),
         "peak/raw read": (m.peak / read.peak).toFixed(2),
         "peak/load+toCommon": (m.peak / loaded.peak).toFixed(2),
         "ms/raw parse": (m.ms / parse.ms).toFixed(2),

@@ -292,6 +292,14 @@ export interface Store<Body> extends StoreProbe {
   ids(): string[];
   /** Load by exact id. Never modifies the source. */
   load(id: string): Transcript<Body>;
+  /**
+   * Load by exact id for one reading that needs no round trip (showing or
+   * converting the session): `read` gets the session while the store holds
+   * it open, and its result is returned. The Body may lack what only a save
+   * needs and may give its rows as they are read, once, and only inside
+   * `read`; it is never saved. Absent: `read(load(id))` does the same.
+   */
+  loadFor?<T>(id: string, read: (transcript: Transcript<Body>) => T): T;
   /** Write atomically; resumable by the harness. */
   save(transcript: Transcript<Body>, options?: SaveOptions): Saved;
   /** Remove the session's files inside the root; returns what was removed. */

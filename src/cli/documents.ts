@@ -9,7 +9,7 @@ import { parseToCommon } from "../convert.js";
 import { type Detected, describeForm, detectForm } from "../detect.js";
 import { TxcriptError } from "../errors.js";
 import { antigravityCodec } from "../harness/antigravity/index.js";
-import { loadConversationFile } from "../harness/antigravity/store.js";
+import { loadConversationFileFor } from "../harness/antigravity/store-file.js";
 import { codexCodec, codexText } from "../harness/codex/index.js";
 import { readRolloutText } from "../harness/codex/store.js";
 import { sampleOf } from "../sniff.js";
@@ -39,7 +39,7 @@ function readStoreFile(input: Input, detected: Detected): Transcript<Common> {
     );
   }
   if (detected.form === "antigravity")
-    return antigravityCodec.toCommon(loadConversationFile(input.origin));
+    return loadConversationFileFor(input.origin, (t) => antigravityCodec.toCommon(t));
   if (detected.form === "codex") {
     const text = readRolloutText(input.origin);
     return codexCodec.toCommon(codexText.parse(text, input.origin));

@@ -111,7 +111,10 @@ export function openStore(h: Harness, options?: StoreOptions): CommonStore | und
   return {
     harness: h,
     native: store,
-    load: (id) => h.codec.toCommon(store.load(id)),
+    load: (id) =>
+      store.loadFor
+        ? store.loadFor(id, (t) => h.codec.toCommon(t))
+        : h.codec.toCommon(store.load(id)),
     save: (transcript, saveOptions) =>
       store.save(
         h.codec.fromCommon(

@@ -508,8 +508,10 @@ describe("steps written", () => {
     const body = fromCommon(
       convo([use("b", { name: "Bash", command: "ls" })], [res("b", "x")]),
     ).body;
-    const lines = body
-      .transcript_full!.trimEnd()
+    expect(body.transcript_full).toBeUndefined(); // made as it is written
+    const lines = [...(body.mirror?.transcript_full ?? [])]
+      .join("")
+      .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.step_index, l.type, l.status])).toEqual([
@@ -520,8 +522,9 @@ describe("steps written", () => {
     expect(lines[1].tool_calls).toEqual([
       { name: "run_command", args: { CommandLine: "ls", WaitMsBeforeAsync: 2000 } },
     ]);
-    const compact = body
-      .transcript!.trimEnd()
+    const compact = [...(body.mirror?.transcript ?? [])]
+      .join("")
+      .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(compact[1].tool_calls).toEqual([

@@ -77,12 +77,35 @@ export interface AntigravityBody {
   transcript?: string;
   /** `brain/<id>/.system_generated/logs/transcript_full.jsonl`, verbatim. */
   transcript_full?: string;
+  /**
+   * The brain mirror as fromCommon makes it, in place of `transcript` and
+   * `transcript_full`: each file made from the steps a line at a time,
+   * anew on each iteration, so that it is never held whole (the store
+   * writes the lines as they are made; the text form joins them).
+   */
+  mirror?: { transcript: Iterable<string>; transcript_full: Iterable<string> };
   /** Where it was found (default `cli`). */
   lane?: AntigravityLane;
   /** The ACP lane's `<id>.meta` JSON sidecar, verbatim. */
   acp_meta?: string;
   /** `annotations/<id>.pbtxt`, verbatim: agy's picker title for the conversation. */
   annotation?: string;
+  /**
+   * Set only on a Body read to be shown once (`Store.loadFor`): the steps
+   * and `gen_metadata` rows, read from the database as they are iterated,
+   * once each (`gen_metadata` first), in idx order, so that no more than one
+   * row and its decoding is held at a time. Such a Body's `steps` holds only
+   * the rows a listing reads (the first and last step, the first user
+   * input, the latest checkpoint and planner step), its `gen_metadata` the
+   * latest few; it has no brain mirror nor other tables, and is never saved.
+   */
+  streams?: RowStreams;
+}
+
+/** The rows of a Body read to be shown, as the database gives them. */
+interface RowStreams {
+  gen_metadata: Iterable<GenMetadataRow>;
+  steps: Iterable<StepRow>;
 }
 
 export function emptyBody(id: string): AntigravityBody {

@@ -64,27 +64,53 @@ function defaultSource(type: number): number {
   }
 }
 
-/** Regenerate both mirror files from the steps (sorted by idx). */
+/** Regenerate both mirror files from the steps (sorted by idx), whole. */
 export function renderMirror(steps: readonly StepRow[]): Mirror {
-  const full: string[] = [];
-  const compact: string[] = [];
-  for (const row of [...steps].sort((a, b) => a.idx - b.idx)) {
-    if (row.status === StepStatus.ERROR) continue;
-    const { head, calls } = mirrorLine(row);
-    // `tool_calls` is the last key: the rest of the line is serialized once for both files.
-    const base = JSON.stringify(head);
-    if (calls.length === 0) {
-      full.push(base);
-      compact.push(base);
-    } else {
-      const open = base.slice(0, -1);
-      full.push(`${open},"tool_calls":${JSON.stringify(calls)}}`);
-      const strung = calls.map(({ name, args }) => ({ name, args: stringValues(args) }));
-      compact.push(`${open},"tool_calls":${JSON.stringify(strung)}}`);
+  return {
+    full: mirrorFile(steps, "full").join(""),
+    compact: mirrorFile(steps, "compact").join(""),
+  };
+}
+
+/**
+ * One mirror file made from the steps (sorted by idx) a line at a time,
+ * anew on each iteration: what fromCommon gives the store to write, so that
+ * the file is never held whole. `join("")` is the whole file.
+ */
+export function mirrorFile(steps: readonly StepRow[], which: keyof Mirror): MirrorFile {
+  return new MirrorFile(steps, which);
+}
+
+class MirrorFile implements Iterable<string> {
+  private readonly steps: readonly StepRow[];
+  private readonly which: keyof Mirror;
+
+  constructor(steps: readonly StepRow[], which: keyof Mirror) {
+    this.steps = steps;
+    this.which = which;
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    for (const row of [...this.steps].sort((a, b) => a.idx - b.idx)) {
+      if (row.status === StepStatus.ERROR) continue;
+      const { head, calls } = mirrorLine(row);
+      // `tool_calls` is the last key.
+      const base = JSON.stringify(head);
+      if (calls.length === 0) {
+        yield `${base}\n`;
+        continue;
+      }
+      const shown =
+        this.which === "full"
+          ? calls
+          : calls.map(({ name, args }) => ({ name, args: stringValues(args) }));
+      yield `${base.slice(0, -1)},"tool_calls":${JSON.stringify(shown)}}\n`;
     }
   }
-  const join = (lines: string[]) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`);
-  return { full: join(full), compact: join(compact) };
+
+  join(separator: string): string {
+    return [...this].join(separator);
+  }
 }
 
 interface MirrorCall {

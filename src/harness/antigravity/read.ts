@@ -77,12 +77,15 @@ export function toCommon(transcript: Transcript<AntigravityBody>): Transcript<Co
   const body = transcript.body;
   const meta = mergedMeta(body, transcript.meta);
   const models = new Map<number, string>();
-  for (const row of [...body.gen_metadata].sort((a, b) => a.idx - b.idx)) {
+  // A Body read to be shown gives its rows one at a time (body.ts, `streams`).
+  const { streams } = body;
+  const byIdx = (a: { idx: number }, b: { idx: number }) => a.idx - b.idx;
+  for (const row of streams?.gen_metadata ?? [...body.gen_metadata].sort(byIdx)) {
     const n = genMetadataEnum(row);
     const name = genMetadataModel(row);
     if (n !== undefined && name !== undefined) models.set(n, name);
   }
-  const steps = [...body.steps].sort((a, b) => a.idx - b.idx);
+  const steps = streams?.steps ?? [...body.steps].sort(byIdx);
   const messages: Message[] = [];
   const answered = new Set<string>();
   // The open user message collecting consecutive tool results.

@@ -12,6 +12,8 @@ import type {
   TrajectoryMetaRow,
 } from "./body.js";
 import { BOOKKEEPING_STEP_TYPES, IN_FLIGHT_STATUSES, StepType } from "./schema.js";
+import { BlobSlab } from "./slab.js";
+import { RECENT_GEN_METADATA } from "./summary.js";
 
 export const HARNESS = "antigravity";
 
@@ -145,6 +147,7 @@ export function rowReader<K extends KnownTable>(
   columns: readonly string[],
   file: string,
   offset = 0,
+  slab?: BlobSlab,
 ): (raw: unknown[], n: number) => RowOf<K> {
   const specs: readonly Column[] = KNOWN[table];
   const positions = specs.map((s) => columns.indexOf(s.name));
@@ -178,7 +181,12 @@ export function rowReader<K extends KnownTable>(
           row[spec.name] = value === null || typeof value === "string" ? value : bad("text");
           break;
         case "blob?":
-          row[spec.name] = value === null || value instanceof Uint8Array ? value : bad("a blob");
+          row[spec.name] =
+            value === null
+              ? null
+              : value instanceof Uint8Array
+                ? (slab?.keep(value) ?? value)
+                : bad("a blob");
           break;
         default:
           spec.kind satisfies never;
@@ -190,25 +198,41 @@ export function rowReader<K extends KnownTable>(
   };
 }
 
-/** Typed rows of a `SELECT *`-style statement, whatever columns the table has. */
+/**
+ * Typed rows of a `SELECT *`-style statement, whatever columns the table
+ * has, a row at a time (never SQLite's whole result and the typed rows at
+ * once); blobs into `slab` when one is given.
+ */
 export function typedRows<K extends KnownTable>(
   db: Db,
   table: K,
   sql: string,
   file: string,
+  slab?: BlobSlab,
 ): RowOf<K>[] {
   const stmt = db.prepare<[], unknown[]>(sql).raw();
   const read = rowReader(
     table,
     stmt.columns().map((c) => c.name),
     file,
+    0,
+    slab,
   );
-  return stmt.all().map(read);
+  const rows: RowOf<K>[] = [];
+  for (const raw of stmt.iterate()) rows.push(read(raw, rows.length));
+  return rows;
 }
 
+const bufferOf = (size: number) => Buffer.alloc(size);
+
 /** Every row of a known table, typed, in primary-key order. */
-function readTable<K extends KnownTable>(db: Db, table: K, file: string): RowOf<K>[] {
-  return typedRows(db, table, `SELECT * FROM ${table} ORDER BY ${ORDER[table]}`, file);
+function readTable<K extends KnownTable>(
+  db: Db,
+  table: K,
+  file: string,
+  slab: BlobSlab,
+): RowOf<K>[] {
+  return typedRows(db, table, `SELECT * FROM ${table} ORDER BY ${ORDER[table]}`, file, slab);
 }
 
 /** Tables in sqlite_schema order, without SQLite's own (`sqlite_*`). */
@@ -256,8 +280,9 @@ export function readDatabase(db: Db, file: string, id: string): AntigravityBody 
   const tables = tablesOf(db);
   const names = new Set(tables.map((t) => t.name));
   requireSteps(names, file);
+  const slab = new BlobSlab(bufferOf);
   const known = <K extends KnownTable>(table: K): RowOf<K>[] =>
-    names.has(table) ? readTable(db, table, file) : [];
+    names.has(table) ? readTable(db, table, file, slab) : [];
   try {
     return {
       id,
@@ -277,6 +302,78 @@ export function readDatabase(db: Db, file: string, id: string): AntigravityBody 
   } catch (error) {
     throw foreignLayout(error, file);
   }
+}
+
+/**
+ * The Body's database part for one showing (body.ts, `streams`): the small
+ * tables whole, the rows a listing reads, and the steps and `gen_metadata`
+ * as rows read while they are iterated. Valid only inside the read
+ * transaction that made it, and each stream once: the caller converts it
+ * there (`AntigravityStore.loadFor`).
+ */
+export function readShownDatabase(db: Db, file: string, id: string): AntigravityBody {
+  checkVersion(db, file);
+  const names = new Set(tablesOf(db).map((t) => t.name));
+  requireSteps(names, file);
+  const has = (table: KnownTable) => names.has(table);
+  const known = <K extends KnownTable>(table: K): RowOf<K>[] =>
+    has(table) ? readTable(db, table, file, new BlobSlab(bufferOf)) : [];
+  try {
+    return {
+      id,
+      trajectory_meta: known("trajectory_meta"),
+      steps: typedRows(db, "steps", LISTED_STEPS_SQL, file),
+      gen_metadata: has("gen_metadata")
+        ? typedRows(
+            db,
+            "gen_metadata",
+            `SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT ${RECENT_GEN_METADATA}`,
+            file,
+          )
+        : [],
+      executor_metadata: [],
+      parent_references: known("parent_references"),
+      battle_mode_infos: [],
+      trajectory_metadata_blob: known("trajectory_metadata_blob"),
+      extra_tables: [],
+      streams: {
+        gen_metadata: has("gen_metadata") ? streamTable(db, "gen_metadata", file) : [],
+        steps: streamTable(db, "steps", file),
+      },
+    };
+  } catch (error) {
+    throw foreignLayout(error, file);
+  }
+}
+
+/** The steps `listingRows` picks from a whole Body, and no other. */
+const LISTED_STEPS_SQL = `SELECT * FROM steps WHERE idx IN (
+  (SELECT min(idx) FROM steps),
+  (SELECT max(idx) FROM steps),
+  (SELECT min(idx) FROM steps WHERE step_type = ${StepType.USER_INPUT}),
+  (SELECT max(idx) FROM steps WHERE step_type = ${StepType.CHECKPOINT}),
+  (SELECT max(idx) FROM steps WHERE step_type = ${StepType.PLANNER_RESPONSE})) ORDER BY idx`;
+
+/** A known table's rows in primary-key order, read as they are iterated. */
+function streamTable<K extends KnownTable>(db: Db, table: K, file: string): Iterable<RowOf<K>> {
+  return {
+    *[Symbol.iterator]() {
+      try {
+        const stmt = db
+          .prepare<[], unknown[]>(`SELECT * FROM ${table} ORDER BY ${ORDER[table]}`)
+          .raw();
+        const read = rowReader(
+          table,
+          stmt.columns().map((c) => c.name),
+          file,
+        );
+        let n = 0;
+        for (const raw of stmt.iterate()) yield read(raw, n++);
+      } catch (error) {
+        throw foreignLayout(error, file);
+      }
+    },
+  };
 }
 
 /** Virtual tables (and their shadow tables' owner) cannot be recreated from rows. */

@@ -13,7 +13,8 @@
 
 import { readdirSync, realpathSync, renameSync, rmSync, type Stats, unlinkSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
+import type { Meta } from "../../common.js";
 import {
   ConflictError,
   describeCause,
@@ -71,7 +72,7 @@ import {
   readAnnotation,
   readTextIfPresent,
 } from "./store-discover.js";
-import { HARNESS, readDatabase, writeDatabase } from "./store-rows.js";
+import { HARNESS, readDatabase, readShownDatabase, writeDatabase } from "./store-rows.js";
 import { readSummaries, summariesPath, writeSummaryRow } from "./store-summaries.js";
 import { summaryRowFor } from "./summary-row.js";
 
@@ -82,27 +83,8 @@ export {
 } from "./paths.js";
 
 import { mergeAnnotation } from "./annotation.js";
-import type { AntigravityBody } from "./body.js";
+import { type AntigravityBody, emptyBody } from "./body.js";
 import { listingRows, summarize } from "./summary.js";
-
-/**
- * A conversation database named by path (a file given on the command
- * line). One in a store's `conversations/` folder loads through that
- * store, brain logs included; one anywhere else loads its rows alone.
- */
-export function loadConversationFile(path: string): Transcript<AntigravityBody> {
-  const id = basename(path).replace(/\.db$/i, "");
-  const dir = dirname(resolve(path));
-  if (basename(dir) === "conversations" && basename(path).endsWith(".db")) {
-    return new AntigravityStore({ root: dirname(dir), env: {} }).load(id);
-  }
-  const wal = checkFile(path);
-  const body = readSnapshot(path, (conn) => readDatabase(conn, path, id), {
-    harness: HARNESS,
-    wal,
-  });
-  return { meta: summarize(listingRows(body)).meta, body };
-}
 
 // ---------------------------------------------------------------------------
 // The store
@@ -249,31 +231,59 @@ export class AntigravityStore implements Store<AntigravityBody> {
   // -- load ----------------------------------------------------------------
 
   load(id: string): Transcript<AntigravityBody> {
-    const found = this.locate(id);
-    if (!found) {
-      const pb = this.lanes
-        .map((lane) => lanePaths(lane, id).pb)
-        .find((p) => statOrUndefined(p) !== undefined);
-      if (pb)
-        throw new UnsupportedError(
-          HARNESS,
-          "an encrypted conversation from agy before 1.0.4 (a lone .pb file), which txcript cannot read",
-          { file: pb },
-        );
-      throw this.notFound(id);
-    }
-    const { lane, db } = found;
+    const { lane, db } = this.found(id);
     const wal = checkFile(db);
     const body = readSnapshot(db, (conn) => readDatabase(conn, db, id), {
       harness: HARNESS,
       busyTimeoutMs: this.busyTimeoutMs,
       wal,
     });
-    const paths = lanePaths(lane, id);
-    for (const [key, file] of paths.logFiles) {
+    for (const [key, file] of lanePaths(lane, id).logFiles) {
       const text = readTextIfPresent(file);
       if (text !== undefined) body[key] = text;
     }
+    return this.withSidecars(lane, body);
+  }
+
+  /**
+   * Load for one reading that needs no round trip: `read` gets a Body whose
+   * steps and `gen_metadata` rows stream from the database inside its read
+   * transaction (body.ts, `streams`), without the brain mirror, so that a
+   * conversation is never held whole beside what is made of it.
+   */
+  loadFor<T>(id: string, read: (transcript: Transcript<AntigravityBody>) => T): T {
+    const { lane, db } = this.found(id);
+    const wal = checkFile(db);
+    const sidecars = this.withSidecars(lane, emptyBody(id));
+    return readSnapshot(
+      db,
+      (conn) => {
+        const body = { ...readShownDatabase(conn, db, id), ...sidecarsOf(sidecars.body) };
+        return read({ meta: this.metaOf(lane, body), body });
+      },
+      { harness: HARNESS, busyTimeoutMs: this.busyTimeoutMs, wal },
+    );
+  }
+
+  /** Where `<id>.db` is, or why it cannot be loaded. */
+  private found(id: string): Located {
+    const found = this.locate(id);
+    if (found) return found;
+    const pb = this.lanes
+      .map((lane) => lanePaths(lane, id).pb)
+      .find((p) => statOrUndefined(p) !== undefined);
+    if (pb)
+      throw new UnsupportedError(
+        HARNESS,
+        "an encrypted conversation from agy before 1.0.4 (a lone .pb file), which txcript cannot read",
+        { file: pb },
+      );
+    throw this.notFound(id);
+  }
+
+  /** The Body with its lane, ACP sidecar and annotation, and its meta. */
+  private withSidecars(lane: LaneRoot, body: AntigravityBody): Transcript<AntigravityBody> {
+    const paths = lanePaths(lane, body.id);
     if (lane.lane !== "cli") body.lane = lane.lane;
     if (lane.lane === "acp") {
       const sidecar = readTextIfPresent(paths.meta);
@@ -281,12 +291,16 @@ export class AntigravityStore implements Store<AntigravityBody> {
     }
     const annotation = readAnnotation(paths.annotation);
     assignDefined(body, "annotation", annotation);
+    return { meta: this.metaOf(lane, body), body };
+  }
+
+  private metaOf(lane: LaneRoot, body: AntigravityBody): Meta {
     const { meta } = summarize(listingRows(body));
     if (lane.lane === "acp" && meta.cwd === undefined) {
       const cwd = acpCwd(body.acp_meta);
       assignDefined(meta, "cwd", cwd);
     }
-    return { meta, body };
+    return meta;
   }
 
   // -- save ----------------------------------------------------------------
@@ -294,6 +308,8 @@ export class AntigravityStore implements Store<AntigravityBody> {
   save(transcript: Transcript<AntigravityBody>, options: SaveOptions = {}): Saved {
     const { body } = transcript;
     const id = checkPathComponent(transcript.meta.id, HARNESS);
+    if (body.streams !== undefined)
+      throw new InvalidRequestError(HARNESS, "a conversation read to be shown cannot be saved");
     if (body.id !== id) {
       throw new InvalidRequestError(
         HARNESS,
@@ -365,7 +381,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       if (!building) sweepTemps(logs);
       const files = [paths.db, paths.brain];
       for (const [key, file] of paths.logFiles) {
-        const text = body[key];
+        const text = body[key] ?? body.mirror?.[key];
         if (text !== undefined) {
           writeFileAtomic(join(logs, basename(file)), text);
           files.push(file);
@@ -529,6 +545,12 @@ export class AntigravityStore implements Store<AntigravityBody> {
     const found = this.locate(id);
     return found && fingerprintOf(found.lane, lanePaths(found.lane, id), id);
   }
+}
+
+/** What `withSidecars` adds to a Body. */
+function sidecarsOf(body: AntigravityBody): Partial<AntigravityBody> {
+  const { lane, acp_meta, annotation } = body;
+  return defined({ lane, acp_meta, annotation });
 }
 
 function realpathOrUndefined(path: string): string | undefined {

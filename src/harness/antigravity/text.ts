@@ -108,8 +108,10 @@ export function renderAntigravity(transcript: Transcript<AntigravityBody>): stri
       data: hex(r.data),
     }));
   }
-  assignDefined(doc, "transcript", b.transcript);
-  assignDefined(doc, "transcript_full", b.transcript_full);
+  const mirror = (pieces: Iterable<string> | undefined) =>
+    pieces === undefined ? undefined : [...pieces].join("");
+  assignDefined(doc, "transcript", b.transcript ?? mirror(b.mirror?.transcript));
+  assignDefined(doc, "transcript_full", b.transcript_full ?? mirror(b.mirror?.transcript_full));
   if (b.id !== rowsId(b)) doc.x_id = b.id;
   assignDefined(doc, "x_lane", b.lane);
   assignDefined(doc, "x_acp_meta", b.acp_meta);

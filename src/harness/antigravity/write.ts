@@ -26,7 +26,7 @@ import type { Common, FromCommonOptions, Transcript } from "../../transcript.js"
 import { renderAnnotation } from "./annotation.js";
 import type { AntigravityBody, StepRow } from "./body.js";
 import { isBlank, pathToUri } from "./decode.js";
-import { renderMirror } from "./mirror.js";
+import { mirrorFile } from "./mirror.js";
 import { stopToNative, toolResult } from "./read.js";
 import {
   CortexStepMetadata,
@@ -52,6 +52,7 @@ import {
   TRAJECTORY_TYPE_CLI,
   Workspace,
 } from "./schema.js";
+import { BlobSlab } from "./slab.js";
 import { type NativeCall, nativeCall } from "./tools.js";
 import { genericStep, resultText, typedStep } from "./write-steps.js";
 
@@ -69,6 +70,8 @@ interface Context {
   executionTurn: number;
   /** Parsed message timestamps (a turn's steps share them). */
   epochs: Map<Timestamp, EpochTime>;
+  /** Where the steps' bytes are kept. */
+  slab: BlobSlab;
 }
 
 function executionId(ctx: Context): string {
@@ -124,6 +127,7 @@ export function fromCommon(
     execution: "",
     executionTurn: -1,
     epochs: new Map(),
+    slab: new BlobSlab((size) => new Uint8Array(size)),
   };
 
   // Results pair with calls the assistant made; each call takes its first result.
@@ -173,9 +177,10 @@ export function fromCommon(
   if (desktop) body.lane = "desktop";
   // The title goes where agy's picker reads it, not into a step the model would see.
   if (given.title?.trim()) body.annotation = renderAnnotation(given.title);
-  const mirror = renderMirror(body.steps);
-  body.transcript = mirror.compact;
-  body.transcript_full = mirror.full;
+  body.mirror = {
+    transcript: mirrorFile(body.steps, "compact"),
+    transcript_full: mirrorFile(body.steps, "full"),
+  };
   return { meta: { ...given, id }, body };
 }
 
@@ -455,14 +460,19 @@ function stepRowFor(
   envelope: Envelope,
   idx: number,
 ): StepRow {
-  const metadata = writeEnvelope(ctx, idx, envelope);
+  const envelopeBytes = writeEnvelope(ctx, idx, envelope);
   const field = payloadField(type);
-  const stepPayloadBytes = encode((w) => {
-    w.uint(Step.step_type, type);
-    w.uint(Step.status, status);
-    w.bytes(Step.metadata, metadata);
-    w.bytes(field, payload);
-  });
+  // One copy of the step's bytes, in a slab; the metadata column is a view
+  // of the envelope inside it (the same bytes).
+  const stepPayloadBytes = ctx.slab.keep(
+    encode((w) => {
+      w.uint(Step.step_type, type);
+      w.uint(Step.status, status);
+      w.bytes(Step.metadata, envelopeBytes);
+      w.bytes(field, payload);
+    }),
+  );
+  const metadata = decode(stepPayloadBytes).bytesOf(Step.metadata) ?? envelopeBytes;
   return {
     idx,
     step_type: type,
