@@ -1,35 +1,10 @@
-/**
- * agy conversations shown and continued within a small heap (issue 31
- * item 9, issue 33 goal 6). An agy conversation of 30,000 steps (a 13 MB
- * database and 13 MB of brain mirror) is viewed as JSON and exported as
- * HTML by the CLI with a 36 MB V8 heap, and a Simple document of as many
- * messages is continued into agy with the same heap. A command that holds
- * every step row, the brain mirror and the Common transcript at once (as
- * `view`, `export` and every other showing did), or a writer that holds
- * every step's bytes and both mirror files whole before saving (as
- * `continue` into agy did), needs well over 48 MB and dies out of memory;
- * one that converts the rows as it reads them, and writes the mirror a
- * line at a time, needs under 32 MB. TXCRIPT_TEST_BIN=<an older
- * dist/cli/main.js> shows those failing.
- */
-
-import { spawnSync } from "node:child_process";
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { continueInto } from "../../src/local.js";
 import type { Common } from "../../src/transcript.js";
-import { BIN, ROOT, TEST_CACHE } from "../support/cli.js";
+import { runWithHeap } from "../support/cli.js";
 
 const N = 30_000;
 const HEAP_MB = 36;
@@ -66,28 +41,12 @@ afterAll(() => {
 });
 
 /** Run the CLI with a small heap, stdout to a file; its status, stderr and output. */
-function runSmall(
-  name: string,
-  args: string[],
-): { status: number | null; err: string; out: string } {
-  const out = join(home, `out-${name}`);
-  const fd = openSync(out, "w");
-  try {
-    const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", TXCRIPT_CACHE: TEST_CACHE },
-      cwd: ROOT,
-      stdio: ["ignore", fd, "pipe"],
-      encoding: "utf8",
-      timeout: 300_000,
-    });
-    return { status: r.status, err: (r.stderr ?? "").slice(0, 2000), out };
-  } finally {
-    closeSync(fd);
-  }
+function runSmall(name: string, args: string[]) {
+  return runWithHeap(HEAP_MB, home, join(home, `out-${name}`), args);
 }
 
-function succeeded(r: { status: number | null; err: string }): void {
-  expect(r.err.split("\n")[0] ?? "").not.toMatch(/heap|memory|Invalid string length/i);
+function succeeded(r: { status: number | null; stderr: string }): void {
+  expect(r.stderr.split("\n")[0] ?? "").not.toMatch(/heap|memory|Invalid string length/i);
   expect(r.status).toBe(0);
 }
 
@@ -124,7 +83,7 @@ describe("a large agy conversation within a small heap", () => {
       "--no-resume",
     ]);
     succeeded(r);
-    const copy = /session ([0-9a-f-]{36})/.exec(r.err)?.[1] ?? "";
+    const copy = /session ([0-9a-f-]{36})/.exec(r.stderr)?.[1] ?? "";
     expect(copy).not.toBe("");
     const root = join(out, "antigravity-cli");
     expect(statSync(join(root, "conversations", `${copy}.db`)).size).toBeGreaterThan(N * 100);

@@ -10,7 +10,6 @@
  * TXCRIPT_TEST_BIN=<an older dist/cli/main.js> shows it.
  */
 
-import { spawnSync } from "node:child_process";
 import {
   closeSync,
   mkdirSync,
@@ -24,7 +23,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, ROOT, TEST_CACHE } from "../support/cli.js";
+import { runWithHeap } from "../support/cli.js";
 
 const SID = "e0e0e0e0-0000-4000-8000-00000000e0e0";
 const CODEX_ID = "e1e1e1e1-0000-4000-8000-00000000e1e1";
@@ -79,21 +78,9 @@ afterAll(() => {
 });
 
 /** Run the CLI with a small heap, stdout to a file; its status, stderr and output's path. */
-function runSmall(args: string[]): { status: number | null; stderr: string; out: string } {
-  const out = join(home, `out-${args.join("-").replace(/[^a-z0-9-]/gi, "_")}`);
-  const fd = openSync(out, "w");
-  try {
-    const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", TXCRIPT_CACHE: TEST_CACHE },
-      cwd: ROOT,
-      stdio: ["ignore", fd, "pipe"],
-      encoding: "utf8",
-      timeout: 300_000,
-    });
-    return { status: r.status, stderr: (r.stderr ?? "").slice(0, 2000), out };
-  } finally {
-    closeSync(fd);
-  }
+function runSmall(args: string[]) {
+  const name = args.join("-").replace(/[^a-z0-9-]/gi, "_");
+  return runWithHeap(HEAP_MB, home, join(home, `out-${name}`), args);
 }
 
 describe("a large JSONL session shown with a heap smaller than its Body and transcript", () => {

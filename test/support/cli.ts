@@ -4,7 +4,7 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,4 +54,29 @@ export function txcript(args: readonly string[], options: RunOptions = {}): RunR
   });
   if (result.error) throw result.error;
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Run the CLI with a V8 heap of `heapMb`, stdout into the file `out` (so no
+ * output is held here); its status and the head of its stderr.
+ */
+export function runWithHeap(
+  heapMb: number,
+  home: string,
+  out: string,
+  args: readonly string[],
+): { status: number | null; stderr: string; out: string } {
+  const fd = openSync(out, "w");
+  try {
+    const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMb}`, BIN, ...args], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", TXCRIPT_CACHE: TEST_CACHE },
+      cwd: ROOT,
+      stdio: ["ignore", fd, "pipe"],
+      encoding: "utf8",
+      timeout: 300_000,
+    });
+    return { status: r.status, stderr: (r.stderr ?? "").slice(0, 2000), out };
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -10,42 +10,19 @@
 
 import { basename, dirname } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
-import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
-import { jsonFromText } from "../../json.js";
-import { checkLineCount } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { obj } from "../shared/fields.js";
+import { jsonObjectLines } from "../shared/json-lines.js";
 import type { GrokBody } from "./body.js";
 import { grokMeta } from "./meta.js";
 
 const HEADER = "grok_session";
 
-/**
- * The JSON object on every line of `text` (blank lines skipped). A last
- * line cut short (no newline after it, not JSON) is dropped.
- */
+/** The JSON object on every line of `text`; a last line cut short is dropped after good ones. */
 export function jsonLines(text: string, origin?: string): JsonObject[] {
-  checkLineCount(text, "grok", origin);
-  // A plain split and a trimmed `\r` cost less than a regular expression split (bench/grok.bench.ts).
-  const lines = text.split("\n");
-  const out: JsonObject[] = [];
-  for (const [i, raw] of lines.entries()) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = jsonFromText(line);
-    } catch {
-      if (i === lines.length - 1 && out.length > 0) break;
-      throw new ParseError("grok", "not a JSON line", { file: origin, at: `line ${i + 1}` });
-    }
-    if (!isJsonObject(value))
-      throw new ParseError("grok", "expected a JSON object", { file: origin, at: `line ${i + 1}` });
-    out.push(value);
-  }
-  return out;
+  return jsonObjectLines(text, "grok", origin, "after-rows");
 }
 
 /** A session's id when nothing inside names it: its folder's name for `updates.jsonl`, the file's name otherwise. */

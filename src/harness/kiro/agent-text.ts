@@ -10,13 +10,11 @@
  */
 
 import { basename, dirname } from "node:path";
-import { isJsonObject, type JsonObject } from "../../common.js";
-import { ParseError } from "../../errors.js";
+import { isJsonObject } from "../../common.js";
 import { stableUuid } from "../../ids.js";
-import { jsonFromText } from "../../json.js";
-import { checkLineCount } from "../../lines.js";
 import { EPOCH, normalizeTimestamp } from "../../time.js";
 import type { Transcript } from "../../transcript.js";
+import { jsonObjectLines } from "../shared/json-lines.js";
 import { agentMeta } from "./agent-meta.js";
 import type { KiroAgentBody } from "./body.js";
 
@@ -34,32 +32,9 @@ export function isAgentLine(line: string): boolean {
   return HEADER_LINE.test(line) || ROW_LINE.test(line);
 }
 
-/** The rows of `text`: one JSON object a line; a cut last line is left out. */
-function agentLines(text: string, origin?: string): JsonObject[] {
-  checkLineCount(text, "kiro", origin);
-  const lines = text.split("\n");
-  const out: JsonObject[] = [];
-  for (const [i, raw] of lines.entries()) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = jsonFromText(line);
-    } catch {
-      // The last line with no newline after it: Kiro is still writing it.
-      if (i === lines.length - 1) continue;
-      throw new ParseError("kiro", "not a JSON line", { file: origin, at: `line ${i + 1}` });
-    }
-    if (!isJsonObject(value))
-      throw new ParseError("kiro", "expected a JSON object", { file: origin, at: `line ${i + 1}` });
-    out.push(value);
-  }
-  return out;
-}
-
 /** A session of the agent engine from its text; its id from its folder's name when read from disk. */
 export function parseAgent(text: string, origin?: string): Transcript<KiroAgentBody> {
-  const lines = agentLines(text, origin);
+  const lines = jsonObjectLines(text, "kiro", origin, "always");
   const head = lines[0]?.[AGENT_HEADER];
   const session = isJsonObject(head) ? head : {};
   const rows = isJsonObject(head) ? lines.slice(1) : lines;
