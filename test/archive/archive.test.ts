@@ -199,6 +199,11 @@ describe("two machines", () => {
   });
 
   it("serves the archive in the web app: both machines listed, a colleague's words found and shown", async () => {
+    // The CLI's answers first: a synchronous run between two fetches stalls
+    // this process's event loop, and a kept-alive socket the server closed
+    // meanwhile would be reused ("other side closed"), as seen under load.
+    const cli = JSON.parse(run(a, ["list", "--json", "--archive", url]).stdout).sessions;
+    const byCli = JSON.parse(run(a, ["query", "--json", "--archive", url, mb.prompt]).stdout).hits;
     const served = start(a, ["serve", "--port", "0", "--archive", url]);
     try {
       const base = await address(served.child);
@@ -209,7 +214,6 @@ describe("two machines", () => {
       };
       const list = await (await get("/api/sessions?limit=500")).json();
       // The same sessions as `list --archive` (the CLI's door to the same archive).
-      const cli = JSON.parse(run(a, ["list", "--json", "--archive", url]).stdout).sessions;
       expect(list.total).toBe(cli.length);
       expect(cli.length).toBeGreaterThanOrEqual(13);
       const ids = list.sessions.map((s: { id: string }) => s.id);
@@ -217,9 +221,6 @@ describe("two machines", () => {
       const search = await (await get(`/api/search?q=${encodeURIComponent(mb.prompt)}`)).json();
       const found = search.hits.map((h: { id: string }) => h.id);
       expect(found).toContain(mb.id);
-      const byCli = JSON.parse(
-        run(a, ["query", "--json", "--archive", url, mb.prompt]).stdout,
-      ).hits;
       expect(found).toEqual(byCli.map((h: { id: string }) => h.id));
       const hit = list.sessions.find((s: { id: string }) => s.id === mb.id);
       const page = await (await get(`/s/${hit.harness}/${mb.id}`)).text();
@@ -240,11 +241,11 @@ describe("two machines", () => {
       const hit = JSON.parse(run(a, ["list", "--json", "--archive", url]).stdout).sessions.find(
         (s: { id: string }) => s.id === mb.id,
       );
+      const before = sql(name, "SELECT count(*) FROM txcript.sessions");
       const page = await (await fetch(`${base}/s/${hit.harness}/${mb.id}`)).text();
       expect(page).toContain('id="continue"');
       expect(page).not.toContain('id="delete"');
       expect(page).not.toContain("Delete");
-      const before = sql(name, "SELECT count(*) FROM txcript.sessions");
       const r = await fetch(`${base}/api/sessions/${hit.harness}/${mb.id}/delete`, {
         method: "POST",
         headers: { Authorization: `Bearer ${token}`, Origin: base },
