@@ -91,7 +91,7 @@ export interface AgentSession {
 export const AGENT_MESSAGES = "messages.jsonl";
 export const AGENT_METADATA = "session.json";
 /** A session folder's subagent transcripts, flat (depth is in no path) [KAS spec 3.4]. */
-export const SUB_EXECUTIONS = "sub-executions";
+const SUB_EXECUTIONS = "sub-executions";
 
 /** A root session's subagent transcripts: every regular `sub-executions/<uuid>.jsonl`, by name. */
 function subExecutions(root: AgentSession): AgentSession[] {
