@@ -22,7 +22,7 @@ import type { Codec, Common, Transcript } from "../../transcript.js";
 import { imageItem, sourceImageWithData } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
-import { type CursorBody, type CursorChatBody, chatPrompts, roleOf } from "./body.js";
+import { type CursorBody, type CursorChatBody, chatPrompts, graphTurns, roleOf } from "./body.js";
 import { desktopMessages } from "./desktop.js";
 import { desktopMeta } from "./desktop-meta.js";
 import { blobModel, chatMeta, cursorTime, userText, wrapUserText } from "./meta.js";
@@ -163,11 +163,51 @@ function toCommon(t: Transcript<CursorBody>): Transcript<Common> {
     const m = messageOf(blob, blob.content, at);
     if (m) body.push(m);
   }
-  // No blob is a message (the store holds only the protobuf graph): the prompt history, once.
+  // No blob is a message (the store holds only the protobuf graph): the graph, else the prompt history.
+  if (body.length === 0) body.push(...graphMessages(t.body, meta.timestamp));
   if (body.length === 0)
     for (const text of chatPrompts(t.body))
       body.push({ role: "user", content: [{ type: "text", text }], timestamp: meta.timestamp });
   return { meta, body };
+}
+
+/** One decoded graph step as a block; undefined for a marker (missing or unknown blob). */
+function graphBlock(step: JsonObject, id: string): Block | undefined {
+  if (typeof step.assistant === "string")
+    return step.assistant === "" ? undefined : { type: "text", text: step.assistant };
+  if (typeof step.thinking === "string") return { type: "thinking", text: step.thinking };
+  if (typeof step.tool !== "string") return undefined;
+  const callId = str(step, "tool_call_id") ?? id;
+  if (step.tool === "shell" && typeof step.command === "string") {
+    const workdir = str(step, "working_directory");
+    return {
+      type: "tool_use",
+      id: callId,
+      tool: { name: "Bash", command: step.command, ...(workdir ? { workdir } : {}) },
+    };
+  }
+  const { tool: name, ...input } = step;
+  return { type: "tool_use", id: callId, tool: { name: "Raw", tool_name: name, input } };
+}
+
+/**
+ * The turn graph as messages (docs/formats/cursor.md "The turn graph"):
+ * each agent turn's prompt, then its steps as one assistant message. The
+ * graph records no times: every message takes the session's.
+ */
+function graphMessages(body: CursorChatBody, at: Timestamp): Message[] {
+  const out: Message[] = [];
+  for (const [n, turn] of graphTurns(body).entries()) {
+    const text = str(obj(turn, "user"), "text");
+    if (text) out.push({ role: "user", content: [{ type: "text", text }], timestamp: at });
+    const steps = Array.isArray(turn.steps) ? turn.steps : [];
+    const content = steps.flatMap((s, k) => {
+      const b = isJsonObject(s) ? graphBlock(s, `cursor-step:${n + 1}.${k + 1}`) : undefined;
+      return b === undefined ? [] : [b];
+    });
+    if (content.length > 0) out.push({ role: "assistant", content, timestamp: at });
+  }
+  return out;
 }
 
 /** A Common block as a chat-store part; `names` gives a tool result its call's tool name. */
