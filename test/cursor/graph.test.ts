@@ -111,6 +111,19 @@ describe("Cursor chat store turn graph", () => {
     ]);
   });
 
+  it("reads a huge graph of missing turns as markers, without a message", () => {
+    const ids = Array.from({ length: 100_000 }, (_, i) =>
+      createHash("sha256").update(String(i)).digest(),
+    );
+    const root = encode((w) => {
+      for (const id of ids) w.bytes(8, id);
+    });
+    const rootId = createHash("sha256").update(root).digest("hex");
+    const turns = turnGraph(rootId, (id) => (id === rootId ? root : undefined));
+    expect(turns).toHaveLength(100_000);
+    expect(turns?.every((t) => typeof t.missing === "string")).toBe(true);
+  });
+
   it("never throws on random blobs, and every turn is an object", () => {
     fc.assert(
       fc.property(fc.array(fc.uint8Array({ maxLength: 80 }), { maxLength: 8 }), (raw) => {

@@ -271,6 +271,16 @@ describe("Kiro agent-engine sessions", () => {
     expect(found.skipped[0]?.path).toBe(join(dir, `${SUB_ID}.jsonl`));
     expect(found.skipped[0]?.reason).toMatch(/not a JSON line/);
     expect(() => store.load(`${AGENT_ID}.${SUB_ID}`)).toThrow(ParseError);
+    // A hostile line (deeply nested) is one line of error, not a crash.
+    writeFileSync(join(dir, `${SUB_ID}.jsonl`), `${"[".repeat(100_000)}${"]".repeat(100_000)}\n`);
+    let error: unknown;
+    try {
+      store.load(`${AGENT_ID}.${SUB_ID}`);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(Error);
+    expect(error instanceof Error ? error.message : "").not.toContain("\n");
   });
 
   it("round-trips messages.jsonl byte for byte through the text form, and detects it", () => {
