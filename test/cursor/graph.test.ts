@@ -52,6 +52,24 @@ describe("Cursor chat store turn graph", () => {
             id: "tc-1",
             tool: { name: "Bash", command: "npm test", workdir: CWD },
           },
+        ],
+        timestamp: at,
+      },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "tc-1",
+            content: "1 failing\nnpm ERR!",
+            is_error: true,
+          },
+        ],
+        timestamp: at,
+      },
+      {
+        role: "assistant",
+        content: [
           {
             type: "tool_use",
             id: "cursor-step:1.4",
@@ -74,7 +92,7 @@ describe("Cursor chat store turn graph", () => {
     expect(JSON.stringify(turns?.[0])).toContain('"missing"');
     expect(turns?.[0]?.request_id).toBe("req-1");
     const listed = (await store.discover()).sessions.find((s) => s.id === ID);
-    expect(listed?.message_count).toBe(4);
+    expect(listed?.message_count).toBe(4); // an estimate: a prompt and a reply per turn
     // The text form carries the decoded graph and reads back to the same messages.
     const text = cursor.text.render(t);
     const back = cursor.text.parse(text);
@@ -156,6 +174,7 @@ describe("Cursor chat store turn graph", () => {
     expect(view.status).toBe(0);
     expect(view.stdout).toContain("Why does npm test fail?");
     expect(view.stdout).toContain("npm test");
+    expect(view.stdout).toContain("1 failing");
     expect(view.stdout).toContain("Fixed: the tax constant was wrong.");
     expect(hashTree(root)).toEqual(before);
   });

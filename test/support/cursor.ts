@@ -275,14 +275,21 @@ export function graphBlobs(): { blobs: Buffer[]; root: string } {
   const assistant = (text: string) => put(encode((w) => w.message(1, (m) => m.string(1, text))));
   const thinking = (text: string) =>
     put(encode((w) => w.message(3, (m) => m.string(1, text).uint(2, 1200))));
-  // ToolCall {1: ShellToolCall {1: ShellArgs {1: command, 2: working_directory, 3: timeout, 4: tool_call_id}}}.
+  // ToolCall {1: ShellToolCall {1: ShellArgs {1: command, 2: working_directory, 3: timeout,
+  // 4: tool_call_id}, 2: ShellResult {2: ShellFailure {1: command, 3: exit_code, 5: stdout, 6: stderr}}}}.
   const shell = put(
     encode((w) =>
       w.message(2, (c) =>
         c.message(1, (s) =>
-          s.message(1, (a) =>
-            a.string(1, "npm test").string(2, CWD).uint(3, 30000).string(4, "tc-1"),
-          ),
+          s
+            .message(1, (a) =>
+              a.string(1, "npm test").string(2, CWD).uint(3, 30000).string(4, "tc-1"),
+            )
+            .message(2, (r) =>
+              r.message(2, (f) =>
+                f.string(1, "npm test").uint(3, 1).string(5, "1 failing").string(6, "npm ERR!"),
+              ),
+            ),
         ),
       ),
     ),

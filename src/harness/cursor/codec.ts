@@ -15,6 +15,7 @@ import {
   type Json,
   type JsonObject,
   type Message,
+  type ToolResultBlock,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { EPOCH, type Timestamp, timestampMillis } from "../../time.js";
@@ -190,22 +191,46 @@ function graphBlock(step: JsonObject, id: string): Block | undefined {
   return { type: "tool_use", id: callId, tool: { name: "Raw", tool_name: name, input } };
 }
 
+/** A graph shell call's result as a tool_result (stdout, then stderr); none when it has none. */
+function graphResult(step: JsonObject, id: string): ToolResultBlock | undefined {
+  const r = obj(step, "result");
+  const status = str(r, "status");
+  if (r === undefined || status === undefined) return undefined;
+  const output = [str(r, "stdout"), str(r, "stderr")].filter((x) => x !== undefined && x !== "");
+  const content = status === "success" || output.length > 0 ? output.join("\n") : `[${status}]`;
+  const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
+  if (status !== "success") block.is_error = true;
+  return block;
+}
+
 /**
  * The turn graph as messages (docs/formats/cursor.md "The turn graph"):
- * each agent turn's prompt, then its steps as one assistant message. The
- * graph records no times: every message takes the session's.
+ * each agent turn's prompt, then its steps as assistant messages, a shell
+ * call's result on a user message of its own between them. The graph
+ * records no times: every message takes the session's.
  */
 function graphMessages(body: CursorChatBody, at: Timestamp): Message[] {
   const out: Message[] = [];
   for (const [n, turn] of graphTurns(body).entries()) {
     const text = str(obj(turn, "user"), "text");
     if (text) out.push({ role: "user", content: [{ type: "text", text }], timestamp: at });
+    let reply: Message | undefined;
     const steps = Array.isArray(turn.steps) ? turn.steps : [];
-    const content = steps.flatMap((s, k) => {
-      const b = isJsonObject(s) ? graphBlock(s, `cursor-step:${n + 1}.${k + 1}`) : undefined;
-      return b === undefined ? [] : [b];
-    });
-    if (content.length > 0) out.push({ role: "assistant", content, timestamp: at });
+    for (const [k, s] of steps.entries()) {
+      if (!isJsonObject(s)) continue;
+      const b = graphBlock(s, `cursor-step:${n + 1}.${k + 1}`);
+      if (b === undefined) continue;
+      if (reply === undefined) {
+        reply = { role: "assistant", content: [], timestamp: at };
+        out.push(reply);
+      }
+      reply.content.push(b);
+      const result = b.type === "tool_use" ? graphResult(s, b.id) : undefined;
+      if (result !== undefined) {
+        out.push({ role: "user", content: [result], timestamp: at });
+        reply = undefined;
+      }
+    }
   }
   return out;
 }

@@ -7,7 +7,8 @@
  * `{1: user message blob id, 2: step blob ids, 3: request id}`; 2: a shell
  * turn); a user message blob is `UserMessage {1: text, 2: message id}`; a
  * step blob is `ConversationStep` (1: `AssistantMessage {1: text}`, 2: a
- * `ToolCall`, 3: `ThinkingMessage {1: text, 2: duration_ms}`). Blob ids
+ * `ToolCall`, 3: `ThinkingMessage {1: text, 2: duration_ms}`); a shell
+ * call is `ShellToolCall {1: ShellArgs, 2: ShellResult}`. Blob ids
  * are 32 raw bytes (SHA-256), the blobs table's ids in hex. Anything not
  * in that shape is kept as a marker, never guessed at.
  */
@@ -50,7 +51,40 @@ function blobId(b: Uint8Array | undefined): string | undefined {
   return b !== undefined && b.length === 32 ? hex(b) : undefined;
 }
 
-/** A `ToolCall` as JSON: its tool's name and field; a shell call's `ShellArgs` fields. */
+/** `ShellResult`'s oneof `result`: field number to name. */
+const SHELL_RESULTS: ReadonlyMap<number, string> = new Map([
+  [1, "success"],
+  [2, "failure"],
+  [3, "timeout"],
+  [4, "rejected"],
+  [5, "spawn_error"],
+  [7, "permission_denied"],
+]);
+
+/**
+ * A `ShellResult` as JSON: its case; for `success` and `failure` (the same
+ * first fields: 3 exit_code, 5 stdout, 6 stderr) the exit code and output.
+ */
+function shellResult(result: ProtoMessage): JsonObject | undefined {
+  for (const [no, status] of SHELL_RESULTS) {
+    const r = result.message(no);
+    if (r === undefined) continue;
+    const out: JsonObject = { status };
+    if (no <= 2) {
+      const code = r.uint(3);
+      // int32: a negative exit code is a ten-byte varint, read as its low 32 bits.
+      if (code !== undefined) out.exit_code = code > 0x7fffffff ? (code % 2 ** 32) - 2 ** 32 : code;
+      const stdout = r.string(5);
+      if (stdout) out.stdout = stdout;
+      const stderr = r.string(6);
+      if (stderr) out.stderr = stderr;
+    }
+    return out;
+  }
+  return undefined;
+}
+
+/** A `ToolCall` as JSON: its tool's name and field; a shell call's `ShellArgs` fields and result. */
 function toolStep(call: ProtoMessage): JsonObject {
   for (let i = 0; i < call.length; i++) {
     const no = call.fieldNo(i);
@@ -66,6 +100,10 @@ function toolStep(call: ProtoMessage): JsonObject {
       if (dir) step.working_directory = dir;
       const id = args?.string(4);
       if (id) step.tool_call_id = id;
+      // ShellToolCall {2: ShellResult}.
+      const result = call.message(1)?.message(2);
+      const r = result === undefined ? undefined : shellResult(result);
+      if (r !== undefined) step.result = r;
     }
     return step;
   }
