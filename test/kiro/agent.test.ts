@@ -230,8 +230,18 @@ describe("Kiro agent-engine sessions", () => {
       join(root, "sessions", BUCKET, AGENT_ID, "session.json"),
     ]);
     const t = kiro.codec.toCommon(store.load(subId));
-    expect(t.meta).toMatchObject({ id: subId, timestamp: "2026-07-29T10:03:20Z" });
-    expect(t.body.map((m) => [m.role, m.content.map((b) => b.type)])).toEqual([
+    expect(t.meta).toMatchObject({
+      id: subId,
+      title: "researcher",
+      timestamp: "2026-07-29T10:00:15Z",
+    });
+    // Its prompt, from the root's start row, opens it.
+    expect(t.body[0]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "find the tax constant" }],
+      timestamp: "2026-07-29T10:00:15Z",
+    });
+    expect(t.body.slice(1).map((m) => [m.role, m.content.map((b) => b.type)])).toEqual([
       ["assistant", ["thinking", "text", "tool_use"]],
       ["user", ["tool_result"]],
       ["assistant", ["tool_use"]],
@@ -239,15 +249,20 @@ describe("Kiro agent-engine sessions", () => {
       ["assistant", ["text"]],
     ]);
     // The nested subagent's failure is an error result naming why.
-    expect(t.body[3]?.content[0]).toMatchObject({
+    expect(t.body[4]?.content[0]).toMatchObject({
       tool_use_id: "sub-2",
       content: "timed out",
       is_error: true,
     });
-    expect(t.body[0]?.content[2]).toMatchObject({
+    expect(t.body[1]?.content[2]).toMatchObject({
       id: "x-t1",
       tool: { name: "Bash", command: "grep -n TAX cart.js" },
     });
+    // The text form keeps the start row: title and prompt come back.
+    const text = kiro.text.render(store.load(subId));
+    expect(text.split("\n")[0]).toMatch(/^\{"kiro_agent_session":\{\},"kiro_agent_start":/);
+    expect(kiro.text.render(kiro.text.parse(text))).toBe(text);
+    expect(kiro.codec.toCommon(kiro.text.parse(text)).body[0]).toEqual(t.body[0]);
     // The root's call to the subagent has the sub-execution's id as its own.
     const parent = kiro.codec.toCommon(store.load(AGENT_ID));
     const call = parent.body
@@ -429,11 +444,12 @@ describe("txcript with Kiro agent-engine sessions", () => {
     const rows = doc.sessions.map((s) => [s.id, s.title, s.cwd]);
     expect(rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
       [AGENT_ID, "Fix the cart total", "/work/shop"],
-      [`${AGENT_ID}.${SUB_ID}`, null, "/work/shop"],
+      [`${AGENT_ID}.${SUB_ID}`, "researcher", "/work/shop"],
     ]);
     const sub = txcript(["view", `${AGENT_ID}.${SUB_ID}`, "--no-pager"], { env });
     expect(sub.status).toBe(0);
     expect(sub.stdout).toContain("grep -n TAX cart.js");
+    expect(sub.stdout).toContain("find the tax constant");
     expect(sub.stdout).toContain("TAX is in cart.js");
     const view = txcript(["view", AGENT_ID, "--no-pager"], { env });
     expect(view.status).toBe(0);

@@ -32,9 +32,9 @@ import {
   laneRow,
   listedFingerprint,
 } from "../shared/store-read-only.js";
-import { agentKind, agentMeta, payloadOf } from "./agent-meta.js";
+import { agentKind, agentMeta, payloadOf, timeOf } from "./agent-meta.js";
 import { parseAgent } from "./agent-text.js";
-import { entryKind, type KiroAgentBody, type KiroBody, type KiroSessionBody } from "./body.js";
+import { entryKind, type KiroAgentBody, type KiroBody, type KiroSessionBody, str } from "./body.js";
 import { columnTime, conversationMeta, historyOf } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 import {
@@ -196,17 +196,46 @@ export class KiroStore implements Store<KiroBody> {
     const meta = agentMeta(session, s.id);
     // Kiro finds a session by its folder's name, whatever the metadata says.
     meta.id = s.id;
+    let start: JsonObject | undefined;
     if (s.parent !== undefined) {
       const root = agentMeta(metadata);
       if (root.cwd) meta.cwd = root.cwd;
       if (root.model) meta.model = root.model;
+      start = this.subStart(s);
+      const name = start === undefined ? undefined : str(payloadOf(start), "subAgentName");
+      if (name) meta.title = name;
+      // It began when its root started it.
+      const began = start === undefined ? undefined : timeOf(start.timestamp);
+      if (began !== undefined) meta.timestamp = began;
     }
     if (meta.timestamp === EPOCH)
       meta.timestamp =
         t.meta.timestamp !== EPOCH
           ? t.meta.timestamp
           : timestampFromMillis(statSync(s.messages).mtimeMs);
-    return { meta, body: { layout: "agent", session, rows: t.body.rows } };
+    const body: KiroAgentBody = { layout: "agent", session, rows: t.body.rows };
+    if (start !== undefined) body.start = start;
+    return { meta, body };
+  }
+
+  /**
+   * The root's `sub_agent_start` row naming a subagent's transcript, when
+   * the root's `messages.jsonl` reads and holds one; a root that does not
+   * read leaves the subagent without it (the root's own listing names why).
+   */
+  private subStart(s: AgentSession): JsonObject | undefined {
+    const name = s.id.slice((s.parent ?? "").length + 1);
+    let rows: JsonObject[];
+    try {
+      const path = join(s.dir, AGENT_MESSAGES);
+      rows = parseAgent(readSessionText("kiro", path), path).body.rows;
+    } catch {
+      return undefined;
+    }
+    return rows.find((r) => {
+      const p = payloadOf(r);
+      return p?.type === "sub_agent_start" && p.subSessionId === name;
+    });
   }
 
   private loadSession(id: string): Transcript<KiroSessionBody> {
