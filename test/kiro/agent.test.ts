@@ -9,7 +9,7 @@
  * binary (list, view, query), leaving the files untouched.
  */
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -27,6 +27,8 @@ import {
   createKiroAgentSessions,
   everyKindAgentSession,
   row,
+  SUB_ID,
+  subAgentRows,
 } from "../support/kiro-agent.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 
@@ -198,6 +200,104 @@ describe("Kiro agent-engine sessions", () => {
     ]);
   });
 
+  it("lists each subagent transcript as a sub-session of its root, and reads its rows", async () => {
+    const fork = "sess_00000000-0000-4000-8000-000000000004";
+    const { root, store } = storeWith(
+      { ...everyKindAgentSession(), subs: { [SUB_ID]: subAgentRows() } },
+      // A fork copies the sub-execution files it references, under the same names.
+      {
+        id: fork,
+        session: agentSessionJson(fork, { parentSessionId: AGENT_ID }),
+        rows: [row("f1", { type: "user", content: "forked" }, 70)],
+        subs: { [SUB_ID]: subAgentRows() },
+      },
+    );
+    const subPath = join(root, "sessions", BUCKET, AGENT_ID, "sub-executions", `${SUB_ID}.jsonl`);
+    const subId = `${AGENT_ID}.${SUB_ID}`;
+    const found = await store.discover();
+    expect(found.skipped).toEqual([]);
+    expect(found.sessions.find((s) => s.id === subId)).toMatchObject({
+      path: subPath,
+      lane: "subagent",
+      parent_id: AGENT_ID,
+      message_count: 5,
+      meta: { id: subId, cwd: "/work/shop", model: "claude-sonnet-4.5" },
+    });
+    expect(found.sessions.find((s) => s.id === `${fork}.${SUB_ID}`)?.parent_id).toBe(fork);
+    expect(found.sessions.map((s) => s.id).sort()).toEqual(store.ids());
+    expect(store.fingerprint(subId)?.files.map((f) => f.path)).toEqual([
+      subPath,
+      join(root, "sessions", BUCKET, AGENT_ID, "session.json"),
+    ]);
+    const t = kiro.codec.toCommon(store.load(subId));
+    expect(t.meta).toMatchObject({
+      id: subId,
+      title: "researcher",
+      timestamp: "2026-07-29T10:00:15Z",
+    });
+    // Its prompt, from the root's start row, opens it.
+    expect(t.body[0]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "find the tax constant" }],
+      timestamp: "2026-07-29T10:00:15Z",
+    });
+    expect(t.body.slice(1).map((m) => [m.role, m.content.map((b) => b.type)])).toEqual([
+      ["assistant", ["thinking", "text", "tool_use"]],
+      ["user", ["tool_result"]],
+      ["assistant", ["tool_use"]],
+      ["user", ["tool_result"]],
+      ["assistant", ["text"]],
+    ]);
+    // The nested subagent's failure is an error result naming why.
+    expect(t.body[4]?.content[0]).toMatchObject({
+      tool_use_id: "sub-2",
+      content: "timed out",
+      is_error: true,
+    });
+    expect(t.body[1]?.content[2]).toMatchObject({
+      id: "x-t1",
+      tool: { name: "Bash", command: "grep -n TAX cart.js" },
+    });
+    // The text form keeps the start row: title and prompt come back.
+    const text = kiro.text.render(store.load(subId));
+    expect(text.split("\n")[0]).toMatch(/^\{"kiro_agent_session":\{\},"kiro_agent_start":/);
+    expect(kiro.text.render(kiro.text.parse(text))).toBe(text);
+    expect(kiro.codec.toCommon(kiro.text.parse(text)).body[0]).toEqual(t.body[0]);
+    // The root's call to the subagent has the sub-execution's id as its own.
+    const parent = kiro.codec.toCommon(store.load(AGENT_ID));
+    const call = parent.body
+      .flatMap((m) => m.content)
+      .find((b) => b.type === "tool_use" && b.id === SUB_ID);
+    expect(call).toBeDefined();
+  });
+
+  it("skips a subagent transcript that is not JSON lines, naming it, and ignores other files", async () => {
+    const { root, store } = storeWith({
+      ...everyKindAgentSession(),
+      subs: { [SUB_ID]: "not json\n{}\n", empty: "" },
+    });
+    const dir = join(root, "sessions", BUCKET, AGENT_ID, "sub-executions");
+    writeFileSync(join(dir, "notes.txt"), "not a transcript");
+    mkdirSync(join(dir, "nested.jsonl"));
+    const found = await store.discover();
+    expect(found.sessions.map((s) => s.id).sort()).toEqual([AGENT_ID, `${AGENT_ID}.empty`]);
+    expect(found.sessions.find((s) => s.id === `${AGENT_ID}.empty`)?.message_count).toBe(0);
+    expect(found.skipped).toHaveLength(1);
+    expect(found.skipped[0]?.path).toBe(join(dir, `${SUB_ID}.jsonl`));
+    expect(found.skipped[0]?.reason).toMatch(/not a JSON line/);
+    expect(() => store.load(`${AGENT_ID}.${SUB_ID}`)).toThrow(ParseError);
+    // A hostile line (deeply nested) is one line of error, not a crash.
+    writeFileSync(join(dir, `${SUB_ID}.jsonl`), `${"[".repeat(100_000)}${"]".repeat(100_000)}\n`);
+    let error: unknown;
+    try {
+      store.load(`${AGENT_ID}.${SUB_ID}`);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(Error);
+    expect(error instanceof Error ? error.message : "").not.toContain("\n");
+  });
+
   it("round-trips messages.jsonl byte for byte through the text form, and detects it", () => {
     const { root, store } = storeWith(everyKindAgentSession());
     const raw = readFileSync(messagesOf(root), "utf8");
@@ -330,7 +430,9 @@ describe("Kiro agent-engine rows (properties)", () => {
 describe("txcript with Kiro agent-engine sessions", () => {
   it("lists, views and queries them through the built binary, leaving the files untouched", () => {
     const root = tempDir("kiro-agent-cli-");
-    createKiroAgentSessions(root, [everyKindAgentSession()]);
+    createKiroAgentSessions(root, [
+      { ...everyKindAgentSession(), subs: { [SUB_ID]: subAgentRows() } },
+    ]);
     const before = hashTree(root);
     const env = { TXCRIPT_KIRO_ROOT: root, TXCRIPT_CACHE: join(tempDir("kiro-cache-"), "c") };
     const list = txcript(["list", "--json", "--from", "kiro"], { env });
@@ -339,9 +441,16 @@ describe("txcript with Kiro agent-engine sessions", () => {
     const doc = JSON.parse(list.stdout) as {
       sessions: { id: string; title?: string; cwd?: string }[];
     };
-    expect(doc.sessions.map((s) => [s.id, s.title, s.cwd])).toEqual([
+    const rows = doc.sessions.map((s) => [s.id, s.title, s.cwd]);
+    expect(rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
       [AGENT_ID, "Fix the cart total", "/work/shop"],
+      [`${AGENT_ID}.${SUB_ID}`, "researcher", "/work/shop"],
     ]);
+    const sub = txcript(["view", `${AGENT_ID}.${SUB_ID}`, "--no-pager"], { env });
+    expect(sub.status).toBe(0);
+    expect(sub.stdout).toContain("grep -n TAX cart.js");
+    expect(sub.stdout).toContain("find the tax constant");
+    expect(sub.stdout).toContain("TAX is in cart.js");
     const view = txcript(["view", AGENT_ID, "--no-pager"], { env });
     expect(view.status).toBe(0);
     expect(view.stdout).toContain("npm test fails on the cart total");

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../../src/common.js";
+import { encode } from "../../src/protobuf.js";
 import { createDatabase } from "../../src/sqlite.js";
 
 export const TRANSCRIPT_ID = "e13fc9ba-0fe8-455e-b069-a0eb0b374502";
@@ -247,4 +248,84 @@ export function createCursorTranscript(
   const path = join(folder, `${id}.jsonl`);
   writeFileSync(path, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
   return path;
+}
+
+/** The SHA-256 of a blob: its id in the table (hex) and as the graph names it (32 bytes). */
+function idOf(data: Uint8Array): Buffer {
+  return createHash("sha256").update(data).digest();
+}
+
+/**
+ * A turn graph as the agent CLI stores it (docs/formats/cursor.md "The turn
+ * graph", field numbers from Cursor's own protobuf descriptors): a root
+ * `ConversationStateStructure` {8: turn ids}, turns `ConversationTurnStructure`
+ * {1: AgentConversationTurnStructure {1: user message id, 2: step ids, 3:
+ * request id}} or {2: a shell turn}, `UserMessage` {1: text, 2: id} and
+ * `ConversationStep` {1: AssistantMessage {1: text}, 2: ToolCall, 3:
+ * ThinkingMessage {1: text, 2: duration_ms}}. One step id names no blob.
+ */
+export function graphBlobs(): { blobs: Buffer[]; root: string } {
+  const blobs: Buffer[] = [];
+  const put = (data: Uint8Array): Buffer => {
+    const b = Buffer.from(data);
+    blobs.push(b);
+    return idOf(b);
+  };
+  const user = (text: string, id: string) => put(encode((w) => w.string(1, text).string(2, id)));
+  const assistant = (text: string) => put(encode((w) => w.message(1, (m) => m.string(1, text))));
+  const thinking = (text: string) =>
+    put(encode((w) => w.message(3, (m) => m.string(1, text).uint(2, 1200))));
+  // ToolCall {1: ShellToolCall {1: ShellArgs {1: command, 2: working_directory, 3: timeout,
+  // 4: tool_call_id}, 2: ShellResult {2: ShellFailure {1: command, 3: exit_code, 5: stdout, 6: stderr}}}}.
+  const shell = put(
+    encode((w) =>
+      w.message(2, (c) =>
+        c.message(1, (s) =>
+          s
+            .message(1, (a) =>
+              a.string(1, "npm test").string(2, CWD).uint(3, 30000).string(4, "tc-1"),
+            )
+            .message(2, (r) =>
+              r.message(2, (f) =>
+                f.string(1, "npm test").uint(3, 1).string(5, "1 failing").string(6, "npm ERR!"),
+              ),
+            ),
+        ),
+      ),
+    ),
+  );
+  // ToolCall {8: ReadToolCall {1: args}}: no Common fit, Raw.
+  const read = put(
+    encode((w) =>
+      w.message(2, (c) => c.message(8, (r) => r.message(1, (a) => a.string(1, "src/cart.ts")))),
+    ),
+  );
+  const turn = (userId: Buffer | undefined, steps: Buffer[], request?: string) =>
+    put(
+      encode((w) =>
+        w.message(1, (t) => {
+          if (userId !== undefined) t.bytes(1, userId);
+          for (const s of steps) t.bytes(2, s);
+          if (request !== undefined) t.string(3, request);
+        }),
+      ),
+    );
+  const missing = idOf(Buffer.from("a step the store no longer holds"));
+  const turns = [
+    turn(
+      user("Why does npm test fail?", "m-1"),
+      [thinking("Run the tests."), assistant("Running them."), shell, read, missing],
+      "req-1",
+    ),
+    // A shell turn (the user ran a command): kept, no message.
+    put(encode((w) => w.message(2, (s) => s.bytes(1, Buffer.alloc(32, 1))))),
+    turn(user("Fix it", "m-2"), [assistant("Fixed: the tax constant was wrong.")]),
+  ];
+  const root = encode((w) => {
+    w.bytes(1, idOf(Buffer.from("{}")));
+    for (const t of turns) w.bytes(8, t);
+    w.message(5, (d) => d.uint(1, 12000).uint(2, 200000));
+  });
+  const rootId = put(root).toString("hex");
+  return { blobs, root: rootId };
 }

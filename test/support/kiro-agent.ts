@@ -22,6 +22,8 @@ export interface KiroAgentFixture {
   rows: JsonObject[];
   /** Text appended to messages.jsonl as it is (a cut last line, a bad line). */
   tail?: string;
+  /** Subagent transcripts, `sub-executions/<name>.jsonl`: rows, or text as it is. */
+  subs?: Record<string, JsonObject[] | string>;
 }
 
 export function agentSessionJson(id: string, extra: JsonObject = {}): JsonObject {
@@ -230,9 +232,69 @@ export function createKiroAgentSessions(root: string, sessions: readonly KiroAge
       writeFileSync(join(dir, "session.json"), `${JSON.stringify(s.session, null, 2)}\n`);
     const text = s.rows.map((r) => `${JSON.stringify(r)}\n`).join("");
     writeFileSync(join(dir, "messages.jsonl"), text + (s.tail ?? ""));
+    for (const [name, sub] of Object.entries(s.subs ?? {})) {
+      mkdirSync(join(dir, "sub-executions"), { recursive: true });
+      const body =
+        typeof sub === "string" ? sub : sub.map((r) => `${JSON.stringify(r)}\n`).join("");
+      writeFileSync(join(dir, "sub-executions", `${name}.jsonl`), body);
+    }
   }
 }
 
 export function everyKindAgentSession(id = AGENT_ID): KiroAgentFixture {
   return { id, session: agentSessionJson(id), rows: everyAgentRow() };
+}
+
+/** The sub-execution id the fixture's `sub_agent_start` names (its file's name). */
+export const SUB_ID = "sub-1";
+
+/**
+ * A subagent's transcript as KAS 2.15.1 writes it [KAS spec 3.4]: the same
+ * envelope, body rows only (assistant, tool_call, tool_result,
+ * steering_inclusion, a nested subagent's start and completion), each
+ * stamped with `payload.subExecutionId`; no user, turn or usage rows.
+ */
+export function subAgentRows(sub = SUB_ID): JsonObject[] {
+  clock = 200;
+  const x = { subExecutionId: sub };
+  return [
+    row("x-steer", { type: "steering_inclusion", documents: ["product.md"], ...x }),
+    row("x-a1", { type: "assistant", content: "Looking ", operationType: "Reasoning", ...x }),
+    row("x-a2", { type: "assistant", content: "for TAX.", operationType: "Say", ...x }),
+    row("x-c1", {
+      type: "tool_call",
+      toolCallId: "x-t1",
+      toolName: "execute_bash",
+      args: { command: "grep -n TAX cart.js" },
+      status: "completed",
+      kind: "execute",
+      _meta: { kiro: { agentSubtaskId: sub } },
+      ...x,
+    }),
+    row("x-c2", {
+      type: "tool_result",
+      toolCallId: "x-t1",
+      content: "1:const TAX = 1.2",
+      success: true,
+      durationMs: 30,
+      ...x,
+    }),
+    row("x-s1", {
+      type: "sub_agent_start",
+      parentExecutionId: "exec-sub",
+      subSessionId: "sub-2",
+      subAgentName: "checker",
+      prompt: "check the rate",
+      explanation: "second opinion",
+    }),
+    row("x-s2", {
+      type: "sub_agent_complete",
+      parentExecutionId: "exec-sub",
+      subSessionId: "sub-2",
+      response: "",
+      status: "error",
+      errorMessage: "timed out",
+    }),
+    row("x-a3", { type: "assistant", content: "TAX is in cart.js", operationType: "Say", ...x }),
+  ];
 }

@@ -33,6 +33,12 @@ export interface CursorChatBody {
    * only when no blob is a message (see `chatPrompts`).
    */
   prompts?: Json;
+  /**
+   * The protobuf turn graph from `latestRootBlobId`, decoded to JSON
+   * (see graph.ts); absent when the record names no root or the root holds
+   * no turn. Read only when no blob is a message.
+   */
+  turns?: JsonObject[];
 }
 
 /**
@@ -80,7 +86,16 @@ export function messageCount(body: CursorBody): number {
     const role = roleOf(r);
     return role !== undefined && role !== "system";
   }).length;
-  return n === 0 && body.layout === "chat" ? chatPrompts(body).length : n;
+  if (n > 0 || body.layout !== "chat") return n;
+  const turns = graphTurns(body);
+  return turns.length > 0
+    ? turns.reduce((k, t) => k + 1 + (Array.isArray(t.steps) && t.steps.length > 0 ? 1 : 0), 0)
+    : chatPrompts(body).length;
+}
+
+/** A chat's decoded turn graph (see graph.ts): its agent turns, none when absent. */
+export function graphTurns(body: CursorChatBody): JsonObject[] {
+  return (body.turns ?? []).filter((t) => Array.isArray(t.steps));
 }
 
 /**

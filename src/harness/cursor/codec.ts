@@ -15,6 +15,7 @@ import {
   type Json,
   type JsonObject,
   type Message,
+  type ToolResultBlock,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { EPOCH, type Timestamp, timestampMillis } from "../../time.js";
@@ -22,7 +23,7 @@ import type { Codec, Common, Transcript } from "../../transcript.js";
 import { imageItem, sourceImageWithData } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
-import { type CursorBody, type CursorChatBody, chatPrompts, roleOf } from "./body.js";
+import { type CursorBody, type CursorChatBody, chatPrompts, graphTurns, roleOf } from "./body.js";
 import { desktopMessages } from "./desktop.js";
 import { desktopMeta } from "./desktop-meta.js";
 import { blobModel, chatMeta, cursorTime, userText, wrapUserText } from "./meta.js";
@@ -163,11 +164,75 @@ function toCommon(t: Transcript<CursorBody>): Transcript<Common> {
     const m = messageOf(blob, blob.content, at);
     if (m) body.push(m);
   }
-  // No blob is a message (the store holds only the protobuf graph): the prompt history, once.
+  // No blob is a message (the store holds only the protobuf graph): the graph, else the prompt history.
+  if (body.length === 0) body.push(...graphMessages(t.body, meta.timestamp));
   if (body.length === 0)
     for (const text of chatPrompts(t.body))
       body.push({ role: "user", content: [{ type: "text", text }], timestamp: meta.timestamp });
   return { meta, body };
+}
+
+/** One decoded graph step as a block; undefined for a marker (missing or unknown blob). */
+function graphBlock(step: JsonObject, id: string): Block | undefined {
+  if (typeof step.assistant === "string")
+    return step.assistant === "" ? undefined : { type: "text", text: step.assistant };
+  if (typeof step.thinking === "string") return { type: "thinking", text: step.thinking };
+  if (typeof step.tool !== "string") return undefined;
+  const callId = str(step, "tool_call_id") ?? id;
+  if (step.tool === "shell" && typeof step.command === "string") {
+    const workdir = str(step, "working_directory");
+    return {
+      type: "tool_use",
+      id: callId,
+      tool: { name: "Bash", command: step.command, ...(workdir ? { workdir } : {}) },
+    };
+  }
+  const { tool: name, ...input } = step;
+  return { type: "tool_use", id: callId, tool: { name: "Raw", tool_name: name, input } };
+}
+
+/** A graph shell call's result as a tool_result (stdout, then stderr); none when it has none. */
+function graphResult(step: JsonObject, id: string): ToolResultBlock | undefined {
+  const r = obj(step, "result");
+  const status = str(r, "status");
+  if (r === undefined || status === undefined) return undefined;
+  const output = [str(r, "stdout"), str(r, "stderr")].filter((x) => x !== undefined && x !== "");
+  const content = status === "success" || output.length > 0 ? output.join("\n") : `[${status}]`;
+  const block: ToolResultBlock = { type: "tool_result", tool_use_id: id, content };
+  if (status !== "success") block.is_error = true;
+  return block;
+}
+
+/**
+ * The turn graph as messages (docs/formats/cursor.md "The turn graph"):
+ * each agent turn's prompt, then its steps as assistant messages, a shell
+ * call's result on a user message of its own between them. The graph
+ * records no times: every message takes the session's.
+ */
+function graphMessages(body: CursorChatBody, at: Timestamp): Message[] {
+  const out: Message[] = [];
+  for (const [n, turn] of graphTurns(body).entries()) {
+    const text = str(obj(turn, "user"), "text");
+    if (text) out.push({ role: "user", content: [{ type: "text", text }], timestamp: at });
+    let reply: Message | undefined;
+    const steps = Array.isArray(turn.steps) ? turn.steps : [];
+    for (const [k, s] of steps.entries()) {
+      if (!isJsonObject(s)) continue;
+      const b = graphBlock(s, `cursor-step:${n + 1}.${k + 1}`);
+      if (b === undefined) continue;
+      if (reply === undefined) {
+        reply = { role: "assistant", content: [], timestamp: at };
+        out.push(reply);
+      }
+      reply.content.push(b);
+      const result = b.type === "tool_use" ? graphResult(s, b.id) : undefined;
+      if (result !== undefined) {
+        out.push({ role: "user", content: [result], timestamp: at });
+        reply = undefined;
+      }
+    }
+  }
+  return out;
 }
 
 /** A Common block as a chat-store part; `names` gives a tool result its call's tool name. */

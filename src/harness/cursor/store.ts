@@ -37,6 +37,7 @@ import {
 } from "../shared/store-read-only.js";
 import { type CursorBody, type CursorChatBody, messageCount } from "./body.js";
 import { desktopMeta, desktopTime, desktopUpdated } from "./desktop-meta.js";
+import { turnGraph } from "./graph.js";
 import { chatMeta, checkChatSchema, cursorTime } from "./meta.js";
 import {
   CHAT_META,
@@ -63,7 +64,7 @@ import { parseCursor } from "./text.js";
 
 /** Why `continue --with cursor` refuses, in one line. */
 const WRITE_REFUSAL =
-  "txcript reads Cursor sessions but does not write them: Cursor resumes from its chat store's protobuf turn graph, which is not public, and no Cursor build was run here to prove a written session resumes";
+  "txcript reads Cursor sessions but does not write them: Cursor resumes from its chat store's protobuf turn graph, of which only the conversation fields are publicly known, and no Cursor build was run here to prove a written session resumes";
 
 const PLAIN_UNREAD =
   "Cursor's plain-text agent transcripts (.txt, the oldest builds) are not read by this version; its .jsonl transcripts and chat stores are";
@@ -95,27 +96,50 @@ function agentRecord(value: SqlValue): JsonObject | undefined {
   return jsonObjectOf(text);
 }
 
+/** A blob's id as the graph names it: lower-case hex (a BLOB id as its bytes' hex). */
+function blobKey(id: SqlValue): string | undefined {
+  if (typeof id === "string") return id.toLowerCase();
+  if (Buffer.isBuffer(id)) return id.toString("hex");
+  return undefined;
+}
+
 function readChatDatabase(db: Db, file: string): Omit<CursorChatBody, "chat"> {
   const tables = tableNames(db);
   if (!tables.has("blobs"))
     throw new UnsupportedError("cursor", "not a Cursor chat store (no blobs table)", { file });
   const messages: JsonObject[] = [];
+  // The protobuf blobs by id, for the turn graph.
+  const graph = new Map<string, Uint8Array>();
   let opaque = 0;
-  for (const data of db
-    .prepare<[], SqlValue>("SELECT data FROM blobs ORDER BY rowid")
-    .pluck()
+  for (const [id, data] of db
+    .prepare<[], [SqlValue, SqlValue]>("SELECT id, data FROM blobs ORDER BY rowid")
+    .raw()
     .iterate()) {
     const text = sqlText(data);
     const blob = text === undefined ? undefined : jsonObjectOf(text);
-    if (blob === undefined) opaque++;
-    else messages.push(blob);
+    if (blob !== undefined) {
+      messages.push(blob);
+      continue;
+    }
+    opaque++;
+    const key = blobKey(id);
+    if (key !== undefined && (Buffer.isBuffer(data) || typeof data === "string"))
+      graph.set(key, typeof data === "string" ? Buffer.from(data, "utf8") : data);
   }
   let agent: JsonObject = {};
   if (tables.has("meta")) {
     const value = db.prepare<[], SqlValue>("SELECT value FROM meta WHERE key = '0'").pluck().get();
     agent = (value === undefined ? undefined : agentRecord(value)) ?? {};
   }
-  return { layout: "chat", agent, messages, opaque };
+  const body: Omit<CursorChatBody, "chat"> = { layout: "chat", agent, messages, opaque };
+  const root = agent.latestRootBlobId;
+  if (typeof root === "string")
+    assignDefined(
+      body,
+      "turns",
+      turnGraph(root, (k) => graph.get(k)),
+    );
+  return body;
 }
 
 /**

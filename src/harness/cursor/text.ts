@@ -3,7 +3,7 @@
  * `<id>.jsonl` as Cursor writes it (`{"role":...,"message":{"content":...}}`
  * lines, and marker lines such as `{"type":"turn_ended"}`). A chat store
  * has no text form of its own, so its text is a header line
- * `{"cursor_chat":{"chat":<meta.json>,"agent":<agent record>,"opaque":n,"prompts"?:<prompt_history.json>}}`
+ * `{"cursor_chat":{"chat":<meta.json>,"agent":<agent record>,"opaque":n,"prompts"?:<prompt_history.json>,"turns"?:<the decoded turn graph>}}`
  * followed by its JSON blobs, one per line. Pure. A line that is not a
  * JSON object is an error naming its line; unknown lines and fields are
  * kept; a chat of a newer schema is refused by name.
@@ -76,6 +76,8 @@ export function parseCursor(text: string, origin?: string): Transcript<CursorBod
       opaque: typeof header?.opaque === "number" ? header.opaque : 0,
     };
     assignDefined(body, "prompts", header?.prompts);
+    const turns = header?.turns;
+    if (Array.isArray(turns)) body.turns = turns.filter(isJsonObject);
     checkChatSchema(body.chat, origin);
     return { meta: chatMeta(body, id), body };
   }
@@ -103,7 +105,7 @@ function renderCursor(t: Transcript<CursorBody>): string {
                 chat: b.chat,
                 agent: b.agent,
                 opaque: b.opaque,
-                ...defined({ prompts: b.prompts }),
+                ...defined({ prompts: b.prompts, turns: b.turns }),
               },
             },
             ...b.messages,

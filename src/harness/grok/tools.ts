@@ -3,9 +3,14 @@
  * `tool_call` (`toolCallId`, `title`, `kind`, `status`, `rawInput`) and
  * later `tool_call_update` lines for the same id; its outcome is the
  * merged `content` (`{type:"content"|"diff"|"terminal",…}` items) and
- * `rawOutput` once `status` is `completed` or `failed`. Grok's own tool
- * names are not known (docs/formats/grok.md), so a call is named by its
- * `title` (else its `kind`) and typed only when that name and input fit a
+ * `rawOutput` once `status` is `completed` or `failed`. Grok Build first
+ * registers a call under its wire name with the model's arguments, then
+ * refines it: a display title, and as `rawInput` its typed `ToolInput`
+ * (`{"variant": "Bash" | "ReadFile" | "SearchReplace" | "Write" | …, …}`),
+ * with `_meta["x.ai/tool"].name` the wire name (docs/formats/grok.md
+ * "Tools"). The four variants with an exact Common fit become Bash, Read,
+ * Edit and Write; any other call is Raw under its wire name (else its
+ * `title`, else its `kind`), typed only when that name and input fit a
  * canonical tool exactly, which is how a converted session's tools come
  * back. Pure.
  */
@@ -20,7 +25,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
-import { str } from "../shared/fields.js";
+import { hasOnly, isCount, obj, str } from "../shared/fields.js";
 import { resultText } from "../shared/results.js";
 
 /** The statuses after which a call has an outcome. */
@@ -28,15 +33,78 @@ export function isTerminal(status: string | undefined): boolean {
   return status === "completed" || status === "failed";
 }
 
-/** A call's merged fields: each later line's fields over the earlier ones. */
+/**
+ * A call's merged fields: each later line's fields over the earlier ones;
+ * `_meta` merged key by key, so a later update's own `_meta` keeps the
+ * tool identity an earlier one stamped.
+ */
 export function mergeCall(into: JsonObject, update: JsonObject): void {
-  for (const [k, v] of Object.entries(update)) if (k !== "sessionUpdate") into[k] = v;
+  for (const [k, v] of Object.entries(update)) {
+    if (k === "sessionUpdate") continue;
+    const before = into[k];
+    into[k] = k === "_meta" && isJsonObject(before) && isJsonObject(v) ? { ...before, ...v } : v;
+  }
+}
+
+/** Grok Build's tool identity on a call's `_meta` (`CanonicalToolMeta`, key `x.ai/tool`). */
+const TOOL_META = "x.ai/tool";
+
+/**
+ * A typed `ToolInput` (serde tag `variant`) as a Common tool, when it is
+ * one of the four with an exact fit and holds no field Common would drop;
+ * else undefined. Field names are Grok Build's serde names.
+ */
+function typedTool(input: JsonObject): Tool | undefined {
+  const tool = (name: string, args: JsonObject): Tool | undefined => {
+    const t = toolFromCanonical(name, args);
+    return t.name === "Raw" ? undefined : t;
+  };
+  switch (input.variant) {
+    case "Bash": {
+      // BashToolInput {command, timeout?, description, is_background}.
+      if (!hasOnly(input, ["variant", "command", "description", "timeout", "is_background"]))
+        return undefined;
+      const args: JsonObject = { command: input.command ?? null };
+      if (input.description !== undefined) args.description = input.description;
+      if (input.timeout !== undefined) args.timeout_ms = input.timeout;
+      if (input.is_background === true) args.run_in_background = true;
+      else if (input.is_background !== undefined && input.is_background !== false) return undefined;
+      return tool("Bash", args);
+    }
+    case "ReadFile": {
+      // ReadFileInput {target_file, offset? (1-based line; negative counts from the end), limit?, pages?, format?}.
+      if (!hasOnly(input, ["variant", "target_file", "offset", "limit"])) return undefined;
+      if (input.offset !== undefined && !isCount(input.offset)) return undefined;
+      const args: JsonObject = { file_path: input.target_file ?? null };
+      if (input.offset !== undefined) args.offset = input.offset;
+      if (input.limit !== undefined) args.limit = input.limit;
+      return tool("Read", args);
+    }
+    case "SearchReplace": {
+      // SearchReplaceInput {file_path, old_string, new_string, replace_all}.
+      if (!hasOnly(input, ["variant", "file_path", "old_string", "new_string", "replace_all"]))
+        return undefined;
+      const { variant: _v, ...args } = input;
+      return tool("Edit", args);
+    }
+    case "Write": {
+      // WriteInput {file_path, content}.
+      if (!hasOnly(input, ["variant", "file_path", "content"])) return undefined;
+      const { variant: _v, ...args } = input;
+      return tool("Write", args);
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** A merged call as a Common tool. */
 export function toolFromGrok(call: JsonObject): Tool {
-  const name = str(call, "title") || str(call, "kind") || "tool";
   const input = call.rawInput;
+  const typed = isJsonObject(input) ? typedTool(input) : undefined;
+  if (typed !== undefined) return typed;
+  const wire = str(obj(obj(call, "_meta"), TOOL_META), "name");
+  const name = wire || str(call, "title") || str(call, "kind") || "tool";
   return toolFromCanonical(name, input === undefined ? {} : input);
 }
 

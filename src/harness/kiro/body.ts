@@ -42,6 +42,12 @@ export interface KiroAgentBody {
   session: JsonObject;
   /** One persisted message per line of `messages.jsonl`, in order, unknown kinds included. */
   rows: JsonObject[];
+  /**
+   * A subagent's transcript only: the root's `sub_agent_start` row that
+   * names it (`payload.subSessionId` its file's name), verbatim; its
+   * `prompt` opens the sub-session and its `subAgentName` is the title.
+   */
+  start?: JsonObject;
 }
 
 export type KiroBody = KiroSessionBody | KiroConversationBody | KiroAgentBody;

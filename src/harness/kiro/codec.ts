@@ -22,7 +22,7 @@ import { stableUuid } from "../../ids.js";
 import { EPOCH, type Timestamp, timestampToEpoch } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { agentMessages } from "./agent.js";
-import { agentMeta } from "./agent-meta.js";
+import { agentMeta, payloadOf, timeOf } from "./agent-meta.js";
 import { blockKind, entryKind, type KiroBody, list, obj, str } from "./body.js";
 import { base64ToBytes, bytesToBase64 } from "./bytes.js";
 import { conversationMessages } from "./conversation.js";
@@ -94,7 +94,17 @@ function toCommon(t: Transcript<KiroBody>): Transcript<Common> {
   if (t.body.layout === "agent") {
     const meta = { ...t.meta, ...agentMeta(t.body.session, t.meta.id), id: t.meta.id };
     if (meta.timestamp === EPOCH) meta.timestamp = t.meta.timestamp;
-    return { meta, body: agentMessages(t.body.rows, meta) };
+    const body = agentMessages(t.body.rows, meta);
+    // A subagent's prompt is in its root's start row, not in its own rows.
+    const start = t.body.start;
+    const prompt = start === undefined ? undefined : str(payloadOf(start), "prompt");
+    if (start !== undefined && prompt)
+      body.unshift({
+        role: "user",
+        content: [{ type: "text", text: prompt }],
+        timestamp: timeOf(start.timestamp) ?? meta.timestamp,
+      });
+    return { meta, body };
   }
   if (t.body.layout === "conversation") {
     const meta = { ...t.meta, ...conversationMeta(t.body, t.meta.id) };

@@ -74,20 +74,44 @@ function entriesOf(dir: string): Dirent[] {
   }
 }
 
-/** An agent-engine session: its folder's name (its id, `sess_<uuid>`) and the folder. */
+/**
+ * An agent-engine session: its id, its folder and its transcript. A root
+ * session's id is its folder's name (`sess_<uuid>`) and its transcript
+ * `messages.jsonl`; a subagent's (`sub-executions/<uuid>.jsonl` in its
+ * root's folder) is `<root id>.<uuid>`, since a fork copies the files it
+ * references under the same names, and `parent` is the root's id.
+ */
 export interface AgentSession {
   id: string;
   dir: string;
+  messages: string;
+  parent?: string;
 }
 
 export const AGENT_MESSAGES = "messages.jsonl";
 export const AGENT_METADATA = "session.json";
+/** A session folder's subagent transcripts, flat (depth is in no path) [KAS spec 3.4]. */
+const SUB_EXECUTIONS = "sub-executions";
+
+/** A root session's subagent transcripts: every regular `sub-executions/<uuid>.jsonl`, by name. */
+function subExecutions(root: AgentSession): AgentSession[] {
+  const dir = join(root.dir, SUB_EXECUTIONS);
+  return entriesOf(dir)
+    .filter((e) => e.isFile() && e.name.endsWith(LOG_SUFFIX) && e.name.length > LOG_SUFFIX.length)
+    .map((e) => ({
+      id: `${root.id}.${e.name.slice(0, -LOG_SUFFIX.length)}`,
+      dir: root.dir,
+      messages: join(dir, e.name),
+      parent: root.id,
+    }));
+}
 
 /**
  * The agent engine's sessions: every `sessions/<bucket>/<session>/` (a
  * bucket other than `cli`, the 2.x engine's) whose `messages.jsonl` is a
- * regular file, buckets and sessions by name. Links are not followed. An
- * id already found in an earlier bucket goes to `repeats`.
+ * regular file, buckets and sessions by name, each followed by its
+ * subagents' transcripts. Links are not followed. An id already found in
+ * an earlier bucket goes to `repeats` (its subagents with it).
  */
 export function agentSessions(root: string): { sessions: AgentSession[]; repeats: AgentSession[] } {
   const sessions: AgentSession[] = [];
@@ -99,25 +123,28 @@ export function agentSessions(root: string): { sessions: AgentSession[]; repeats
     for (const s of entriesOf(join(base, bucket.name))) {
       if (!s.isDirectory()) continue;
       const dir = join(base, bucket.name, s.name);
-      if (lstatSync(join(dir, AGENT_MESSAGES), { throwIfNoEntry: false })?.isFile() !== true)
-        continue;
-      const found = { id: s.name, dir };
+      const messages = join(dir, AGENT_MESSAGES);
+      if (lstatSync(messages, { throwIfNoEntry: false })?.isFile() !== true) continue;
+      const found: AgentSession = { id: s.name, dir, messages };
       if (seen.has(s.name)) repeats.push(found);
-      else sessions.push(found);
+      else sessions.push(found, ...subExecutions(found));
       seen.add(s.name);
     }
   }
   return { sessions, repeats };
 }
 
-/** An agent session's fingerprint: its `messages.jsonl`, then its `session.json` when present. */
-export function agentFingerprint(dir: string): Fingerprint {
+/**
+ * An agent session's fingerprint: its transcript, then its (root's)
+ * `session.json` when present, which a subagent takes its folder and
+ * model from.
+ */
+export function agentFingerprint(s: AgentSession): Fingerprint {
   const files: Fingerprint["files"] = [];
-  for (const name of [AGENT_MESSAGES, AGENT_METADATA]) {
-    const path = join(dir, name);
+  for (const path of [s.messages, join(s.dir, AGENT_METADATA)]) {
     const st = statSync(path, { throwIfNoEntry: false });
     if (st?.isFile()) files.push(fileStamp(path, st));
-    else if (name === AGENT_MESSAGES) files.push({ path, mtime_ms: 0, size: -1 });
+    else if (path === s.messages) files.push({ path, mtime_ms: 0, size: -1 });
   }
   return { files };
 }
@@ -148,7 +175,7 @@ export function kiroIndexView(
     ...logNames(sessionsDir).map((n) =>
       sessionFingerprint(sessionsDir, n.slice(0, -LOG_SUFFIX.length)),
     ),
-    ...agentSessions(root).sessions.map((s) => agentFingerprint(s.dir)),
+    ...agentSessions(root).sessions.map(agentFingerprint),
   ];
   if (database === undefined || !isRegularFile(database)) return { scan };
   return {

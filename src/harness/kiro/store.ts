@@ -32,9 +32,9 @@ import {
   laneRow,
   listedFingerprint,
 } from "../shared/store-read-only.js";
-import { agentKind, agentMeta, payloadOf } from "./agent-meta.js";
+import { agentKind, agentMeta, payloadOf, timeOf } from "./agent-meta.js";
 import { parseAgent } from "./agent-text.js";
-import { entryKind, type KiroAgentBody, type KiroBody, type KiroSessionBody } from "./body.js";
+import { entryKind, type KiroAgentBody, type KiroBody, type KiroSessionBody, str } from "./body.js";
 import { columnTime, conversationMeta, historyOf } from "./conversation-meta.js";
 import { kiroMeta, kiroTime } from "./meta.js";
 import {
@@ -73,6 +73,20 @@ function agentMessageCount(rows: readonly JsonObject[]): number {
     const k = p === undefined ? undefined : agentKind(p);
     return k === "user" || k === "turn_start";
   }).length;
+}
+
+/**
+ * An estimate for a subagent's transcript, which has no `user` or turn
+ * rows [KAS spec 3.4]: each tool or nested subagent result and the reply
+ * before it, and a last reply.
+ */
+function subMessageCount(rows: readonly JsonObject[]): number {
+  const results = rows.filter((r) => {
+    const p = payloadOf(r);
+    const k = p === undefined ? undefined : agentKind(p);
+    return k === "tool_result" || k === "sub_agent_complete";
+  }).length;
+  return rows.length === 0 ? 0 : results * 2 + 1;
 }
 
 /** A conversation's fingerprint: the shared database, its row's `updated_at` and value length. */
@@ -170,18 +184,58 @@ export class KiroStore implements Store<KiroBody> {
     return this.loadSession(id);
   }
 
-  /** An agent-engine session: `messages.jsonl` read as its rows, `session.json` beside it. */
+  /**
+   * An agent-engine session: its transcript read as its rows, `session.json`
+   * beside it. A subagent's transcript has no metadata of its own: it takes
+   * its root's folder and model, and its Body keeps no `session.json`.
+   */
   private loadAgent(s: AgentSession): Transcript<KiroAgentBody> {
-    const path = join(s.dir, AGENT_MESSAGES);
-    const t = parseAgent(readSessionText("kiro", path), path);
-    const session = this.metadata(join(s.dir, AGENT_METADATA));
+    const t = parseAgent(readSessionText("kiro", s.messages), s.messages);
+    const metadata = this.metadata(join(s.dir, AGENT_METADATA));
+    const session = s.parent === undefined ? metadata : {};
     const meta = agentMeta(session, s.id);
     // Kiro finds a session by its folder's name, whatever the metadata says.
     meta.id = s.id;
+    let start: JsonObject | undefined;
+    if (s.parent !== undefined) {
+      const root = agentMeta(metadata);
+      if (root.cwd) meta.cwd = root.cwd;
+      if (root.model) meta.model = root.model;
+      start = this.subStart(s);
+      const name = start === undefined ? undefined : str(payloadOf(start), "subAgentName");
+      if (name) meta.title = name;
+      // It began when its root started it.
+      const began = start === undefined ? undefined : timeOf(start.timestamp);
+      if (began !== undefined) meta.timestamp = began;
+    }
     if (meta.timestamp === EPOCH)
       meta.timestamp =
-        t.meta.timestamp !== EPOCH ? t.meta.timestamp : timestampFromMillis(statSync(path).mtimeMs);
-    return { meta, body: { layout: "agent", session, rows: t.body.rows } };
+        t.meta.timestamp !== EPOCH
+          ? t.meta.timestamp
+          : timestampFromMillis(statSync(s.messages).mtimeMs);
+    const body: KiroAgentBody = { layout: "agent", session, rows: t.body.rows };
+    if (start !== undefined) body.start = start;
+    return { meta, body };
+  }
+
+  /**
+   * The root's `sub_agent_start` row naming a subagent's transcript, when
+   * the root's `messages.jsonl` reads and holds one; a root that does not
+   * read leaves the subagent without it (the root's own listing names why).
+   */
+  private subStart(s: AgentSession): JsonObject | undefined {
+    const name = s.id.slice((s.parent ?? "").length + 1);
+    let rows: JsonObject[];
+    try {
+      const path = join(s.dir, AGENT_MESSAGES);
+      rows = parseAgent(readSessionText("kiro", path), path).body.rows;
+    } catch {
+      return undefined;
+    }
+    return rows.find((r) => {
+      const p = payloadOf(r);
+      return p?.type === "sub_agent_start" && p.subSessionId === name;
+    });
   }
 
   private loadSession(id: string): Transcript<KiroSessionBody> {
@@ -239,24 +293,27 @@ export class KiroStore implements Store<KiroBody> {
     const fresh = sessions.filter((s) => !taken.has(s.id));
     const read = discoverEach(
       fresh,
-      (s) => join(s.dir, AGENT_MESSAGES),
+      (s) => s.messages,
       (s, path): Discovered => {
         checkPathComponent(s.id, "kiro");
         const t = this.loadAgent(s);
-        const fingerprint = agentFingerprint(s.dir);
+        const fingerprint = agentFingerprint(s);
         const newest = Math.max(...fingerprint.files.map((f) => f.mtime_ms));
         const session = t.body.session;
+        const sub = s.parent !== undefined;
         const d: Discovered = {
           harness: "kiro",
           id: s.id,
           path,
           meta: t.meta,
-          updated: kiroTime(session.lastModifiedAt) ?? timestampFromMillis(newest),
-          message_count: agentMessageCount(t.body.rows),
+          updated: sub
+            ? timestampFromMillis(fingerprint.files[0]?.mtime_ms ?? newest)
+            : (kiroTime(session.lastModifiedAt) ?? timestampFromMillis(newest)),
+          message_count: sub ? subMessageCount(t.body.rows) : agentMessageCount(t.body.rows),
           fingerprint,
-          lane: "agent",
+          lane: sub ? "subagent" : "agent",
         };
-        const parent = session.parentSessionId;
+        const parent = s.parent ?? session.parentSessionId;
         if (typeof parent === "string" && parent !== "") d.parent_id = parent;
         if (typeof session.status === "string") d.status = session.status;
         return d;
@@ -305,7 +362,7 @@ export class KiroStore implements Store<KiroBody> {
     }
     if (!this.logIds().includes(id)) {
       const agent = this.agentSession(id);
-      if (agent !== undefined) return agentFingerprint(agent.dir);
+      if (agent !== undefined) return agentFingerprint(agent);
     }
     return listedFingerprint(
       id,
