@@ -6,11 +6,17 @@
  * one line saying why.
  */
 
-import { writeFileSync } from "node:fs";
+import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { txcript } from "../support/cli.js";
-import { CHILD_ID, copyGrokHome, EVERY_KIND_ID, HISTORY_ONLY_ID } from "../support/grok.js";
+import {
+  CHILD_ID,
+  copyGrokHome,
+  EVERY_KIND_ID,
+  grokSessionDir,
+  HISTORY_ONLY_ID,
+} from "../support/grok.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 
 function setUp() {
@@ -89,5 +95,24 @@ describe("txcript with Grok CLI", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("does not delete Grok CLI sessions");
     expect(hashTree(root)).toEqual(before);
+  });
+
+  it("dates a session with no summary.json by its file, the same in list, view and export", () => {
+    const { root, env } = setUp();
+    const dir = grokSessionDir(root, EVERY_KIND_ID);
+    rmSync(join(dir, "summary.json"));
+    const when = new Date("2026-03-04T05:06:07Z");
+    utimesSync(join(dir, "updates.jsonl"), when, when);
+    const listed = JSON.parse(txcript(["list", "--json", "--from", "grok"], { env }).stdout) as {
+      sessions: { id: string; created: string }[];
+    };
+    const row = listed.sessions.find((s) => s.id === EVERY_KIND_ID);
+    expect(row?.created).toMatch(/^2026-03-04T05:06:07(\.0+)?Z$/);
+    const md = txcript(["export", EVERY_KIND_ID, "--format", "markdown"], { env });
+    expect(md.status).toBe(0);
+    expect(md.stdout).toContain("2026-03-04 05:06:07 UTC");
+    expect(md.stdout).not.toContain("1970");
+    const json = JSON.parse(txcript(["view", EVERY_KIND_ID, "--format", "json"], { env }).stdout);
+    expect(json.meta.timestamp).toBe(row?.created);
   });
 });

@@ -20,7 +20,7 @@ import {
   type Message,
 } from "../../common.js";
 import { assignDefined } from "../../json.js";
-import { type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
+import { EPOCH, type Timestamp, timestampFromMillis, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
 import { artifactText } from "../shared/results.js";
@@ -241,7 +241,11 @@ function fromHistory(history: readonly JsonObject[], at: Timestamp): Message[] {
 }
 
 function toCommon(t: Transcript<GrokBody>): Transcript<Common> {
-  const meta = { ...t.meta, ...grokMeta(t.body.summary, t.meta.id) };
+  // The store's meta is the fuller (the folder's name as id, the group's
+  // cwd, the file's time where summary.json has none); the summary fills gaps.
+  const fromSummary = grokMeta(t.body.summary, t.meta.id);
+  const meta = { ...fromSummary, ...t.meta };
+  if (meta.timestamp === EPOCH) meta.timestamp = fromSummary.timestamp;
   const read = fromUpdates(liveUpdates(t.body.updates), meta.timestamp);
   // Only Raw records (every model call failed): the prompts are in the chat history, the records after them.
   const body = read.conversation

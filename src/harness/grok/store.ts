@@ -118,7 +118,8 @@ export class GrokStore extends OneRootStore implements Store<GrokBody> {
       assignDefined(meta, "cwd", cwd);
     }
     if (meta.timestamp === EPOCH) {
-      const first = sessionFingerprint(s).files[0];
+      // updates.jsonl's time, else (a session of chat history only) the first file there is.
+      const first = sessionFingerprint(s).files.find((f) => f.size >= 0);
       meta.timestamp = timestampFromMillis(first?.mtime_ms ?? 0);
     }
     return { meta, body };
