@@ -263,6 +263,17 @@ function letGo(module: URL): void {
 }
 
 /**
+ * End every pool now, their threads and heaps with them, and wait for them
+ * to go: for a caller done with a large batch (the index after a store's
+ * discovery), whose next work would otherwise run beside idle threads' heaps.
+ */
+export async function releasePools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((pool) => pool.destroy()));
+}
+
+/**
  * The pool for a worker module, grown to `threads` if it had fewer.
  * tinypool is imported here, not at the top: its import opens a pipe to
  * stdout, and importing txcript must leave nothing behind.
