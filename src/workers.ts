@@ -15,7 +15,8 @@
  * nothing) and are kept for the next batch, so a process that lists
  * repeatedly pays thread start-up and module loading once; idle threads are
  * unreferenced (they never hold the process open) and exit after
- * `IDLE_EXIT_MS`.
+ * `IDLE_EXIT_MS`, or at once at `releasePools` (which spares a pool a batch
+ * is still using).
  */
 
 import { existsSync } from "node:fs";
