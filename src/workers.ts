@@ -15,7 +15,8 @@
  * nothing) and are kept for the next batch, so a process that lists
  * repeatedly pays thread start-up and module loading once; idle threads are
  * unreferenced (they never hold the process open) and exit after
- * `IDLE_EXIT_MS`.
+ * `IDLE_EXIT_MS`, or at once at `releasePools` (which spares a pool a batch
+ * is still using).
  */
 
 import { existsSync } from "node:fs";
@@ -104,6 +105,7 @@ export async function runShared<D, R>(batch: SharedBatch<D, R>): Promise<R[]> {
     return results;
   }
   const pool = await poolFor(batch.module, threads);
+  const release = hold(pool);
   const onWorker = async () => {
     for (let chunk = take(); chunk; chunk = take()) {
       const task: WorkerChunk<D> = { indexes: chunk, data: batch.data };
@@ -127,7 +129,11 @@ export async function runShared<D, R>(batch: SharedBatch<D, R>): Promise<R[]> {
   };
   // Workers first: the caller's first chunk runs synchronously.
   const workers = Array.from({ length: threads }, onWorker);
-  await Promise.all([...workers, onCaller()]);
+  try {
+    await Promise.all([...workers, onCaller()]);
+  } finally {
+    release();
+  }
   return results;
 }
 
@@ -198,26 +204,32 @@ export async function* readAhead<T, R>(
   };
   const post = (batch: T | undefined) =>
     batch === undefined || !pool || ahead.onWorker?.(batch) === false ? undefined : there(batch);
+  // Held until the last batch (or the caller stops early): releasePools leaves it alone.
+  const release = pool ? hold(pool) : () => {};
   let next = post(batches[0]);
-  for (const [k, batch] of batches.entries()) {
-    if (next) {
-      const result = await next;
-      if (pool && ahead.keep?.() === false) {
-        pool = undefined;
-        letGo(ahead.module);
+  try {
+    for (const [k, batch] of batches.entries()) {
+      if (next) {
+        const result = await next;
+        if (pool && ahead.keep?.() === false) {
+          pool = undefined;
+          letGo(ahead.module);
+        }
+        next = post(batches[k + 1]);
+        yield { batch, result };
+      } else if (pool) {
+        // A batch kept off the worker: read here, then the worker takes the next.
+        const result = ahead.here(batch);
+        next = post(batches[k + 1]);
+        yield { batch, result };
+      } else {
+        // Let other work in (an MCP server's requests) between batches.
+        if (k > 0) await nextTurn();
+        yield { batch, result: ahead.here(batch) };
       }
-      next = post(batches[k + 1]);
-      yield { batch, result };
-    } else if (pool) {
-      // A batch kept off the worker: read here, then the worker takes the next.
-      const result = ahead.here(batch);
-      next = post(batches[k + 1]);
-      yield { batch, result };
-    } else {
-      // Let other work in (an MCP server's requests) between batches.
-      if (k > 0) await nextTurn();
-      yield { batch, result: ahead.here(batch) };
     }
+  } finally {
+    release();
   }
 }
 
@@ -260,6 +272,34 @@ function letGo(module: URL): void {
   if (!pool) return;
   pools.delete(module.href);
   void pool.destroy();
+}
+
+/**
+ * End every idle pool now (one no batch is using), its threads and heaps
+ * with it, and wait for them to go: for a caller done with a large batch
+ * (the index after a store's discovery), whose next work would otherwise
+ * run beside idle threads' heaps.
+ */
+export async function releasePools(): Promise<void> {
+  const idle = [...pools].filter(([, pool]) => !busy.has(pool));
+  for (const [key] of idle) pools.delete(key);
+  await Promise.all(idle.map(([, pool]) => pool.destroy()));
+}
+
+/** Pools a batch is using now, with how many: `releasePools` leaves them alone. */
+const busy = new Map<Tinypool, number>();
+
+/** Mark `pool` in use until the returned function is called. */
+function hold(pool: Tinypool): () => void {
+  busy.set(pool, (busy.get(pool) ?? 0) + 1);
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    const left = (busy.get(pool) ?? 1) - 1;
+    if (left > 0) busy.set(pool, left);
+    else busy.delete(pool);
+  };
 }
 
 /**

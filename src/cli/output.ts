@@ -43,6 +43,44 @@ export function painter(enabled: boolean): Painter {
   };
 }
 
+function isIterable(value: unknown): value is Iterable<unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Symbol.iterator in value &&
+    typeof value[Symbol.iterator] === "function"
+  );
+}
+
+/**
+ * `JSON.stringify(doc, null, 2)` and a newline, the same text, in pieces:
+ * each item of a top-level array (given as any iterable, made as it is
+ * written) is stringified on its own, so a 20,000-session listing is never
+ * one string (bench/scale: the warm `list --json`'s peak RSS).
+ */
+export function* jsonChunks(doc: Readonly<Record<string, unknown>>): Generator<string> {
+  const indent = (text: string, by: string) => text.replaceAll("\n", `\n${by}`);
+  let open = "{";
+  for (const [key, value] of Object.entries(doc)) {
+    const head = `${open}\n  ${JSON.stringify(key)}: `;
+    if (isIterable(value)) {
+      let sep = `${head}[`;
+      for (const item of value) {
+        // As JSON.stringify writes an item it cannot (undefined, a function) in an array.
+        yield `${sep}\n    ${indent(JSON.stringify(item, null, 2) ?? "null", "    ")}`;
+        sep = ",";
+      }
+      yield sep === "," ? "\n  ]" : `${sep}]`;
+    } else {
+      const text = JSON.stringify(value, null, 2);
+      if (text === undefined) continue; // left out, as JSON.stringify leaves it out
+      yield `${head}${indent(text, "  ")}`;
+    }
+    open = ",";
+  }
+  yield open === "{" ? "{}\n" : "\n}\n";
+}
+
 /**
  * Write pieces of text to stdout in batches of about a megabyte, so that
  * output far larger than one string can hold streams out. (On POSIX,

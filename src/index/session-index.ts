@@ -27,7 +27,7 @@ import {
   type StoreOptions,
   type StoreProbe,
 } from "../transcript.js";
-import { readAhead, workerModule } from "../workers.js";
+import { readAhead, releasePools, workerModule } from "../workers.js";
 import { buildNote } from "./build-note.js";
 import {
   cacheDir,
@@ -118,7 +118,7 @@ const TEXT_WORKER_RSS = 176 * 1024 * 1024;
  * larger than a batch's TEXT_BATCH_BYTES is read on the calling thread (`oversized`).
  */
 const TEXT_WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
-/** A text worker silent this long on one batch is given up (the calling thread reads the rest). */
+/** A text worker silent this long on one batch is given up (the calling thread does the rest). */
 const TEXT_STALL_MS = 120_000;
 /** The text worker module, beside this one (`.ts` when run from source). */
 const TEXT_WORKER = workerModule("text-worker", import.meta.url);
@@ -127,9 +127,7 @@ const LOCK_WAIT_MS = 60_000;
 
 const fingerprintKey = (files: Discovered["fingerprint"]["files"]) => JSON.stringify(files);
 
-/* Row types: the tables are txcript's own, checked by schema version at open
- * (open.ts), so each statement names its row (`prepare<Params, Row>`). */
-
+/** An entries row (the tables are txcript's own, checked by schema version at open). */
 interface EntryRow {
   rowid: number;
   path: string;
@@ -319,6 +317,8 @@ export class SessionIndex {
       for (const h of this.harnessIds(options.from)) {
         try {
           await this.refreshRows(h, options, entriesOf);
+          // A store's discovery threads (agy's) let go, not left idling beside what follows.
+          await releasePools();
         } catch (cause) {
           if (isCorrupt(cause) || cause instanceof IndexWriteFailed) throw cause;
           // One broken store (HOME a file, an unreadable root) costs only its own sessions.

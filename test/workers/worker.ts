@@ -5,6 +5,7 @@
  * until a worker has taken a chunk.
  */
 
+import { threadId } from "node:worker_threads";
 import type { WorkerChunk } from "../../src/workers.js";
 
 export interface TestJob {
@@ -17,6 +18,8 @@ export interface Doubled {
   index: number;
   doubled: number;
   worker: boolean;
+  /** The thread that doubled it. */
+  thread?: number;
 }
 
 export default function double({ indexes, data }: WorkerChunk<TestJob>): Doubled[] {
@@ -42,5 +45,5 @@ export default function double({ indexes, data }: WorkerChunk<TestJob>): Doubled
     default:
       data.mode satisfies never;
   }
-  return indexes.map((index) => ({ index, doubled: index * 2, worker: true }));
+  return indexes.map((index) => ({ index, doubled: index * 2, worker: true, thread: threadId }));
 }

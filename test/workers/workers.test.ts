@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { readAhead, runShared } from "../../src/workers.js";
+import { readAhead, releasePools, runShared } from "../../src/workers.js";
 import type { Doubled, TestJob } from "./worker.js";
 
 const MODULE = new URL("./worker.ts", import.meta.url);
@@ -51,6 +51,20 @@ describe("runShared", () => {
       Array.from({ length: 300 }, (_, i) => [i, i * 2]),
     );
     expect(results.some((r) => doubledBy(r) === true)).toBe(true);
+  });
+
+  it("keeps an idle worker thread for the next batch, and ends it at releasePools", async () => {
+    const threads = async () => {
+      const { results } = await batch("ok", 300);
+      return new Set(results.map((r) => ("thread" in r ? r.thread : undefined)).filter(Boolean));
+    };
+    const first = await threads();
+    expect(first.size).toBe(1);
+    expect(await threads()).toEqual(first); // the same thread, idle between batches
+    await releasePools();
+    const after = await threads();
+    expect(after.size).toBe(1);
+    expect([...after].some((t) => first.has(t))).toBe(false); // a new thread: the old one ended
   });
 
   it("runs everything on the calling thread with no threads asked for", async () => {

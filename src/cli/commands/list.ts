@@ -15,7 +15,7 @@ import { addArchiveOptions } from "../archive.js";
 import { reportSkipped } from "../cache.js";
 import { takeInterrupts } from "../interrupt.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
-import { colorEnabled, tell } from "../output.js";
+import { colorEnabled, jsonChunks, tell, writeChunks } from "../output.js";
 import { withSessions } from "../sessions.js";
 
 interface ListOptions {
@@ -61,7 +61,10 @@ export function register(program: Command): void {
       if (options.json) {
         const doc = {
           version: 1,
-          sessions: listing.sessions.map(sessionRecord),
+          // Each record made as it is written: never every one at once.
+          sessions: (function* () {
+            for (const s of listing.sessions) yield sessionRecord(s);
+          })(),
           // A store that could not be read at all is listed by its root.
           skipped: [...listing.unreadable, ...listing.skipped].map((s) => ({
             harness: s.harness,
@@ -69,7 +72,7 @@ export function register(program: Command): void {
             reason: s.reason,
           })),
         };
-        process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+        writeChunks(jsonChunks(doc));
       } else {
         const tty = process.stdout.isTTY === true;
         const { renderTable } = await import("../list-table.js");

@@ -215,6 +215,14 @@ function readBytes(path: string): Buffer {
   }
 }
 
+/**
+ * How long a listing of the project folders answers reads (`filesFor(id,
+ * true)`) after its last use, in ms: reads that keep coming (an index build
+ * over thousands of sessions) keep one listing.
+ */
+const LISTING_REUSE_MS = 2000;
+let lastListing: { root: string; at: number; byName: Map<string, string[]> } | undefined;
+
 export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBody> {
   readonly harness = "claude_code" as const;
 
@@ -226,10 +234,56 @@ export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBod
     return projectDirs(this.root);
   }
 
-  /** Every file holding session `id`, most recently modified first. */
-  private filesFor(id: string): string[] {
+  /**
+   * Every file holding session `id`, most recently modified first.
+   * `recent`: for reading only, a listing of the project folders made a
+   * moment ago will do while every file it named for the id is still there
+   * (a file moved or removed since lists again; a copy added within the
+   * moment is seen by the next listing); saves and deletes always look.
+   */
+  private filesFor(id: string, recent = false): string[] {
     checkPathComponent(id, "claude_code");
-    return newestFirst(this.projectDirs().map((dir) => join(dir, id + SESSION_SUFFIX)));
+    const name = id + SESSION_SUFFIX;
+    if (recent) {
+      const hit = this.listedByName().get(name) ?? [];
+      const found = newestFirst(hit);
+      if (hit.length > 0 && found.length === hit.length) return found;
+      lastListing = undefined;
+      return newestFirst(this.listedByName().get(name) ?? []);
+    }
+    return newestFirst(this.projectDirs().map((dir) => join(dir, name)));
+  }
+
+  /**
+   * The files of every project folder by name, from a listing last used at
+   * most `LISTING_REUSE_MS` ago (one slot per process, for this root):
+   * loading many sessions one after another (the index reading their text)
+   * lists the folders once a moment, where looking in each folder for each
+   * session cost a stat per folder per session.
+   */
+  private listedByName(): Map<string, string[]> {
+    const now = Date.now();
+    if (lastListing && lastListing.root === this.root && now - lastListing.at < LISTING_REUSE_MS) {
+      lastListing.at = now;
+      return lastListing.byName;
+    }
+    const byName = new Map<string, string[]>();
+    for (const dir of this.projectDirs()) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue; // as a stat of a file in it would fail
+      }
+      for (const name of names) {
+        if (!name.endsWith(SESSION_SUFFIX)) continue;
+        const same = byName.get(name);
+        if (same) same.push(join(dir, name));
+        else byName.set(name, [join(dir, name)]);
+      }
+    }
+    lastListing = { root: this.root, at: now, byName };
+    return byName;
   }
 
   ids(): string[] {
@@ -294,7 +348,7 @@ export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBod
   }
 
   load(id: string): Transcript<ClaudeCodeBody> {
-    const path = this.filesFor(id)[0];
+    const path = this.filesFor(id, true)[0];
     if (path === undefined) throw noSession("claude_code", "Claude Code", id, this.root);
     checkLinkInside(this.root, path, "claude_code");
     const transcript = parseClaudeCodeBytes(readBytes(path), path);
@@ -372,6 +426,6 @@ export class ClaudeCodeStore extends OneRootStore implements Store<ClaudeCodeBod
   }
 
   fingerprint(id: string): Fingerprint | undefined {
-    return fileFingerprint(this.filesFor(id)[0]);
+    return fileFingerprint(this.filesFor(id, true)[0]);
   }
 }
