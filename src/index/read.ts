@@ -342,7 +342,11 @@ export function unreadableText(ix: Reader, filter: Filter = {}): number {
   });
 }
 
-/** Full-text search, best hits first. Throws InvalidRequestError (one line) for a query with nothing to search. */
+/**
+ * Full-text search, best hits first; equal scores by session and place, not
+ * by row number, which a refresh between two pages or two doors renumbers.
+ * Throws InvalidRequestError (one line) for a query with nothing to search.
+ */
 export function query(ix: Reader, terms: string, request: QueryRequest = {}): Hit[] {
   const expr = ftsExpression(terms);
   return ix.guard(() => {
@@ -358,7 +362,7 @@ export function query(ix: Reader, terms: string, request: QueryRequest = {}): Hi
              snippet(text, 0, '${MARK_START}', '${MARK_END}', '…', 24) AS snip
            FROM text JOIN chunks c ON c.rowid = text.rowid JOIN entries e ON e.rowid = c.entry
            WHERE text MATCH ? AND ${sql}
-           ORDER BY score, c.rowid LIMIT ? OFFSET ?`,
+           ORDER BY score, e.harness, e.id, c.ordinal, c.rowid LIMIT ? OFFSET ?`,
         )
         .all(expr, ...params, limit, offset);
     } catch (error) {
