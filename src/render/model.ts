@@ -22,13 +22,17 @@ export interface RenderInput extends PathOptions {
   path?: string;
 }
 
+/**
+ * A turn's messages are consecutive: a turn holds where they start and end,
+ * not a list of them (a list grown by push kept room for 16 more: some 200
+ * bytes a turn, 25 MB on a page of 250,000 messages).
+ */
 interface Turn {
   /** 1-based turn number within the session. */
   n: number;
-  /** Session ordinals (0-based indexes) of the messages in this turn. */
-  indexes: number[];
-  /** The first line of the user prompt, for the table of contents. */
-  label: string;
+  /** Session ordinals (0-based indexes): the turn's messages are [start, end). */
+  start: number;
+  end: number;
 }
 
 export interface Model {
@@ -52,6 +56,12 @@ export function onlyResults(m: Message): boolean {
   return (
     m.role === "user" && m.content.length > 0 && m.content.every((b) => b.type === "tool_result")
   );
+}
+
+/** The first line of a turn's opening message, for the table of contents (made when shown). */
+export function turnLabel(model: Model, turn: Turn): string {
+  const m = model.messages[turn.start];
+  return m ? firstLine(m) : "";
 }
 
 function firstLine(m: Message): string {
@@ -128,9 +138,8 @@ export function buildModel(input: RenderInput): Model {
     if (opens) n++;
     if (i < start) continue;
     const last = turns[turns.length - 1];
-    if (opens || last === undefined)
-      turns.push({ n: Math.max(n, 1), indexes: [i], label: firstLine(m) });
-    else last.indexes.push(i);
+    if (opens || last === undefined) turns.push({ n: Math.max(n, 1), start: i, end: i + 1 });
+    else last.end = i + 1;
   }
   const cwd = input.transcript.meta.cwd;
   const paths = pathStyle({
@@ -166,7 +175,7 @@ export function headFacts(model: Model, input: RenderInput): [string, string, bo
   if (meta.model) facts.push(["Model", meta.model, true]);
   if (meta.cli_version) facts.push(["Version", meta.cli_version, true]);
   if (input.path !== undefined && input.showPaths) facts.push(["File", input.path, true]);
-  const shown = model.turns.reduce((a, t) => a + t.indexes.length, 0);
+  const shown = model.turns.reduce((a, t) => a + (t.end - t.start), 0);
   const all = model.messages.length;
   facts.push(["Messages", shown === all ? String(shown) : `${shown} of ${all}`, false]);
   return facts;
