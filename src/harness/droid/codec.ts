@@ -19,7 +19,7 @@ import {
 } from "../../common.js";
 import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
+import { Lines } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -203,7 +203,7 @@ function fromCommon(t: Transcript<Common>): Transcript<DroidBody> {
     records.push(record);
     parent = mid;
   });
-  const lines: VerbatimLine[] = records.map((r) => ({ text: JSON.stringify(r), eol: "\n" }));
+  const lines = Lines.of(records.map((r) => ({ text: JSON.stringify(r), eol: "\n" })));
   const body: DroidBody = { lines };
   const usage = totalUsage(t.body);
   if (usage !== undefined) body.settings = settingsText(usage);
