@@ -5,7 +5,8 @@
  * smaller), a Codex rollout listed (its bytes read a line at a time, never
  * one string of the file: with one character outside Latin-1 that string
  * was twice the file), and a Droid session viewed and listed (its Body over
- * the file's bytes, records parsed as they are walked, never all held).
+ * the file's bytes, records parsed as they are walked, never all held),
+ * and a pi session viewed and listed (its Body over the file's bytes).
  * Each of these ran out of memory with main's build before this change;
  * TXCRIPT_TEST_BIN=<an older dist/cli/main.js> shows it.
  */
@@ -37,6 +38,11 @@ const CODEX_LINES = 90_000;
 const LISTED_LINES = 110_000;
 /** Lines of the Droid session (about 16 MB): main's build ran out from 40,000. */
 const DROID_LINES = 60_000;
+const PI_ID = "e5e5e5e5-0000-4000-8000-00000000e5e5";
+/** Messages of the pi session (about 20 MB, 40 MB as main's one UTF-16 string). */
+const PI_LINES = 60_000;
+/** pi still parses every entry of its branch at once: a larger heap, which main's build ran out of below 120 MB. */
+const PI_HEAP_MB = 80;
 
 let home = "";
 
@@ -83,6 +89,21 @@ beforeAll(() => {
     const word = i === 5 ? "caf\u00e9 \u2192" : "session";
     return `{"type":"message","id":"${mid(i)}",${parent}"timestamp":"${TS}","message":{"role":"${role}","content":[{"type":"text","text":"message ${i} of the ${word}"}]${model}}}`;
   });
+  const pi = join(home, "pi", ".pi", "agent", "sessions", "--bench--");
+  mkdirSync(pi, { recursive: true });
+  const entry = (i: number) => String(i).padStart(8, "0");
+  const ms = Date.parse(TS);
+  writeLines(join(pi, `2026-11-30T09-15-00-000Z_${PI_ID}.jsonl`), PI_LINES + 1, (i) => {
+    if (i === 0)
+      return `{"type":"session","version":3,"id":"${PI_ID}","timestamp":"${TS}","cwd":"/bench"}`;
+    const parent = i === 1 ? "null" : `"${entry(i - 2)}"`;
+    const text = `message ${i - 1} of the ${i === 6 ? "caf\u00e9 \u2192" : "session"}`;
+    const message =
+      i % 2
+        ? `{"role":"user","content":[{"type":"text","text":"${text}"}],"timestamp":${ms}}`
+        : `{"role":"assistant","content":[{"type":"text","text":"${text}"}],"api":"x","provider":"x","model":"m","stopReason":"stop","timestamp":${ms}}`;
+    return `{"type":"message","id":"${entry(i - 1)}","parentId":${parent},"timestamp":"${TS}","message":${message}}`;
+  });
 });
 
 afterAll(() => {
@@ -90,9 +111,9 @@ afterAll(() => {
 });
 
 /** Run the CLI with a small heap in one of the homes, stdout to a file. */
-function runSmall(where: string, args: string[]) {
+function runSmall(where: string, args: string[], heapMb = HEAP_MB) {
   const name = args.join("-").replace(/[^a-z0-9-]/gi, "_");
-  return runWithHeap(HEAP_MB, join(home, where), join(home, `out-${where}-${name}`), args);
+  return runWithHeap(heapMb, join(home, where), join(home, `out-${where}-${name}`), args);
 }
 
 describe("large JSONL sessions with a heap smaller than main's build needed", () => {
@@ -128,5 +149,18 @@ describe("large JSONL sessions with a heap smaller than main's build needed", ()
     expect(list.stderr).not.toMatch(/heap out of memory/);
     expect(list.status).toBe(0);
     expect(readFileSync(list.out, "utf8")).toContain(DROID_ID);
+  }, 320_000);
+
+  it("views and lists a pi session with a non-Latin-1 character, every message in it", () => {
+    const view = runSmall("pi", ["view", PI_ID, "--from", "pi", "--no-pager"], PI_HEAP_MB);
+    expect(view.stderr).not.toMatch(/heap out of memory/);
+    expect(view.status).toBe(0);
+    const text = readFileSync(view.out, "utf8");
+    expect(text).toContain("message 5 of the caf\u00e9 \u2192");
+    expect(text).toContain(`message ${PI_LINES - 1} of the session`);
+    const list = runSmall("pi", ["list", "--from", "pi", "--json"], PI_HEAP_MB);
+    expect(list.stderr).not.toMatch(/heap out of memory/);
+    expect(list.status).toBe(0);
+    expect(readFileSync(list.out, "utf8")).toContain(`"message_count": ${PI_LINES}`);
   }, 320_000);
 });
