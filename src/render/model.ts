@@ -38,7 +38,7 @@ interface Turn {
  * for 16 more: some 200 bytes a turn, 25 MB on a page of 250,000
  * messages; an object of three numbers was still 56).
  */
-export class Turns implements Iterable<Turn> {
+class Turns implements Iterable<Turn> {
   constructor(
     /** Each turn's number. */
     private readonly numbers: Uint32Array,

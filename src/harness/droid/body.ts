@@ -67,7 +67,7 @@ export function headerOf(records: Iterable<JsonObject>): JsonObject | undefined 
 }
 
 /** Whether a record is a conversation message (see `conversation`). */
-export function isConversation(r: JsonObject): boolean {
+function isConversation(r: JsonObject): boolean {
   if (r.type !== "message" || r.visibility !== undefined) return false;
   const m = obj(r, "message");
   if (m === undefined || m.visibility !== undefined) return false;

@@ -25,11 +25,7 @@ import { droidMeta } from "./meta.js";
 
 const SESSION_SUFFIX = ".jsonl";
 
-export function parseDroid(
-  text: string,
-  origin?: string,
-  settings?: string,
-): Transcript<DroidBody> {
+function parseDroid(text: string, origin?: string, settings?: string): Transcript<DroidBody> {
   checkLineCount(text, "droid", origin);
   return droidFromLines(splitLines(text), origin, settings);
 }

@@ -22,7 +22,7 @@ import {
 } from "./body.js";
 import { piMeta } from "./meta.js";
 
-export function parsePi(text: string, origin?: string): Transcript<PiBody> {
+function parsePi(text: string, origin?: string): Transcript<PiBody> {
   checkLineCount(text, "pi", origin);
   return piFromLines(splitLines(text), origin);
 }
