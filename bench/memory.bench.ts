@@ -1,10 +1,11 @@
 /**
  * Peak memory (and time) of `view`, `export` and `continue` on large
- * sessions, from the built CLI in child processes: a Claude Code session
- * and a Codex rollout of N JSONL lines, and an agy conversation of about N
- * steps (issue 11 sizes: N = 1,000,000; a 1 M-line Claude Code session is
- * about 230 MB, the agy database about 200 MB). Every figure is also given
- * as a ratio to the session's size on disk (issue 33 goal 6: at most 3x).
+ * sessions, from the built CLI in child processes: a Claude Code session,
+ * a Codex rollout and a Factory Droid session of N JSONL lines, and an agy
+ * conversation of about N steps (issue 11 sizes: N = 1,000,000; a 1 M-line
+ * Claude Code session is about 230 MB, the agy database about 200 MB).
+ * Every figure is also given as a ratio to the session's size on disk
+ * (issue 33 goal 6: at most 3x).
  * Baselines measured in the same run on the same files: a child that only
  * reads the file (raw read), one that reads and JSON.parses every line, or
  * reads every step row (raw parse), and one that loads the session through
@@ -15,7 +16,8 @@
  * it` continues a Simple document of the same messages into agy (its
  * peak/file is to the document's size): the peak of agy's writer.
  * `--scale 0.1` (or TXCRIPT_BENCH_SCALE) shrinks N; `--runs R` (default 3);
- * `--only claude_code,antigravity` picks harnesses; `--base <checkout>`
+ * `--only claude_code,antigravity` picks harnesses, `--commands view,export`
+ * the commands (by the start of their label); `--base <checkout>`
  * (a checkout with an older build in its dist/) measures load+toCommon and
  * every command with that build too, in the same run, each beside this
  * build's (the "base" rows).
@@ -49,6 +51,8 @@ const arg = (name: string) => {
 const SCALE = Number(arg("scale") ?? process.env.TXCRIPT_BENCH_SCALE ?? 1);
 const RUNS = Number(arg("runs") ?? 3);
 const ONLY = arg("only")?.split(",");
+/** `--commands view,export`: only the commands whose label starts with one of these. */
+const COMMANDS = arg("commands")?.split(",");
 const N = Math.max(10, Math.round(1_000_000 * SCALE));
 const BASE = arg("base");
 const SID = "b0b0b0b0-0000-4000-8000-00000000b0b0";
@@ -103,6 +107,24 @@ function codexFile(): string {
       ? `{"timestamp":"${TS}","type":"session_meta","payload":{"id":"${id}","timestamp":"${TS}","cwd":"/bench"}}`
       : `{"timestamp":"${TS}","type":"response_item","payload":{"type":"message","role":"${i % 2 ? "user" : "assistant"}","content":[{"type":"${i % 2 ? "input" : "output"}_text","text":"line ${i} of the rollout"}]}}`,
   );
+  return path;
+}
+
+/** A Factory Droid session: its session_start, then N - 1 message lines (parented in a chain). */
+function droidFile(): string {
+  const id = SID.replace(/^b0/, "d0");
+  const dir = join(home, ".factory", "sessions", "-bench");
+  spawnSync("mkdir", ["-p", dir]);
+  const path = join(dir, `${id}.jsonl`);
+  const mid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+  writeLines(path, N, (i) => {
+    if (i === 0)
+      return `{"type":"session_start","id":"${id}","title":"bench","owner":"bench","version":2,"cwd":"/bench"}`;
+    const parent = i === 1 ? "" : `"parentId":"${mid(i - 1)}",`;
+    const role = i % 2 ? "user" : "assistant";
+    const model = i % 2 ? "" : ',"modelId":"claude-opus-5"';
+    return `{"type":"message","id":"${mid(i)}",${parent}"timestamp":"${TS}","message":{"role":"${role}","content":[{"type":"text","text":"message ${i} of the session"}]${model}}}`;
+  });
   return path;
 }
 
@@ -202,6 +224,8 @@ if (wanted("claude_code"))
   cases.push({ name: "claude_code", file: claudeFile(), id: SID, from: "claude_code" });
 if (wanted("codex"))
   cases.push({ name: "codex", file: codexFile(), id: SID.replace(/^b0/, "c0"), from: "codex" });
+if (wanted("droid"))
+  cases.push({ name: "droid", file: droidFile(), id: SID.replace(/^b0/, "d0"), from: "droid" });
 if (wanted("antigravity")) {
   const agy = agyFile();
   cases.push({
@@ -298,6 +322,7 @@ for (const c of cases) {
   const builds: [string, string][] = [["", BIN]];
   if (BASE !== undefined) builds.push([" (base)", join(BASE, "dist", "cli", "main.js")]);
   for (const [label, command] of commands) {
+    if (COMMANDS !== undefined && !COMMANDS.some((c) => label.startsWith(c))) continue;
     for (const [suffix, bin] of builds) {
       const args = [bin, ...command.slice(1)];
       // continue writes a copy each run: a fresh target keeps runs alike.

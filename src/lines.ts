@@ -10,6 +10,9 @@ import type { TextForm } from "./transcript.js";
 
 type LineEnding = "" | "\n" | "\r\n";
 
+/** Where each line starts (see `lineStarts`). */
+type Bounds = Uint32Array | Float64Array;
+
 /**
  * The most lines a session may have. Every line becomes part of the Common
  * transcript; well before a V8 heap runs out (a 510 MiB rollout of short
@@ -73,7 +76,7 @@ export class Lines implements Iterable<VerbatimLine> {
   /** `bounds[i]` is where line i starts, `bounds[length]` where the text ends. */
   private constructor(
     private readonly source: string | Uint8Array | readonly VerbatimLine[],
-    private readonly bounds: Float64Array | undefined,
+    private readonly bounds: Bounds | undefined,
   ) {}
 
   /** Lines held as they are (a writer's). */
@@ -83,19 +86,18 @@ export class Lines implements Iterable<VerbatimLine> {
 
   /** The lines of a text (`joinLines` gives it back). */
   static split(text: string): Lines {
-    const starts: number[] = [0];
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", nl + 1))
-      starts.push(nl + 1);
-    if (starts[starts.length - 1] !== text.length) starts.push(text.length);
-    return new Lines(text, Float64Array.from(starts));
+    return new Lines(
+      text,
+      lineStarts(text.length, (from) => text.indexOf("\n", from)),
+    );
   }
 
   /** The lines of UTF-8 bytes: the same lines as `split` of their decoding. */
   static fromBytes(bytes: Uint8Array): Lines {
-    const starts: number[] = [0];
-    for (let nl = bytes.indexOf(10); nl !== -1; nl = bytes.indexOf(10, nl + 1)) starts.push(nl + 1);
-    if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length);
-    return new Lines(bytes, Float64Array.from(starts));
+    return new Lines(
+      bytes,
+      lineStarts(bytes.length, (from) => bytes.indexOf(10, from)),
+    );
   }
 
   get length(): number {
@@ -132,9 +134,29 @@ export class Lines implements Iterable<VerbatimLine> {
   }
 }
 
+/**
+ * Where each line starts, and the end, in a typed array sized by a first
+ * count: no list of numbers grown beside the text. Four bytes a line while
+ * offsets fit 32 bits (every file a store reads whole), else eight.
+ */
+function lineStarts(size: number, nextNewline: (from: number) => number): Bounds {
+  let n = 1;
+  let last = 0;
+  for (let nl = nextNewline(0); nl !== -1; nl = nextNewline(nl + 1)) {
+    n++;
+    last = nl + 1;
+  }
+  if (last !== size) n++;
+  const starts = size <= 0xffffffff ? new Uint32Array(n) : new Float64Array(n);
+  let k = 1;
+  for (let nl = nextNewline(0); nl !== -1; nl = nextNewline(nl + 1)) starts[k++] = nl + 1;
+  if (k < n) starts[k] = size;
+  return starts;
+}
+
 /** Where line `i`'s text ends and the terminator after it, from the code of each unit. */
 function lineEnd(
-  bounds: Float64Array | undefined,
+  bounds: Bounds | undefined,
   i: number,
   code: (k: number) => number,
 ): [number, LineEnding] {

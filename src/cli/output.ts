@@ -8,6 +8,7 @@ import pc from "picocolors";
 import { parse as shellParse } from "shell-quote";
 import { childProcess } from "../builtins.js";
 import { progressAfterMs } from "../env.js";
+import { WRITE_BATCH } from "../fsx.js";
 import type { Painter } from "../render/text.js";
 import { childStarted, onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
@@ -82,15 +83,16 @@ export function* jsonChunks(doc: Readonly<Record<string, unknown>>): Generator<s
 }
 
 /**
- * Write pieces of text to stdout in batches of about a megabyte, so that
- * output far larger than one string can hold streams out. (On POSIX,
+ * Write pieces of text to stdout in small batches (WRITE_BATCH, which
+ * says why small), so that output far larger than one string can hold
+ * streams out. (On POSIX,
  * writes to files, pipes and terminals are synchronous: nothing piles up.)
  */
 export function writeChunks(chunks: Iterable<string>): void {
   let batch = "";
   for (const chunk of chunks) {
     batch += chunk;
-    if (batch.length >= 1 << 20) {
+    if (batch.length >= WRITE_BATCH) {
       process.stdout.write(batch);
       batch = "";
     }
@@ -150,7 +152,7 @@ function newlines(text: string): number {
 
 /**
  * Stream `pieces` into the stdin of `program` (a pager on this terminal) a
- * megabyte or so at a time, waiting while the pager reads; when it quits
+ * batch (WRITE_BATCH) at a time, waiting while the pager reads; when it quits
  * early (the reader is done), rendering stops there. Resolves false, having
  * consumed nothing, when the program cannot be started; true once it has
  * exited. Ctrl-C belongs to the pager while it runs.
@@ -193,7 +195,7 @@ async function pageInto(
   let batch = "";
   for (let next = pieces.next(); !next.done && !closed; next = pieces.next()) {
     batch += next.value;
-    if (batch.length < 1 << 20) continue;
+    if (batch.length < WRITE_BATCH) continue;
     const more = stdin.write(batch);
     batch = "";
     if (!more && !closed) await room();

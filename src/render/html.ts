@@ -29,6 +29,7 @@ import {
   plural,
   type RenderInput,
   resultText,
+  turnLabel,
 } from "./model.js";
 import { type CallView, callView, diffText, languageOf } from "./tools.js";
 
@@ -414,14 +415,14 @@ export function* renderHtmlChunks(input: RenderInput, shell: PageShell = {}): Ge
   yield before;
   yield '<nav class="toc" aria-label="Turns"><h2>Turns</h2><ol>';
   for (const t of model.turns)
-    yield `<li><a href="#t${t.n}"><span class="n">${t.n}</span><span class="l">${escapeHtml(model.paths.text(t.label))}</span></a></li>`;
+    yield `<li><a href="#t${t.n}"><span class="n">${t.n}</span><span class="l">${escapeHtml(model.paths.text(turnLabel(model, t)))}</span></a></li>`;
   yield `</ol></nav>${after}`;
   yield head;
   if (model.turns.length === 0) yield "\n";
   for (const t of model.turns) {
     yield `\n<section class="turn" id="t${t.n}"><h2><a href="#t${t.n}">Turn ${t.n}</a></h2>`;
     let first = true;
-    for (const i of t.indexes) {
+    for (let i = t.start; i < t.end; i++) {
       const m = model.messages[i];
       if (!m) continue;
       yield first ? messageHtml(m, i, model) : `\n${messageHtml(m, i, model)}`;

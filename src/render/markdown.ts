@@ -26,6 +26,7 @@ import {
   onlyResults,
   type RenderInput,
   resultText,
+  turnLabel,
 } from "./model.js";
 import { type CallView, callView, diffText, languageOf } from "./tools.js";
 
@@ -361,9 +362,10 @@ function headLines(model: Model, input: RenderInput): string[] {
 /** Per shown message, in order, its own lines (its turn's heading first when it opens one). */
 function* messageLines(model: Model): Generator<[number, string[]]> {
   for (const turn of model.turns) {
-    for (const [at, i] of turn.indexes.entries()) {
+    for (let i = turn.start; i < turn.end; i++) {
       const out: string[] = [];
-      if (at === 0) out.push("", `## Turn ${turn.n}: ${inline(model.paths.text(turn.label))}`, "");
+      if (i === turn.start)
+        out.push("", `## Turn ${turn.n}: ${inline(model.paths.text(turnLabel(model, turn)))}`, "");
       const m = model.messages[i];
       if (
         m &&

@@ -22,19 +22,48 @@ export interface RenderInput extends PathOptions {
   path?: string;
 }
 
+/** One turn of a page, made when the page walks its turns. */
 interface Turn {
   /** 1-based turn number within the session. */
   n: number;
-  /** Session ordinals (0-based indexes) of the messages in this turn. */
-  indexes: number[];
-  /** The first line of the user prompt, for the table of contents. */
-  label: string;
+  /** Session ordinals (0-based indexes): the turn's messages are [start, end). */
+  start: number;
+  end: number;
+}
+
+/**
+ * A page's turns: a turn's messages are consecutive, running to the next
+ * turn's start, so each turn is two numbers in typed arrays (8 bytes), not
+ * an object with a list of its messages (a list grown by push kept room
+ * for 16 more: some 200 bytes a turn, 25 MB on a page of 250,000
+ * messages; an object of three numbers was still 56).
+ */
+class Turns implements Iterable<Turn> {
+  constructor(
+    /** Each turn's number. */
+    private readonly numbers: Uint32Array,
+    /** Where each turn's messages start. */
+    private readonly starts: Uint32Array,
+    /** Where the last turn's messages end. */
+    private readonly end: number,
+  ) {}
+
+  get length(): number {
+    return this.starts.length;
+  }
+
+  *[Symbol.iterator](): Generator<Turn> {
+    for (let k = 0; k < this.starts.length; k++) {
+      const start = this.starts[k] ?? 0;
+      yield { n: this.numbers[k] ?? 0, start, end: this.starts[k + 1] ?? this.end };
+    }
+  }
 }
 
 export interface Model {
   meta: Meta;
   messages: readonly Message[];
-  turns: Turn[];
+  turns: Turns;
   /** tool_use id -> session-wide call number. */
   numbers: Map<string, number>;
   /** tool_use id -> the result answering it (the first one, anywhere in the session). */
@@ -52,6 +81,12 @@ export function onlyResults(m: Message): boolean {
   return (
     m.role === "user" && m.content.length > 0 && m.content.every((b) => b.type === "tool_result")
   );
+}
+
+/** The first line of a turn's opening message, for the table of contents (made when shown). */
+export function turnLabel(model: Model, turn: Turn): string {
+  const m = model.messages[turn.start];
+  return m ? firstLine(m) : "";
 }
 
 function firstLine(m: Message): string {
@@ -118,20 +153,32 @@ export function buildModel(input: RenderInput): Model {
         folded.add(b);
     }
   }
-  const turns: Turn[] = [];
-  let n = 0;
-  // Turn numbers count prompts from the session's start, so a range keeps them.
-  for (let i = 0; i < end; i++) {
-    const m = messages[i];
-    if (!m) continue;
-    const opens = (m.role === "user" && !onlyResults(m)) || i === 0;
-    if (opens) n++;
-    if (i < start) continue;
-    const last = turns[turns.length - 1];
-    if (opens || last === undefined)
-      turns.push({ n: Math.max(n, 1), indexes: [i], label: firstLine(m) });
-    else last.indexes.push(i);
-  }
+  // Turn numbers count prompts from the session's start, so a range keeps
+  // them. Two walks: the first counts the turns, the second fills them in.
+  const walk = (turn: (n: number, k: number, at: number) => void): number => {
+    let n = 0;
+    let count = 0;
+    let after = 0;
+    for (let i = 0; i < end; i++) {
+      const m = messages[i];
+      if (!m) continue;
+      const opens = (m.role === "user" && !onlyResults(m)) || i === 0;
+      if (opens) n++;
+      if (i < start) continue;
+      if (opens || count === 0) turn(Math.max(n, 1), count++, i);
+      after = i + 1;
+    }
+    return after;
+  };
+  let count = 0;
+  walk(() => count++);
+  const turnNumbers = new Uint32Array(count);
+  const starts = new Uint32Array(count);
+  const after = walk((n, k, at) => {
+    turnNumbers[k] = n;
+    starts[k] = at;
+  });
+  const turns = new Turns(turnNumbers, starts, after);
   const cwd = input.transcript.meta.cwd;
   const paths = pathStyle({
     ...(input.showPaths ? { showPaths: true } : {}),
@@ -166,7 +213,8 @@ export function headFacts(model: Model, input: RenderInput): [string, string, bo
   if (meta.model) facts.push(["Model", meta.model, true]);
   if (meta.cli_version) facts.push(["Version", meta.cli_version, true]);
   if (input.path !== undefined && input.showPaths) facts.push(["File", input.path, true]);
-  const shown = model.turns.reduce((a, t) => a + t.indexes.length, 0);
+  let shown = 0;
+  for (const t of model.turns) shown += t.end - t.start;
   const all = model.messages.length;
   facts.push(["Messages", shown === all ? String(shown) : `${shown} of ${all}`, false]);
   return facts;

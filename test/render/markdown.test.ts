@@ -52,7 +52,9 @@ describe("Markdown pages", () => {
       const turns = buildModel({ transcript }).turns;
       expect(o.headings.filter((h) => h.level === 1)).toHaveLength(1);
       const h2 = o.headings.filter((h) => h.level === 2);
-      expect(h2.map((h) => h.text.replace(/:.*/, ""))).toEqual(turns.map((t) => `Turn ${t.n}`));
+      expect(h2.map((h) => h.text.replace(/:.*/, ""))).toEqual(
+        [...turns].map((t) => `Turn ${t.n}`),
+      );
       // Every fence is closed (the parser would swallow the rest of the page otherwise).
       expect(o.fences.every((f) => !f.text.includes("## Turn"))).toBe(true);
       // No escapes shown as text, no JSON where a command belongs.

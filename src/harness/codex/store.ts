@@ -63,7 +63,6 @@ import {
   envelopeLine,
   readEnvelope,
   SCAFFOLDING_PREFIXES,
-  splitLines,
 } from "./body.js";
 import { CodexProbe, codexHome, type RolloutFile, rolloutFiles, SESSIONS_DIR } from "./probe.js";
 import { findSessionMeta, firstModel, firstPrompt, lastEventTime, metaFromBody } from "./text.js";
@@ -126,6 +125,19 @@ function readRolloutBytes(path: string, maxBytes = MAX_ROLLOUT_BYTES): Uint8Arra
     }
   }
   return bytes;
+}
+
+/**
+ * A rollout's lines over its bytes, never one string (listing, locating and
+ * loading alike): a line is decoded when it is read, so a huge rollout
+ * costs its bytes outside the V8 heap, not a string of it (twice its size
+ * when one character is outside Latin-1). Errors name the file.
+ */
+function rolloutLines(path: string): Lines {
+  const bytes = readRolloutBytes(path);
+  checkUtf8(bytes, path, "codex", "the rollout");
+  checkLineCount(bytes, "codex", path);
+  return Lines.fromBytes(bytes);
 }
 
 /** Titles from `session_index.jsonl`: the last non-blank name per id wins; bad lines are skipped. */
@@ -336,9 +348,7 @@ export class CodexStore implements Store<CodexBody> {
           skipped.push({ path: file.path, reason: outside });
           return;
         }
-        const text = readRolloutText(file.path);
-        checkLineCount(text, "codex", file.path);
-        const lines = splitLines(text);
+        const lines = rolloutLines(file.path);
         const info = findSessionMeta(lines);
         if (!info) {
           skipped.push({ path: file.path, reason: "no session_meta line with an id" });
@@ -407,7 +417,7 @@ export class CodexStore implements Store<CodexBody> {
     // A rollout renamed by hand still names its session in session_meta.
     return files.filter((f) => {
       try {
-        return findSessionMeta(splitLines(readRolloutText(f.path)))?.id.toLowerCase() === wanted;
+        return findSessionMeta(rolloutLines(f.path))?.id.toLowerCase() === wanted;
       } catch {
         return false;
       }
@@ -429,11 +439,7 @@ export class CodexStore implements Store<CodexBody> {
     const file = this.locate(id, true)[0];
     if (!file) throw new NotFoundError("codex", `no Codex session ${id} under ${this.home}`);
     checkLinkInside(this.home, file.path, "codex");
-    // Bytes, never one string: the Body decodes a line when it is read.
-    const bytes = readRolloutBytes(file.path);
-    checkUtf8(bytes, file.path, "codex", "the rollout");
-    checkLineCount(bytes, "codex", file.path);
-    const lines = Lines.fromBytes(bytes);
+    const lines = rolloutLines(file.path);
     const meta = metaFromBody(lines, file.path);
     // Only a title someone gave: a first prompt saved as one would name the thread for Codex.
     assignDefined(meta, "title", readSessionIndex(this.home).get(meta.id.toLowerCase()));

@@ -12,14 +12,15 @@
 
 import { isJsonObject, type JsonObject, type Usage } from "../../common.js";
 import { parseBounded } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
+import { Lines } from "../../lines.js";
 import { countsUsage } from "../shared/anthropic.js";
 import { obj, str } from "../shared/fields.js";
 
-export { joinLines, splitLines } from "../../lines.js";
+export { joinLines, Lines } from "../../lines.js";
 
+/** The session file's lines, held as its bytes (or text) and where each line starts. */
 export interface DroidBody {
-  lines: VerbatimLine[];
+  lines: Lines;
   /** The sibling `<id>.settings.json`, verbatim, when there is one. */
   settings?: string;
 }
@@ -32,20 +33,45 @@ function readRecord(text: string): JsonObject | undefined {
   return parsed !== undefined && isJsonObject(parsed.value) ? parsed.value : undefined;
 }
 
-/** Every line that parses as an object, in order. */
-export function recordsOf(lines: readonly VerbatimLine[]): JsonObject[] {
-  const out: JsonObject[] = [];
-  for (const line of lines) {
-    const r = readRecord(line.text);
-    if (r !== undefined) out.push(r);
-  }
-  return out;
+/** Split text into verbatim lines. */
+export function splitLines(text: string): Lines {
+  return Lines.split(text);
+}
+
+/**
+ * Every line that parses as an object, in order: parsed each time they are
+ * walked and never kept, so a huge session's records are never all held
+ * at once (nor beside its Common transcript).
+ */
+export function recordsOf(lines: Lines): Iterable<JsonObject> {
+  return {
+    *[Symbol.iterator]() {
+      for (const line of lines) {
+        const r = readRecord(line.text);
+        if (r !== undefined) yield r;
+      }
+    },
+  };
+}
+
+/** The first record, when there is one. */
+export function firstRecord(records: Iterable<JsonObject>): JsonObject | undefined {
+  for (const r of records) return r;
+  return undefined;
 }
 
 /** The `session_start` record, when the first record is one with a string id. */
-export function headerOf(records: readonly JsonObject[]): JsonObject | undefined {
-  const first = records[0];
+export function headerOf(records: Iterable<JsonObject>): JsonObject | undefined {
+  const first = firstRecord(records);
   return first?.type === "session_start" && typeof first.id === "string" ? first : undefined;
+}
+
+/** Whether a record is a conversation message (see `conversation`). */
+function isConversation(r: JsonObject): boolean {
+  if (r.type !== "message" || r.visibility !== undefined) return false;
+  const m = obj(r, "message");
+  if (m === undefined || m.visibility !== undefined) return false;
+  return m.role === "user" || m.role === "assistant";
 }
 
 /**
@@ -53,13 +79,8 @@ export function headerOf(records: readonly JsonObject[]): JsonObject | undefined
  * message and no `visibility` (Droid marks its injected context
  * `llm_only` and its notices `user_only`).
  */
-export function conversation(records: readonly JsonObject[]): JsonObject[] {
-  return records.filter((r) => {
-    if (r.type !== "message" || r.visibility !== undefined) return false;
-    const m = obj(r, "message");
-    if (m === undefined || m.visibility !== undefined) return false;
-    return m.role === "user" || m.role === "assistant";
-  });
+export function* conversation(records: Iterable<JsonObject>): Generator<JsonObject> {
+  for (const r of records) if (isConversation(r)) yield r;
 }
 
 /** The session's token totals from its settings text (`tokenUsage`), or undefined. */

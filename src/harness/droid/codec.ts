@@ -18,8 +18,8 @@ import {
   type Usage,
 } from "../../common.js";
 import { stableUuid, uuidSessionId } from "../../ids.js";
-import { assignDefined } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
+import { assignDefined, exactArray } from "../../json.js";
+import { Lines } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -74,19 +74,40 @@ function blockOf(item: Json): Block | undefined {
   }
 }
 
-function messageOf(record: JsonObject, previous: Timestamp): Message | undefined {
+/**
+ * The strings many messages repeat (a timestamp, a model), shared: a run
+ * of messages with the same one holds it once, not once a message.
+ */
+interface Shared {
+  time?: string;
+  model?: string;
+}
+
+/** `value`, or the equal string held before it. */
+function share(shared: Shared, key: keyof Shared, value: string): string {
+  const held = shared[key];
+  if (held === value) return held;
+  shared[key] = value;
+  return value;
+}
+
+function messageOf(record: JsonObject, previous: Timestamp, shared: Shared): Message | undefined {
   const m = obj(record, "message");
   if (m === undefined || (m.role !== "user" && m.role !== "assistant")) return undefined;
+  // Exact arrays: a list grown by push keeps room for 16 more (~130 bytes a message).
   const content =
     typeof m.content === "string"
       ? [{ type: "text" as const, text: m.content }]
       : Array.isArray(m.content)
-        ? m.content.flatMap((i) => blockOf(i) ?? [])
+        ? exactArray(m.content.flatMap((i) => blockOf(i) ?? []))
         : [];
-  const message: Message = { role: m.role, content, timestamp: recordTime(record) ?? previous };
+  const time = recordTime(record);
+  const timestamp = time === undefined ? previous : share(shared, "time", time);
   const model = str(m, "modelId");
-  if (m.role === "assistant" && model) message.model = model;
-  return message;
+  // The model in the literal: added after, it costs a property store of its own.
+  return m.role === "assistant" && model
+    ? { role: m.role, content, timestamp, model: share(shared, "model", model) }
+    : { role: m.role, content, timestamp };
 }
 
 function toCommon(t: Transcript<DroidBody>): Transcript<Common> {
@@ -94,8 +115,9 @@ function toCommon(t: Transcript<DroidBody>): Transcript<Common> {
   const meta = droidMeta(records, t.body.settings, t.meta.id);
   const body: Message[] = [];
   let previous = meta.timestamp;
+  const shared: Shared = {};
   for (const record of conversation(records)) {
-    const message = messageOf(record, previous);
+    const message = messageOf(record, previous, shared);
     if (message === undefined) continue;
     previous = message.timestamp;
     body.push(message);
@@ -203,7 +225,7 @@ function fromCommon(t: Transcript<Common>): Transcript<DroidBody> {
     records.push(record);
     parent = mid;
   });
-  const lines: VerbatimLine[] = records.map((r) => ({ text: JSON.stringify(r), eol: "\n" }));
+  const lines = Lines.of(records.map((r) => ({ text: JSON.stringify(r), eol: "\n" })));
   const body: DroidBody = { lines };
   const usage = totalUsage(t.body);
   if (usage !== undefined) body.settings = settingsText(usage);

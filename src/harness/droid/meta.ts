@@ -17,7 +17,7 @@ export function recordTime(record: JsonObject): Timestamp | undefined {
 }
 
 /** The first and last message times. */
-export function timeSpan(records: readonly JsonObject[]): { first?: Timestamp; last?: Timestamp } {
+export function timeSpan(records: Iterable<JsonObject>): { first?: Timestamp; last?: Timestamp } {
   let first: Timestamp | undefined;
   let last: Timestamp | undefined;
   for (const r of records) {
@@ -34,7 +34,7 @@ export function timeSpan(records: readonly JsonObject[]): { first?: Timestamp; l
 }
 
 /** The first assistant message's `modelId`. */
-function firstModel(records: readonly JsonObject[]): string | undefined {
+function firstModel(records: Iterable<JsonObject>): string | undefined {
   for (const r of conversation(records)) {
     const m = obj(r, "message");
     const model = str(m, "modelId");
@@ -45,7 +45,7 @@ function firstModel(records: readonly JsonObject[]): string | undefined {
 
 /** The session's metadata: header id, cwd and title, first message time, first model. */
 export function droidMeta(
-  records: readonly JsonObject[],
+  records: Iterable<JsonObject>,
   settings: string | undefined,
   fallbackId = "",
 ): Meta {

@@ -39,7 +39,7 @@ import {
   discoverFiles,
   newestFirst,
   noSession,
-  readSessionText,
+  readSessionLines,
   removeSessionFiles,
   saveError,
   sessionCwd,
@@ -55,7 +55,7 @@ import {
   sessionStamp,
   settingsPath,
 } from "./probe.js";
-import { parseDroid } from "./text.js";
+import { droidFromLines } from "./text.js";
 
 /** A settings file is small; a bigger one is not read (its usage is left out). */
 const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
@@ -91,7 +91,8 @@ export class DroidStore extends OneRootStore implements Store<DroidBody> {
   }
 
   private read(path: string): Transcript<DroidBody> {
-    return parseDroid(readSessionText("droid", path), path, this.settings(path));
+    // Bytes, never one string: a line is decoded when it is read.
+    return droidFromLines(readSessionLines("droid", path), path, this.settings(path));
   }
 
   ids(): string[] {
@@ -109,7 +110,8 @@ export class DroidStore extends OneRootStore implements Store<DroidBody> {
       (path, id, st) => {
         const t = this.read(path);
         const records = recordsOf(t.body.lines);
-        const count = conversation(records).length;
+        let count = 0;
+        for (const _ of conversation(records)) count++;
         if (count === 0) return undefined; // started, never prompted
         const found: Discovered = {
           harness: "droid",

@@ -12,20 +12,32 @@ import { assignDefined } from "../../json.js";
 import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
-import { type DroidBody, headerOf, joinLines, recordsOf, splitLines } from "./body.js";
+import {
+  type DroidBody,
+  firstRecord,
+  headerOf,
+  joinLines,
+  type Lines,
+  recordsOf,
+  splitLines,
+} from "./body.js";
 import { droidMeta } from "./meta.js";
 
 const SESSION_SUFFIX = ".jsonl";
 
-export function parseDroid(
-  text: string,
+function parseDroid(text: string, origin?: string, settings?: string): Transcript<DroidBody> {
+  checkLineCount(text, "droid", origin);
+  return droidFromLines(splitLines(text), origin, settings);
+}
+
+/** A session from its lines (a store's, over the file's bytes): checked as `parseDroid` checks text. */
+export function droidFromLines(
+  lines: Lines,
   origin?: string,
   settings?: string,
 ): Transcript<DroidBody> {
-  checkLineCount(text, "droid", origin);
-  const lines = splitLines(text);
   const records = recordsOf(lines);
-  if (records.length === 0)
+  if (firstRecord(records) === undefined)
     throw new ParseError("droid", "no JSON line in the file", { file: origin });
   if (headerOf(records) === undefined)
     throw new ParseError(

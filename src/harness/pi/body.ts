@@ -11,13 +11,19 @@
 
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { parseBounded } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
+import { Lines, type VerbatimLine } from "../../lines.js";
 import { groupResults } from "../shared/groups.js";
 
-export { joinLines, splitLines } from "../../lines.js";
+export { joinLines, Lines } from "../../lines.js";
 
+/** The session file's lines, held as its bytes (or text) and where each line starts. */
 export interface PiBody {
-  lines: VerbatimLine[];
+  lines: Lines;
+}
+
+/** Split text into verbatim lines. */
+export function splitLines(text: string): Lines {
+  return Lines.split(text);
 }
 
 /** The session format version pi 0.73 writes (`CURRENT_SESSION_VERSION`). */
@@ -38,7 +44,7 @@ export function headerOf(entries: readonly JsonObject[]): JsonObject | undefined
 }
 
 /** Every line that parses, in order (the header first). */
-export function entriesOf(lines: readonly VerbatimLine[]): JsonObject[] {
+export function entriesOf(lines: Iterable<VerbatimLine>): JsonObject[] {
   const out: JsonObject[] = [];
   for (const line of lines) {
     const e = readEntry(line.text);
@@ -100,7 +106,7 @@ export function commonMessage(
  * group per Common message. Consecutive tool results share one (a user
  * message holding every result of a turn, as Anthropic's convention has it).
  */
-export function commonEntries(lines: readonly VerbatimLine[]): JsonObject[][] {
+export function commonEntries(lines: Iterable<VerbatimLine>): JsonObject[][] {
   return groupResults(activeBranch(entriesOf(lines)), (e) => {
     const role = commonMessage(e)?.role;
     if (role === undefined) return undefined;

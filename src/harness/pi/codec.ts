@@ -21,7 +21,7 @@ import {
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
+import { Lines } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -331,7 +331,7 @@ function fromCommon(t: Transcript<Common>): Transcript<PiBody> {
     }
     flush();
   }
-  const lines: VerbatimLine[] = records.map((r) => ({ text: JSON.stringify(r), eol: "\n" }));
+  const lines = Lines.of(records.map((r) => ({ text: JSON.stringify(r), eol: "\n" })));
   return { meta: t.meta, body: { lines } };
 }
 

@@ -13,7 +13,7 @@ import { isJsonObject, type JsonObject } from "../../common.js";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
 import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
-import { linePieces } from "../../lines.js";
+import { linePieces, type VerbatimLine } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -43,7 +43,7 @@ import {
 import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint, stampFiles } from "../shared/probe.js";
 import {
-  readSessionText,
+  readSessionLines,
   saveSessionFiles,
   sessionIdProblem,
   skipReason,
@@ -51,7 +51,7 @@ import {
 import { commonEntries, entriesOf, headerOf, idFromFileName, type PiBody } from "./body.js";
 import { piTime } from "./meta.js";
 import { piRoot, sessionPaths } from "./probe.js";
-import { parsePi } from "./text.js";
+import { piFromLines } from "./text.js";
 
 /** pi's folder name for a project (`getDefaultSessionDir`): `--<cwd, / \ : as ->--`. */
 function projectFolder(cwd: string): string {
@@ -100,7 +100,8 @@ export class PiStore extends OneRootStore implements Store<PiBody> {
   }
 
   private read(path: string): Transcript<PiBody> {
-    return parsePi(readSessionText("pi", path), path);
+    // Bytes, never one string: a line is decoded when it is read.
+    return piFromLines(readSessionLines("pi", path), path);
   }
 
   async discover(options: DiscoverOptions = {}): Promise<Discovery> {
@@ -233,8 +234,11 @@ export class PiStore extends OneRootStore implements Store<PiBody> {
 }
 
 /** pi appends `JSON + "\n"` to the file: a last line without its newline would join the next. */
-function withEol(lines: PiBody["lines"]): PiBody["lines"] {
-  const last = lines.at(-1);
-  if (last === undefined || last.eol !== "") return lines;
-  return [...lines.slice(0, -1), { ...last, eol: "\n" }];
+function* withEol(lines: PiBody["lines"]): Generator<VerbatimLine> {
+  const last = lines.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const line = lines.at(i);
+    if (line === undefined) continue;
+    yield i === last && line.eol === "" ? { ...line, eol: "\n" } : line;
+  }
 }

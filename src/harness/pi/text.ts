@@ -11,12 +11,24 @@ import { ParseError } from "../../errors.js";
 import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
-import { entriesOf, headerOf, idFromFileName, joinLines, type PiBody, splitLines } from "./body.js";
+import {
+  entriesOf,
+  headerOf,
+  idFromFileName,
+  joinLines,
+  type Lines,
+  type PiBody,
+  splitLines,
+} from "./body.js";
 import { piMeta } from "./meta.js";
 
-export function parsePi(text: string, origin?: string): Transcript<PiBody> {
+function parsePi(text: string, origin?: string): Transcript<PiBody> {
   checkLineCount(text, "pi", origin);
-  const lines = splitLines(text);
+  return piFromLines(splitLines(text), origin);
+}
+
+/** A session from its lines (a store's, over the file's bytes): checked as `parsePi` checks text. */
+export function piFromLines(lines: Lines, origin?: string): Transcript<PiBody> {
   const entries = entriesOf(lines);
   if (entries.length === 0)
     throw new ParseError("pi", "no JSON line in the file", { file: origin });

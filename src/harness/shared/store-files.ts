@@ -7,6 +7,7 @@
  * folders) comes in as parameters; no harness's layout is known here.
  */
 
+import { isUtf8 } from "node:buffer";
 import { lstatSync, readFileSync, rmSync, type Stats, statSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import {
@@ -20,7 +21,7 @@ import {
   TxcriptError,
 } from "../../errors.js";
 import { mkdirInside, sweepTemps, TargetExistsError, writeFileAtomic } from "../../fsx.js";
-import { linePieces, type VerbatimLine } from "../../lines.js";
+import { checkLineCount, Lines, linePieces, type VerbatimLine } from "../../lines.js";
 import { linkOutsideProblem, pathComponentProblem, realPathInside } from "../../paths.js";
 import type {
   Discovered,
@@ -102,6 +103,34 @@ export function readSessionText(
   } catch (cause) {
     throw new ParseError(harness, "the session is not valid UTF-8", { file: path, cause });
   }
+}
+
+/**
+ * A JSONL session file's lines over its bytes (strict UTF-8, at most
+ * `maxBytes` and MAX_LINES lines), never one string: the bytes stay
+ * outside the V8 heap and a line is decoded when it is read. The same
+ * errors as `readSessionText`.
+ */
+export function readSessionLines(
+  harness: HarnessId,
+  path: string,
+  maxBytes = MAX_SESSION_BYTES,
+): Lines {
+  let bytes: Uint8Array;
+  try {
+    const size = statSync(path).size;
+    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
+    bytes = readFileSync(path);
+  } catch (cause) {
+    throw new StoreError(harness, `cannot read the session: ${describeCause(cause)}`, {
+      file: path,
+      cause,
+    });
+  }
+  if (!isUtf8(bytes))
+    throw new ParseError(harness, "the session is not valid UTF-8", { file: path });
+  checkLineCount(bytes, harness, path);
+  return Lines.fromBytes(bytes);
 }
 
 /** `no <label> session "<id>"`, naming the store's root. */
