@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 /**
- * The `txcript` binary: it runs the command line (program.ts) from the one
- * CommonJS bundle scripts/bundle.mjs makes of it (txcript.cjs, beside this
- * file), compiled through a V8 code cache kept in txcript's cache folder,
- * so a warm command skips parsing and compiling the code it ran last time.
- * Node 20 has no compile cache of its own for ES modules, hence the bundle
- * and `vm.Script`. Without the bundle (run from source) it imports
- * program.js as it is.
+ * The `txcript` binary: it runs the command line (program.ts) from a
+ * CommonJS bundle scripts/bundle.mjs makes of it beside this file
+ * (txcript-list.cjs for `list`, which holds that command alone, else
+ * txcript.cjs), compiled through a V8 code cache kept in txcript's cache
+ * folder, so a warm command skips parsing and compiling the code it ran
+ * last time. Node 20 has no compile cache of its own for ES modules, hence
+ * the bundles and `vm.Script`. Without a bundle (run from source) it
+ * imports program.js as it is.
  *
- * The cache is only ever an optimization: it is read and written
- * nowhere under `--no-cache`, a missing, stale or corrupt one is compiled
- * afresh and rewritten (whole, by rename), and a folder that cannot be
+ * The cache is only ever an optimization: it is read and written nowhere
+ * under `--no-cache` and made only in a cache folder that already exists
+ * (txcript's index makes it); a missing, stale or corrupt one is compiled
+ * afresh and rewritten (whole, by rename); a folder that cannot be
  * written is left alone, silently.
  */
 
@@ -21,20 +23,28 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { cacheDir, type Env } from "../env.js";
+import { namedCommand } from "./command-word.js";
 
-const BUNDLE = fileURLToPath(new URL("./txcript.cjs", import.meta.url));
-/** The bundle's last line: `//# txcript-bundle <hash of everything before it>`. */
+/** A bundle's last line: `//# txcript-bundle <hash of everything before it>`. */
 const HASH_LINE = /\n\/\/# txcript-bundle ([0-9a-f]{16,64})\n?$/;
 /** The folder under the cache folder that holds code caches. */
 const CODE_CACHE_FOLDER = "code-cache";
 
+interface Bundle {
+  /** `txcript` or `txcript-list`. */
+  name: string;
+  path: string;
+  source: string;
+}
+
 /**
- * The code cache file for the bundle hashed `hash`, for this Node (V8
- * refuses another version's anyway; the name keeps two from evicting each
- * other): under `--cache DIR`, else the cache folder txcript's index uses;
- * undefined under `--no-cache`.
+ * The code cache file of `bundle` (hashed `hash`) for this Node: under
+ * `--cache DIR`, else the cache folder txcript's index uses; undefined
+ * under `--no-cache`. Named `<bundle>.<hash>.<node version>-<arch>.bin`:
+ * V8 refuses another version's cache anyway, and the name keeps two
+ * Nodes' from evicting each other.
  */
-function codeCacheFile(args: readonly string[], env: Env, hash: string): string | undefined {
+function codeCacheFile(args: readonly string[], env: Env, name: string, hash: string) {
   let dir: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -43,26 +53,32 @@ function codeCacheFile(args: readonly string[], env: Env, hash: string): string 
     if (a === "--cache") dir = args[i + 1];
     else if (a?.startsWith("--cache=")) dir = a.slice("--cache=".length);
   }
-  const name = `${hash}-${process.version}-${process.arch}.bin`;
-  return join(resolve(dir ?? cacheDir(env)), CODE_CACHE_FOLDER, name);
+  const file = `${name}.${hash}.${process.version}-${process.arch}.bin`;
+  return join(resolve(dir ?? cacheDir(env)), CODE_CACHE_FOLDER, file);
 }
 
 /**
  * The cache V8 makes of `script` (the functions compiled so far), written
  * to `file` through a temporary and a rename, so no reader sees half of
- * one; other bundles' caches are removed. Any failure leaves things as
- * they were: the cache is an optimization.
+ * one; the same bundle's caches from other builds are removed. Any
+ * failure leaves things as they were: the cache is an optimization.
  */
-function writeCodeCache(script: Script, file: string, hash: string): void {
+function writeCodeCache(script: Script, file: string, name: string, hash: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     setFlagsFromString("--verify-snapshot-checksum");
     const data = script.createCachedData();
-    mkdirSync(dirname(file), { recursive: true });
+    // Not recursive: a cache folder txcript has not made stays unmade.
+    try {
+      mkdirSync(dirname(file));
+    } catch (error) {
+      if (!(error instanceof Error && "code" in error && error.code === "EEXIST")) return;
+    }
     writeFileSync(tmp, data);
     renameSync(tmp, file);
-    for (const name of readdirSync(dirname(file)))
-      if (!name.startsWith(hash)) rmSync(join(dirname(file), name), { force: true });
+    for (const other of readdirSync(dirname(file)))
+      if (other.startsWith(`${name}.`) && !other.startsWith(`${name}.${hash}.`))
+        rmSync(join(dirname(file), other), { force: true });
   } catch {
     try {
       rmSync(tmp, { force: true });
@@ -80,15 +96,16 @@ function readOrUndefined(file: string): Buffer | undefined {
   }
 }
 
-/** Run the bundle `source`; false if it did not compile to the function it should. */
-function runBundle(source: string): boolean {
-  const hash = HASH_LINE.exec(source)?.[1];
-  const file = hash && codeCacheFile(process.argv.slice(2), process.env, hash);
+/** Run `bundle`; false if it did not compile to the function it should. */
+function runBundle(bundle: Bundle): boolean {
+  const hash = HASH_LINE.exec(bundle.source)?.[1];
+  const file = hash && codeCacheFile(process.argv.slice(2), process.env, bundle.name, hash);
   const cachedData = file ? readOrUndefined(file) : undefined;
   // V8 checks a cache's version, flags and source length, but its checksum
   // only under this flag (off in release builds): a cache with a flipped
-  // byte is otherwise run. Worker threads would pay for it too, so it is
-  // on only while a cache is read or made.
+  // byte is otherwise run (test/cli/code-cache.test.ts saw V8 stop with a
+  // fatal error). Worker threads would pay for it too, so it is on only
+  // while a cache is read or made.
   if (file) setFlagsFromString("--verify-snapshot-checksum");
   // The CommonJS wrapper, on the bundle's first line, so its line numbers
   // hold, and one more parameter: a script compiled by vm cannot `import()`
@@ -96,34 +113,39 @@ function runBundle(source: string): boolean {
   // few dynamic imports (tinypool, an ES module; built-ins) call this
   // module's instead (scripts/bundle.mjs rewrites them).
   const script = new Script(
-    `(function (exports, require, module, __filename, __dirname, __txcriptImport) {${source}\n})`,
-    { filename: BUNDLE, ...(cachedData ? { cachedData } : {}) },
+    `(function (exports, require, module, __filename, __dirname, __txcriptImport) {${bundle.source}\n})`,
+    { filename: bundle.path, ...(cachedData ? { cachedData } : {}) },
   );
   if (file) setFlagsFromString("--no-verify-snapshot-checksum");
   // Made at exit, so it holds every function this command compiled.
   if (hash && file && (cachedData === undefined || script.cachedDataRejected === true))
-    process.once("exit", () => writeCodeCache(script, file, hash));
+    process.once("exit", () => writeCodeCache(script, file, bundle.name, hash));
   const wrapper: unknown = script.runInThisContext();
   if (typeof wrapper !== "function") return false;
   const module = { exports: {} };
   wrapper.call(
     module.exports,
     module.exports,
-    createRequire(BUNDLE),
+    createRequire(bundle.path),
     module,
-    BUNDLE,
-    dirname(BUNDLE),
+    bundle.path,
+    dirname(bundle.path),
     (specifier: string): Promise<unknown> => import(specifier),
   );
   return true;
 }
 
-const source = (() => {
+function readBundle(name: string): Bundle | undefined {
+  const path = fileURLToPath(new URL(`./${name}.cjs`, import.meta.url));
   try {
     // ASCII (scripts/bundle.mjs escapes the rest): Latin-1 is a plain copy.
-    return readFileSync(BUNDLE, "latin1");
+    return { name, path, source: readFileSync(path, "latin1") };
   } catch {
     return undefined;
   }
-})();
-if (source === undefined || !runBundle(source)) await import("./program.js");
+}
+
+const bundle =
+  (namedCommand(process.argv.slice(2)) === "list" ? readBundle("txcript-list") : undefined) ??
+  readBundle("txcript");
+if (bundle === undefined || !runBundle(bundle)) await import("./program.js");

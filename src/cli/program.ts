@@ -9,6 +9,7 @@
  */
 
 import type { Command } from "commander";
+import { COMMAND_NAMES, type CommandName, namedCommand } from "./command-word.js";
 import { installInterruptHandlers } from "./interrupt.js";
 import { packageVersion } from "./version.js";
 
@@ -16,41 +17,33 @@ interface CommandModule {
   register(program: Command): void;
 }
 
-/** Every command, in help order; `completion` must stay last (it reads the others). */
-const COMMANDS: { names: string[]; load: () => Promise<CommandModule> }[] = [
-  { names: ["list", "ls"], load: () => import("./commands/list.js") },
-  { names: ["query", "search"], load: () => import("./commands/query.js") },
-  { names: ["pick"], load: () => import("./commands/pick.js") },
-  { names: ["usage"], load: () => import("./commands/usage.js") },
-  { names: ["view", "show"], load: () => import("./commands/view.js") },
-  { names: ["export"], load: () => import("./commands/export.js") },
-  { names: ["continue"], load: () => import("./commands/continue.js") },
-  { names: ["convert"], load: () => import("./commands/convert.js") },
-  { names: ["delete", "rm"], load: () => import("./commands/delete.js") },
-  { names: ["mcp"], load: () => import("./commands/mcp.js") },
-  { names: ["archive"], load: () => import("./commands/archive.js") },
-  { names: ["serve"], load: () => import("./commands/serve.js") },
-  { names: ["completion", "complete"], load: () => import("./commands/completion.js") },
-];
+/** How to load each command (COMMAND_NAMES gives their names and order). */
+const LOADERS: Record<CommandName, () => Promise<CommandModule>> = {
+  list: () => import("./commands/list.js"),
+  query: () => import("./commands/query.js"),
+  pick: () => import("./commands/pick.js"),
+  usage: () => import("./commands/usage.js"),
+  view: () => import("./commands/view.js"),
+  export: () => import("./commands/export.js"),
+  continue: () => import("./commands/continue.js"),
+  convert: () => import("./commands/convert.js"),
+  delete: () => import("./commands/delete.js"),
+  mcp: () => import("./commands/mcp.js"),
+  archive: () => import("./commands/archive.js"),
+  serve: () => import("./commands/serve.js"),
+  completion: () => import("./commands/completion.js"),
+};
 
 const version = packageVersion;
 
-/** The commands to load for `argv` (user arguments): the one it names, else all. */
-function wanted(args: readonly string[]): typeof COMMANDS {
-  // The first word that is not an option or the value of a global option (`--cache DIR`, `--codex-root DIR`).
-  const named = args.find(
-    (a, i) =>
-      !a.startsWith("-") &&
-      !/^--(cache|[a-z-]+-root)$/.test(args[i - 1] ?? "") &&
-      COMMANDS.some((c) => c.names.includes(a)),
-  );
-  const help = args.includes("-h") || args.includes("--help");
-  const one =
-    named !== undefined && !help ? COMMANDS.find((c) => c.names.includes(named)) : undefined;
+/** The commands to load for `args` (user arguments): the one it names, else all. */
+function wanted(args: readonly string[]): CommandName[] {
+  const all = COMMAND_NAMES.map((names) => names[0]);
+  const named = namedCommand(args);
+  if (named === undefined) return all;
   // completion generates from the whole tree; a command's help needs only itself.
-  if (one && one.names[0] !== "completion") return [one];
-  if (named !== undefined && help) return COMMANDS.filter((c) => c.names.includes(named));
-  return COMMANDS;
+  if (named === "completion" && !args.includes("-h") && !args.includes("--help")) return all;
+  return [named];
 }
 
 export async function buildProgram(args: readonly string[] = []): Promise<Command> {
@@ -67,7 +60,7 @@ export async function buildProgram(args: readonly string[] = []): Promise<Comman
     });
   addRootOptions(program);
   addCacheOptions(program);
-  const modules = await Promise.all(wanted(args).map((c) => c.load()));
+  const modules = await Promise.all(wanted(args).map((name) => LOADERS[name]()));
   for (const m of modules) m.register(program);
   for (const command of program.commands)
     command.exitOverride().configureOutput({ writeErr: () => {} });

@@ -1,7 +1,8 @@
 /**
  * The V8 code cache dist/cli/main.js keeps of the bundled command line
  * (<cache folder>/code-cache/): made by the first command, then read and
- * not remade; remade whole when corrupt, truncated or another bundle's;
+ * not remade; remade whole when corrupt, truncated or another build's;
+ * made only in a cache folder txcript's index has made;
  * written by rename, so two commands at once leave one whole cache; and
  * never a reason for a command to fail or say anything.
  */
@@ -33,7 +34,7 @@ function folder(m: Machine): string {
 function theCache(m: Machine): string {
   const names = readdirSync(folder(m));
   expect(names).toHaveLength(1);
-  expect(names[0]).toMatch(/^[0-9a-f]{32}-v\d+\.\d+\.\d+-[a-z0-9]+\.bin$/);
+  expect(names[0]).toMatch(/^txcript-list\.[0-9a-f]{32}\.v\d+\.\d+\.\d+-[a-z0-9]+\.bin$/);
   return join(folder(m), names[0] ?? "");
 }
 
@@ -85,15 +86,21 @@ describe("the code cache", () => {
     }
   });
 
-  it("replaces another bundle's cache", () => {
+  it("replaces the same bundle's cache from another build, and keeps the other bundle's", () => {
     const m = sample();
     mkdirSync(folder(m), { recursive: true });
-    const other = join(folder(m), `${"0".repeat(32)}-${process.version}-${process.arch}.bin`);
-    writeFileSync(other, "another bundle's");
+    const key = `${"0".repeat(32)}.${process.version}-${process.arch}.bin`;
+    writeFileSync(join(folder(m), `txcript-list.${key}`), "an older build's");
     const r = run(m, ["list", "--json"]);
     expect(r.status).toBe(0);
-    expect(existsSync(other)).toBe(false);
     listsAndKeeps(m, r.stdout);
+    // Any other command runs the whole bundle, cached beside the list's.
+    expect(run(m, ["view", ID]).status).toBe(0);
+    const names = readdirSync(folder(m)).sort();
+    expect(names).toHaveLength(2);
+    expect(names[1]).toMatch(/^txcript\.[0-9a-f]{32}\./);
+    expect(run(m, ["list", "--json"]).stdout).toBe(r.stdout);
+    expect(readdirSync(folder(m)).sort()).toEqual(names);
   });
 
   it("follows --cache and is neither read nor written under --no-cache", () => {
@@ -102,6 +109,11 @@ describe("the code cache", () => {
     expect(run(m, ["--cache", elsewhere, "list"]).status).toBe(0);
     expect(readdirSync(join(elsewhere, "code-cache"))).toHaveLength(1);
     expect(run(m, ["--no-cache", "list", "--json"]).status).toBe(0);
+    expect(existsSync(m.cache)).toBe(false);
+    // Nor does it make a cache folder txcript's index has not made.
+    expect(run(m, ["--version"]).status).toBe(0);
+    expect(run(m, ["list", "--help"]).status).toBe(0);
+    expect(run(m, ["view", "--help"]).status).toBe(0);
     expect(existsSync(m.cache)).toBe(false);
   });
 
