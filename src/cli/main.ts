@@ -10,19 +10,30 @@
  * imports program.js as it is.
  *
  * The cache is only ever an optimization: it is read and written nowhere
- * under `--no-cache` and made only in a cache folder that already exists
- * (txcript's index makes it); a missing, stale or corrupt one is compiled
+ * under `--no-cache` and made only beside txcript's own index (never in a
+ * folder txcript has not made); a missing, stale or corrupt one is compiled
  * afresh and rewritten (whole, by rename); a folder that cannot be
  * written is left alone, silently.
  */
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { cacheDir, type Env } from "../env.js";
+import { APPLICATION_ID } from "../index/schema.js";
 import { namedCommand } from "./command-word.js";
 
 /** A bundle's last line: `//# txcript-bundle <hash of everything before it>`. */
@@ -67,8 +78,10 @@ function writeCodeCache(script: Script, file: string, name: string, hash: string
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     setFlagsFromString("--verify-snapshot-checksum");
+    // Only beside txcript's own index: a folder txcript has not made, or
+    // one holding another program's index.db, is left as it is.
+    if (!isTxcriptIndex(join(dirname(dirname(file)), "index.db"))) return;
     const data = script.createCachedData();
-    // Not recursive: a cache folder txcript has not made stays unmade.
     try {
       mkdirSync(dirname(file));
     } catch (error) {
@@ -85,6 +98,20 @@ function writeCodeCache(script: Script, file: string, name: string, hash: string
     } catch {
       // no folder to have written it in
     }
+  }
+}
+
+/** Whether `path` is a database whose header carries the index's application id. */
+function isTxcriptIndex(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const header = Buffer.alloc(72);
+    return readSync(fd, header, 0, 72, 0) === 72 && header.readUInt32BE(68) === APPLICATION_ID;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

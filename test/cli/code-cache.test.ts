@@ -131,6 +131,15 @@ describe("the code cache", () => {
     }
     expect(readFileSync(folder(m), "utf8")).toBe("not a folder");
     expect(readdirSync(m.cache).filter((n) => n.includes(".tmp"))).toEqual([]);
+
+    // A folder holding another program's index.db is not txcript's to write in.
+    const theirs = sample();
+    mkdirSync(theirs.cache, { recursive: true });
+    writeFileSync(join(theirs.cache, "index.db"), "another program's file");
+    const r = run(theirs, ["list", "--json"]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).sessions).toHaveLength(1);
+    expect(readdirSync(theirs.cache)).toEqual(["index.db"]);
   });
 
   it("two commands at once leave one whole cache and no temporary", async () => {
