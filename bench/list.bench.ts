@@ -4,7 +4,8 @@
  * conversations of ~200 steps written as agy leaves them (the latest fifth
  * of each still in its -wal beside the -shm). Each figure sits beside a
  * baseline measured in the same run, since the machine is shared:
- * - cold `list --json` (empty cache) beside the read floor: a minimal Node
+ * - cold `list --json` (empty cache folder: no index and no code cache, as
+ *   on the first run after an install) beside the read floor: a minimal Node
  *   program that opens every database read-only with better-sqlite3 and
  *   reads the rows a listing needs (the SQL txcript's listing runs), with
  *   no decoding;
@@ -19,9 +20,9 @@
  *   its own JSON output and serde on top, so it stands for "a native
  *   program reading every database whole";
  * - cold `--no-cache list --json` beside the same floor;
- * - warm `list --json` beside the warm floor: start Node, load SQLite, stat
- *   every file a fingerprint covers, read every entry row from the index
- *   and print them.
+ * - warm `list --json` (index and code cache made by one run before)
+ *   beside the warm floor: start Node, load SQLite, stat every file a
+ *   fingerprint covers, read every entry row from the index and print them.
  *
  *   npx tsx bench/list.bench.ts [conversations] [steps] [runs]
  */

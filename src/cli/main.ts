@@ -1,119 +1,178 @@
 #!/usr/bin/env node
 /**
- * The txcript command line: one file per command under ./commands, wired
- * here. This and its siblings are the only modules that print or exit.
+ * The `txcript` binary: it runs the command line (program.ts) from a
+ * CommonJS bundle scripts/bundle.mjs makes of it beside this file
+ * (txcript-list.cjs for `list`, which holds that command alone, else
+ * txcript.cjs), compiled through a V8 code cache kept in txcript's cache
+ * folder, so a warm command skips parsing and compiling the code it ran
+ * last time. Node 20 has no compile cache of its own for ES modules, hence
+ * the bundles and `vm.Script`. Without a bundle (run from source) it
+ * imports program.js as it is.
  *
- * Start-up is kept short: `--version` answers before anything else loads,
- * and only the command named on the command line is imported (every
- * command loads for help, completion and anything unrecognized).
+ * The cache is only ever an optimization: it is read and written nowhere
+ * under `--no-cache` and made only beside txcript's own index (never in a
+ * folder txcript has not made); a missing, stale or corrupt one is compiled
+ * afresh and rewritten (whole, by rename); a folder that cannot be
+ * written is left alone, silently.
  */
 
-import type { Command } from "commander";
-import { installInterruptHandlers } from "./interrupt.js";
-import { packageVersion } from "./version.js";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { Script } from "node:vm";
+import { cacheDir, type Env } from "../env.js";
+import { APPLICATION_ID } from "../index/schema.js";
+import { namedCommand } from "./command-word.js";
 
-interface CommandModule {
-  register(program: Command): void;
+/** A bundle's last line: `//# txcript-bundle <hash of everything before it>`. */
+const HASH_LINE = /\n\/\/# txcript-bundle ([0-9a-f]{16,64})\n?$/;
+/** The folder under the cache folder that holds code caches. */
+const CODE_CACHE_FOLDER = "code-cache";
+
+interface Bundle {
+  /** `txcript` or `txcript-list`. */
+  name: string;
+  path: string;
+  source: string;
 }
 
-/** Every command, in help order; `completion` must stay last (it reads the others). */
-const COMMANDS: { names: string[]; load: () => Promise<CommandModule> }[] = [
-  { names: ["list", "ls"], load: () => import("./commands/list.js") },
-  { names: ["query", "search"], load: () => import("./commands/query.js") },
-  { names: ["pick"], load: () => import("./commands/pick.js") },
-  { names: ["usage"], load: () => import("./commands/usage.js") },
-  { names: ["view", "show"], load: () => import("./commands/view.js") },
-  { names: ["export"], load: () => import("./commands/export.js") },
-  { names: ["continue"], load: () => import("./commands/continue.js") },
-  { names: ["convert"], load: () => import("./commands/convert.js") },
-  { names: ["delete", "rm"], load: () => import("./commands/delete.js") },
-  { names: ["mcp"], load: () => import("./commands/mcp.js") },
-  { names: ["archive"], load: () => import("./commands/archive.js") },
-  { names: ["serve"], load: () => import("./commands/serve.js") },
-  { names: ["completion", "complete"], load: () => import("./commands/completion.js") },
-];
-
-const version = packageVersion;
-
-/** The commands to load for `argv` (user arguments): the one it names, else all. */
-function wanted(args: readonly string[]): typeof COMMANDS {
-  // The first word that is not an option or the value of a global option (`--cache DIR`, `--codex-root DIR`).
-  const named = args.find(
-    (a, i) =>
-      !a.startsWith("-") &&
-      !/^--(cache|[a-z-]+-root)$/.test(args[i - 1] ?? "") &&
-      COMMANDS.some((c) => c.names.includes(a)),
-  );
-  const help = args.includes("-h") || args.includes("--help");
-  const one =
-    named !== undefined && !help ? COMMANDS.find((c) => c.names.includes(named)) : undefined;
-  // completion generates from the whole tree; a command's help needs only itself.
-  if (one && one.names[0] !== "completion") return [one];
-  if (named !== undefined && help) return COMMANDS.filter((c) => c.names.includes(named));
-  return COMMANDS;
-}
-
-export async function buildProgram(args: readonly string[] = []): Promise<Command> {
-  const { Command } = await import("commander");
-  const { addCacheOptions } = await import("./cache.js");
-  const { addRootOptions } = await import("./roots.js");
-  const program = new Command("txcript")
-    .description("Read, convert and continue coding-agent sessions: agy (Antigravity CLI) first")
-    .version(version(), "-V, --version")
-    .exitOverride()
-    .configureOutput({
-      // Commander's own usage errors become our one-line format below.
-      outputError: () => {},
-    });
-  addRootOptions(program);
-  addCacheOptions(program);
-  const modules = await Promise.all(wanted(args).map((c) => c.load()));
-  for (const m of modules) m.register(program);
-  for (const command of program.commands)
-    command.exitOverride().configureOutput({ writeErr: () => {} });
-  return program;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const args = argv.slice(2);
-  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
-    process.stdout.write(`${version()}\n`);
-    return 0;
+/**
+ * The code cache file of `bundle` (hashed `hash`) for this Node: under
+ * `--cache DIR`, else the cache folder txcript's index uses; undefined
+ * under `--no-cache`. Named `<bundle>.<hash>.<node version>-<arch>.bin`:
+ * V8 refuses another version's cache anyway, and the name keeps two
+ * Nodes' from evicting each other.
+ */
+function codeCacheFile(args: readonly string[], env: Env, name: string, hash: string) {
+  let dir: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") break;
+    if (a === "--no-cache") return undefined;
+    if (a === "--cache") dir = args[i + 1];
+    else if (a?.startsWith("--cache=")) dir = a.slice("--cache=".length);
   }
-  const { CommanderError } = await import("commander");
-  const { UsageError } = await import("./errors.js");
+  const file = `${name}.${hash}.${process.version}-${process.arch}.bin`;
+  return join(resolve(dir ?? cacheDir(env)), CODE_CACHE_FOLDER, file);
+}
+
+/**
+ * The cache V8 makes of `script` (the functions compiled so far), written
+ * to `file` through a temporary and a rename, so no reader sees half of
+ * one; the same bundle's caches from other builds are removed. Any
+ * failure leaves things as they were: the cache is an optimization.
+ */
+function writeCodeCache(script: Script, file: string, name: string, hash: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    const program = await buildProgram(args);
-    await program.parseAsync(argv);
-    return typeof process.exitCode === "number" ? process.exitCode : 0;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
-      // `txcript` alone prints the help to stderr as a usage error (exit code
-      // 1 from commander); `help`, `help <command>` and `help --help` asked for it.
-      if (error.code === "commander.help") return error.exitCode === 0 ? 0 : 2;
-      return reportError(new UsageError(error.message.replace(/^error: /, "")));
+    setFlagsFromString("--verify-snapshot-checksum");
+    // Only beside txcript's own index: a folder txcript has not made, or
+    // one holding another program's index.db, is left as it is.
+    if (!isTxcriptIndex(join(dirname(dirname(file)), "index.db"))) return;
+    const data = script.createCachedData();
+    try {
+      mkdirSync(dirname(file));
+    } catch (error) {
+      if (!(error instanceof Error && "code" in error && error.code === "EEXIST")) return;
     }
-    return reportError(error);
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
+    for (const other of readdirSync(dirname(file)))
+      if (other.startsWith(`${name}.`) && !other.startsWith(`${name}.${hash}.`))
+        rmSync(join(dirname(file), other), { force: true });
+  } catch {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // no folder to have written it in
+    }
   }
 }
 
-async function reportError(error: unknown): Promise<number> {
-  const { exitCodeFor, formatError } = await import("./errors.js");
-  // formatError makes the message one line with control characters visible.
-  process.stderr.write(`${formatError(error)}\n`);
-  if (process.env.TXCRIPT_DEBUG === "1" && error instanceof Error && error.stack) {
-    process.stderr.write(`${error.stack}\n`);
+/** Whether `path` is a database whose header carries the index's application id. */
+function isTxcriptIndex(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const header = Buffer.alloc(72);
+    return readSync(fd, header, 0, 72, 0) === 72 && header.readUInt32BE(68) === APPLICATION_ID;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return exitCodeFor(error);
 }
 
-installInterruptHandlers();
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  async (error: unknown) => {
-    process.exitCode = await reportError(error);
-  },
-);
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Run `bundle`; false if it did not compile to the function it should. */
+function runBundle(bundle: Bundle): boolean {
+  const hash = HASH_LINE.exec(bundle.source)?.[1];
+  const file = hash && codeCacheFile(process.argv.slice(2), process.env, bundle.name, hash);
+  const cachedData = file ? readOrUndefined(file) : undefined;
+  // V8 checks a cache's version, flags and source length, but its checksum
+  // only under this flag (off in release builds): a cache with a flipped
+  // byte is otherwise run (test/cli/code-cache.test.ts saw V8 stop with a
+  // fatal error). Worker threads would pay for it too, so it is on only
+  // while a cache is read or made.
+  if (file) setFlagsFromString("--verify-snapshot-checksum");
+  // The CommonJS wrapper, on the bundle's first line, so its line numbers
+  // hold, and one more parameter: a script compiled by vm cannot `import()`
+  // (Node 20 wants --experimental-vm-modules, or warns), so the bundle's
+  // few dynamic imports (tinypool, an ES module; built-ins) call this
+  // module's instead (scripts/bundle.mjs rewrites them).
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname, __txcriptImport) {${bundle.source}\n})`,
+    { filename: bundle.path, ...(cachedData ? { cachedData } : {}) },
+  );
+  if (file) setFlagsFromString("--no-verify-snapshot-checksum");
+  // Made at exit, so it holds every function this command compiled.
+  if (hash && file && (cachedData === undefined || script.cachedDataRejected === true))
+    process.once("exit", () => writeCodeCache(script, file, bundle.name, hash));
+  const wrapper: unknown = script.runInThisContext();
+  if (typeof wrapper !== "function") return false;
+  const module = { exports: {} };
+  wrapper.call(
+    module.exports,
+    module.exports,
+    createRequire(bundle.path),
+    module,
+    bundle.path,
+    dirname(bundle.path),
+    (specifier: string): Promise<unknown> => import(specifier),
+  );
+  return true;
+}
+
+function readBundle(name: string): Bundle | undefined {
+  const path = fileURLToPath(new URL(`./${name}.cjs`, import.meta.url));
+  try {
+    // ASCII (scripts/bundle.mjs escapes the rest): Latin-1 is a plain copy.
+    return { name, path, source: readFileSync(path, "latin1") };
+  } catch {
+    return undefined;
+  }
+}
+
+const bundle =
+  (namedCommand(process.argv.slice(2)) === "list" ? readBundle("txcript-list") : undefined) ??
+  readBundle("txcript");
+if (bundle === undefined || !runBundle(bundle)) await import("./program.js");
