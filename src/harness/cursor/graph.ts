@@ -14,6 +14,7 @@
  */
 
 import type { JsonObject } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { decode, type ProtoMessage } from "../../protobuf.js";
 
 /** `agent.v1.ToolCall`'s `tool` oneof: field number to name (the tools' own `{1: args, 2: result}`). */
@@ -95,7 +96,7 @@ function toolStep(call: ProtoMessage): JsonObject {
       // ShellToolCall {1: ShellArgs {1: command, 2: working_directory, 3: timeout, 4: tool_call_id}}.
       const args = call.message(1)?.message(1);
       const command = args?.string(1);
-      if (command !== undefined) step.command = command;
+      assignDefined(step, "command", command);
       const dir = args?.string(2);
       if (dir) step.working_directory = dir;
       const id = args?.string(4);
@@ -103,7 +104,7 @@ function toolStep(call: ProtoMessage): JsonObject {
       // ShellToolCall {2: ShellResult}.
       const result = call.message(1)?.message(2);
       const r = result === undefined ? undefined : shellResult(result);
-      if (r !== undefined) step.result = r;
+      assignDefined(step, "result", r);
     }
     return step;
   }
@@ -119,7 +120,7 @@ function stepOf(bytes: Uint8Array): JsonObject {
   if (thinking !== undefined) {
     const out: JsonObject = { thinking: thinking.string(1) ?? "" };
     const ms = thinking.uint(2);
-    if (ms !== undefined) out.duration_ms = ms;
+    assignDefined(out, "duration_ms", ms);
     return out;
   }
   const call = step.message(2);

@@ -25,6 +25,7 @@ import {
   toolFromCanonical,
   toolToCanonical,
 } from "../../common.js";
+import { assignDefined } from "../../json.js";
 import { hasOnly, isCount, obj, str } from "../shared/fields.js";
 import { resultText } from "../shared/results.js";
 
@@ -65,8 +66,8 @@ function typedTool(input: JsonObject): Tool | undefined {
       if (!hasOnly(input, ["variant", "command", "description", "timeout", "is_background"]))
         return undefined;
       const args: JsonObject = { command: input.command ?? null };
-      if (input.description !== undefined) args.description = input.description;
-      if (input.timeout !== undefined) args.timeout_ms = input.timeout;
+      assignDefined(args, "description", input.description);
+      assignDefined(args, "timeout_ms", input.timeout);
       if (input.is_background === true) args.run_in_background = true;
       else if (input.is_background !== undefined && input.is_background !== false) return undefined;
       return tool("Bash", args);
@@ -76,8 +77,8 @@ function typedTool(input: JsonObject): Tool | undefined {
       if (!hasOnly(input, ["variant", "target_file", "offset", "limit"])) return undefined;
       if (input.offset !== undefined && !isCount(input.offset)) return undefined;
       const args: JsonObject = { file_path: input.target_file ?? null };
-      if (input.offset !== undefined) args.offset = input.offset;
-      if (input.limit !== undefined) args.limit = input.limit;
+      assignDefined(args, "offset", input.offset);
+      assignDefined(args, "limit", input.limit);
       return tool("Read", args);
     }
     case "SearchReplace": {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { NotFoundError, ParseError, UnsupportedError } from "../../errors.js";
 import { isRegularFile } from "../../fsx.js";
-import { jsonFromText } from "../../json.js";
+import { assignDefined, jsonFromText } from "../../json.js";
 import { checkPathComponent } from "../../paths.js";
 import { EPOCH, timestampFromMillis } from "../../time.js";
 import type {
@@ -206,7 +206,7 @@ export class KiroStore implements Store<KiroBody> {
       if (name) meta.title = name;
       // It began when its root started it.
       const began = start === undefined ? undefined : timeOf(start.timestamp);
-      if (began !== undefined) meta.timestamp = began;
+      assignDefined(meta, "timestamp", began);
     }
     if (meta.timestamp === EPOCH)
       meta.timestamp =
@@ -214,7 +214,7 @@ export class KiroStore implements Store<KiroBody> {
           ? t.meta.timestamp
           : timestampFromMillis(statSync(s.messages).mtimeMs);
     const body: KiroAgentBody = { layout: "agent", session, rows: t.body.rows };
-    if (start !== undefined) body.start = start;
+    assignDefined(body, "start", start);
     return { meta, body };
   }
 
