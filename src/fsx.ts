@@ -218,38 +218,81 @@ export function writeFileAtomic(
   data: string | Uint8Array | Iterable<string>,
   options: WriteOptions = {},
 ): void {
-  const into = options.throughLink ? replaceTarget(path) : { path, mode: undefined };
-  path = into.path;
-  const tmp = tempPath(dirname(path), basename(path));
-  let fd: number | undefined;
+  const file = openAtomic(path, options);
   try {
-    fd = openSync(tmp, "wx", into.mode ?? options.mode ?? 0o666);
-    // The umask narrowed the open's mode: the replaced file's own mode is restored.
-    if (into.mode !== undefined) fchmodSync(fd, into.mode);
-    if (typeof data === "string" || data instanceof Uint8Array) writeFileSync(fd, data);
-    else writePieces(fd, data);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    publish(tmp, path, options.exclusive === true);
+    if (typeof data === "string" || data instanceof Uint8Array) file.write(data);
+    else for (const piece of data) file.write(piece);
+    file.commit();
   } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(tmp, { force: true });
+    file.abort();
     throw error;
   }
 }
 
-/** Write `pieces` to `fd` a megabyte or so at a time. */
-function writePieces(fd: number, pieces: Iterable<string>): void {
+/** A file being written atomically: nothing is at its path until `commit`. */
+export interface AtomicFile {
+  /** Append; strings are gathered and written a megabyte or so at a time. */
+  write(piece: string | Uint8Array): void;
+  /** Write what is gathered, fsync, close, and move the file into place. */
+  commit(): void;
+  /** Close and remove the temporary file (after a failure; a no-op once committed). */
+  abort(): void;
+}
+
+/**
+ * Start writing `path` atomically, for a writer that makes its content as
+ * it goes (several files at once): a temporary file in its directory, which
+ * `commit` moves into place as writeFileAtomic does.
+ */
+export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile {
+  const into = options.throughLink ? replaceTarget(path) : { path, mode: undefined };
+  const target = into.path;
+  const tmp = tempPath(dirname(target), basename(target));
+  let fd: number | undefined = openSync(tmp, "wx", into.mode ?? options.mode ?? 0o666);
+  let done = false;
   let batch = "";
-  for (const piece of pieces) {
-    batch += piece;
-    if (batch.length >= 1 << 20) {
-      writeFileSync(fd, batch);
-      batch = "";
-    }
+  const open = (): number => {
+    if (fd === undefined) throw new Error(`${target}: written after commit or abort`);
+    return fd;
+  };
+  const flush = () => {
+    if (batch !== "") writeFileSync(open(), batch);
+    batch = "";
+  };
+  try {
+    // The umask narrowed the open's mode: the replaced file's own mode is restored.
+    if (into.mode !== undefined) fchmodSync(fd, into.mode);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
   }
-  if (batch !== "") writeFileSync(fd, batch);
+  return {
+    write(piece) {
+      if (typeof piece === "string") {
+        batch += piece;
+        if (batch.length >= 1 << 20) flush();
+      } else {
+        flush();
+        writeFileSync(open(), piece);
+      }
+    },
+    commit() {
+      flush();
+      const f = open();
+      fsyncSync(f);
+      fd = undefined;
+      closeSync(f);
+      publish(tmp, target, options.exclusive === true);
+      done = true;
+    },
+    abort() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      batch = "";
+      if (!done) rmSync(tmp, { force: true });
+    },
+  };
 }
 
 /** `dir` relative to `root`, split into components; refused when it is not below the root. */
