@@ -411,7 +411,7 @@ function readExtraTable(db: Db, name: string, sql: string): ExtraTable {
  * A Body made to be saved (body.ts, `made`) has its steps made as they
  * are inserted, and each handed to `made` once inserted.
  */
-export function writeDatabase(
+function writeDatabase(
   path: string,
   body: AntigravityBody,
   made?: (step: MadeStep) => void,
