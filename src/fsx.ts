@@ -231,7 +231,7 @@ export function writeFileAtomic(
 
 /** A file being written atomically: nothing is at its path until `commit`. */
 export interface AtomicFile {
-  /** Append; strings are gathered and written a megabyte or so at a time. */
+  /** Append; strings are encoded and written a megabyte or so at a time. */
   write(piece: string | Uint8Array): void;
   /** Write what is gathered, fsync, close, and move the file into place. */
   commit(): void;
@@ -250,14 +250,19 @@ export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile
   const tmp = tempPath(dirname(target), basename(target));
   let fd: number | undefined = openSync(tmp, "wx", into.mode ?? options.mode ?? 0o666);
   let done = false;
-  let batch = "";
+  // Strings are encoded into one buffer as they come, not gathered as a
+  // string: a megabyte of small strings held until it is written outlives
+  // young-generation collections and is promoted, garbage that stays until
+  // the next full collection (on a large heap, far later).
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  let used = 0;
   const open = (): number => {
     if (fd === undefined) throw new Error(`${target}: written after commit or abort`);
     return fd;
   };
   const flush = () => {
-    if (batch !== "") writeFileSync(open(), batch);
-    batch = "";
+    if (used > 0) writeFileSync(open(), buffer.subarray(0, used));
+    used = 0;
   };
   try {
     // The umask narrowed the open's mode: the replaced file's own mode is restored.
@@ -269,9 +274,10 @@ export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile
   }
   return {
     write(piece) {
-      if (typeof piece === "string") {
-        batch += piece;
-        if (batch.length >= 1 << 20) flush();
+      // At most three UTF-8 bytes per UTF-16 unit.
+      if (typeof piece === "string" && piece.length * 3 <= buffer.length) {
+        if (piece.length * 3 > buffer.length - used) flush();
+        used += buffer.write(piece, used);
       } else {
         flush();
         writeFileSync(open(), piece);
@@ -289,7 +295,7 @@ export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile
     abort() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
-      batch = "";
+      used = 0;
       if (!done) rmSync(tmp, { force: true });
     },
   };
