@@ -38,6 +38,7 @@ import { crypto } from "./builtins.js";
 import { describeCause, errnoCode, ParseError, StoreError, UnsafePathError } from "./errors.js";
 import { TEMP_NAME } from "./temp-name.js";
 import type { TextForm } from "./transcript.js";
+import { Utf8Batches } from "./utf8-batches.js";
 
 let ownTag: string | undefined;
 
@@ -250,20 +251,11 @@ export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile
   const tmp = tempPath(dirname(target), basename(target));
   let fd: number | undefined = openSync(tmp, "wx", into.mode ?? options.mode ?? 0o666);
   let done = false;
-  // Strings are encoded into one buffer as they come, not gathered as a
-  // string: a megabyte of small strings held until it is written outlives
-  // young-generation collections and is promoted, garbage that stays until
-  // the next full collection (on a large heap, far later).
-  const buffer = Buffer.allocUnsafe(1 << 20);
-  let used = 0;
   const open = (): number => {
     if (fd === undefined) throw new Error(`${target}: written after commit or abort`);
     return fd;
   };
-  const flush = () => {
-    if (used > 0) writeFileSync(open(), buffer.subarray(0, used));
-    used = 0;
-  };
+  const batches = new Utf8Batches((data) => writeFileSync(open(), data), false);
   try {
     // The umask narrowed the open's mode: the replaced file's own mode is restored.
     if (into.mode !== undefined) fchmodSync(fd, into.mode);
@@ -274,17 +266,14 @@ export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile
   }
   return {
     write(piece) {
-      // At most three UTF-8 bytes per UTF-16 unit.
-      if (typeof piece === "string" && piece.length * 3 <= buffer.length) {
-        if (piece.length * 3 > buffer.length - used) flush();
-        used += buffer.write(piece, used);
-      } else {
-        flush();
+      if (typeof piece === "string") batches.write(piece);
+      else {
+        batches.flush();
         writeFileSync(open(), piece);
       }
     },
     commit() {
-      flush();
+      batches.end();
       const f = open();
       fsyncSync(f);
       fd = undefined;
@@ -295,7 +284,6 @@ export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile
     abort() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
-      used = 0;
       if (!done) rmSync(tmp, { force: true });
     },
   };

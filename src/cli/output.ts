@@ -9,6 +9,7 @@ import { parse as shellParse } from "shell-quote";
 import { childProcess } from "../builtins.js";
 import { progressAfterMs } from "../env.js";
 import type { Painter } from "../render/text.js";
+import { Utf8Batches } from "../utf8-batches.js";
 import { childStarted, onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
 
@@ -47,36 +48,14 @@ export function painter(enabled: boolean): Painter {
  * Write pieces of text to stdout in batches of about a megabyte, so that
  * output far larger than one string can hold streams out. (On POSIX,
  * writes to files, pipes and terminals are synchronous: nothing piles up.)
- * Pieces are encoded into the batch's buffer as they come rather than
- * gathered as a string: a megabyte of small strings held until it is
- * written outlives young-generation collections and is promoted, garbage
- * that stays until the next full collection (on a large session's heap,
- * far later: `export --format markdown` grew by a tenth of its output so).
+ * The batches are encoded as the pieces come (`Utf8Batches`), never
+ * gathered as a string.
  */
 export function writeChunks(chunks: Iterable<string>): void {
-  let batch = Buffer.allocUnsafe(BATCH);
-  let used = 0;
-  const flush = () => {
-    if (used === 0) return;
-    // A fresh buffer for the next batch: never one a write may still hold.
-    process.stdout.write(batch.subarray(0, used));
-    batch = Buffer.allocUnsafe(BATCH);
-    used = 0;
-  };
-  for (const chunk of chunks) {
-    // At most three UTF-8 bytes per UTF-16 unit.
-    if (chunk.length * 3 > BATCH) {
-      flush();
-      process.stdout.write(chunk);
-      continue;
-    }
-    if (chunk.length * 3 > BATCH - used) flush();
-    used += batch.write(chunk, used);
-  }
-  flush();
+  const batches = new Utf8Batches((data) => process.stdout.write(data), true);
+  for (const chunk of chunks) batches.write(chunk);
+  batches.end();
 }
-
-const BATCH = 1 << 20;
 
 /**
  * Pieces of text (already made safe for a terminal) to stdout. On a

@@ -411,11 +411,7 @@ function readExtraTable(db: Db, name: string, sql: string): ExtraTable {
  * A Body made to be saved (body.ts, `made`) has its steps made as they
  * are inserted, and each handed to `made` once inserted.
  */
-function writeDatabase(
-  path: string,
-  body: AntigravityBody,
-  made?: (step: MadeStep) => void,
-): void {
+function writeDatabase(path: string, body: AntigravityBody, made?: (step: MadeStep) => void): void {
   const db = createDatabase(path);
   try {
     // A temporary file: the rename is the commit, and we fsync before it.
