@@ -38,6 +38,7 @@ import { crypto } from "./builtins.js";
 import { describeCause, errnoCode, ParseError, StoreError, UnsafePathError } from "./errors.js";
 import { TEMP_NAME } from "./temp-name.js";
 import type { TextForm } from "./transcript.js";
+import { Utf8Batches } from "./utf8-batches.js";
 
 let ownTag: string | undefined;
 
@@ -218,23 +219,13 @@ export function writeFileAtomic(
   data: string | Uint8Array | Iterable<string>,
   options: WriteOptions = {},
 ): void {
-  const into = options.throughLink ? replaceTarget(path) : { path, mode: undefined };
-  path = into.path;
-  const tmp = tempPath(dirname(path), basename(path));
-  let fd: number | undefined;
+  const file = openAtomic(path, options);
   try {
-    fd = openSync(tmp, "wx", into.mode ?? options.mode ?? 0o666);
-    // The umask narrowed the open's mode: the replaced file's own mode is restored.
-    if (into.mode !== undefined) fchmodSync(fd, into.mode);
-    if (typeof data === "string" || data instanceof Uint8Array) writeFileSync(fd, data);
-    else writePieces(fd, data);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    publish(tmp, path, options.exclusive === true);
+    if (typeof data === "string" || data instanceof Uint8Array) file.write(data);
+    else for (const piece of data) file.write(piece);
+    file.commit();
   } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(tmp, { force: true });
+    file.abort();
     throw error;
   }
 }
@@ -248,17 +239,63 @@ export function writeFileAtomic(
  */
 export const WRITE_BATCH = 1 << 15;
 
-/** Write `pieces` to `fd` a batch (WRITE_BATCH) at a time. */
-function writePieces(fd: number, pieces: Iterable<string>): void {
-  let batch = "";
-  for (const piece of pieces) {
-    batch += piece;
-    if (batch.length >= WRITE_BATCH) {
-      writeFileSync(fd, batch);
-      batch = "";
-    }
+/** A file being written atomically: nothing is at its path until `commit`. */
+export interface AtomicFile {
+  /** Append; strings are encoded and written a megabyte or so at a time. */
+  write(piece: string | Uint8Array): void;
+  /** Write what is gathered, fsync, close, and move the file into place. */
+  commit(): void;
+  /** Close and remove the temporary file (after a failure; a no-op once committed). */
+  abort(): void;
+}
+
+/**
+ * Start writing `path` atomically, for a writer that makes its content as
+ * it goes (several files at once): a temporary file in its directory, which
+ * `commit` moves into place as writeFileAtomic does.
+ */
+export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile {
+  const into = options.throughLink ? replaceTarget(path) : { path, mode: undefined };
+  const target = into.path;
+  const tmp = tempPath(dirname(target), basename(target));
+  let fd: number | undefined = openSync(tmp, "wx", into.mode ?? options.mode ?? 0o666);
+  let done = false;
+  const open = (): number => {
+    if (fd === undefined) throw new Error(`${target}: written after commit or abort`);
+    return fd;
+  };
+  const batches = new Utf8Batches((data) => writeFileSync(open(), data), false);
+  try {
+    // The umask narrowed the open's mode: the replaced file's own mode is restored.
+    if (into.mode !== undefined) fchmodSync(fd, into.mode);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
   }
-  if (batch !== "") writeFileSync(fd, batch);
+  return {
+    write(piece) {
+      if (typeof piece === "string") batches.write(piece);
+      else {
+        batches.flush();
+        writeFileSync(open(), piece);
+      }
+    },
+    commit() {
+      batches.end();
+      const f = open();
+      fsyncSync(f);
+      fd = undefined;
+      closeSync(f);
+      publish(tmp, target, options.exclusive === true);
+      done = true;
+    },
+    abort() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      if (!done) rmSync(tmp, { force: true });
+    },
+  };
 }
 
 /** `dir` relative to `root`, split into components; refused when it is not below the root. */

@@ -112,6 +112,13 @@ export interface FromCommonOptions {
    * several (agy: `cli`, the default, or `desktop`); other codecs ignore it.
    */
   surface?: string;
+  /**
+   * The Body is made only to be saved, once, by its harness's store
+   * (`openStore(h).save`): a codec may then leave parts of it to be made as
+   * the store writes them rather than hold them whole (agy's steps). Other
+   * codecs ignore it.
+   */
+  forSave?: boolean;
 }
 
 /** Native Body <-> Common. Pure: no I/O, no clock, no randomness in fromCommon. */
@@ -230,6 +237,13 @@ export interface SaveOptions {
   overwrite?: boolean;
   /** The surface to write for (see `FromCommonOptions.surface`); the Body's codec takes it. */
   surface?: string;
+  /**
+   * The Body is made only to be saved, once, by its harness's store
+   * (`openStore(h).save`): a codec may then leave parts of it to be made as
+   * the store writes them rather than hold them whole (agy's steps). Other
+   * codecs ignore it.
+   */
+  forSave?: boolean;
 }
 
 export interface Saved {

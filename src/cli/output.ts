@@ -10,6 +10,7 @@ import { childProcess } from "../builtins.js";
 import { progressAfterMs } from "../env.js";
 import { WRITE_BATCH } from "../fsx.js";
 import type { Painter } from "../render/text.js";
+import { Utf8Batches } from "../utf8-batches.js";
 import { childStarted, onInterrupt } from "./interrupt.js";
 import { forTerminal } from "./sanitize.js";
 
@@ -83,21 +84,16 @@ export function* jsonChunks(doc: Readonly<Record<string, unknown>>): Generator<s
 }
 
 /**
- * Write pieces of text to stdout in small batches (WRITE_BATCH, which
- * says why small), so that output far larger than one string can hold
- * streams out. (On POSIX,
+ * Write pieces of text to stdout in batches of about a megabyte, so that
+ * output far larger than one string can hold streams out. (On POSIX,
  * writes to files, pipes and terminals are synchronous: nothing piles up.)
+ * The batches are encoded as the pieces come (`Utf8Batches`), never
+ * gathered as a string.
  */
 export function writeChunks(chunks: Iterable<string>): void {
-  let batch = "";
-  for (const chunk of chunks) {
-    batch += chunk;
-    if (batch.length >= WRITE_BATCH) {
-      process.stdout.write(batch);
-      batch = "";
-    }
-  }
-  if (batch !== "") process.stdout.write(batch);
+  const batches = new Utf8Batches((data) => process.stdout.write(data), true);
+  for (const chunk of chunks) batches.write(chunk);
+  batches.end();
 }
 
 /**

@@ -5,6 +5,7 @@
  * that works on any harness takes the erased `Harness`.
  */
 
+import { defined } from "../json.js";
 import type {
   Common,
   Harness,
@@ -117,10 +118,10 @@ export function openStore(h: Harness, options?: StoreOptions): CommonStore | und
         : h.codec.toCommon(store.load(id)),
     save: (transcript, saveOptions) =>
       store.save(
-        h.codec.fromCommon(
-          transcript,
-          saveOptions?.surface !== undefined ? { surface: saveOptions.surface } : {},
-        ),
+        h.codec.fromCommon(transcript, {
+          forSave: true,
+          ...defined({ surface: saveOptions?.surface }),
+        }),
         saveOptions,
       ),
   };

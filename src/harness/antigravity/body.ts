@@ -100,6 +100,20 @@ export interface AntigravityBody {
    * latest few; it has no brain mirror nor other tables, and is never saved.
    */
   streams?: RowStreams;
+  /**
+   * Set only on a Body made to be saved (fromCommon told `forSave`): its
+   * steps, made anew on each iteration, in idx order, each with its lines
+   * of the brain mirror, so that no more than one is held at a time (the
+   * store writes each row and its lines as it is made). Such a Body's
+   * `steps` is empty and it has no `mirror`: it is for its store's save alone.
+   */
+  made?: Iterable<MadeStep>;
+}
+
+/** One step of a Body made to be saved: its row, and its line of each mirror file (none for a step agy does not log). */
+export interface MadeStep {
+  row: StepRow;
+  mirror: { transcript: string; transcript_full: string } | undefined;
 }
 
 /** The rows of a Body read to be shown, as the database gives them. */

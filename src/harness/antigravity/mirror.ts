@@ -94,23 +94,34 @@ class MirrorFile implements Iterable<string> {
     for (const row of [...this.steps].sort((a, b) => a.idx - b.idx)) {
       if (row.status === StepStatus.ERROR) continue;
       const { head, calls } = mirrorLine(row);
-      // `tool_calls` is the last key.
-      const base = JSON.stringify(head);
-      if (calls.length === 0) {
-        yield `${base}\n`;
-        continue;
-      }
-      const shown =
-        this.which === "full"
-          ? calls
-          : calls.map(({ name, args }) => ({ name, args: stringValues(args) }));
-      yield `${base.slice(0, -1)},"tool_calls":${JSON.stringify(shown)}}\n`;
+      yield lineOf(JSON.stringify(head), calls, this.which);
     }
   }
 
   join(separator: string): string {
     return [...this].join(separator);
   }
+}
+
+/** One step's line of each mirror file; none for a step agy does not log (ERROR). */
+export function mirrorLines(
+  row: StepRow,
+): { transcript: string; transcript_full: string } | undefined {
+  if (row.status === StepStatus.ERROR) return undefined;
+  const { head, calls } = mirrorLine(row);
+  const base = JSON.stringify(head);
+  return {
+    transcript: lineOf(base, calls, "compact"),
+    transcript_full: lineOf(base, calls, "full"),
+  };
+}
+
+/** A line of one file: the head (`base`, its JSON), then `tool_calls`, the last key. */
+function lineOf(base: string, calls: readonly MirrorCall[], which: keyof Mirror): string {
+  if (calls.length === 0) return `${base}\n`;
+  const shown =
+    which === "full" ? calls : calls.map(({ name, args }) => ({ name, args: stringValues(args) }));
+  return `${base.slice(0, -1)},"tool_calls":${JSON.stringify(shown)}}\n`;
 }
 
 interface MirrorCall {

@@ -1,4 +1,14 @@
+/**
+ * agy's conversation database, row by row: the schema agy creates, typed
+ * reading of every table (whole, or streamed for one showing), and writing
+ * a Body back as a new database with its brain mirror files beside it. The
+ * store (store.ts) decides where and when; this module reads and writes.
+ */
+
+import { rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import { describeCause, InvalidRequestError, ParseError, UnsupportedError } from "../../errors.js";
+import { type AtomicFile, openAtomic, writeFileAtomic } from "../../fsx.js";
 import { createDatabase, type Db, quoteIdentifier, sqliteCode } from "../../sqlite.js";
 
 import type {
@@ -6,6 +16,7 @@ import type {
   ExtraTable,
   GenMetadataRow,
   IdxBlobRow,
+  MadeStep,
   MetadataBlobRow,
   SqlValue,
   StepRow,
@@ -395,8 +406,12 @@ function readExtraTable(db: Db, name: string, sql: string): ExtraTable {
   };
 }
 
-/** Write `body` as a new database at `path`, every row in one transaction. */
-export function writeDatabase(path: string, body: AntigravityBody): void {
+/**
+ * Write `body` as a new database at `path`, every row in one transaction.
+ * A Body made to be saved (body.ts, `made`) has its steps made as they
+ * are inserted, and each handed to `made` once inserted.
+ */
+function writeDatabase(path: string, body: AntigravityBody, made?: (step: MadeStep) => void): void {
   const db = createDatabase(path);
   try {
     // A temporary file: the rename is the commit, and we fsync before it.
@@ -405,7 +420,7 @@ export function writeDatabase(path: string, body: AntigravityBody): void {
     db.transaction(() => {
       for (const sql of AGY_SCHEMA) db.exec(sql);
       insertRows(db, "trajectory_meta", body.trajectory_meta);
-      insertRows(db, "steps", body.steps);
+      insertRows(db, "steps", body.made ? madeRows(body.made, made) : body.steps);
       insertRows(db, "gen_metadata", body.gen_metadata);
       insertRows(db, "executor_metadata", body.executor_metadata);
       insertRows(db, "parent_references", body.parent_references);
@@ -421,13 +436,69 @@ export function writeDatabase(path: string, body: AntigravityBody): void {
   }
 }
 
-function insertRows(db: Db, table: KnownTable, rows: readonly object[]): void {
-  if (rows.length === 0) return;
+/**
+ * Write `body`'s database at `tmp` and its brain mirror files into `logs`,
+ * each atomically: those of `logFiles` it has, and any other removed (a
+ * stale mirror of a replaced conversation). A Body made to be saved
+ * (body.ts, `made`) has each step made once, its row inserted, its mirror
+ * lines written and the row shown to `seen`, so that the steps are never
+ * held all at once. Returns the mirror files written (their final paths).
+ */
+export function writeConversation(
+  tmp: string,
+  body: AntigravityBody,
+  logs: string,
+  logFiles: readonly (readonly [MirrorKey, string])[],
+  seen: { add(row: StepRow): void } | undefined,
+): string[] {
+  if (body.made === undefined) {
+    writeDatabase(tmp, body);
+    const written: string[] = [];
+    for (const [key, file] of logFiles) {
+      const text = body[key] ?? body.mirror?.[key];
+      if (text !== undefined) {
+        writeFileAtomic(join(logs, basename(file)), text);
+        written.push(file);
+      } else rmSync(file, { force: true });
+    }
+    return written;
+  }
+  const open: { key: MirrorKey; file: AtomicFile }[] = [];
+  try {
+    for (const [key, file] of logFiles)
+      open.push({ key, file: openAtomic(join(logs, basename(file))) });
+    writeDatabase(tmp, body, (step) => {
+      seen?.add(step.row);
+      if (step.mirror === undefined) return;
+      for (const { key, file } of open) file.write(step.mirror[key]);
+    });
+    for (const { file } of open) file.commit();
+  } catch (error) {
+    for (const { file } of open) file.abort();
+    throw error;
+  }
+  return logFiles.map(([, file]) => file);
+}
+
+type MirrorKey = "transcript" | "transcript_full";
+
+function* madeRows(
+  steps: Iterable<MadeStep>,
+  made: ((step: MadeStep) => void) | undefined,
+): Generator<StepRow> {
+  for (const step of steps) {
+    yield step.row;
+    made?.(step);
+  }
+}
+
+function insertRows(db: Db, table: KnownTable, rows: Iterable<object>): void {
   const columns = KNOWN[table].map((c: Column) => c.name);
-  const insert = db.prepare(
-    `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-  );
+  let insert: { run(values: unknown[]): unknown } | undefined;
   for (const row of rows) {
+    insert ??= db.prepare(
+      `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+    );
     // cast: rows are this table's row objects, read by its column names.
     const record = row as Readonly<Record<string, unknown>>;
     insert.run(

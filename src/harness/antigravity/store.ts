@@ -11,7 +11,15 @@
  * See docs/formats/antigravity.md, section "Store".
  */
 
-import { readdirSync, realpathSync, renameSync, rmSync, type Stats, unlinkSync } from "node:fs";
+import {
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  type Stats,
+  unlinkSync,
+} from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import type { Meta } from "../../common.js";
@@ -72,9 +80,9 @@ import {
   readAnnotation,
   readTextIfPresent,
 } from "./store-discover.js";
-import { HARNESS, readDatabase, readShownDatabase, writeDatabase } from "./store-rows.js";
+import { HARNESS, readDatabase, readShownDatabase, writeConversation } from "./store-rows.js";
 import { readSummaries, summariesPath, writeSummaryRow } from "./store-summaries.js";
-import { summaryRowFor } from "./summary-row.js";
+import { SummarySteps, summaryRowFor } from "./summary-row.js";
 
 export {
   type AntigravityStoreOptions,
@@ -345,6 +353,8 @@ export class AntigravityStore implements Store<AntigravityBody> {
     // brain/<id> beside no database.
     let building: string | undefined;
     let madeBrain = false;
+    // Folders this save created, removed again (when empty) if it fails.
+    const madeDirs: string[] = [];
     try {
       const realRoot = realpathSync(lane.root);
       const existing = statOrUndefined(paths.db, false);
@@ -368,25 +378,23 @@ export class AntigravityStore implements Store<AntigravityBody> {
         });
       }
       sweepTemps(paths.conversations);
-      tmp = tempPath(paths.conversations, `${id}.db`);
-      writeDatabase(tmp, body);
-      fsyncPath(tmp, "r+");
-      // The brain directory comes before the database: agy wedges on a database without it.
+      // The brain directory is made ready first: a Body made to be saved
+      // gives each step's mirror lines as its row is written.
       const brainRoot = dirname(paths.brain);
-      mkdirInside(lane.root, brainRoot, HARNESS);
+      madeDirs.push(...mkdirInside(lane.root, brainRoot, HARNESS));
       sweepTemps(brainRoot);
       if (statOrUndefined(paths.brain, false) === undefined) building = tempPath(brainRoot, id);
       const logs = building ? join(building, relative(paths.brain, paths.logs)) : paths.logs;
-      mkdirInside(lane.root, logs, HARNESS);
+      madeDirs.push(...mkdirInside(lane.root, logs, HARNESS));
       if (!building) sweepTemps(logs);
       const files = [paths.db, paths.brain];
-      for (const [key, file] of paths.logFiles) {
-        const text = body[key] ?? body.mirror?.[key];
-        if (text !== undefined) {
-          writeFileAtomic(join(logs, basename(file)), text);
-          files.push(file);
-        } else rmSync(file, { force: true }); // a stale mirror of a replaced conversation
-      }
+      tmp = tempPath(paths.conversations, `${id}.db`);
+      // A Body made to be saved gives its steps once: the summaries row is
+      // gathered from them as they are written.
+      const seen = body.made ? new SummarySteps() : undefined;
+      files.push(...writeConversation(tmp, body, logs, paths.logFiles, seen));
+      // The brain directory's files come before the database: agy wedges on a database without them.
+      fsyncPath(tmp, "r+");
       fsyncPath(logs, "r");
       // The title, where agy's picker reads it; never inside the steps the model sees.
       // Fields agy keeps there besides the title (the last view time) outlive an overwrite.
@@ -417,7 +425,11 @@ export class AntigravityStore implements Store<AntigravityBody> {
       fsyncPath(paths.conversations, "r");
       // The app's picker row, after the database it describes exists; only
       // into a table with exactly the documented columns, else said why not.
-      const row = writeSummaryRow(lane.root, summaryRowFor(body, surface), this.busyTimeoutMs);
+      const row = writeSummaryRow(
+        lane.root,
+        summaryRowFor(body, surface, seen),
+        this.busyTimeoutMs,
+      );
       const saved: Saved = { harness: HARNESS, id, path: paths.db, files, lane: surface };
       if (row.written) files.push(summariesPath(lane.root));
       else saved.notes = [`no summaries row written: ${row.reason}`];
@@ -430,6 +442,7 @@ export class AntigravityStore implements Store<AntigravityBody> {
       // Nothing of a failed new conversation stays: its brain folder neither.
       if (building !== undefined) rmSync(building, { recursive: true, force: true });
       if (madeBrain) rmSync(paths.brain, { recursive: true, force: true });
+      for (const dir of madeDirs.reverse()) rmdirIfEmpty(dir);
       if (error instanceof TargetExistsError) {
         throw new ConflictError(HARNESS, `conversation ${id} already exists`, { file: paths.db });
       }
@@ -551,6 +564,14 @@ export class AntigravityStore implements Store<AntigravityBody> {
 function sidecarsOf(body: AntigravityBody): Partial<AntigravityBody> {
   const { lane, acp_meta, annotation } = body;
   return defined({ lane, acp_meta, annotation });
+}
+
+function rmdirIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (another writer's), or gone already.
+  }
 }
 
 function realpathOrUndefined(path: string): string | undefined {

@@ -10,7 +10,7 @@ import type { Timestamp } from "../../time.js";
 import type { AntigravityBody, StepRow } from "./body.js";
 import { decodeStep, pathToUri, stepCreatedAt, stepPayload, userInputHead } from "./decode.js";
 import { StepType } from "./schema.js";
-import { listingRows, summarize } from "./summary.js";
+import { ListingSteps, listingRows, summarize } from "./summary.js";
 
 /** The 19 documented columns, in table order ([SM] `_SUMMARY_COLUMNS`). */
 export const SUMMARY_COLUMNS = [
@@ -73,33 +73,53 @@ function createdAt(step: StepRow): Timestamp | undefined {
 }
 
 /**
+ * The steps' part of a summaries row, seen one at a time in idx order: the
+ * listing's few steps, the first prompt, the last user input, the last
+ * step's time and the count. A Body made to be saved gives its steps so
+ * as the store writes them; `summaryRowFor` sorts a whole Body's.
+ */
+export class SummarySteps {
+  readonly listing = new ListingSteps();
+  count = 0;
+  preview = "";
+  lastInput: StepRow | undefined;
+  lastTime: Timestamp | undefined;
+
+  add(step: StepRow): void {
+    this.listing.add(step);
+    this.count++;
+    this.lastTime = createdAt(step) ?? this.lastTime;
+    if (step.step_type !== StepType.USER_INPUT) return;
+    this.lastInput = step;
+    if (this.preview === "") {
+      const text = userInputHead(stepPayload(decodeStep(step)));
+      if (text !== undefined) this.preview = [...text.trim()].slice(0, PREVIEW_LIMIT).join("");
+    }
+  }
+}
+
+/**
  * The row for `body` written for `surface`: idle (a conversation txcript
  * just wrote runs nowhere), its title or else its first prompt, the step
  * count, the last step's time, the workspace as a `file://` URI list, the
  * last user input's step and time, and no subagent, battle or nesting.
+ * The steps are `seen`'s when given, else the Body's own.
  */
-export function summaryRowFor(body: AntigravityBody, surface: "cli" | "desktop"): SummaryRow {
-  const { meta } = summarize(listingRows(body));
-  const steps = [...body.steps].sort((a, b) => a.idx - b.idx);
-  let preview = "";
-  let lastInput: StepRow | undefined;
-  let lastTime: Timestamp | undefined;
-  for (const step of steps) {
-    lastTime = createdAt(step) ?? lastTime;
-    if (step.step_type !== StepType.USER_INPUT) continue;
-    lastInput = step;
-    if (preview === "") {
-      const text = userInputHead(stepPayload(decodeStep(step)));
-      if (text !== undefined) preview = [...text.trim()].slice(0, PREVIEW_LIMIT).join("");
-    }
-  }
+export function summaryRowFor(
+  body: AntigravityBody,
+  surface: "cli" | "desktop",
+  seen?: SummarySteps,
+): SummaryRow {
+  const steps = seen ?? stepsOf(body);
+  const { meta } = summarize(listingRows(body, steps.listing));
+  const { preview, lastInput, lastTime } = steps;
   const modified = cacheTime(lastTime ?? meta.timestamp);
   const inputTime = lastInput === undefined ? undefined : createdAt(lastInput);
   return {
     conversation_id: body.id,
     title: meta.title ?? "",
     preview,
-    step_count: body.steps.length,
+    step_count: steps.count,
     last_modified_time: modified,
     workspace_uris: JSON.stringify(meta.cwd === undefined ? [] : [pathToUri(meta.cwd)]),
     status: IDLE_STATUS,
@@ -116,4 +136,10 @@ export function summaryRowFor(body: AntigravityBody, surface: "cli" | "desktop")
     last_user_input_step_index: lastInput?.idx ?? -1,
     app_data_dir: SURFACE_VALUES[surface].app_data_dir,
   };
+}
+
+function stepsOf(body: AntigravityBody): SummarySteps {
+  const steps = new SummarySteps();
+  for (const step of [...body.steps].sort((a, b) => a.idx - b.idx)) steps.add(step);
+  return steps;
 }

@@ -152,8 +152,15 @@ export function summarize(rows: ListingRows): Listing {
   return listing;
 }
 
-/** The rows `summarize` reads, picked from a whole Body the way discovery picks them. */
-export function listingRows(body: AntigravityBody): ListingRows {
+/**
+ * The rows `summarize` reads, picked from a whole Body the way discovery
+ * picks them; from `steps` instead of the Body's own when given (the steps
+ * of a Body made to be saved, seen as they are written).
+ */
+export function listingRows(
+  body: AntigravityBody,
+  steps: ListingSteps = stepsOf(body),
+): ListingRows {
   const rows: ListingRows = {
     id: body.id,
     trajectory_meta: body.trajectory_meta,
@@ -161,34 +168,51 @@ export function listingRows(body: AntigravityBody): ListingRows {
     parent_references: body.parent_references,
   };
   assignDefined(rows, "annotation", body.annotation);
-  let first: StepRow | undefined;
-  let last: StepRow | undefined;
-  for (const step of body.steps) {
-    if (first === undefined || step.idx < first.idx) first = step;
-    if (last === undefined || step.idx > last.idx) last = step;
+  assignDefined(rows, "first_user_input", steps.first_user_input);
+  assignDefined(rows, "latest_checkpoint", steps.latest_checkpoint);
+  assignDefined(rows, "latest_planner", steps.latest_planner);
+  assignDefined(rows, "first_step", steps.first_step);
+  assignDefined(rows, "last_step", steps.last_step);
+  const recent = [...body.gen_metadata].sort((a, b) => b.idx - a.idx).slice(0, RECENT_GEN_METADATA);
+  if (recent.length > 0) rows.recent_gen_metadata = recent;
+  return rows;
+}
+
+function stepsOf(body: AntigravityBody): ListingSteps {
+  const steps = new ListingSteps();
+  for (const step of body.steps) steps.add(step);
+  return steps;
+}
+
+/** The few steps a listing reads, kept as steps are seen one at a time, in any order. */
+export class ListingSteps {
+  first_user_input: StepRow | undefined;
+  latest_checkpoint: StepRow | undefined;
+  latest_planner: StepRow | undefined;
+  first_step: StepRow | undefined;
+  last_step: StepRow | undefined;
+
+  add(step: StepRow): void {
+    if (this.first_step === undefined || step.idx < this.first_step.idx) this.first_step = step;
+    if (this.last_step === undefined || step.idx > this.last_step.idx) this.last_step = step;
     switch (step.step_type) {
       case StepType.USER_INPUT:
-        if (rows.first_user_input === undefined || step.idx < rows.first_user_input.idx) {
-          rows.first_user_input = step;
+        if (this.first_user_input === undefined || step.idx < this.first_user_input.idx) {
+          this.first_user_input = step;
         }
         break;
       case StepType.CHECKPOINT:
-        if (rows.latest_checkpoint === undefined || step.idx > rows.latest_checkpoint.idx) {
-          rows.latest_checkpoint = step;
+        if (this.latest_checkpoint === undefined || step.idx > this.latest_checkpoint.idx) {
+          this.latest_checkpoint = step;
         }
         break;
       case StepType.PLANNER_RESPONSE:
-        if (rows.latest_planner === undefined || step.idx > rows.latest_planner.idx) {
-          rows.latest_planner = step;
+        if (this.latest_planner === undefined || step.idx > this.latest_planner.idx) {
+          this.latest_planner = step;
         }
         break;
     }
   }
-  assignDefined(rows, "first_step", first);
-  assignDefined(rows, "last_step", last);
-  const recent = [...body.gen_metadata].sort((a, b) => b.idx - a.idx).slice(0, RECENT_GEN_METADATA);
-  if (recent.length > 0) rows.recent_gen_metadata = recent;
-  return rows;
 }
 
 /** How many of the latest gen_metadata rows are searched for a model name. */

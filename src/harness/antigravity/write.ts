@@ -2,7 +2,9 @@
  * Common -> agy: fromCommon writes what agy itself writes for a CLI
  * conversation (USER_INPUT and PLANNER_RESPONSE steps with full envelopes,
  * typed steps for Bash/Read/Write/Edit, GENERIC for the rest),
- * deterministically, and regenerates the brain mirror. No I/O.
+ * deterministically, and regenerates the brain mirror. For a save
+ * (`forSave`) the steps and their mirror lines are made as the store
+ * writes them, never held all at once. No I/O.
  */
 
 import { isDeepStrictEqual } from "node:util";
@@ -26,7 +28,7 @@ import type { Common, FromCommonOptions, Transcript } from "../../transcript.js"
 import { renderAnnotation } from "./annotation.js";
 import type { AntigravityBody, StepRow } from "./body.js";
 import { isBlank, pathToUri } from "./decode.js";
-import { mirrorFile } from "./mirror.js";
+import { mirrorFile, mirrorLines } from "./mirror.js";
 import { stopToNative, toolResult } from "./read.js";
 import {
   CortexStepMetadata,
@@ -62,16 +64,19 @@ import { genericStep, resultText, typedStep } from "./write-steps.js";
 interface Context {
   id: string;
   trajectoryId: string;
+  /** The steps of the message being written. */
   steps: StepRow[];
+  /** The next step's idx. */
+  next: number;
   /** 1-based user turn; 0 before the first user input. */
   turn: number;
   /** The execution id of `executionTurn` (one per turn; minted once). */
   execution: string;
   executionTurn: number;
-  /** Parsed message timestamps (a turn's steps share them). */
-  epochs: Map<Timestamp, EpochTime>;
-  /** Where the steps' bytes are kept. */
-  slab: BlobSlab;
+  /** The last timestamp parsed, and its time (a message's steps share it). */
+  epoch: { at: Timestamp; time: EpochTime } | undefined;
+  /** Where the steps' bytes are kept, when they are kept (not for a save). */
+  slab: BlobSlab | undefined;
 }
 
 function executionId(ctx: Context): string {
@@ -83,12 +88,8 @@ function executionId(ctx: Context): string {
 }
 
 function epochOf(ctx: Context, ts: Timestamp): EpochTime {
-  let t = ctx.epochs.get(ts);
-  if (t === undefined) {
-    t = timestampToEpoch(ts);
-    ctx.epochs.set(ts, t);
-  }
-  return t;
+  if (ctx.epoch?.at !== ts) ctx.epoch = { at: ts, time: timestampToEpoch(ts) };
+  return ctx.epoch.time;
 }
 
 interface PendingResult {
@@ -119,16 +120,7 @@ export function fromCommon(
   const { meta: given, body: messages } = transcript;
   // A session without an id gets one derived from its content, never a random one.
   const id = given.id !== "" ? given.id : stableUuid("antigravity", renderCommon(transcript));
-  const ctx: Context = {
-    id,
-    trajectoryId: stableUuid("antigravity", id, "trajectory"),
-    steps: [],
-    turn: 0,
-    execution: "",
-    executionTurn: -1,
-    epochs: new Map(),
-    slab: new BlobSlab((size) => new Uint8Array(size)),
-  };
+  const trajectoryId = stableUuid("antigravity", id, "trajectory");
 
   // Results pair with calls the assistant made; each call takes its first result.
   const calls = new Set<string>();
@@ -146,22 +138,38 @@ export function fromCommon(
   }
   const carried = (b: ToolResultBlock) => results.get(b.tool_use_id)?.block === b;
 
-  for (const m of messages) {
-    if (m.role === "user") writeUser(ctx, m, carried);
-    else writeAssistant(ctx, m, carried, results);
+  /** The steps, made anew on each call; their bytes kept in `slab` when given. */
+  function* stepRows(slab: BlobSlab | undefined): Generator<StepRow> {
+    const ctx: Context = {
+      id,
+      trajectoryId,
+      steps: [],
+      next: 0,
+      turn: 0,
+      execution: "",
+      executionTurn: -1,
+      epoch: undefined,
+      slab,
+    };
+    for (const m of messages) {
+      if (m.role === "user") writeUser(ctx, m, carried);
+      else writeAssistant(ctx, m, carried, results);
+      yield* ctx.steps;
+      ctx.steps = [];
+    }
   }
 
   const body: AntigravityBody = {
     id,
     trajectory_meta: [
       {
-        trajectory_id: ctx.trajectoryId,
+        trajectory_id: trajectoryId,
         cascade_id: id,
         trajectory_type: TRAJECTORY_TYPE_CLI,
         source: desktop ? TRAJECTORY_SOURCE_DESKTOP : TRAJECTORY_SOURCE_CLI,
       },
     ],
-    steps: ctx.steps,
+    steps: [],
     gen_metadata: [],
     executor_metadata: [],
     parent_references: [],
@@ -177,10 +185,20 @@ export function fromCommon(
   if (desktop) body.lane = "desktop";
   // The title goes where agy's picker reads it, not into a step the model would see.
   if (given.title?.trim()) body.annotation = renderAnnotation(given.title);
-  body.mirror = {
-    transcript: mirrorFile(body.steps, "compact"),
-    transcript_full: mirrorFile(body.steps, "full"),
-  };
+  if (options.forSave) {
+    // Made as the store writes them: never all at once (body.ts, `made`).
+    body.made = {
+      *[Symbol.iterator]() {
+        for (const row of stepRows(undefined)) yield { row, mirror: mirrorLines(row) };
+      },
+    };
+  } else {
+    body.steps = [...stepRows(new BlobSlab((size) => new Uint8Array(size)))];
+    body.mirror = {
+      transcript: mirrorFile(body.steps, "compact"),
+      transcript_full: mirrorFile(body.steps, "full"),
+    };
+  }
   return { meta: { ...given, id }, body };
 }
 
@@ -317,7 +335,7 @@ function writeAssistant(
 
   const model = numericModel(m.model);
   const stop = m.stop_reason === undefined ? undefined : stopToNative(m.stop_reason);
-  const idx = ctx.steps.length;
+  const idx = ctx.next;
   const native = calls.map((c) => nativeCall(c));
   const payload = encode((w) => {
     if (text !== "") w.string(CortexStepPlannerResponse.response, text);
@@ -462,16 +480,15 @@ function stepRowFor(
 ): StepRow {
   const envelopeBytes = writeEnvelope(ctx, idx, envelope);
   const field = payloadField(type);
-  // One copy of the step's bytes, in a slab; the metadata column is a view
-  // of the envelope inside it (the same bytes).
-  const stepPayloadBytes = ctx.slab.keep(
-    encode((w) => {
-      w.uint(Step.step_type, type);
-      w.uint(Step.status, status);
-      w.bytes(Step.metadata, envelopeBytes);
-      w.bytes(field, payload);
-    }),
-  );
+  // One copy of the step's bytes (in a slab when the rows are kept); the
+  // metadata column is a view of the envelope inside it (the same bytes).
+  const encoded = encode((w) => {
+    w.uint(Step.step_type, type);
+    w.uint(Step.status, status);
+    w.bytes(Step.metadata, envelopeBytes);
+    w.bytes(field, payload);
+  });
+  const stepPayloadBytes = ctx.slab ? ctx.slab.keep(encoded) : encoded;
   const metadata = decode(stepPayloadBytes).bytesOf(Step.metadata) ?? envelopeBytes;
   return {
     idx,
@@ -495,5 +512,5 @@ function pushStep(
   payload: Uint8Array,
   envelope: Envelope,
 ): void {
-  ctx.steps.push(stepRowFor(ctx, type, status, payload, envelope, ctx.steps.length));
+  ctx.steps.push(stepRowFor(ctx, type, status, payload, envelope, ctx.next++));
 }
