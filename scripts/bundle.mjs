@@ -28,7 +28,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "dist", "cli");
 
 // Chunks of an earlier bundle would linger beside the new ones.
-for (const name of await readdir(cli)) if (/^chunk-.*\.js(\.map)?$/.test(name)) rmSync(join(cli, name));
+for (const name of await readdir(cli))
+  if (/^chunk-.*\.js(\.map)?$/.test(name)) rmSync(join(cli, name));
 
 // commander requires node:child_process as it loads, for the subcommands
 // it could run as separate programs (txcript has none): loading it, with
