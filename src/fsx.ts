@@ -264,7 +264,10 @@ export function openAtomic(path: string, options: WriteOptions = {}): AtomicFile
     if (fd === undefined) throw new Error(`${target}: written after commit or abort`);
     return fd;
   };
-  const batches = new Utf8Batches((data) => writeFileSync(open(), data), false);
+  const batches = new Utf8Batches(
+    (data) => writeFileSync(open(), data),
+    () => false,
+  );
   try {
     // The umask narrowed the open's mode: the replaced file's own mode is restored.
     if (into.mode !== undefined) fchmodSync(fd, into.mode);

@@ -11,8 +11,11 @@
  * gathering them as a string. A megabyte of small strings held until it
  * is written outlives young-generation collections and is promoted:
  * garbage that stays until the next full collection, on a large session's
- * heap far later. `fresh`: a new buffer after each hand-over, for an `out`
- * that may keep it (an asynchronous stream).
+ * heap far later. `keeps`, asked after each hand-over: whether `out` kept
+ * the bytes it was given (an asynchronous stream that queued them), so the
+ * next batch needs a new buffer; a buffer is otherwise reused, since
+ * dropped ones are freed only by a full collection (V8 waits for some
+ * tens of megabytes of them).
  */
 export class Utf8Batches {
   private buffer = Buffer.allocUnsafe(UTF8_BATCH);
@@ -22,7 +25,7 @@ export class Utf8Batches {
 
   constructor(
     private readonly out: (data: string | Uint8Array) => void,
-    private readonly fresh: boolean,
+    private readonly keeps: () => boolean,
   ) {}
 
   write(piece: string): void {
@@ -47,7 +50,7 @@ export class Utf8Batches {
   flush(): void {
     if (this.used === 0) return;
     this.out(this.buffer.subarray(0, this.used));
-    if (this.fresh) this.buffer = Buffer.allocUnsafe(UTF8_BATCH);
+    if (this.keeps()) this.buffer = Buffer.allocUnsafe(UTF8_BATCH);
     this.used = 0;
   }
 

@@ -91,7 +91,13 @@ export function* jsonChunks(doc: Readonly<Record<string, unknown>>): Generator<s
  * gathered as a string.
  */
 export function writeChunks(chunks: Iterable<string>): void {
-  const batches = new Utf8Batches((data) => process.stdout.write(data), true);
+  // A write to a file, or one a pipe or terminal took whole, keeps nothing;
+  // one the stream queued holds the buffer until it is written.
+  const out = process.stdout;
+  const batches = new Utf8Batches(
+    (data) => out.write(data),
+    () => out.writableLength > 0,
+  );
   for (const chunk of chunks) batches.write(chunk);
   batches.end();
 }

@@ -6,7 +6,7 @@ function encoded(pieces: readonly string[], fresh: boolean): Buffer {
   const out: Buffer[] = [];
   const batches = new Utf8Batches(
     (data) => out.push(Buffer.from(typeof data === "string" ? Buffer.from(data) : data)),
-    fresh,
+    () => fresh,
   );
   for (const piece of pieces) batches.write(piece);
   batches.end();
@@ -36,13 +36,39 @@ describe("Utf8Batches", () => {
 
   it("never hands over a buffer it writes again when asked for fresh ones", () => {
     const kept: Uint8Array[] = [];
-    const batches = new Utf8Batches((data) => {
-      if (typeof data !== "string") kept.push(data);
-    }, true);
+    const batches = new Utf8Batches(
+      (data) => {
+        if (typeof data !== "string") kept.push(data);
+      },
+      () => true,
+    );
     for (let i = 0; i < 5_000; i++) batches.write(`${String(i).padStart(200, "-")}\n`);
     batches.end();
     const text = Buffer.concat(kept).toString("utf8");
     expect(text.split("\n")).toHaveLength(5_001);
     expect(text.startsWith(`${"0".padStart(200, "-")}\n`)).toBe(true);
+  });
+
+  it("reuses its buffer after a hand-over not kept, and never writes again one that was", () => {
+    const held: { data: Uint8Array; copy: Buffer }[] = [];
+    const seen = new Set<ArrayBufferLike>();
+    let n = 0;
+    let keep = false;
+    const batches = new Utf8Batches(
+      (data) => {
+        if (typeof data === "string") return;
+        n++;
+        keep = n % 3 === 0; // every third hand-over is kept, as a queued write would be
+        seen.add(data.buffer);
+        if (keep) held.push({ data, copy: Buffer.from(data) });
+      },
+      () => keep,
+    );
+    for (let i = 0; i < 40_000; i++) batches.write(`${String(i).padStart(200, "-")}\n`);
+    batches.end();
+    expect(n).toBeGreaterThan(6);
+    // A new buffer only after each kept hand-over: far fewer buffers than hand-overs.
+    expect(seen.size).toBeLessThanOrEqual(Math.ceil(n / 3) + 1);
+    for (const h of held) expect(Buffer.compare(Buffer.from(h.data), h.copy)).toBe(0);
   });
 });
