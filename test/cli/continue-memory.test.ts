@@ -15,6 +15,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWithHeap } from "../support/cli.js";
+import { claudeChainFields } from "../support/large-sessions.js";
 
 const SID = "e2e2e2e2-0000-4000-8000-00000000e2e2";
 const TS = "2026-11-30T09:15:00.000Z";
@@ -34,10 +35,7 @@ beforeAll(() => {
   mkdirSync(dir, { recursive: true });
   const lines: string[] = [];
   for (let i = 0; i < N; i++) {
-    const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-    const parent =
-      i === 0 ? "null" : `"00000000-0000-4000-8000-${String(i - 1).padStart(12, "0")}"`;
-    const base = `"uuid":"${uuid}","parentUuid":${parent},"sessionId":"${SID}","timestamp":"${TS}","cwd":"/bench"`;
+    const base = claudeChainFields(SID, TS, i);
     lines.push(
       i % 2 === 0
         ? `{"type":"user",${base},"message":{"role":"user","content":"question ${i} about the code"}}`

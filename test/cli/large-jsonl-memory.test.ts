@@ -11,20 +11,12 @@
  * TXCRIPT_TEST_BIN=<an older dist/cli/main.js> shows it.
  */
 
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWithHeap } from "../support/cli.js";
+import { writeLines } from "../support/large-sessions.js";
 
 const TS = "2026-11-30T09:15:00.000Z";
 const CODEX_ID = "e2e2e2e2-0000-4000-8000-00000000e2e2";
@@ -45,20 +37,6 @@ const PI_LINES = 60_000;
 const PI_HEAP_MB = 80;
 
 let home = "";
-
-function writeLines(path: string, count: number, line: (i: number) => string): void {
-  const fd = openSync(path, "w");
-  let batch = "";
-  for (let i = 0; i < count; i++) {
-    batch += `${line(i)}\n`;
-    if (batch.length > 1 << 20) {
-      writeSync(fd, batch);
-      batch = "";
-    }
-  }
-  writeSync(fd, batch);
-  closeSync(fd);
-}
 
 /** A rollout of `count` lines; line 5 holds a character outside Latin-1. */
 function rollout(dir: string, id: string, count: number): void {

@@ -10,20 +10,12 @@
  * TXCRIPT_TEST_BIN=<an older dist/cli/main.js> shows it.
  */
 
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWithHeap } from "../support/cli.js";
+import { claudeChainFields, writeLines } from "../support/large-sessions.js";
 
 const SID = "e0e0e0e0-0000-4000-8000-00000000e0e0";
 const CODEX_ID = "e1e1e1e1-0000-4000-8000-00000000e1e1";
@@ -35,29 +27,12 @@ const HEAP_MB = 36;
 
 let home = "";
 
-function writeLines(path: string, line: (i: number) => string): void {
-  const fd = openSync(path, "w");
-  let batch = "";
-  for (let i = 0; i < N; i++) {
-    batch += `${line(i)}\n`;
-    if (batch.length > 1 << 20) {
-      writeSync(fd, batch);
-      batch = "";
-    }
-  }
-  writeSync(fd, batch);
-  closeSync(fd);
-}
-
 beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), "txcript-large-"));
   const claude = join(home, ".claude", "projects", "-bench");
   mkdirSync(claude, { recursive: true });
-  writeLines(join(claude, `${SID}.jsonl`), (i) => {
-    const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-    const parent =
-      i === 0 ? "null" : `"00000000-0000-4000-8000-${String(i - 1).padStart(12, "0")}"`;
-    const base = `"uuid":"${uuid}","parentUuid":${parent},"sessionId":"${SID}","timestamp":"${TS}","cwd":"/bench"`;
+  writeLines(join(claude, `${SID}.jsonl`), N, (i) => {
+    const base = claudeChainFields(SID, TS, i);
     // One line in a hundred holds a character outside Latin-1.
     const word = i % 100 === 1 ? "caf\u00e9 \u2192" : "words";
     return i % 2 === 0
@@ -66,7 +41,7 @@ beforeAll(() => {
   });
   const codex = join(home, ".codex", "sessions", "2026", "11", "30");
   mkdirSync(codex, { recursive: true });
-  writeLines(join(codex, `rollout-2026-11-30T09-15-00-${CODEX_ID}.jsonl`), (i) =>
+  writeLines(join(codex, `rollout-2026-11-30T09-15-00-${CODEX_ID}.jsonl`), N, (i) =>
     i === 0
       ? `{"timestamp":"${TS}","type":"session_meta","payload":{"id":"${CODEX_ID}","timestamp":"${TS}","cwd":"/bench"}}`
       : `{"timestamp":"${TS}","type":"response_item","payload":{"type":"message","role":"${i % 2 ? "user" : "assistant"}","content":[{"type":"${i % 2 ? "input" : "output"}_text","text":"line ${i} of the rollout"}]}}`,

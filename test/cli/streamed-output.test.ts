@@ -26,6 +26,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, ROOT, TEST_CACHE } from "../support/cli.js";
+import { claudeChainFields } from "../support/large-sessions.js";
 
 const SID = "d0d0d0d0-0000-4000-8000-00000000d0d0";
 const TS = "2026-11-30T09:15:00.000Z";
@@ -45,10 +46,7 @@ beforeAll(() => {
   const deep = `${'{"a":'.repeat(DEPTH)}1${"}".repeat(DEPTH)}`;
   const lines: string[] = [];
   for (let i = 0; i < N; i++) {
-    const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-    const parent =
-      i === 0 ? "null" : `"00000000-0000-4000-8000-${String(i - 1).padStart(12, "0")}"`;
-    const base = `"uuid":"${uuid}","parentUuid":${parent},"sessionId":"${SID}","timestamp":"${TS}","cwd":"/bench"`;
+    const base = claudeChainFields(SID, TS, i);
     lines.push(
       i % 2 === 0
         ? `{"type":"user",${base},"message":{"role":"user","content":"question ${i}"}}`

@@ -81,23 +81,27 @@ const MAX_SESSION_BYTES = 512 * 1024 * 1024;
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** A session file's text, strict UTF-8, at most `maxBytes`. Errors name the file. */
-export function readSessionText(
-  harness: HarnessId,
-  path: string,
-  maxBytes = MAX_SESSION_BYTES,
-): string {
-  let bytes: Uint8Array;
+/** A session file's bytes, at most `maxBytes`; a read that fails is a StoreError naming the file. */
+function readSessionBytes(harness: HarnessId, path: string, maxBytes: number): Uint8Array {
   try {
     const size = statSync(path).size;
     if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
-    bytes = readFileSync(path);
+    return readFileSync(path);
   } catch (cause) {
     throw new StoreError(harness, `cannot read the session: ${describeCause(cause)}`, {
       file: path,
       cause,
     });
   }
+}
+
+/** A session file's text, strict UTF-8, at most `maxBytes`. Errors name the file. */
+export function readSessionText(
+  harness: HarnessId,
+  path: string,
+  maxBytes = MAX_SESSION_BYTES,
+): string {
+  const bytes = readSessionBytes(harness, path, maxBytes);
   try {
     return UTF8.decode(bytes);
   } catch (cause) {
@@ -116,17 +120,7 @@ export function readSessionLines(
   path: string,
   maxBytes = MAX_SESSION_BYTES,
 ): Lines {
-  let bytes: Uint8Array;
-  try {
-    const size = statSync(path).size;
-    if (size > maxBytes) throw new RangeError(`the file is larger than ${maxBytes} bytes`);
-    bytes = readFileSync(path);
-  } catch (cause) {
-    throw new StoreError(harness, `cannot read the session: ${describeCause(cause)}`, {
-      file: path,
-      cause,
-    });
-  }
+  const bytes = readSessionBytes(harness, path, maxBytes);
   if (!isUtf8(bytes))
     throw new ParseError(harness, "the session is not valid UTF-8", { file: path });
   checkLineCount(bytes, harness, path);
