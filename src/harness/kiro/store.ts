@@ -96,6 +96,10 @@ function conversationFingerprint(db: string, c: KiroConversation): Fingerprint {
 }
 
 export class KiroStore implements Store<KiroBody> {
+  /** The last root transcript's subagent starts (subStarts). */
+  private lastRoot:
+    | { path: string; mtimeMs: number; size: number; starts: ReadonlyMap<string, JsonObject> }
+    | undefined;
   readonly harness = "kiro" as const;
   readonly roots: readonly string[];
   readonly root: string;
@@ -225,17 +229,35 @@ export class KiroStore implements Store<KiroBody> {
    */
   private subStart(s: AgentSession): JsonObject | undefined {
     const name = s.id.slice((s.parent ?? "").length + 1);
+    return this.subStarts(join(s.dir, AGENT_MESSAGES))?.get(name);
+  }
+
+  /**
+   * A root's `sub_agent_start` rows by the transcript each names (the first
+   * of each). The last root's are kept while its file is unchanged: a
+   * listing meets a root's subagents one after another, and each would
+   * otherwise parse the root again.
+   */
+  private subStarts(path: string): ReadonlyMap<string, JsonObject> | undefined {
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st === undefined) return undefined;
+    const last = this.lastRoot;
+    if (last?.path === path && last.mtimeMs === st.mtimeMs && last.size === st.size)
+      return last.starts;
     let rows: JsonObject[];
     try {
-      const path = join(s.dir, AGENT_MESSAGES);
       rows = parseAgent(readSessionText("kiro", path), path).body.rows;
     } catch {
       return undefined;
     }
-    return rows.find((r) => {
+    const starts = new Map<string, JsonObject>();
+    for (const r of rows) {
       const p = payloadOf(r);
-      return p?.type === "sub_agent_start" && p.subSessionId === name;
-    });
+      const sub = p?.type === "sub_agent_start" ? p.subSessionId : undefined;
+      if (typeof sub === "string" && !starts.has(sub)) starts.set(sub, r);
+    }
+    this.lastRoot = { path, mtimeMs: st.mtimeMs, size: st.size, starts };
+    return starts;
   }
 
   private loadSession(id: string): Transcript<KiroSessionBody> {
