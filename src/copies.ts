@@ -7,7 +7,7 @@
  * tolerantly (a bad line is skipped); losing it loses lineage only.
  */
 
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { crypto } from "./builtins.js";
 import { isJsonObject } from "./common.js";
@@ -35,12 +35,28 @@ export interface CopyRecord {
 
 const COPIES_FILE = "copies.jsonl";
 
-/** SHA-256 of a file, or undefined when it cannot be read. */
+/** The chunk a file is hashed in: a copy's file may be hundreds of MB. */
+const HASH_CHUNK = 1 << 20;
+
+/**
+ * SHA-256 of a file, or undefined when it cannot be read. Read a chunk at
+ * a time: a whole read of a large copy (an agy database of a million
+ * steps, 200 MB) was the peak of `continue`, on top of the transcript.
+ */
 export function fileSha256(path: string): string | undefined {
+  let fd: number | undefined;
   try {
-    return crypto().createHash("sha256").update(readFileSync(path)).digest("hex");
+    fd = openSync(path, "r");
+    const hash = crypto().createHash("sha256");
+    const chunk = Buffer.allocUnsafe(HASH_CHUNK);
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+      hash.update(chunk.subarray(0, n));
+    }
+    return hash.digest("hex");
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
