@@ -14,6 +14,7 @@ import { defined } from "../../json.js";
 import { resumeLine } from "../../sessions/resume.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { addArchiveOptions } from "../archive.js";
+import { collectGarbage } from "../collect.js";
 import { isDocument, resolveSource, selected } from "../context.js";
 import { UsageError } from "../errors.js";
 import { childStarted, INTERRUPTED, uninterrupted } from "../interrupt.js";
@@ -112,6 +113,9 @@ export function register(program: Command): void {
       if (!h.store) throw new UsageError(`cannot continue in ${target}: it has no session store`);
       if (options.surface !== undefined && target !== "antigravity")
         throw new UsageError(`--surface applies to antigravity only, not ${target}`);
+      // The load's garbage (the source's bytes, its parsed records) goes
+      // before the copy is made, not after it: else the copy's peak holds both.
+      collectGarbage();
       const origin: Origin = source.found
         ? { harness: source.found.harness, id: source.found.id }
         : { harness: source.form ?? "simple", id: source.transcript.meta.id };

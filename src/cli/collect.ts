@@ -1,0 +1,27 @@
+/**
+ * A full garbage collection on demand, for the CLI alone (it sets a V8
+ * flag for the moment it takes; the library never calls this). `continue`
+ * calls it between loading a session and writing its copy: loading leaves
+ * the source's bytes (outside the V8 heap) and the native records it
+ * parsed as garbage, and the writer that follows makes short-lived objects
+ * only, so no full collection came to free them before the command ended:
+ * a copy of a large session peaked at its load's garbage plus the writer's
+ * (bench/memory.bench.ts).
+ */
+
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+let collect: (() => void) | undefined;
+
+/** Run a full collection now (a no-op where V8 gives no `gc` function). */
+export function collectGarbage(): void {
+  if (collect === undefined) {
+    // `gc` is given to contexts made while the flag is set: one context, then unset.
+    setFlagsFromString("--expose-gc");
+    const gc: unknown = runInNewContext("gc");
+    setFlagsFromString("--no-expose-gc");
+    collect = typeof gc === "function" ? () => gc() : () => undefined;
+  }
+  collect();
+}
