@@ -80,3 +80,42 @@ export function runWithHeap(
     closeSync(fd);
   }
 }
+
+/**
+ * Print the child's peak RSS on exit (stderr): VmHWM of /proc/self/status,
+ * its own high-water mark (a spawned child's ru_maxrss starts at the RSS of
+ * the process it was forked from: this test runner). No `?` in it: a data:
+ * URL's query would end the module there.
+ */
+const PEAK_HOOK = `data:text/javascript,import{readFileSync as r}from"node:fs";process.on("exit",()=>{const m=/VmHWM:\\s*(\\d+)/.exec(r("/proc/self/status","utf8"));process.stderr.write("\\npeak-rss "+Number(m&&m[1])*1024+"\\n")})`;
+
+/**
+ * Run the CLI with stdout into the file `out` (so no output is held here):
+ * its status, the head of its stderr, and its peak RSS in bytes (Linux only:
+ * 0 without /proc).
+ */
+export function runWithPeak(
+  home: string,
+  out: string,
+  args: readonly string[],
+): { status: number | null; stderr: string; peak: number } {
+  const fd = openSync(out, "w");
+  try {
+    const r = spawnSync(process.execPath, ["--import", PEAK_HOOK, BIN, ...args], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", TXCRIPT_CACHE: TEST_CACHE },
+      cwd: ROOT,
+      stdio: ["ignore", fd, "pipe"],
+      encoding: "utf8",
+      timeout: 300_000,
+    });
+    const stderr = r.stderr ?? "";
+    const peak = /peak-rss (-?\d+)/.exec(stderr)?.[1];
+    return {
+      status: r.status,
+      stderr: stderr.slice(0, 2000),
+      peak: peak === undefined ? Number.NaN : Number(peak),
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
