@@ -18,7 +18,8 @@
  * peak/file is to the document's size): the peak of agy's writer.
  * `--scale 0.1` (or TXCRIPT_BENCH_SCALE) shrinks N; `--runs R` (default 3);
  * `--only claude_code,antigravity` picks harnesses, `--commands view,export`
- * the commands (by the start of their label); `--base <checkout>`
+ * the commands (by the start of their label); `--keep` leaves the generated
+ * sessions (and prints their HOME); `--base <checkout>`
  * (a checkout with an older build in its dist/) measures load+toCommon and
  * every command with that build too, in the same run, each beside this
  * build's (the "base" rows).
@@ -451,7 +452,9 @@ for (const c of cases) {
   rmSync(out, { recursive: true, force: true });
   report(rows);
 }
-rmSync(home, { recursive: true, force: true });
+// `--keep`: the generated sessions stay (their home printed), to compare outputs across builds.
+if (process.argv.includes("--keep")) process.stdout.write(`sessions kept in ${home}\n`);
+else rmSync(home, { recursive: true, force: true });
 
 function medianFresh(args: string[], out: string): { ms: number; peak: number; note: string } {
   const runs = Array.from({ length: RUNS }, () => {

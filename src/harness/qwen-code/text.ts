@@ -14,14 +14,7 @@ import { nonEmpty, oneLineTitle } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
-import {
-  asRecord,
-  joinLines,
-  type Lines,
-  parsedLines,
-  type QwenBody,
-  splitLines,
-} from "./body.js";
+import { asRecord, joinLines, type Lines, parsedLines, type QwenBody, splitLines } from "./body.js";
 
 /** The CLI cuts a derived title at this length (`TITLE_MAX_LENGTH`). */
 const TITLE_MAX = 80;

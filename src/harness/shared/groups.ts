@@ -12,21 +12,29 @@ export function groupResults<T>(
   items: Iterable<T>,
   kind: (item: T) => "result" | "message" | undefined,
 ): T[][] {
-  const groups: T[][] = [];
+  return [...resultGroups(items, kind)];
+}
+
+/**
+ * The groups of `groupResults`, each yielded once it is whole: a caller
+ * that reads them one at a time never holds them all (a huge session's).
+ */
+export function* resultGroups<T>(
+  items: Iterable<T>,
+  kind: (item: T) => "result" | "message" | undefined,
+): Generator<T[]> {
   let results: T[] | undefined;
   for (const item of items) {
     const k = kind(item);
     if (k === undefined) continue;
     if (k === "result") {
-      if (results === undefined) {
-        results = [];
-        groups.push(results);
-      }
+      results ??= [];
       results.push(item);
       continue;
     }
+    if (results !== undefined) yield results;
     results = undefined;
-    groups.push([item]);
+    yield [item];
   }
-  return groups;
+  if (results !== undefined) yield results;
 }
