@@ -241,9 +241,15 @@ function agyFile(): { path: string; id: string; doc: string } {
  * sessions: hundreds of MB), which floored every figure at the parent's
  * size. maxRSS only where /proc is missing.
  */
-const PEAK = `data:text/javascript,import{readFileSync as r}from"node:fs";process.on("exit",()=>{let p=process.resourceUsage().maxRSS*1024;try{p=Number(/VmHWM:\\s*(\\d+)/.exec(r("/proc/self/status","utf8"))[1])*1024}catch{}process.stderr.write("\\npeak-rss "+p+"\\n")})`;
+const PEAK = `data:text/javascript,import{readFileSync as r}from"node:fs";process.on("exit",()=>{let p=process.resourceUsage().maxRSS*1024;try{p=Number(/VmHWM:\\s*(\\d+)/.exec(r("/proc/self/status","utf8"))[1])*1024}catch{}const c=process.cpuUsage();process.stderr.write("\\npeak-rss "+p+" cpu-us "+(c.user+c.system)+"\\n")})`;
 
-function measure(args: string[]): { ms: number; peak: number; ok: boolean; err: string } {
+function measure(args: string[]): {
+  ms: number;
+  cpu: number;
+  peak: number;
+  ok: boolean;
+  err: string;
+} {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ["--import", PEAK, ...args], {
     env,
@@ -252,23 +258,23 @@ function measure(args: string[]): { ms: number; peak: number; ok: boolean; err: 
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = performance.now() - t0;
-  const m = /peak-rss (\d+)/.exec(r.stderr);
+  const m = /peak-rss (\d+) cpu-us (\d+)/.exec(r.stderr);
   const err =
     r.stderr
-      .replace(/\n?peak-rss \d+\n/, "")
+      .replace(/\n?peak-rss \d+ cpu-us \d+\n/, "")
       .trim()
       .split("\n")[0] ?? "";
-  return { ms, peak: m ? Number(m[1]) : Number.NaN, ok: r.status === 0, err };
+  return {
+    ms,
+    cpu: m ? Number(m[2]) / 1000 : Number.NaN,
+    peak: m ? Number(m[1]) : Number.NaN,
+    ok: r.status === 0,
+    err,
+  };
 }
 
-function medians(args: string[]): { ms: number; peak: number; note: string } {
-  const runs = Array.from({ length: RUNS }, () => measure(args));
-  const failed = runs.find((r) => !r.ok);
-  return {
-    ms: median(runs.map((r) => r.ms)),
-    peak: median(runs.map((r) => r.peak)),
-    note: failed ? `FAILED: ${failed.err.slice(0, 120)}` : "ok",
-  };
+function medians(args: string[]): { ms: number; cpu: number; peak: number; note: string } {
+  return summary(Array.from({ length: RUNS }, () => measure(args)));
 }
 
 const rawRead = (file: string) => ["-e", `require("fs").readFileSync(${JSON.stringify(file)})`];
@@ -369,6 +375,7 @@ for (const c of cases) {
     {
       case: `${c.name} load+toCommon`,
       ms: loaded.ms.toFixed(0),
+      "cpu ms": loaded.cpu.toFixed(0),
       peak: mb(loaded.peak),
       "peak/file": (loaded.peak / size).toFixed(2),
       "peak/raw read": (loaded.peak / read.peak).toFixed(2),
@@ -389,6 +396,7 @@ for (const c of cases) {
     rows.push({
       case: `${c.name} load+toCommon (base)`,
       ms: based.ms.toFixed(0),
+      "cpu ms": based.cpu.toFixed(0),
       peak: mb(based.peak),
       "peak/file": (based.peak / size).toFixed(2),
       "peak/raw read": (based.peak / read.peak).toFixed(2),
@@ -428,17 +436,24 @@ for (const c of cases) {
   if (BASE !== undefined) builds.push([" (base)", join(BASE, "dist", "cli", "main.js")]);
   for (const [label, command] of commands) {
     if (COMMANDS !== undefined && !COMMANDS.some((c) => label.startsWith(c))) continue;
-    for (const [suffix, bin] of builds) {
-      const args = [bin, ...command.slice(1)];
-      // continue writes a copy each run: a fresh target keeps runs alike.
-      const fresh = label.startsWith("continue");
-      if (fresh) rmSync(out, { recursive: true, force: true });
-      const m = fresh ? medianFresh(args, out) : medians(args);
+    // continue writes a copy each run: a fresh target keeps runs alike.
+    const fresh = label.startsWith("continue");
+    // Each run measures every build in turn (interleaved), so a change in load hits both alike.
+    const runs = builds.map((): ReturnType<typeof measure>[] => []);
+    for (let r = 0; r < RUNS; r++) {
+      builds.forEach(([, bin], b) => {
+        if (fresh) rmSync(out, { recursive: true, force: true });
+        runs[b]?.push(measure([bin, ...command.slice(1)]));
+      });
+    }
+    builds.forEach(([suffix], b) => {
+      const m = summary(runs[b] ?? []);
       const base =
         label === "continue into it" && c.doc !== undefined ? statSync(c.doc).size : size;
       rows.push({
         case: `${c.name} ${label}${suffix}`,
         ms: m.ms.toFixed(0),
+        "cpu ms": m.cpu.toFixed(0),
         peak: mb(m.peak),
         ...(base === size ? {} : { file: mb(base) }),
         "peak/file": (m.peak / base).toFixed(2),
@@ -447,7 +462,7 @@ for (const c of cases) {
         "ms/raw parse": (m.ms / parse.ms).toFixed(2),
         note: m.note,
       });
-    }
+    });
   }
   rmSync(out, { recursive: true, force: true });
   report(rows);
@@ -456,14 +471,17 @@ for (const c of cases) {
 if (process.argv.includes("--keep")) process.stdout.write(`sessions kept in ${home}\n`);
 else rmSync(home, { recursive: true, force: true });
 
-function medianFresh(args: string[], out: string): { ms: number; peak: number; note: string } {
-  const runs = Array.from({ length: RUNS }, () => {
-    rmSync(out, { recursive: true, force: true });
-    return measure(args);
-  });
+/** Medians of some runs, and the first failure's message. */
+function summary(runs: ReturnType<typeof measure>[]): {
+  ms: number;
+  cpu: number;
+  peak: number;
+  note: string;
+} {
   const failed = runs.find((r) => !r.ok);
   return {
     ms: median(runs.map((r) => r.ms)),
+    cpu: median(runs.map((r) => r.cpu)),
     peak: median(runs.map((r) => r.peak)),
     note: failed ? `FAILED: ${failed.err.slice(0, 120)}` : "ok",
   };

@@ -21,7 +21,7 @@ export interface QwenBody {
 }
 
 /** A line's parse when it is a JSON object; undefined for blank or invalid lines. */
-export function parseRecord(text: string): JsonObject | undefined {
+function parseRecord(text: string): JsonObject | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") return undefined;
   const value = parseBounded(body)?.value;

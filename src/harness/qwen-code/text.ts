@@ -86,7 +86,7 @@ function readMeta(lines: Lines, fallbackId: () => string): Meta {
  * records are kept verbatim and skipped. A text with no record at all is
  * refused in one line.
  */
-export function parseQwen(text: string, origin?: string): Transcript<QwenBody> {
+function parseQwen(text: string, origin?: string): Transcript<QwenBody> {
   checkLineCount(text, "qwen_code", origin);
   return qwenFromLines(splitLines(text), origin);
 }
