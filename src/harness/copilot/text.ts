@@ -12,7 +12,7 @@ import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript
 import { type CopilotBody, eventsOf, joinLines, type Lines, splitLines, startOf } from "./body.js";
 import { copilotMeta } from "./meta.js";
 
-export function parseCopilot(text: string, origin?: string): Transcript<CopilotBody> {
+function parseCopilot(text: string, origin?: string): Transcript<CopilotBody> {
   checkLineCount(text, "copilot", origin);
   return copilotFromLines(splitLines(text), origin);
 }

@@ -6,18 +6,9 @@
 /**
  * One group per Common message: consecutive tool results share one (a
  * user message holding a turn's results), anything else is a message of
- * its own. `kind` says which an item is; undefined leaves it out.
- */
-export function groupResults<T>(
-  items: Iterable<T>,
-  kind: (item: T) => "result" | "message" | undefined,
-): T[][] {
-  return [...resultGroups(items, kind)];
-}
-
-/**
- * The groups of `groupResults`, each yielded once it is whole: a caller
- * that reads them one at a time never holds them all (a huge session's).
+ * its own. `kind` says which an item is; undefined leaves it out. Each
+ * group is yielded once it is whole: a caller that reads them one at a
+ * time never holds them all (a huge session's).
  */
 export function* resultGroups<T>(
   items: Iterable<T>,
