@@ -1,7 +1,8 @@
 /**
  * Peak memory (and time) of `view`, `export` and `continue` on large
  * sessions, from the built CLI in child processes: a Claude Code session,
- * a Codex rollout and a Factory Droid session of N JSONL lines, and an agy
+ * a Codex rollout, a Factory Droid, pi, Gemini CLI, Qwen Code and Copilot
+ * CLI session of N JSONL lines each, and an agy
  * conversation of about N steps (issue 11 sizes: N = 1,000,000; a 1 M-line
  * Claude Code session is about 230 MB, the agy database about 200 MB).
  * Every figure is also given as a ratio to the session's size on disk
@@ -17,7 +18,8 @@
  * peak/file is to the document's size): the peak of agy's writer.
  * `--scale 0.1` (or TXCRIPT_BENCH_SCALE) shrinks N; `--runs R` (default 3);
  * `--only claude_code,antigravity` picks harnesses, `--commands view,export`
- * the commands (by the start of their label); `--base <checkout>`
+ * the commands (by the start of their label); `--keep` leaves the generated
+ * sessions (and prints their HOME); `--base <checkout>`
  * (a checkout with an older build in its dist/) measures load+toCommon and
  * every command with that build too, in the same run, each beside this
  * build's (the "base" rows).
@@ -128,6 +130,86 @@ function droidFile(): string {
   return path;
 }
 
+/** A pi session: its `session` header, then N - 1 message entries parented in a chain. */
+function piFile(): string {
+  const id = SID.replace(/^b0/, "e0");
+  const dir = join(home, ".pi", "agent", "sessions", "--bench--");
+  spawnSync("mkdir", ["-p", dir]);
+  const path = join(dir, `2026-11-30T09-15-00-000Z_${id}.jsonl`);
+  const entry = (i: number) => String(i).padStart(8, "0");
+  const ms = Date.parse(TS);
+  writeLines(path, N, (i) => {
+    if (i === 0)
+      return `{"type":"session","version":3,"id":"${id}","timestamp":"${TS}","cwd":"/bench"}`;
+    const parent = i === 1 ? "null" : `"${entry(i - 2)}"`;
+    const message =
+      i % 2
+        ? `{"role":"user","content":[{"type":"text","text":"message ${i} of the session"}],"timestamp":${ms}}`
+        : `{"role":"assistant","content":[{"type":"text","text":"message ${i} of the session"}],"api":"anthropic-messages","provider":"anthropic","model":"claude-opus-5","stopReason":"stop","timestamp":${ms}}`;
+    return `{"type":"message","id":"${entry(i - 1)}","parentId":${parent},"timestamp":"${TS}","message":${message}}`;
+  });
+  return path;
+}
+
+/**
+ * A Gemini CLI session (the JSONL of v0.39+): its metadata line, then
+ * message records, each followed by the `$set` of `lastUpdated` the CLI
+ * appends after every record (N lines in all).
+ */
+function geminiFile(): string {
+  const id = SID.replace(/^b0/, "f0");
+  const project = join(home, ".gemini", "tmp", "bench");
+  spawnSync("mkdir", ["-p", join(project, "chats")]);
+  writeFileSync(join(project, ".project_root"), "/bench");
+  const path = join(project, "chats", `session-2026-11-30T09-15-${id.slice(0, 8)}.jsonl`);
+  const hash = "0".repeat(64);
+  writeLines(path, N, (i) => {
+    if (i === 0)
+      return `{"sessionId":"${id}","projectHash":"${hash}","startTime":"${TS}","lastUpdated":"${TS}","kind":"main"}`;
+    if (i % 2 === 0) return `{"$set":{"lastUpdated":"${TS}"}}`;
+    const rid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+    return i % 4 === 1
+      ? `{"id":"${rid}","timestamp":"${TS}","type":"user","content":[{"text":"question ${i} about the code"}]}`
+      : `{"id":"${rid}","timestamp":"${TS}","type":"gemini","content":"answer ${i} with some words","tokens":{"input":120,"output":8,"cached":0,"thoughts":0,"tool":0,"total":128},"model":"gemini-2.5-pro"}`;
+  });
+  return path;
+}
+
+/** A Qwen Code chat recording: N user and assistant records in a `parentUuid` chain. */
+function qwenFile(): string {
+  const id = SID.replace(/^b0/, "90");
+  const dir = join(home, ".qwen", "projects", "-bench", "chats");
+  spawnSync("mkdir", ["-p", dir]);
+  const path = join(dir, `${id}.jsonl`);
+  const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+  writeLines(path, N, (i) => {
+    const parent = i === 0 ? "null" : `"${uuid(i - 1)}"`;
+    const base = `"uuid":"${uuid(i)}","parentUuid":${parent},"sessionId":"${id}","timestamp":"${TS}"`;
+    return i % 2 === 0
+      ? `{${base},"type":"user","cwd":"/bench","version":"0.24.4","message":{"role":"user","parts":[{"text":"question ${i} about the code"}]}}`
+      : `{${base},"type":"assistant","cwd":"/bench","version":"0.24.4","model":"qwen3-coder-plus","message":{"role":"model","parts":[{"text":"answer ${i} with some words"}]},"usageMetadata":{"promptTokenCount":120,"candidatesTokenCount":8,"totalTokenCount":128}}`;
+  });
+  return path;
+}
+
+/** A Copilot CLI events.jsonl: session.start, then user and assistant messages in a parentId chain. */
+function copilotFile(): string {
+  const id = SID.replace(/^b0/, "70");
+  const dir = join(home, ".copilot", "session-state", id);
+  spawnSync("mkdir", ["-p", dir]);
+  const path = join(dir, "events.jsonl");
+  const eid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+  writeLines(path, N, (i) => {
+    const tail = `"id":"${eid(i)}","timestamp":"${TS}","parentId":${i === 0 ? "null" : `"${eid(i - 1)}"`}`;
+    if (i === 0)
+      return `{"type":"session.start","data":{"sessionId":"${id}","version":1,"producer":"copilot-agent","copilotVersion":"1.0.102","startTime":"${TS}","context":{"cwd":"/bench"}},${tail}}`;
+    return i % 2
+      ? `{"type":"user.message","data":{"content":"question ${i} about the code","attachments":[]},${tail}}`
+      : `{"type":"assistant.message","data":{"messageId":"m${i}","content":"answer ${i} with some words","toolRequests":[],"model":"claude-sonnet-4.5"},${tail}}`;
+  });
+  return path;
+}
+
 /**
  * The agy conversation, and a Simple document of the same messages: what
  * `continue --with antigravity` reads with the least of its own (its peak
@@ -159,9 +241,15 @@ function agyFile(): { path: string; id: string; doc: string } {
  * sessions: hundreds of MB), which floored every figure at the parent's
  * size. maxRSS only where /proc is missing.
  */
-const PEAK = `data:text/javascript,import{readFileSync as r}from"node:fs";process.on("exit",()=>{let p=process.resourceUsage().maxRSS*1024;try{p=Number(/VmHWM:\\s*(\\d+)/.exec(r("/proc/self/status","utf8"))[1])*1024}catch{}process.stderr.write("\\npeak-rss "+p+"\\n")})`;
+const PEAK = `data:text/javascript,import{readFileSync as r}from"node:fs";process.on("exit",()=>{let p=process.resourceUsage().maxRSS*1024;try{p=Number(/VmHWM:\\s*(\\d+)/.exec(r("/proc/self/status","utf8"))[1])*1024}catch{}const c=process.cpuUsage();process.stderr.write("\\npeak-rss "+p+" cpu-us "+(c.user+c.system)+"\\n")})`;
 
-function measure(args: string[]): { ms: number; peak: number; ok: boolean; err: string } {
+function measure(args: string[]): {
+  ms: number;
+  cpu: number;
+  peak: number;
+  ok: boolean;
+  err: string;
+} {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ["--import", PEAK, ...args], {
     env,
@@ -170,23 +258,23 @@ function measure(args: string[]): { ms: number; peak: number; ok: boolean; err: 
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = performance.now() - t0;
-  const m = /peak-rss (\d+)/.exec(r.stderr);
+  const m = /peak-rss (\d+) cpu-us (\d+)/.exec(r.stderr);
   const err =
     r.stderr
-      .replace(/\n?peak-rss \d+\n/, "")
+      .replace(/\n?peak-rss \d+ cpu-us \d+\n/, "")
       .trim()
       .split("\n")[0] ?? "";
-  return { ms, peak: m ? Number(m[1]) : Number.NaN, ok: r.status === 0, err };
+  return {
+    ms,
+    cpu: m ? Number(m[2]) / 1000 : Number.NaN,
+    peak: m ? Number(m[1]) : Number.NaN,
+    ok: r.status === 0,
+    err,
+  };
 }
 
-function medians(args: string[]): { ms: number; peak: number; note: string } {
-  const runs = Array.from({ length: RUNS }, () => measure(args));
-  const failed = runs.find((r) => !r.ok);
-  return {
-    ms: median(runs.map((r) => r.ms)),
-    peak: median(runs.map((r) => r.peak)),
-    note: failed ? `FAILED: ${failed.err.slice(0, 120)}` : "ok",
-  };
+function medians(args: string[]): { ms: number; cpu: number; peak: number; note: string } {
+  return summary(Array.from({ length: RUNS }, () => measure(args)));
 }
 
 const rawRead = (file: string) => ["-e", `require("fs").readFileSync(${JSON.stringify(file)})`];
@@ -226,6 +314,29 @@ if (wanted("codex"))
   cases.push({ name: "codex", file: codexFile(), id: SID.replace(/^b0/, "c0"), from: "codex" });
 if (wanted("droid"))
   cases.push({ name: "droid", file: droidFile(), id: SID.replace(/^b0/, "d0"), from: "droid" });
+if (wanted("pi"))
+  cases.push({ name: "pi", file: piFile(), id: SID.replace(/^b0/, "e0"), from: "pi" });
+if (wanted("gemini_cli"))
+  cases.push({
+    name: "gemini_cli",
+    file: geminiFile(),
+    id: SID.replace(/^b0/, "f0"),
+    from: "gemini_cli",
+  });
+if (wanted("qwen_code"))
+  cases.push({
+    name: "qwen_code",
+    file: qwenFile(),
+    id: SID.replace(/^b0/, "90"),
+    from: "qwen_code",
+  });
+if (wanted("copilot"))
+  cases.push({
+    name: "copilot",
+    file: copilotFile(),
+    id: SID.replace(/^b0/, "70"),
+    from: "copilot",
+  });
 if (wanted("antigravity")) {
   const agy = agyFile();
   cases.push({
@@ -264,6 +375,7 @@ for (const c of cases) {
     {
       case: `${c.name} load+toCommon`,
       ms: loaded.ms.toFixed(0),
+      "cpu ms": loaded.cpu.toFixed(0),
       peak: mb(loaded.peak),
       "peak/file": (loaded.peak / size).toFixed(2),
       "peak/raw read": (loaded.peak / read.peak).toFixed(2),
@@ -284,6 +396,7 @@ for (const c of cases) {
     rows.push({
       case: `${c.name} load+toCommon (base)`,
       ms: based.ms.toFixed(0),
+      "cpu ms": based.cpu.toFixed(0),
       peak: mb(based.peak),
       "peak/file": (based.peak / size).toFixed(2),
       "peak/raw read": (based.peak / read.peak).toFixed(2),
@@ -323,17 +436,24 @@ for (const c of cases) {
   if (BASE !== undefined) builds.push([" (base)", join(BASE, "dist", "cli", "main.js")]);
   for (const [label, command] of commands) {
     if (COMMANDS !== undefined && !COMMANDS.some((c) => label.startsWith(c))) continue;
-    for (const [suffix, bin] of builds) {
-      const args = [bin, ...command.slice(1)];
-      // continue writes a copy each run: a fresh target keeps runs alike.
-      const fresh = label.startsWith("continue");
-      if (fresh) rmSync(out, { recursive: true, force: true });
-      const m = fresh ? medianFresh(args, out) : medians(args);
+    // continue writes a copy each run: a fresh target keeps runs alike.
+    const fresh = label.startsWith("continue");
+    // Each run measures every build in turn (interleaved), so a change in load hits both alike.
+    const runs = builds.map((): ReturnType<typeof measure>[] => []);
+    for (let r = 0; r < RUNS; r++) {
+      builds.forEach(([, bin], b) => {
+        if (fresh) rmSync(out, { recursive: true, force: true });
+        runs[b]?.push(measure([bin, ...command.slice(1)]));
+      });
+    }
+    builds.forEach(([suffix], b) => {
+      const m = summary(runs[b] ?? []);
       const base =
         label === "continue into it" && c.doc !== undefined ? statSync(c.doc).size : size;
       rows.push({
         case: `${c.name} ${label}${suffix}`,
         ms: m.ms.toFixed(0),
+        "cpu ms": m.cpu.toFixed(0),
         peak: mb(m.peak),
         ...(base === size ? {} : { file: mb(base) }),
         "peak/file": (m.peak / base).toFixed(2),
@@ -342,21 +462,26 @@ for (const c of cases) {
         "ms/raw parse": (m.ms / parse.ms).toFixed(2),
         note: m.note,
       });
-    }
+    });
   }
   rmSync(out, { recursive: true, force: true });
   report(rows);
 }
-rmSync(home, { recursive: true, force: true });
+// `--keep`: the generated sessions stay (their home printed), to compare outputs across builds.
+if (process.argv.includes("--keep")) process.stdout.write(`sessions kept in ${home}\n`);
+else rmSync(home, { recursive: true, force: true });
 
-function medianFresh(args: string[], out: string): { ms: number; peak: number; note: string } {
-  const runs = Array.from({ length: RUNS }, () => {
-    rmSync(out, { recursive: true, force: true });
-    return measure(args);
-  });
+/** Medians of some runs, and the first failure's message. */
+function summary(runs: ReturnType<typeof measure>[]): {
+  ms: number;
+  cpu: number;
+  peak: number;
+  note: string;
+} {
   const failed = runs.find((r) => !r.ok);
   return {
     ms: median(runs.map((r) => r.ms)),
+    cpu: median(runs.map((r) => r.cpu)),
     peak: median(runs.map((r) => r.peak)),
     note: failed ? `FAILED: ${failed.err.slice(0, 120)}` : "ok",
   };

@@ -6,7 +6,8 @@
  * one string of the file: with one character outside Latin-1 that string
  * was twice the file), and a Droid session viewed and listed (its Body over
  * the file's bytes, records parsed as they are walked, never all held),
- * and a pi session viewed and listed (its Body over the file's bytes).
+ * and a pi session viewed and listed (its Body over the file's bytes, its
+ * active branch walked over line numbers).
  * Each of these ran out of memory with main's build before this change;
  * TXCRIPT_TEST_BIN=<an older dist/cli/main.js> shows it.
  */
@@ -33,8 +34,8 @@ const DROID_LINES = 60_000;
 const PI_ID = "e5e5e5e5-0000-4000-8000-00000000e5e5";
 /** Messages of the pi session (about 20 MB, 40 MB as main's one UTF-16 string). */
 const PI_LINES = 60_000;
-/** pi still parses every entry of its branch at once: a larger heap, which main's build ran out of below 120 MB. */
-const PI_HEAP_MB = 80;
+/** pi's heap: main's build, which parsed every entry of the branch at once, ran out below 120 MB. */
+const PI_HEAP_MB = 50;
 
 let home = "";
 

@@ -39,7 +39,7 @@ describe("Copilot CLI codec properties", () => {
         const text = copilot.text.render(once);
         const back = copilot.text.parse(text, "events.jsonl");
         // The text form is the events file alone: workspace.yaml is the store's (body.ts).
-        expect(back.body.lines).toEqual(once.body.lines);
+        expect([...back.body.lines]).toEqual([...once.body.lines]);
         expect(copilot.text.render(back)).toBe(text);
         // Every prompt survives the trip through Copilot's events.
         const prompts = (t: typeof common) =>

@@ -124,7 +124,7 @@ describe("hostile Copilot CLI files", () => {
         expect(copilot.codec.fromCommon(common)).toEqual(once);
         const back = copilot.text.parse(copilot.text.render(once), "s/events.jsonl");
         // The text form is the events file alone; workspace.yaml is the store's.
-        expect(back.body.lines).toEqual(once.body.lines);
+        expect([...back.body.lines]).toEqual([...once.body.lines]);
       }),
       { numRuns: 60 },
     );

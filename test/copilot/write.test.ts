@@ -17,6 +17,7 @@ import { detectForm } from "../../src/detect.js";
 import { ConflictError } from "../../src/errors.js";
 import { CopilotStore } from "../../src/harness/copilot/store.js";
 import { harness } from "../../src/harness/index.js";
+import { Lines } from "../../src/lines.js";
 import type { Common, Transcript } from "../../src/transcript.js";
 import { COPILOT_ID, copilotEvents, createCopilotSessions } from "../support/copilot.js";
 import { hashTree, tempDir } from "../support/tmp.js";
@@ -56,10 +57,10 @@ describe("the Copilot CLI store writes", () => {
     const body = copilot.codec.fromCommon(common("eol")).body;
     const last = body.lines.at(-1);
     expect(last).toBeDefined();
-    const lines = [...body.lines.slice(0, -1), { text: last?.text ?? "", eol: "" as const }];
+    const lines = [...[...body.lines].slice(0, -1), { text: last?.text ?? "", eol: "" as const }];
     const saved = store.save({
       meta: { id: "3f0e3c9a-1b2c-4d5e-8f70-112233445566", timestamp: "2026-12-06T00:00:00Z" },
-      body: { ...body, lines },
+      body: { ...body, lines: Lines.of(lines) },
     });
     const text = readFileSync(saved.path, "utf8");
     expect(text).toBe(`${lines.map((l) => l.text).join("\n")}\n`);
@@ -117,7 +118,7 @@ describe("the Copilot CLI store writes", () => {
       ],
     };
     const written = copilot.codec.fromCommon(t);
-    const done = written.body.lines
+    const done = [...written.body.lines]
       .map((l) => JSON.parse(l.text) as { type: string; data: Record<string, unknown> })
       .filter((e) => e.type === "tool.execution_complete")
       .map((e) => e.data);

@@ -18,7 +18,7 @@ import {
   geminiText,
   replay,
 } from "../../src/harness/gemini-cli/index.js";
-import { readSessionText } from "../../src/harness/gemini-cli/store.js";
+import { readSessionLines } from "../../src/harness/gemini-cli/store.js";
 import { shapedSessionArb } from "../cross/shaped.js";
 import { hashTree } from "../support/tmp.js";
 import {
@@ -159,8 +159,8 @@ describe("hostile and huge stores", () => {
       "tmp/a/chats/session-x-12345678.jsonl",
       jsonl(metaLine(ID), user("u", "x".repeat(5000))),
     );
-    expect(() => readSessionText(path, 1024)).toThrow(/is larger than 1024 bytes/);
-    expect(() => readSessionText(path, 1024)).toThrow(path);
+    expect(() => readSessionLines(path, 1024)).toThrow(/is larger than 1024 bytes/);
+    expect(() => readSessionLines(path, 1024)).toThrow(path);
   });
 
   it("an unreadable registry or marker is not fatal", async () => {

@@ -69,7 +69,9 @@ describe("save, discover, load, delete", () => {
     expect(skipped).toEqual([]);
     expect(sessions.map((s) => [s.id, s.meta.cwd, s.message_count])).toEqual([[ID, CWD, 3]]);
     expect(qwenCodec.toCommon(store.load(ID)).body).toHaveLength(3);
-    expect(readFileSync(path, "utf8")).toBe(native.body.lines.map((l) => `${l.text}\n`).join(""));
+    expect(readFileSync(path, "utf8")).toBe(
+      [...native.body.lines].map((l) => `${l.text}\n`).join(""),
+    );
     expect(store.fingerprint(ID)?.files[0]?.path).toBe(path);
   });
 

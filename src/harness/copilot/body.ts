@@ -3,20 +3,27 @@
  * Every line is an event `{type, data, id, timestamp, parentId}`
  * (`session.start`, `user.message`, `assistant.message`,
  * `tool.execution_complete`, `session.usage_record`, and many UI and
- * bookkeeping kinds). This module splits and joins lines, reads events and
- * picks the ones that become Common messages, one group per message, so the
- * store counts what `view` numbers. Pure.
+ * bookkeeping kinds). This module splits and joins lines, reads events (as
+ * they are walked, never all held) and picks the ones that become Common
+ * messages, one group per message, so the store counts what `view`
+ * numbers. Pure.
  */
 
 import { isJsonObject, type JsonObject } from "../../common.js";
 import { parseBounded } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
-import { groupResults } from "../shared/groups.js";
+import { Lines, type VerbatimLine } from "../../lines.js";
+import { resultGroups } from "../shared/groups.js";
 
-export { joinLines, splitLines } from "../../lines.js";
+export { joinLines, Lines } from "../../lines.js";
+
+/** Split text into verbatim lines. */
+export function splitLines(text: string): Lines {
+  return Lines.split(text);
+}
 
 export interface CopilotBody {
-  lines: VerbatimLine[];
+  /** The events file's lines, held as its bytes (or text) and where each line starts. */
+  lines: Lines;
   /**
    * The session folder's `workspace.yaml` (id, cwd, name, times, ...), as
    * its YAML mapping read; absent in the text form (the events file alone)
@@ -49,16 +56,28 @@ function readEvent(text: string): CopilotEvent | undefined {
   };
 }
 
-export function eventsOf(lines: readonly VerbatimLine[]): CopilotEvent[] {
-  return lines.flatMap((l) => readEvent(l.text) ?? []);
+/**
+ * Every line that is an event, in order: parsed each time they are walked
+ * and never kept, so a huge session's events are never all held at once.
+ */
+export function eventsOf(lines: Iterable<VerbatimLine>): Iterable<CopilotEvent> {
+  return {
+    *[Symbol.iterator]() {
+      for (const line of lines) {
+        const e = readEvent(line.text);
+        if (e !== undefined) yield e;
+      }
+    },
+  };
 }
 
 /** The `session.start` event: the first event, when it is one with a string `sessionId`. */
-export function startOf(events: readonly CopilotEvent[]): CopilotEvent | undefined {
-  const first = events[0];
-  return first?.type === "session.start" && typeof first.data.sessionId === "string"
-    ? first
-    : undefined;
+export function startOf(events: Iterable<CopilotEvent>): CopilotEvent | undefined {
+  for (const first of events)
+    return first.type === "session.start" && typeof first.data.sessionId === "string"
+      ? first
+      : undefined;
+  return undefined;
 }
 
 /** The event kinds that become Common messages. */
@@ -76,8 +95,8 @@ function messageKind(e: CopilotEvent): MessageEvent | undefined {
  * message after it. A sub-agent's events (those with an `agentId`) are
  * its own conversation, not the session's messages.
  */
-export function messageGroups(events: readonly CopilotEvent[]): CopilotEvent[][] {
-  return groupResults(events, (e) => {
+export function messageGroups(events: Iterable<CopilotEvent>): Iterable<CopilotEvent[]> {
+  return resultGroups(events, (e) => {
     if (e.agentId !== undefined) return undefined;
     const kind = messageKind(e);
     if (kind === undefined) return undefined;

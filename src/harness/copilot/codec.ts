@@ -24,7 +24,7 @@ import {
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
 import { assignDefined, defined } from "../../json.js";
-import type { VerbatimLine } from "../../lines.js";
+import { Lines, type VerbatimLine } from "../../lines.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
@@ -43,27 +43,26 @@ const WRITER_VERSION = "1.0.102";
 /** A `session.binary_asset`'s bytes by its `assetId`. */
 type Assets = ReadonlyMap<string, { data: string; mimeType: string }>;
 
-function assetsOf(events: readonly CopilotEvent[]): Assets {
-  const assets = new Map<string, { data: string; mimeType: string }>();
-  for (const e of events) {
-    if (e.type !== "session.binary_asset") continue;
-    const id = str(e.data, "assetId");
-    const data = str(e.data, "data");
-    if (id !== undefined && data !== undefined)
-      assets.set(id, { data, mimeType: str(e.data, "mimeType") ?? "" });
-  }
-  return assets;
-}
-
 /**
- * Each sub-agent's last answer, by the tool call that spawned it: a
+ * In one walk of the events: the `session.binary_asset` bytes by id, and
+ * each sub-agent's last answer, by the tool call that spawned it: a
  * `subagent.started` names the call (`data.toolCallId`) and the agent
  * (`agentId`); the agent's `assistant.message` events carry that `agentId`.
  */
-function subagentAnswers(events: readonly CopilotEvent[]): Map<string, string> {
+function sideTables(events: Iterable<CopilotEvent>): {
+  assets: Assets;
+  answers: Map<string, string>;
+} {
+  const assets = new Map<string, { data: string; mimeType: string }>();
   const callOf = new Map<string, string>();
   const answers = new Map<string, string>();
   for (const e of events) {
+    if (e.type === "session.binary_asset") {
+      const id = str(e.data, "assetId");
+      const data = str(e.data, "data");
+      if (id !== undefined && data !== undefined)
+        assets.set(id, { data, mimeType: str(e.data, "mimeType") ?? "" });
+    }
     if (e.agentId === undefined) continue;
     if (e.type === "subagent.started") {
       const call = str(e.data, "toolCallId");
@@ -74,7 +73,7 @@ function subagentAnswers(events: readonly CopilotEvent[]): Map<string, string> {
       if (call !== undefined && text) answers.set(call, text);
     }
   }
-  return answers;
+  return { assets, answers };
 }
 
 function count(v: Json | undefined): number {
@@ -150,20 +149,26 @@ function assistantOf(d: JsonObject): Block[] {
 }
 
 function toCommon(t: Transcript<CopilotBody>): Transcript<Common> {
+  // Events are parsed as each walk reads them (meta, side tables, messages), never all held.
   const events = eventsOf(t.body.lines);
   const meta = copilotMeta(events, t.meta.id, t.body.workspace);
-  const assets = assetsOf(events);
-  const answers = subagentAnswers(events);
+  const { assets, answers } = sideTables(events);
   const body: Message[] = [];
   let previous = meta.timestamp;
-  let usage: CopilotEvent | undefined;
-  const groups = messageGroups(events);
-  // Usage records sit before their assistant message; index them by position.
-  const order = new Map(events.map((e, i) => [e, i]));
-  const records = events.filter(
-    (e) => e.type === "session.usage_record" && e.agentId === undefined,
-  );
-  for (const group of groups) {
+  /**
+   * The main agent's usage records read so far and not yet given to a
+   * message: a record sits before its assistant message, which takes the
+   * last one before it.
+   */
+  const records: CopilotEvent[] = [];
+  function* noted(): Generator<CopilotEvent> {
+    for (const e of events) {
+      if (e.type === "session.usage_record" && e.agentId === undefined) records.push(e);
+      yield e;
+    }
+  }
+  // A message's group comes as soon as its event is read: `records` then holds those before it.
+  for (const group of messageGroups(noted())) {
     const first = group[0];
     if (first === undefined) continue;
     const timestamp = normalizeTimestamp(first.timestamp ?? "") ?? previous;
@@ -173,16 +178,14 @@ function toCommon(t: Transcript<CopilotBody>): Transcript<Common> {
     } else if (first.type === "user.message") {
       body.push({ role: "user", content: userBlocks(first.data, assets), timestamp });
     } else {
-      const at = order.get(first) ?? 0;
-      usage = records.filter((r) => (order.get(r) ?? 0) < at).at(-1);
       const message: Message = { role: "assistant", content: assistantOf(first.data), timestamp };
       const model = str(first.data, "model");
       if (model) message.model = model;
-      const u = usageOf(usage);
+      const u = usageOf(records.at(-1));
       // A record already given to an earlier message is not counted twice.
-      if (u !== undefined && usage !== undefined) {
+      if (u !== undefined) {
         message.usage = u;
-        records.splice(records.indexOf(usage), 1);
+        records.pop();
       }
       body.push(message);
     }
@@ -311,7 +314,7 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
     created_at: t.meta.timestamp,
     updated_at: t.body.at(-1)?.timestamp ?? t.meta.timestamp,
   };
-  return { meta: t.meta, body: { lines, workspace } };
+  return { meta: t.meta, body: { lines: Lines.of(lines), workspace } };
 }
 
 export const copilotCodec: Codec<CopilotBody> = { toCommon, fromCommon };

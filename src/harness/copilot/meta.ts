@@ -3,7 +3,7 @@
  * codec, the text codec and the store.
  */
 
-import type { JsonObject, Meta } from "../../common.js";
+import type { Json, JsonObject, Meta } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { firstPromptTitle } from "../../strings.js";
 import { EPOCH, normalizeTimestamp } from "../../time.js";
@@ -16,7 +16,7 @@ import { type CopilotEvent, startOf } from "./body.js";
  * a user-given name), else the first prompt; first model.
  */
 export function copilotMeta(
-  events: readonly CopilotEvent[],
+  events: Iterable<CopilotEvent>,
   fallbackId = "",
   workspace?: JsonObject,
 ): Meta {
@@ -46,16 +46,20 @@ export function copilotMeta(
       })(),
     );
   assignDefined(meta, "title", title);
-  const model =
-    events.find(
-      (e) => e.type === "assistant.message" && e.agentId === undefined && str(e.data, "model"),
-    )?.data.model ?? str(data, "selectedModel");
+  let model: Json | undefined;
+  for (const e of events) {
+    if (e.type === "assistant.message" && e.agentId === undefined && str(e.data, "model")) {
+      model = e.data.model;
+      break;
+    }
+  }
+  model ??= str(data, "selectedModel");
   if (typeof model === "string" && model !== "") meta.model = model;
   return meta;
 }
 
 /** The session this one continues (`session.start`'s `detachedFromSpawningParentSessionId`). */
-export function copilotParent(events: readonly CopilotEvent[]): string | undefined {
+export function copilotParent(events: Iterable<CopilotEvent>): string | undefined {
   const parent = str(startOf(events)?.data, "detachedFromSpawningParentSessionId");
   return parent === "" ? undefined : parent;
 }

@@ -13,7 +13,7 @@ import { isJsonObject, type JsonObject } from "../../common.js";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
 import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
-import { linePieces, type VerbatimLine } from "../../lines.js";
+import { type Lines, linePieces } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -35,12 +35,17 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { fileFingerprint } from "../shared/probe.js";
-import { readSessionText, saveSessionFiles, skipReason } from "../shared/store-files.js";
+import {
+  readSessionLines,
+  readSessionText,
+  saveSessionFiles,
+  skipReason,
+} from "../shared/store-files.js";
 import { deleteRefusal } from "../shared/store-read-only.js";
 import { type CopilotBody, eventsOf, messageGroups, startOf } from "./body.js";
 import { copilotMeta, copilotParent } from "./meta.js";
 import { CopilotProbe, copilotRoot, eventFiles } from "./probe.js";
-import { parseCopilot } from "./text.js";
+import { copilotFromLines } from "./text.js";
 import { parseWorkspace, renderWorkspace } from "./workspace.js";
 
 const WORKSPACE = "workspace.yaml";
@@ -59,9 +64,15 @@ function readWorkspace(eventsPath: string): JsonObject | undefined {
   }
 }
 
-/** A session read from its folder: the events file and its workspace. */
+function count(items: Iterable<unknown>): number {
+  let n = 0;
+  for (const _ of items) n++;
+  return n;
+}
+
+/** A session read from its folder: the events file (its lines over its bytes) and its workspace. */
 function readSession(path: string): Transcript<CopilotBody> {
-  const t = parseCopilot(readSessionText("copilot", path), path);
+  const t = copilotFromLines(readSessionLines("copilot", path), path);
   const workspace = readWorkspace(path);
   if (workspace === undefined) return t;
   // The title is the workspace's name: the meta is read again with it.
@@ -131,7 +142,7 @@ export class CopilotStore implements Store<CopilotBody> {
           path,
           meta: t.meta,
           updated: updated ?? timestampFromMillis(st.mtimeMs),
-          message_count: messageGroups(events).length,
+          message_count: count(messageGroups(events)),
           fingerprint: { files: [fileStamp(path, st)] },
           lane: "main",
         };
@@ -208,7 +219,7 @@ export class CopilotStore implements Store<CopilotBody> {
 }
 
 /** The events file a line at a time (never one joined string), ending in a newline as Copilot CLI appends. */
-function* endedLines(lines: readonly VerbatimLine[]): Generator<string> {
+function* endedLines(lines: Lines): Generator<string> {
   yield* linePieces(lines);
   const last = lines.at(-1);
   if (last !== undefined && last.eol === "" && last.text !== "") yield "\n";

@@ -9,12 +9,16 @@ import { ParseError } from "../../errors.js";
 import { checkLineCount, linePieces } from "../../lines.js";
 import { firstLine } from "../../sniff.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
-import { type CopilotBody, eventsOf, joinLines, splitLines, startOf } from "./body.js";
+import { type CopilotBody, eventsOf, joinLines, type Lines, splitLines, startOf } from "./body.js";
 import { copilotMeta } from "./meta.js";
 
-export function parseCopilot(text: string, origin?: string): Transcript<CopilotBody> {
+function parseCopilot(text: string, origin?: string): Transcript<CopilotBody> {
   checkLineCount(text, "copilot", origin);
-  const lines = splitLines(text);
+  return copilotFromLines(splitLines(text), origin);
+}
+
+/** A session from its lines (a store's, over the file's bytes): checked as `parseCopilot` checks text. */
+export function copilotFromLines(lines: Lines, origin?: string): Transcript<CopilotBody> {
   const events = eventsOf(lines);
   if (startOf(events) === undefined)
     throw new ParseError(

@@ -25,11 +25,14 @@
 
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { jsonFromText } from "../../json.js";
-import { joinLines, splitLines, type VerbatimLine } from "../../lines.js";
+import { joinLines, Lines, type VerbatimLine } from "../../lines.js";
 import { str } from "../shared/fields.js";
 
+export { Lines } from "../../lines.js";
+
 export interface GeminiBody {
-  lines: VerbatimLine[];
+  /** The session file's lines, held as its bytes (or text) and where each line starts. */
+  lines: Lines;
 }
 
 /** One message record (`user`, `gemini`, `info`, `error`, `warning`, or a kind not known yet). */
@@ -47,7 +50,12 @@ export interface Conversation {
   summary: string | undefined;
   kind: string | undefined;
   directories: string[] | undefined;
-  messages: MessageRecord[];
+  /**
+   * The messages, in order. A record the file appended on a line of its own
+   * is parsed again each time they are walked (from its line), so a huge
+   * session's records are not all held at once.
+   */
+  messages: Iterable<MessageRecord>;
 }
 
 function isMessage(value: Json): value is MessageRecord {
@@ -114,28 +122,35 @@ function mergeMeta(meta: Meta, record: JsonObject, firstStart: { value?: string 
  * the CLI would not see a session in them (no metadata with a string
  * `sessionId`, and no legacy document with one).
  */
-export function replay(lines: readonly VerbatimLine[]): Conversation | undefined {
+export function replay(lines: Lines): Conversation | undefined {
   const meta: Meta = {};
   const first: { value?: string } = {};
+  const message = (i: number): MessageRecord | undefined => {
+    const record = parseLine(lines.text(i));
+    return record !== undefined && isMessage(record) ? record : undefined;
+  };
   // A Map keeps first-insertion order when a key is set again: the CLI's own trick.
-  const messages = new Map<string, MessageRecord>();
-  /** The last version of each record an appended line carried. */
-  const recorded = new Map<string, MessageRecord>();
+  // A record appended on its own line is held as that line's number.
+  const messages = new Map<string, MessageRecord | number>();
+  /** The line of the last version of each record an appended line carried. */
+  const recorded = new Map<string, number>();
   const setAll = (list: Json[]) => {
     messages.clear();
     for (const m of list) {
       if (!isMessage(m)) continue;
       // The turn holding a model turn's responses is never appended on its own: it dates from its turn.
       const turn = m.id.endsWith("_response") ? m.id.slice(0, -"_response".length) : undefined;
-      const original = recorded.get(m.id) ?? (turn !== undefined ? recorded.get(turn) : undefined);
+      const at = recorded.get(m.id) ?? (turn !== undefined ? recorded.get(turn) : undefined);
+      const original = at === undefined ? undefined : message(at);
       messages.set(m.id, restored(m, original, turn !== undefined && !recorded.has(m.id)));
     }
   };
-  for (const line of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines.text(i);
     // Cheap pre-check: pretty-printed legacy files are mostly lines that cannot be records.
-    const head = line.text.trimStart();
+    const head = text.trimStart();
     if (head[0] !== "{") continue;
-    const record = parseLine(line.text);
+    const record = parseLine(text);
     if (!isJsonObject(record)) continue;
     if (typeof record.$rewindTo === "string") {
       const ids = [...messages.keys()];
@@ -143,8 +158,8 @@ export function replay(lines: readonly VerbatimLine[]): Conversation | undefined
       if (at === -1) messages.clear();
       else for (const id of ids.slice(at)) messages.delete(id);
     } else if (isMessage(record)) {
-      messages.set(record.id, record);
-      recorded.set(record.id, record);
+      messages.set(record.id, i);
+      recorded.set(record.id, i);
     } else if (isJsonObject(record.$set)) {
       const set = record.$set;
       if (Array.isArray(set.messages)) setAll(set.messages);
@@ -158,6 +173,7 @@ export function replay(lines: readonly VerbatimLine[]): Conversation | undefined
   }
   // The CLI tests these for truthiness: an empty id or hash sends it to the legacy reading.
   if (meta.sessionId && meta.projectHash) {
+    const held = [...messages.values()];
     return {
       format: "jsonl",
       sessionId: meta.sessionId,
@@ -167,7 +183,14 @@ export function replay(lines: readonly VerbatimLine[]): Conversation | undefined
       summary: meta.summary,
       kind: meta.kind,
       directories: meta.directories,
-      messages: [...messages.values()],
+      messages: {
+        *[Symbol.iterator]() {
+          for (const m of held) {
+            const record = typeof m === "number" ? message(m) : m;
+            if (record !== undefined) yield record;
+          }
+        },
+      },
     };
   }
   return replayLegacy(joinLines(lines));
@@ -207,7 +230,7 @@ function replayLegacy(text: string): Conversation | undefined {
 }
 
 export function parseBody(text: string): GeminiBody {
-  return { lines: splitLines(text) };
+  return { lines: Lines.split(text) };
 }
 
 export function renderBody(body: GeminiBody): string {

@@ -33,7 +33,7 @@ import type { Timestamp } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { userPart } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
-import { type GeminiBody, recordLine } from "./body.js";
+import { type GeminiBody, Lines, recordLine } from "./body.js";
 import { geminiToCommon } from "./read.js";
 import { isoMillis, projectHash } from "./records.js";
 import { toolToCall } from "./tools.js";
@@ -306,7 +306,7 @@ class Writer {
       );
     }
     for (const r of this.records) lines.push(recordLine(r));
-    return lines;
+    return Lines.of(lines);
   }
 }
 

@@ -22,7 +22,7 @@ import {
   TxcriptError,
 } from "../../errors.js";
 import {
-  decodeUtf8,
+  checkUtf8,
   mkdirInside,
   readFileCapped,
   TargetExistsError,
@@ -31,7 +31,7 @@ import {
 } from "../../fsx.js";
 import { isUuid } from "../../id-forms.js";
 import { assignDefined } from "../../json.js";
-import { linePieces, type VerbatimLine } from "../../lines.js";
+import { Lines, linePieces, type VerbatimLine } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -70,7 +70,7 @@ import {
   TMP_DIR,
 } from "./probe.js";
 import { contextCwd, conversationStart, countMessages, isoMillis, projectHash } from "./records.js";
-import { firstModel, parseSession, sessionTitle } from "./text.js";
+import { firstModel, sessionFromBody, sessionTitle } from "./text.js";
 
 /** V8 cannot hold a string much longer than 512 MiB; bigger files are refused, not crashed on. */
 const MAX_SESSION_BYTES = 512 * 1024 * 1024;
@@ -95,10 +95,15 @@ function sessionFileName(id: string, startIso: string, ext = ".jsonl"): string {
   return `session-${startIso.slice(0, 16).replaceAll(":", "-")}-${id.slice(0, 8)}${ext}`;
 }
 
-/** A session file's text. Errors name the file. */
-export function readSessionText(path: string, maxBytes = MAX_SESSION_BYTES): string {
+/**
+ * A session file's lines over its bytes (strict UTF-8), never one string:
+ * the bytes stay outside the V8 heap and a line is decoded when it is
+ * read. Errors name the file.
+ */
+export function readSessionLines(path: string, maxBytes = MAX_SESSION_BYTES): Lines {
   const bytes = readFileCapped(path, maxBytes, "gemini_cli", "the session");
-  return decodeUtf8(bytes, path, "gemini_cli", "the session");
+  checkUtf8(bytes, path, "gemini_cli", "the session");
+  return Lines.fromBytes(bytes);
 }
 
 const HEAD_ID = /"sessionId"\s*:\s*"([^"\\]{1,255})"/;
@@ -242,7 +247,10 @@ export class GeminiCliStore extends OneRootStore implements Store<GeminiBody> {
   }
 
   private read(file: SessionFile): { body: GeminiBody; conversation: Conversation } {
-    const { transcript, conversation } = parseSession(readSessionText(file.path), file.path);
+    const { transcript, conversation } = sessionFromBody(
+      { lines: readSessionLines(file.path) },
+      file.path,
+    );
     return { body: transcript.body, conversation };
   }
 
@@ -577,12 +585,14 @@ export class GeminiCliStore extends OneRootStore implements Store<GeminiBody> {
  * session whose lastUpdated is older, and a continued copy of an old session
  * is new to it. The one place a store reads the clock.
  */
-function stamped(lines: readonly VerbatimLine[]): VerbatimLine[] {
-  const out = [...lines];
-  const last = out.at(-1);
-  if (last !== undefined && last.eol === "") out[out.length - 1] = { ...last, eol: "\n" };
-  out.push(recordLine({ $set: { lastUpdated: new Date().toISOString() } }));
-  return out;
+function* stamped(lines: Lines): Generator<VerbatimLine> {
+  const n = lines.length;
+  for (let i = 0; i < n; i++) {
+    const line = lines.at(i);
+    if (line === undefined) continue;
+    yield i === n - 1 && line.eol === "" ? { ...line, eol: "\n" } : line;
+  }
+  yield recordLine({ $set: { lastUpdated: new Date().toISOString() } });
 }
 
 function newer(a: Discovered, b: Discovered): boolean {

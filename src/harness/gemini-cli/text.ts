@@ -88,16 +88,28 @@ function parseGemini(text: string, origin?: string): Transcript<GeminiBody> {
 }
 
 /** The transcript and the conversation it replays to, read once (the store needs both). */
-export function parseSession(
+function parseSession(
   text: string,
   origin?: string,
 ): { transcript: Transcript<GeminiBody>; conversation: Conversation } {
-  const body = parseBody(text);
+  return sessionFromBody(parseBody(text), origin);
+}
+
+/**
+ * `parseSession` of a Body already split (a store's, its lines over the
+ * file's bytes): checked as text is.
+ */
+export function sessionFromBody(
+  body: GeminiBody,
+  origin?: string,
+): { transcript: Transcript<GeminiBody>; conversation: Conversation } {
   const conversation = replay(body.lines);
   if (!conversation) {
+    let blank = true;
+    for (const line of body.lines) blank &&= line.text.trim() === "";
     throw new ParseError(
       "gemini_cli",
-      text.trim() === ""
+      blank
         ? "the session file is empty"
         : "no metadata with a sessionId and projectHash, and not a JSON session document: not a Gemini CLI session",
       { file: origin },

@@ -12,7 +12,7 @@
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { parseBounded } from "../../json.js";
 import { Lines, type VerbatimLine } from "../../lines.js";
-import { groupResults } from "../shared/groups.js";
+import { resultGroups } from "../shared/groups.js";
 
 export { joinLines, Lines } from "../../lines.js";
 
@@ -38,45 +38,84 @@ function readEntry(text: string): JsonObject | undefined {
 }
 
 /** The header: the first parsed line, when it is `{type: "session", id: string}` (pi's own check). */
-export function headerOf(entries: readonly JsonObject[]): JsonObject | undefined {
-  const first = entries[0];
-  return first?.type === "session" && typeof first.id === "string" ? first : undefined;
+export function headerOf(entries: Iterable<JsonObject>): JsonObject | undefined {
+  for (const first of entries)
+    return first.type === "session" && typeof first.id === "string" ? first : undefined;
+  return undefined;
 }
 
-/** Every line that parses, in order (the header first). */
-export function entriesOf(lines: Iterable<VerbatimLine>): JsonObject[] {
-  const out: JsonObject[] = [];
-  for (const line of lines) {
-    const e = readEntry(line.text);
-    if (e !== undefined) out.push(e);
-  }
-  return out;
+/**
+ * Every line that parses, in order (the header first): parsed each time
+ * they are walked and never kept, so a huge session's entries are never
+ * all held at once (nor beside its Common transcript).
+ */
+export function entriesOf(lines: Iterable<VerbatimLine>): Iterable<JsonObject> {
+  return {
+    *[Symbol.iterator]() {
+      for (const line of lines) {
+        const e = readEntry(line.text);
+        if (e !== undefined) yield e;
+      }
+    },
+  };
 }
 
 /**
  * The entries on the active branch, root first: from the last entry, up its
  * `parentId` chain. A version 1 file (no ids) is linear: every entry is on it.
  * A chain that loops or names a missing parent stops there, as pi's walk does.
+ * The walk keeps each entry's line, id and parent only; the branch's
+ * entries are parsed again as they are read.
  */
-function activeBranch(entries: readonly JsonObject[]): JsonObject[] {
-  const body = entries.filter((e) => e.type !== "session");
-  const leaf = body.at(-1);
-  if (leaf === undefined) return [];
-  if (typeof leaf.id !== "string") return body;
-  const byId = new Map<string, JsonObject>();
-  for (const e of body) if (typeof e.id === "string") byId.set(e.id, e);
-  const path: JsonObject[] = [];
-  const seen = new Set<string>();
-  let current: JsonObject | undefined = leaf;
-  while (current !== undefined) {
-    const id = current.id;
-    if (typeof id !== "string" || seen.has(id)) break;
-    seen.add(id);
-    path.push(current);
-    const parent: Json | undefined = current.parentId;
-    current = typeof parent === "string" ? byId.get(parent) : undefined;
+function activeBranch(lines: Lines): Iterable<JsonObject> {
+  /** Line of each entry (the header left out), whether its id is a string, and its parent. */
+  const lineOf: number[] = [];
+  const parentOf: (string | undefined)[] = [];
+  const byId = new Map<string, number>();
+  let leafHasId = false;
+  for (let i = 0; i < lines.length; i++) {
+    const e = readEntry(lines.text(i));
+    if (e === undefined || e.type === "session") continue;
+    const k = lineOf.length;
+    lineOf.push(i);
+    const parent: Json | undefined = e.parentId;
+    parentOf.push(typeof parent === "string" ? parent : undefined);
+    leafHasId = typeof e.id === "string";
+    // The last entry with an id wins, as a Map set again does.
+    if (typeof e.id === "string") byId.set(e.id, k);
   }
-  return path.reverse();
+  const entry = (i: number | undefined) => (i === undefined ? undefined : readEntry(lines.text(i)));
+  if (lineOf.length === 0) return [];
+  if (!leafHasId) {
+    // Linear: every entry (the header left out), in order.
+    return {
+      *[Symbol.iterator]() {
+        for (const i of lineOf) {
+          const e = entry(i);
+          if (e !== undefined) yield e;
+        }
+      },
+    };
+  }
+  const path: number[] = [];
+  const seen = new Uint8Array(lineOf.length);
+  for (let k: number | undefined = lineOf.length - 1; k !== undefined; ) {
+    // Every entry reached is the last with its id, so one with an id is seen once.
+    if (seen[k] === 1) break;
+    seen[k] = 1;
+    path.push(k);
+    const parent: string | undefined = parentOf[k];
+    k = parent === undefined ? undefined : byId.get(parent);
+  }
+  path.reverse();
+  return {
+    *[Symbol.iterator]() {
+      for (const k of path) {
+        const e = entry(lineOf[k]);
+        if (e !== undefined) yield e;
+      }
+    },
+  };
 }
 
 /** The roles of pi's `AgentMessage` that become Common messages. */
@@ -106,8 +145,8 @@ export function commonMessage(
  * group per Common message. Consecutive tool results share one (a user
  * message holding every result of a turn, as Anthropic's convention has it).
  */
-export function commonEntries(lines: Iterable<VerbatimLine>): JsonObject[][] {
-  return groupResults(activeBranch(entriesOf(lines)), (e) => {
+export function commonEntries(lines: Lines): Iterable<JsonObject[]> {
+  return resultGroups(activeBranch(lines), (e) => {
     const role = commonMessage(e)?.role;
     if (role === undefined) return undefined;
     return role === "toolResult" ? "result" : "message";
@@ -115,8 +154,8 @@ export function commonEntries(lines: Iterable<VerbatimLine>): JsonObject[][] {
 }
 
 /** The `(provider, model)` of the first assistant message on the active branch. */
-export function firstModel(entries: readonly JsonObject[]): string | undefined {
-  for (const e of activeBranch(entries)) {
+export function firstModel(lines: Lines): string | undefined {
+  for (const e of activeBranch(lines)) {
     const m = commonMessage(e);
     if (m?.role === "assistant" && typeof m.message.model === "string" && m.message.model !== "")
       return m.message.model;
@@ -125,7 +164,7 @@ export function firstModel(entries: readonly JsonObject[]): string | undefined {
 }
 
 /** The session's name: the last `session_info` entry's (an empty name clears it). */
-export function sessionName(entries: readonly JsonObject[]): string | undefined {
+export function sessionName(entries: Iterable<JsonObject>): string | undefined {
   let name: string | undefined;
   for (const e of entries)
     if (e.type === "session_info")

@@ -27,7 +27,7 @@ import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { base64Image, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
-import { commonEntries, commonMessage, entriesOf, type PiBody, SESSION_VERSION } from "./body.js";
+import { commonEntries, commonMessage, type PiBody, SESSION_VERSION } from "./body.js";
 import { piMeta, piTime } from "./meta.js";
 import { toolFromPi, toolToPi } from "./tools.js";
 
@@ -151,7 +151,7 @@ function messageOf(entry: JsonObject, previous: Timestamp): Message | undefined 
 }
 
 function toCommon(t: Transcript<PiBody>): Transcript<Common> {
-  const meta = piMeta(entriesOf(t.body.lines), t.meta.id);
+  const meta = piMeta(t.body.lines, t.meta.id);
   const body: Message[] = [];
   let previous = meta.timestamp;
   for (const group of commonEntries(t.body.lines)) {

@@ -4,12 +4,20 @@
  * without converting their messages).
  */
 
-import type { Json, JsonObject, Meta } from "../../common.js";
+import type { Json, Meta } from "../../common.js";
 import { assignDefined } from "../../json.js";
 import { firstPromptTitle } from "../../strings.js";
 import { EPOCH, normalizeTimestamp, type Timestamp, timestampFromMillis } from "../../time.js";
 import { str } from "../shared/fields.js";
-import { commonMessage, firstModel, headerOf, sessionName, userText } from "./body.js";
+import {
+  commonMessage,
+  entriesOf,
+  firstModel,
+  headerOf,
+  type Lines,
+  sessionName,
+  userText,
+} from "./body.js";
 
 /** pi's time forms: ISO text (entries) or epoch milliseconds (messages). */
 export function piTime(value: Json | undefined): Timestamp | undefined {
@@ -19,8 +27,9 @@ export function piTime(value: Json | undefined): Timestamp | undefined {
   return undefined;
 }
 
-/** The session's metadata from its entries (header, name, first prompt, first model). */
-export function piMeta(entries: readonly JsonObject[], fallbackId = ""): Meta {
+/** The session's metadata from its lines' entries (header, name, first prompt, first model). */
+export function piMeta(lines: Lines, fallbackId = ""): Meta {
+  const entries = entriesOf(lines);
   const header = headerOf(entries);
   const meta: Meta = {
     id: str(header, "id") ?? fallbackId,
@@ -39,7 +48,7 @@ export function piMeta(entries: readonly JsonObject[], fallbackId = ""): Meta {
       })(),
     );
   assignDefined(meta, "title", title);
-  const model = firstModel(entries);
+  const model = firstModel(lines);
   assignDefined(meta, "model", model);
   return meta;
 }

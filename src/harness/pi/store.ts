@@ -59,7 +59,13 @@ function projectFolder(cwd: string): string {
 }
 
 /** pi's last activity: the latest user or assistant message time (`getLastActivityTime`). */
-function lastActivity(entries: readonly JsonObject[]): Timestamp | undefined {
+function count(items: Iterable<unknown>): number {
+  let n = 0;
+  for (const _ of items) n++;
+  return n;
+}
+
+function lastActivity(entries: Iterable<JsonObject>): Timestamp | undefined {
   let last: Timestamp | undefined;
   for (const e of entries) {
     if (e.type !== "message" || !isJsonObject(e.message)) continue;
@@ -130,7 +136,7 @@ export class PiStore extends OneRootStore implements Store<PiBody> {
           path,
           meta: t.meta,
           updated: lastActivity(entries) ?? t.meta.timestamp ?? timestampFromMillis(st.mtimeMs),
-          message_count: commonEntries(t.body.lines).length,
+          message_count: count(commonEntries(t.body.lines)),
           fingerprint: { files: [fileStamp(path, st)] },
           lane: "main",
         };

@@ -30,9 +30,10 @@ function parsePi(text: string, origin?: string): Transcript<PiBody> {
 /** A session from its lines (a store's, over the file's bytes): checked as `parsePi` checks text. */
 export function piFromLines(lines: Lines, origin?: string): Transcript<PiBody> {
   const entries = entriesOf(lines);
-  if (entries.length === 0)
+  const header = headerOf(entries);
+  if (header === undefined && firstEntry(entries) === undefined)
     throw new ParseError("pi", "no JSON line in the file", { file: origin });
-  if (headerOf(entries) === undefined)
+  if (header === undefined)
     throw new ParseError(
       "pi",
       'the first record is not pi\'s session header ({"type":"session","id":…})',
@@ -41,11 +42,16 @@ export function piFromLines(lines: Lines, origin?: string): Transcript<PiBody> {
       },
     );
   const named = origin !== undefined ? idFromFileName(basename(origin)) : undefined;
-  return { meta: piMeta(entries, named), body: { lines } };
+  return { meta: piMeta(lines, named), body: { lines } };
 }
 
 function renderPi(t: Transcript<PiBody>): string {
   return joinLines(t.body.lines);
+}
+
+function firstEntry<T>(entries: Iterable<T>): T | undefined {
+  for (const e of entries) return e;
+  return undefined;
 }
 
 /** A first line that is pi's session header: `{"type":"session",…}` with a version. */

@@ -1,28 +1,26 @@
 /**
- * Qwen Code's native Body: the chat recording `<session id>.jsonl`, each
- * line kept verbatim next to its JSON parse (load -> save is byte-exact,
- * unknown record kinds and invalid lines included), and the CLI's own
- * replay of it (`prepareTranscriptRecords` in its transcript-records.ts):
- * the active chain of records from the last conversation record back
- * through `parentUuid`, with records repeated under one uuid merged. Pure.
+ * Qwen Code's native Body: the chat recording `<session id>.jsonl`, its
+ * lines kept verbatim (load -> save is byte-exact, unknown record kinds and
+ * invalid lines included) and parsed each time they are walked, never all
+ * held at once; and the CLI's own replay of it (`prepareTranscriptRecords`
+ * in its transcript-records.ts): the active chain of records from the last
+ * conversation record back through `parentUuid`, with records repeated
+ * under one uuid merged. Pure.
  */
 
 import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { assignDefined, parseBounded } from "../../json.js";
-import { splitLines as splitVerbatim, type VerbatimLine } from "../../lines.js";
+import { Lines, type VerbatimLine } from "../../lines.js";
 import { obj, str } from "../shared/fields.js";
 
-export { joinLines } from "../../lines.js";
+export { joinLines, Lines } from "../../lines.js";
 
-export interface QwenLine extends VerbatimLine {
-  /** The parse of `text` when it is a JSON object; undefined for blank or invalid lines. */
-  record: JsonObject | undefined;
-}
-
+/** The recording's lines, held as its bytes (or text) and where each line starts. */
 export interface QwenBody {
-  lines: QwenLine[];
+  lines: Lines;
 }
 
+/** A line's parse when it is a JSON object; undefined for blank or invalid lines. */
 function parseRecord(text: string): JsonObject | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") return undefined;
@@ -30,12 +28,20 @@ function parseRecord(text: string): JsonObject | undefined {
   return value !== undefined && isJsonObject(value) ? value : undefined;
 }
 
-export function splitLines(text: string): QwenLine[] {
-  return splitVerbatim(text).map((line) => ({ ...line, record: parseRecord(line.text) }));
+export function splitLines(text: string): Lines {
+  return Lines.split(text);
 }
 
-export function recordLine(record: JsonObject): QwenLine {
-  return { text: JSON.stringify(record), eol: "\n", record };
+/**
+ * Every line's parse, in order (undefined for a line that is not a JSON
+ * object): parsed as they are walked and never kept.
+ */
+export function* parsedLines(lines: Iterable<VerbatimLine>): Generator<JsonObject | undefined> {
+  for (const line of lines) yield parseRecord(line.text);
+}
+
+export function recordLine(record: JsonObject): VerbatimLine {
+  return { text: JSON.stringify(record), eol: "\n" };
 }
 
 /** The record kinds the CLI reads; any other `type` is skipped, as the CLI skips it. */
@@ -109,29 +115,61 @@ function merge(fragments: readonly QwenRecord[]): QwenRecord | undefined {
   return { ...first, raw: base };
 }
 
-/** The records the CLI resumes from, oldest first: the chain ending at the last conversation record. */
-export function activeChain(lines: readonly QwenLine[]): QwenRecord[] {
-  const records = lines.flatMap((l) => asRecord(l.record) ?? []).filter(isConversation);
-  const leaf = records.at(-1);
-  if (leaf === undefined) return [];
-  const byUuid = new Map<string, QwenRecord[]>();
-  for (const r of records) {
-    const list = byUuid.get(r.uuid);
-    if (list) list.push(r);
-    else byUuid.set(r.uuid, [r]);
+/**
+ * The records the CLI resumes from, oldest first: the chain ending at the
+ * last conversation record. A first walk keeps only each record's line,
+ * uuid and parent (so a huge recording's records are never all parsed at
+ * once); the chain's records are parsed again, and merged, as they are
+ * read.
+ */
+export function activeChain(lines: Lines): Iterable<QwenRecord> {
+  /** Record number by uuid (its first line), and each record's line and parent. */
+  const first = new Map<string, number>();
+  const lineOf: number[] = [];
+  const parentOf: (string | null)[] = [];
+  /** The later lines of a uuid recorded more than once, by record number. */
+  const repeats = new Map<number, number[]>();
+  let leaf: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const r = asRecord(parseRecord(lines.text(i)));
+    if (r === undefined || !isConversation(r)) continue;
+    leaf = r.uuid;
+    const k = first.get(r.uuid);
+    if (k === undefined) {
+      first.set(r.uuid, lineOf.length);
+      lineOf.push(i);
+      parentOf.push(r.parentUuid);
+    } else {
+      const more = repeats.get(k);
+      if (more) more.push(i);
+      else repeats.set(k, [i]);
+    }
   }
-  const chain: QwenRecord[] = [];
-  const seen = new Set<string>();
-  let at: string | null = leaf.uuid;
-  while (at !== null && !seen.has(at)) {
-    seen.add(at);
-    const fragments = byUuid.get(at);
-    const merged = fragments && merge(fragments);
-    if (fragments === undefined || merged === undefined) break; // a gap: the chain starts here
-    chain.push(merged);
-    at = fragments[0]?.parentUuid ?? null;
+  const chain: number[] = [];
+  const seen = new Uint8Array(lineOf.length);
+  let at: string | null = leaf ?? null;
+  while (at !== null) {
+    const k = first.get(at);
+    // A gap (an unknown parent) starts the chain here; a loop stops it.
+    if (k === undefined || seen[k] === 1) break;
+    seen[k] = 1;
+    chain.push(k);
+    at = parentOf[k] ?? null;
   }
-  return chain.reverse();
+  chain.reverse();
+  return {
+    *[Symbol.iterator]() {
+      for (const k of chain) {
+        const fragments: QwenRecord[] = [];
+        for (const i of [lineOf[k] ?? 0, ...(repeats.get(k) ?? [])]) {
+          const r = asRecord(parseRecord(lines.text(i)));
+          if (r !== undefined) fragments.push(r);
+        }
+        const merged = merge(fragments);
+        if (merged !== undefined) yield merged;
+      }
+    },
+  };
 }
 
 /**
@@ -140,7 +178,7 @@ export function activeChain(lines: readonly QwenLine[]): QwenRecord[] {
  * and each run of tool_result records once. A user record holding only
  * hook context or answered responses counts too: an estimate, documented.
  */
-export function countMessages(chain: readonly QwenRecord[]): number {
+export function countMessages(chain: Iterable<QwenRecord>): number {
   let n = 0;
   let inResults = false;
   for (const r of chain) {

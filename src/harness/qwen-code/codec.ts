@@ -46,7 +46,7 @@ import {
   userPart,
 } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
-import { activeChain, type QwenBody, type QwenRecord, recordLine } from "./body.js";
+import { activeChain, Lines, type QwenBody, type QwenRecord, recordLine } from "./body.js";
 import { isHookContext } from "./text.js";
 import { callToTool, SHELL, toolToCall } from "./tools.js";
 
@@ -141,7 +141,7 @@ class Reader extends GeminiReplay {
   }
 }
 
-function chainMessages(chain: readonly QwenRecord[], start: Timestamp): Message[] {
+function chainMessages(chain: Iterable<QwenRecord>, start: Timestamp): Message[] {
   const reader = new Reader(SHELL, start);
   for (const r of chain) {
     switch (r.type) {
@@ -328,7 +328,7 @@ function qwenFromCommon(transcript: Transcript<Common>): Transcript<QwenBody> {
     if (message.role === "user") writer.user(message);
     else writer.assistant(message);
   }
-  return { meta, body: { lines: writer.records.map(recordLine) } };
+  return { meta, body: { lines: Lines.of(writer.records.map(recordLine)) } };
 }
 
 export const qwenCodec: Codec<QwenBody> = {

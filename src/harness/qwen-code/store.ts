@@ -6,7 +6,6 @@
  * `qwen --resume <id>` finds it.
  */
 
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkLinkInside, checkPathComponent, pathComponentProblem } from "../../paths.js";
 import {
@@ -33,11 +32,12 @@ import {
   discoverFiles,
   newestFirst,
   noSession,
+  readSessionLines,
   removeSessionFiles,
   saveJsonlSession,
   sessionCwd,
 } from "../shared/store-files.js";
-import { activeChain, asRecord, countMessages, type QwenBody } from "./body.js";
+import { activeChain, asRecord, countMessages, parsedLines, type QwenBody } from "./body.js";
 import {
   CHATS,
   chatDirs,
@@ -48,10 +48,11 @@ import {
   SESSION_SUFFIX,
   sessionNames,
 } from "./probe.js";
-import { parseQwen } from "./text.js";
+import { qwenFromLines } from "./text.js";
 
-function readText(path: string): string {
-  return readFileSync(path, "utf8");
+/** The recording's lines over its bytes; bad UTF-8 is read as U+FFFD, as it always was here. */
+function read(path: string): Transcript<QwenBody> {
+  return qwenFromLines(readSessionLines("qwen_code", path, undefined, "replace"), path);
 }
 
 export class QwenCodeStore extends OneRootStore implements Store<QwenBody> {
@@ -89,12 +90,12 @@ export class QwenCodeStore extends OneRootStore implements Store<QwenBody> {
       files,
       SESSION_SUFFIX,
       (path, id, st) => {
-        const { meta, body } = parseQwen(readText(path), path);
+        const { meta, body } = read(path);
         const count = countMessages(activeChain(body.lines));
         if (count === 0) return undefined; // bookkeeping only: no conversation
         let updated: Timestamp | undefined;
-        for (const line of body.lines) {
-          const raw = str(asRecord(line.record)?.raw, "timestamp");
+        for (const record of parsedLines(body.lines)) {
+          const raw = str(asRecord(record)?.raw, "timestamp");
           const ts = raw === undefined ? undefined : normalizeTimestamp(raw);
           if (ts !== undefined && (updated === undefined || compareTimestamps(ts, updated) > 0))
             updated = ts;
@@ -118,20 +119,19 @@ export class QwenCodeStore extends OneRootStore implements Store<QwenBody> {
     const path = this.filesFor(id)[0];
     if (path === undefined) throw noSession("qwen_code", "Qwen Code", id, this.root);
     checkLinkInside(this.root, path, "qwen_code");
-    const transcript = parseQwen(readText(path), path);
+    const transcript = read(path);
     return { meta: { ...transcript.meta, id }, body: transcript.body };
   }
 
   save(transcript: Transcript<QwenBody>, options: SaveOptions = {}): Saved {
     const id = checkPathComponent(transcript.meta.id, "qwen_code");
     const lines = transcript.body.lines;
-    const cwd = sessionCwd(
-      "qwen_code",
-      "Qwen Code",
-      id,
-      lines.map((l) => str(l.record, "cwd")),
-      transcript.meta.cwd,
-    );
+    let recorded: string | undefined;
+    for (const r of parsedLines(lines)) {
+      recorded = str(r, "cwd") || undefined;
+      if (recorded !== undefined) break;
+    }
+    const cwd = sessionCwd("qwen_code", "Qwen Code", id, [recorded], transcript.meta.cwd);
     const dir = join(this.root, PROJECTS, projectId(cwd), CHATS);
     const path = join(dir, id + SESSION_SUFFIX);
     return saveJsonlSession(

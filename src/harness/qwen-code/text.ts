@@ -4,7 +4,7 @@
  * writes the lines back exactly. Pure.
  */
 
-import { isJsonObject, type Meta } from "../../common.js";
+import { isJsonObject, type JsonObject, type Meta } from "../../common.js";
 import { ParseError } from "../../errors.js";
 import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
@@ -14,7 +14,7 @@ import { nonEmpty, oneLineTitle } from "../../strings.js";
 import { compareTimestamps, EPOCH, normalizeTimestamp, type Timestamp } from "../../time.js";
 import type { Recognized, Sample, TextCodec, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
-import { asRecord, joinLines, type QwenBody, type QwenLine, splitLines } from "./body.js";
+import { asRecord, joinLines, type Lines, parsedLines, type QwenBody, splitLines } from "./body.js";
 
 /** The CLI cuts a derived title at this length (`TITLE_MAX_LENGTH`). */
 const TITLE_MAX = 80;
@@ -29,7 +29,7 @@ export function isHookContext(text: string): boolean {
 }
 
 /** A user record's visible text, as the CLI derives a title from it. */
-function promptText(record: QwenLine["record"]): string | undefined {
+function promptText(record: JsonObject): string | undefined {
   const parts = obj(record, "message")?.parts;
   if (!Array.isArray(parts)) return undefined;
   const texts = parts.flatMap((p) =>
@@ -48,7 +48,7 @@ function promptText(record: QwenLine["record"]): string | undefined {
  * model, the earliest timestamp, and the title the CLI shows (the last
  * `custom_title`, else the first line of the first prompt).
  */
-function readMeta(lines: readonly QwenLine[], fallbackId: () => string): Meta {
+function readMeta(lines: Lines, fallbackId: () => string): Meta {
   let id: string | undefined;
   let cwd: string | undefined;
   let version: string | undefined;
@@ -56,8 +56,8 @@ function readMeta(lines: readonly QwenLine[], fallbackId: () => string): Meta {
   let start: Timestamp | undefined;
   let custom: string | undefined;
   let prompt: string | undefined;
-  for (const line of lines) {
-    const r = asRecord(line.record);
+  for (const record of parsedLines(lines)) {
+    const r = asRecord(record);
     if (r === undefined) continue;
     id ??= r.sessionId;
     cwd ??= nonEmpty(str(r.raw, "cwd"));
@@ -86,17 +86,29 @@ function readMeta(lines: readonly QwenLine[], fallbackId: () => string): Meta {
  * records are kept verbatim and skipped. A text with no record at all is
  * refused in one line.
  */
-export function parseQwen(text: string, origin?: string): Transcript<QwenBody> {
+function parseQwen(text: string, origin?: string): Transcript<QwenBody> {
   checkLineCount(text, "qwen_code", origin);
-  const lines = splitLines(text);
-  if (!lines.some((l) => asRecord(l.record) !== undefined)) {
-    const why =
-      text.trim() === ""
-        ? "the input is empty"
-        : "no line is a record with a uuid, parentUuid, sessionId and a known type";
+  return qwenFromLines(splitLines(text), origin);
+}
+
+/** A recording from its lines (a store's, over the file's bytes): checked as `parseQwen` checks text. */
+export function qwenFromLines(lines: Lines, origin?: string): Transcript<QwenBody> {
+  let recorded = false;
+  for (const record of parsedLines(lines)) {
+    if (asRecord(record) === undefined) continue;
+    recorded = true;
+    break;
+  }
+  if (!recorded) {
+    let blank = true;
+    for (const l of lines) blank &&= l.text.trim() === "";
+    const why = blank
+      ? "the input is empty"
+      : "no line is a record with a uuid, parentUuid, sessionId and a known type";
     throw new ParseError("qwen_code", `not a Qwen Code session: ${why}`, { file: origin });
   }
-  const meta = readMeta(lines, () => stableUuid("qwen_code", text));
+  // Unreached while a record names its session (asRecord needs a sessionId); kept stable.
+  const meta = readMeta(lines, () => stableUuid("qwen_code", joinLines(lines)));
   return { meta, body: { lines } };
 }
 

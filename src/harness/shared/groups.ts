@@ -6,27 +6,26 @@
 /**
  * One group per Common message: consecutive tool results share one (a
  * user message holding a turn's results), anything else is a message of
- * its own. `kind` says which an item is; undefined leaves it out.
+ * its own. `kind` says which an item is; undefined leaves it out. Each
+ * group is yielded once it is whole: a caller that reads them one at a
+ * time never holds them all (a huge session's).
  */
-export function groupResults<T>(
+export function* resultGroups<T>(
   items: Iterable<T>,
   kind: (item: T) => "result" | "message" | undefined,
-): T[][] {
-  const groups: T[][] = [];
+): Generator<T[]> {
   let results: T[] | undefined;
   for (const item of items) {
     const k = kind(item);
     if (k === undefined) continue;
     if (k === "result") {
-      if (results === undefined) {
-        results = [];
-        groups.push(results);
-      }
+      results ??= [];
       results.push(item);
       continue;
     }
+    if (results !== undefined) yield results;
     results = undefined;
-    groups.push([item]);
+    yield [item];
   }
-  return groups;
+  if (results !== undefined) yield results;
 }

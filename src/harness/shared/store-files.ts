@@ -113,15 +113,18 @@ export function readSessionText(
  * A JSONL session file's lines over its bytes (strict UTF-8, at most
  * `maxBytes` and MAX_LINES lines), never one string: the bytes stay
  * outside the V8 heap and a line is decoded when it is read. The same
- * errors as `readSessionText`.
+ * errors as `readSessionText`. `utf8: "replace"` reads bad bytes as
+ * U+FFFD instead, as `readFileSync(path, "utf8")` does (for a harness
+ * that has always read its files so).
  */
 export function readSessionLines(
   harness: HarnessId,
   path: string,
   maxBytes = MAX_SESSION_BYTES,
+  utf8: "strict" | "replace" = "strict",
 ): Lines {
   const bytes = readSessionBytes(harness, path, maxBytes);
-  if (!isUtf8(bytes))
+  if (utf8 === "strict" && !isUtf8(bytes))
     throw new ParseError(harness, "the session is not valid UTF-8", { file: path });
   checkLineCount(bytes, harness, path);
   return Lines.fromBytes(bytes);
