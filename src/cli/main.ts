@@ -38,6 +38,17 @@ import { namedCommand } from "./command-word.js";
 
 /** A bundle's last line: `//# txcript-bundle <hash of everything before it>`. */
 const HASH_LINE = /\n\/\/# txcript-bundle ([0-9a-f]{16,64})\n?$/;
+/**
+ * V8's interrupt budget for `list` (its default is 67,584 bytes of
+ * bytecode run): how much of a function's bytecode runs before V8 weighs
+ * optimizing it. A warm list is short (1,000 agy conversations: 3,000
+ * stats and 1,000 records) and TurboFan's compiles of its loops, Node's
+ * `statSync` among them, cost more than they saved: 15% of its CPU. A
+ * larger budget only delays optimizing: a long list (a cold one, 20,000
+ * sessions) still gets it, a little later. Measured, not disabled
+ * (`--max-opt` cannot be lifted once set): docs/architecture.md.
+ */
+const LIST_INTERRUPT_BUDGET = 500_000;
 /** The folder under the cache folder that holds code caches. */
 const CODE_CACHE_FOLDER = "code-cache";
 
@@ -172,7 +183,9 @@ function readBundle(name: string): Bundle | undefined {
   }
 }
 
-const bundle =
-  (namedCommand(process.argv.slice(2)) === "list" ? readBundle("txcript-list") : undefined) ??
-  readBundle("txcript");
+const isList = namedCommand(process.argv.slice(2)) === "list";
+// Set before the bundle is compiled, and left set: V8 keys a code cache by
+// its flags, and the cache is made at exit.
+if (isList) setFlagsFromString(`--interrupt-budget=${LIST_INTERRUPT_BUDGET}`);
+const bundle = (isList ? readBundle("txcript-list") : undefined) ?? readBundle("txcript");
 if (bundle === undefined || !runBundle(bundle)) await import("./program.js");
