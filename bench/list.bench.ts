@@ -1,9 +1,14 @@
 /**
  * `list --json` as a new user meets it, whole processes of the built CLI
- * (dist/) timed by hyperfine (medians), over a generated store of 1,000 agy
- * conversations of ~200 steps written as agy leaves them (the latest fifth
- * of each still in its -wal beside the -shm). Each figure sits beside a
- * baseline measured in the same run, since the machine is shared:
+ * (dist/), over a generated store of 1,000 agy conversations of ~200 steps
+ * written as agy leaves them (the latest fifth of each still in its -wal
+ * beside the -shm). Each figure sits beside a baseline measured in the same
+ * run, since the machine is shared. The cold figures come from interleaved
+ * rounds (bench/rounds.ts: every command once a round, CPU (user + system)
+ * beside wall, medians and quartiles, with the load average the rounds
+ * saw); with `--callgrind` (or TXCRIPT_BENCH_CALLGRIND=1) also callgrind's
+ * instruction counts of the cold list and the native baseline, which load
+ * cannot move (minutes). The warm figures are hyperfine medians.
  * - cold `list --json` (empty cache folder: no index and no code cache, as
  *   on the first run after an install) beside the read floor: a minimal Node
  *   program that opens every database read-only with better-sqlite3 and
@@ -24,7 +29,7 @@
  *   beside the warm floor: start Node, load SQLite, stat every file a
  *   fingerprint covers, read every entry row from the index and print them.
  *
- *   npx tsx bench/list.bench.ts [conversations] [steps] [runs]
+ *   npx tsx bench/list.bench.ts [conversations] [steps] [runs] [--callgrind]
  */
 
 import { spawnSync } from "node:child_process";
@@ -38,11 +43,18 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
-import { loadavg, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeAgyDatabase } from "../test/antigravity-store/support.js";
 import { buildConversation, type ConversationSpec } from "../test/support/agy-fixtures.js";
+import {
+  callgrindInstructions,
+  canTimeRounds,
+  interleavedTimes,
+  type RoundCommand,
+  showSpread,
+} from "./rounds.js";
 import { hyperfineTimes, mb, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -160,9 +172,10 @@ export function sh(word: string): string {
 }
 
 function main(): void {
-  const count = Number(process.argv[2] ?? 1000);
-  const steps = Number(process.argv[3] ?? 200);
-  const runs = Number(process.argv[4] ?? 7);
+  const [count = 1000, steps = 200, runs = 7] = process.argv
+    .slice(2)
+    .filter((a) => !a.startsWith("--"))
+    .map(Number);
   const t0 = performance.now();
   const root = agyStore(count, steps);
   const gen = performance.now() - t0;
@@ -193,49 +206,73 @@ function main(): void {
   writeFileSync(floorFile, readFloorCode(conversations));
   const nativeDir = mkdtempSync(join(tmpdir(), "txcript-native-"));
   const native = nativeDiscover(nativeDir);
-  const coldTimes = hyperfineTimes(
+  const coldList: RoundCommand = {
+    command: `${node} ${sh(BIN)} list --json`,
+    env: { ...env, TXCRIPT_CACHE: cold },
+    prepare: `rm -rf ${sh(cold)}`,
+  };
+  if (!canTimeRounds()) throw new Error("the cold figures need GNU time (/usr/bin/time)");
+  // Interleaved rounds, CPU beside wall: the machine is shared and loaded.
+  const { times: coldTimes, load } = interleavedTimes(
     {
       ...(native ? { "native discover": { command: `${sh(native)} ${sh(root)}`, env } } : {}),
-      "cold list --json": {
-        command: `${node} ${sh(BIN)} list --json`,
-        env: { ...env, TXCRIPT_CACHE: cold },
-        prepare: `rm -rf ${sh(cold)}`,
-      },
+      "cold list --json": coldList,
       "--no-cache list --json": { command: `${node} ${sh(BIN)} --no-cache list --json`, env },
       floor: { command: `${node} ${sh(floorFile)}`, env },
       "node -e 0": { command: `${node} -e 0`, env },
     },
-    runs,
+    Math.max(runs, 9),
   );
-  rmSync(nativeDir, { recursive: true, force: true });
-  const cold1 = wallOf(coldTimes);
-  const floor = cold1.floor ?? Number.NaN;
-  const floorCpu = coldTimes.floor?.cpu ?? Number.NaN;
-  const vs = (ms: number | undefined) =>
-    `${(ms ?? Number.NaN).toFixed(0)} ms, ${((ms ?? Number.NaN) / floor).toFixed(2)}x the floor`;
-  const cpuVs = (name: string) => {
-    const cpu = coldTimes[name]?.cpu ?? Number.NaN;
-    return `${cpu.toFixed(0)} ms CPU, ${(cpu / floorCpu).toFixed(2)}x the floor's`;
+  const wall = (name: string) => coldTimes[name]?.wall.median ?? Number.NaN;
+  const cpu = (name: string) => coldTimes[name]?.cpu.median ?? Number.NaN;
+  const both = (name: string) => {
+    const t = coldTimes[name];
+    return t ? `CPU ${showSpread(t.cpu)}, wall ${showSpread(t.wall)}` : "not measured";
   };
   report([
     {
-      "read floor (open every database read-only, read the listing's rows)": `${floor.toFixed(0)} ms`,
-      "cold list --json (empty cache)": `${vs(cold1["cold list --json"])} (goal: <= 1.0x, issue 33)`,
-      "--no-cache list --json": vs(cold1["--no-cache list --json"]),
-      "node -e 0": vs(cold1["node -e 0"]),
+      rounds: `${Math.max(runs, 9)} interleaved, medians [quartiles]`,
+      "load average during the rounds": `${load[0].toFixed(1)} to ${load[1].toFixed(1)} on ${availableParallelism()} cores`,
     },
+    { "read floor (open every database read-only, read the listing's rows)": both("floor") },
+    { "cold list --json (empty cache)": both("cold list --json") },
+    { "--no-cache list --json": both("--no-cache list --json") },
+    { "node -e 0": both("node -e 0") },
     native
       ? {
-          "native discover (Rust, no crates: every row of every table, both logs)": `${vs(cold1["native discover"])}, ${cpuVs("native discover")}`,
-          "cold list --json beside it": `${((cold1["cold list --json"] ?? Number.NaN) / (cold1["native discover"] ?? Number.NaN)).toFixed(2)}x wall, ${((coldTimes["cold list --json"]?.cpu ?? Number.NaN) / (coldTimes["native discover"]?.cpu ?? Number.NaN)).toFixed(2)}x CPU (goal: <= 1.0x the peer's discover, issue 33)`,
+          "native discover (Rust, no crates: every row of every table, both logs)":
+            both("native discover"),
         }
       : { "native discover": "not measured: rustc or libsqlite3 missing" },
     {
-      "CPU (user + system)": `floor ${floorCpu.toFixed(0)} ms`,
-      "cold list --json": cpuVs("cold list --json"),
-      "--no-cache list --json": cpuVs("--no-cache list --json"),
+      "cold list --json beside the floor": `${(cpu("cold list --json") / cpu("floor")).toFixed(2)}x CPU, ${(wall("cold list --json") / wall("floor")).toFixed(2)}x wall`,
+      ...(native
+        ? {
+            "beside native discover": `${(cpu("cold list --json") / cpu("native discover")).toFixed(2)}x CPU, ${(wall("cold list --json") / wall("native discover")).toFixed(2)}x wall (goal: <= 1.0x the peer's discover, issue 33)`,
+          }
+        : {}),
     },
   ]);
+  // Instructions, which no load moves: slow (minutes), so asked for.
+  if (
+    native &&
+    (process.argv.includes("--callgrind") || process.env.TXCRIPT_BENCH_CALLGRIND === "1")
+  ) {
+    const nativeI = callgrindInstructions([native, root], env);
+    const listI = callgrindInstructions(
+      [process.execPath, BIN, "list", "--json"],
+      { ...env, TXCRIPT_CACHE: cold },
+      `rm -rf ${sh(cold)}`,
+    );
+    const g = (n: number | undefined) => (n === undefined ? "failed" : `${(n / 1e9).toFixed(2)} G`);
+    report([
+      {
+        "callgrind instructions (user space, every thread)": `native discover ${g(nativeI)}, cold list --json ${g(listI)}`,
+        ratio: `${((listI ?? Number.NaN) / (nativeI ?? Number.NaN)).toFixed(2)}x (the kernel's share, large for native's reads, is not counted)`,
+      },
+    ]);
+  }
+  rmSync(nativeDir, { recursive: true, force: true });
 
   rmSync(cache, { recursive: true, force: true });
   spawnSync(process.execPath, [BIN, "list", "--json"], {

@@ -131,4 +131,21 @@ describe("discover", () => {
       first.files.find((f) => f.path === `${path}-wal`)!.size,
     );
   });
+  it("lists a database missing a column of agy's as one that has it (the named select fails, SELECT * reads it)", async () => {
+    const root = tempDir();
+    const spec = { steps: 40, seed: 7, checkpointTitle: "Named columns" };
+    const full = writeAgyDatabase(root, buildConversation(spec));
+    const store = new AntigravityStore({ root });
+    const [before] = (await store.discover()).sessions;
+    // Another layout: render_info gone from steps, and an extra column agy never made.
+    const db = new Database(full);
+    db.exec("ALTER TABLE steps DROP COLUMN render_info; ALTER TABLE steps ADD COLUMN extra blob");
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    db.close();
+    const [after] = (await store.discover()).sessions;
+    expect(before?.meta.title).toBe("Named columns");
+    expect(after && { ...after, fingerprint: null }).toEqual(
+      before && { ...before, fingerprint: null },
+    );
+  });
 });

@@ -12,6 +12,8 @@ import {
   IN_FLIGHT,
   KNOWN_TABLES,
   type KnownTable,
+  knownColumns,
+  knownRows,
   PLANNER_RESPONSE,
   type RowOf,
   requireSteps,
@@ -55,10 +57,12 @@ function readShape(db: Db): Shape {
  * The steps a listing needs, by primary key through the step_type index:
  * the first user input, the latest checkpoint and the latest planner step.
  */
-const TYPED_PICKS_SQL = `SELECT * FROM steps WHERE idx IN (
+function picksSql(select: string): string {
+  return `SELECT ${select} FROM steps WHERE idx IN (
   (SELECT min(idx) FROM steps WHERE step_type = ${USER_INPUT}),
   (SELECT max(idx) FROM steps WHERE step_type = ${CHECKPOINT}),
   (SELECT max(idx) FROM steps WHERE step_type = ${PLANNER_RESPONSE}))`;
+}
 
 /**
  * The first and last steps, wanted for their timestamps only: the payload
@@ -147,31 +151,58 @@ export function readListing(db: Db, file: string, id: string): ListingRead {
 }
 
 function readListingAs(db: Db, file: string, id: string, shape: Shape): ListingRead {
-  const table = <K extends KnownTable>(name: K, sql: string): RowOf<K>[] =>
-    shape.tables.has(name) ? typedRows(db, name, sql, file) : [];
+  // agy's own layout: every column named, so SQLite is never asked for
+  // their names (a missing one fails with SQLITE_ERROR, and readListing
+  // reads the shape); any other layout: `SELECT *` and the names it has.
+  const named = shape === AGY_SHAPE;
+  const table = <K extends KnownTable>(name: K, sql: (select: string) => string): RowOf<K>[] => {
+    if (!shape.tables.has(name)) return [];
+    return named
+      ? knownRows(db, name, sql(knownColumns(name).join(", ")), file)
+      : typedRows(db, name, sql("*"), file);
+  };
   const rows: ListingRows = {
     id,
-    trajectory_meta: table("trajectory_meta", "SELECT * FROM trajectory_meta ORDER BY rowid"),
+    trajectory_meta: table(
+      "trajectory_meta",
+      (c) => `SELECT ${c} FROM trajectory_meta ORDER BY rowid`,
+    ),
     trajectory_metadata_blob: table(
       "trajectory_metadata_blob",
-      "SELECT * FROM trajectory_metadata_blob ORDER BY rowid",
+      (c) => `SELECT ${c} FROM trajectory_metadata_blob ORDER BY rowid`,
     ),
-    parent_references: table("parent_references", "SELECT * FROM parent_references ORDER BY idx"),
+    parent_references: table(
+      "parent_references",
+      (c) => `SELECT ${c} FROM parent_references ORDER BY idx`,
+    ),
   };
   const recent = table(
     "gen_metadata",
-    `SELECT * FROM gen_metadata ORDER BY idx DESC LIMIT ${RECENT_GEN_METADATA}`,
+    (c) => `SELECT ${c} FROM gen_metadata ORDER BY idx DESC LIMIT ${RECENT_GEN_METADATA}`,
   );
   if (recent.length > 0) rows.recent_gen_metadata = recent;
-  const typed = db.prepare<[], unknown[]>(TYPED_PICKS_SQL).raw();
-  const columns = typed.columns().map((c) => c.name);
+  let columns: readonly string[];
+  let picks: unknown[][];
+  if (named) {
+    columns = knownColumns("steps");
+    picks = db
+      .prepare<[], unknown[]>(picksSql(columns.join(", ")))
+      .raw()
+      .all();
+  } else {
+    const typed = db.prepare<[], unknown[]>(picksSql("*")).raw();
+    columns = typed.columns().map((c) => c.name);
+    picks = typed.all();
+  }
   const read = rowReader("steps", columns, file);
-  for (const step of typed.all().map(read)) {
+  for (const step of picks.map(read)) {
     if (step.step_type === USER_INPUT) rows.first_user_input = step;
     else if (step.step_type === CHECKPOINT) rows.latest_checkpoint = step;
     else rows.latest_planner = step;
   }
-  const ends = typedRows(db, "steps", endsSql(columns), file);
+  const ends = named
+    ? knownRows(db, "steps", endsSql(columns), file)
+    : typedRows(db, "steps", endsSql(columns), file);
   const [first] = ends;
   const last = ends.at(-1);
   if (first && last) {

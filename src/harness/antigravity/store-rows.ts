@@ -234,6 +234,34 @@ export function typedRows<K extends KnownTable>(
   return rows;
 }
 
+/** Each known table's column names, in its spec's order. */
+const COLUMN_NAMES = Object.fromEntries(
+  KNOWN_TABLES.map((t) => [t, KNOWN[t].map((c: Column) => c.name)]),
+);
+
+/** A known table's columns as agy creates them, in order: a select list that needs no `columns()`. */
+export function knownColumns(table: KnownTable): readonly string[] {
+  return COLUMN_NAMES[table] ?? [];
+}
+
+/**
+ * Typed rows of a statement selecting `knownColumns(table)` in that order
+ * (a missing column fails it with SQLITE_ERROR). Unlike `typedRows`, SQLite
+ * is not asked for the column names: better-sqlite3's `columns()` makes an
+ * object of five strings per column, and a listing asked it six times per
+ * conversation (6% of a cold list's instructions, bench/list). For the few
+ * rows a listing reads: all at once.
+ */
+export function knownRows<K extends KnownTable>(
+  db: Db,
+  table: K,
+  sql: string,
+  file: string,
+): RowOf<K>[] {
+  const read = rowReader(table, knownColumns(table), file);
+  return db.prepare<[], unknown[]>(sql).raw().all().map(read);
+}
+
 const bufferOf = (size: number) => Buffer.alloc(size);
 
 /** Every row of a known table, typed, in primary-key order. */
