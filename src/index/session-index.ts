@@ -517,6 +517,8 @@ export class SessionIndex {
         keep: () => process.memoryUsage.rss() < TEXT_WORKER_RSS,
         onWorker: (rows) => !oversized(rows),
         resourceLimits: TEXT_WORKER_HEAP,
+        // Writing a batch takes less than reading one: the calling thread reads too.
+        share: true,
       });
       let indexed = 0;
       for await (const { batch: rows, result: reads } of reading) {
