@@ -155,9 +155,11 @@ export interface ReadAhead<T, R> {
   /** Told once, in one line, when the worker fails; the calling thread then does the rest. */
   onFailure?: (why: string) => void;
   /**
-   * Asked before each batch is posted: false lets the worker thread go (its
-   * heap with it) and the calling thread does the rest, as after a failure
-   * but silently (a memory budget: see session-index.ts).
+   * Asked after each of the worker's results, and before the caller reads
+   * a batch beside it (`share`): false lets the worker thread go at once
+   * (its heap with it) and the calling thread does the rest, batches the
+   * worker still held included, as after a failure but silently (a memory
+   * budget: see session-index.ts).
    */
   keep?: () => boolean;
   /** Asked before a batch is posted: false reads that batch on the calling thread (a session too big for the worker's heap). */
@@ -221,10 +223,8 @@ export async function* readAhead<T, R>(
   let front = 0;
   let back = batches.length;
   const posted: { batch: T; result: Promise<R>; settled: boolean }[] = [];
-  // keep said no: nothing more is posted, and the worker goes once what it holds is in.
-  let draining = false;
   const fill = () => {
-    while (pool && !draining && posted.length < depth && front < back) {
+    while (pool && posted.length < depth && front < back) {
       const batch = batches[front];
       if (batch === undefined || ahead.onWorker?.(batch) === false) return;
       front++;
@@ -236,6 +236,14 @@ export async function* readAhead<T, R>(
       posted.push(job);
     }
   };
+  // keep said no: the worker goes at once, its heap with it; a batch it
+  // still held fails silently (`there` tells only the pool in use) and is read here.
+  const keepWorker = () => {
+    if (pool && ahead.keep?.() === false) {
+      pool = undefined;
+      letGo(ahead.module);
+    }
+  };
   // Held until the last batch (or the caller stops early): releasePools leaves it alone.
   const release = pool ? hold(pool) : () => {};
   try {
@@ -245,18 +253,15 @@ export async function* readAhead<T, R>(
       if (next && (next.settled || !ahead.share || front >= back)) {
         const result = await next.result;
         posted.shift();
-        if (pool && !draining && ahead.keep?.() === false) draining = true;
-        if (pool && draining && posted.length === 0) {
-          pool = undefined;
-          letGo(ahead.module);
-        }
+        keepWorker();
         fill();
         yield { batch: next.batch, result };
       } else if (front < back) {
         // The worker is behind (sharing), kept off this batch, or gone: read one here.
+        if (next) keepWorker();
         const first = batches[front];
         const mustHere = first !== undefined && ahead.onWorker?.(first) === false;
-        const batch = next && !mustHere ? batches[--back] : batches[front++];
+        const batch = pool && next && !mustHere ? batches[--back] : batches[front++];
         if (batch === undefined) break;
         fill();
         // Let other work in (an MCP server's requests) between batches.

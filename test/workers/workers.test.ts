@@ -252,12 +252,13 @@ describe("readAhead", () => {
     expect(failures).toEqual([]);
   });
 
-  it("shares: keep saying no lets the worker go once its batches are in, silently", async () => {
+  it("shares: keep saying no lets the worker go at once, silently, and what it held is read here", async () => {
     const { ahead, failures, here } = reading("ok", { share: true, keep: () => false });
     const out = await all(ahead);
     expect(eachOnce(out)).toBe(true);
-    // At most the two batches posted before the first answer were read there.
-    expect(here.length).toBeGreaterThanOrEqual(4);
+    // Asked before the caller's first read beside the worker, before any answer: every batch here.
+    expect(here).toHaveLength(6);
+    expect(out.every((o) => o.result.every((r) => !r.worker))).toBe(true);
     expect(failures).toEqual([]);
   });
 
