@@ -29,7 +29,7 @@ export interface TextTodo {
 }
 
 /** A chunk ready to write: its text (for FTS5), and its stored body deflated where that pays (`packedBody`). */
-export interface ReadChunk extends Chunk {
+interface ReadChunk extends Chunk {
   packed?: Uint8Array;
 }
 
