@@ -53,7 +53,7 @@ import type {
 } from "./read.js";
 import * as read from "./read.js";
 import { isTextReads, readText, type TextRead, type TextTodo } from "./read-text.js";
-import { batchesByBytes, oversized } from "./text-batches.js";
+import { batchesByBytes, oversized, TEXT_SHARE_RSS } from "./text-batches.js";
 import type { TextJob } from "./text-worker.js";
 import { textWriter } from "./write-text.js";
 
@@ -118,17 +118,6 @@ const TEXT_WORKER_RSS = 176 * 1024 * 1024;
  * larger than a batch's TEXT_BATCH_BYTES is read on the calling thread (`oversized`).
  */
 const TEXT_WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
-/**
- * The calling thread also reads batches beside the worker (`readAhead`'s
- * `share`) only when the build starts under this RSS: its own reading heap
- * then sits beside the worker's. bench/scale's 20,000 sessions start at
- * about 153 MB, where the worker is let go at its budget within the first
- * batch anyway, and their first `query` peaked at 264 to 303 MB sharing
- * (7 runs, load average 7 to 18) against 252 to 277 MB not (5 runs; main
- * 235 to 264 MB, 4 runs); bench/index's and bench/scale's 1,000-session
- * stores start near 80 MB.
- */
-const TEXT_SHARE_RSS = 128 * 1024 * 1024;
 /** A text worker silent this long on one batch is given up (the calling thread does the rest). */
 const TEXT_STALL_MS = 120_000;
 /** The text worker module, beside this one (`.ts` when run from source). */
@@ -528,8 +517,7 @@ export class SessionIndex {
         keep: () => process.memoryUsage.rss() < TEXT_WORKER_RSS,
         onWorker: (rows) => !oversized(rows),
         resourceLimits: TEXT_WORKER_HEAP,
-        // Writing a batch takes less than reading one: the calling thread reads too.
-        share: process.memoryUsage.rss() < TEXT_SHARE_RSS,
+        share: process.memoryUsage.rss() < TEXT_SHARE_RSS, // the calling thread reads too
       });
       let indexed = 0;
       for await (const { batch: rows, result: reads } of reading) {
