@@ -155,9 +155,11 @@ export interface ReadAhead<T, R> {
   /** Told once, in one line, when the worker fails; the calling thread then does the rest. */
   onFailure?: (why: string) => void;
   /**
-   * Asked before each batch is posted: false lets the worker thread go (its
-   * heap with it) and the calling thread does the rest, as after a failure
-   * but silently (a memory budget: see session-index.ts).
+   * Asked after each of the worker's results, and before the caller reads
+   * a batch beside it (`share`): false lets the worker thread go at once
+   * (its heap with it) and the calling thread does the rest, batches the
+   * worker still held included, as after a failure but silently (a memory
+   * budget: see session-index.ts).
    */
   keep?: () => boolean;
   /** Asked before a batch is posted: false reads that batch on the calling thread (a session too big for the worker's heap). */
@@ -168,14 +170,24 @@ export interface ReadAhead<T, R> {
    * what one batch holds.
    */
   resourceLimits?: { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number };
+  /**
+   * The caller reads batches too while the worker is behind, so results
+   * come out of order (each batch once): for a caller whose own work per
+   * batch is less than the worker's.
+   */
+  share?: boolean;
 }
 
 /**
- * Each batch with its result, in order, each read on one worker thread
- * while the caller handles the one before: the next batch is posted to the
- * worker before a result is yielded, so whatever the caller does with it
- * (synchronously) runs beside the worker. A failed or stalled worker, or a
- * worker module that is not there, leaves the rest to the calling thread.
+ * Each batch with its result, each read on one worker thread while the
+ * caller handles the one before: the next batch is posted to the worker
+ * before a result is yielded, so whatever the caller does with it
+ * (synchronously) runs beside the worker. In order, unless `share`: then
+ * the worker has two batches posted at a time, and whenever its next
+ * result is not in yet the caller reads a batch itself, from the far end,
+ * so both threads read while any batch is left. A failed or stalled
+ * worker, or a worker module that is not there, leaves the rest to the
+ * calling thread.
  */
 export async function* readAhead<T, R>(
   ahead: ReadAhead<T, R>,
@@ -186,47 +198,78 @@ export async function* readAhead<T, R>(
       ? await poolFor(ahead.module, 1, ahead.resourceLimits)
       : undefined;
   const there = async (batch: T): Promise<R> => {
-    if (pool) {
+    const used = pool;
+    if (used) {
       let why = "it answered with something else";
       try {
         // Posted now, before the first await: the caller's next work overlaps it.
-        const value: unknown = await pool.run(ahead.job(batch), {
+        const value: unknown = await used.run(ahead.job(batch), {
           signal: AbortSignal.timeout(ahead.stallMs),
         });
         if (ahead.accept(value, batch)) return value;
       } catch (error) {
         why = failure(error);
       }
-      pool = undefined;
-      ahead.onFailure?.(why);
+      // Told once: a second batch posted to the same worker may fail with it.
+      if (pool === used) {
+        pool = undefined;
+        ahead.onFailure?.(why);
+      }
     }
     return ahead.here(batch);
   };
-  const post = (batch: T | undefined) =>
-    batch === undefined || !pool || ahead.onWorker?.(batch) === false ? undefined : there(batch);
+  const depth = ahead.share ? 2 : 1;
+  /** Batches front..back-1 are not taken yet: the worker takes from the front, a sharing caller from the back. */
+  let front = 0;
+  let back = batches.length;
+  const posted: { batch: T; result: Promise<R>; settled: boolean }[] = [];
+  const fill = () => {
+    while (pool && posted.length < depth && front < back) {
+      const batch = batches[front];
+      if (batch === undefined || ahead.onWorker?.(batch) === false) return;
+      front++;
+      const job = { batch, result: there(batch), settled: false };
+      const settle = () => {
+        job.settled = true;
+      };
+      job.result.then(settle, settle);
+      posted.push(job);
+    }
+  };
+  // keep said no: the worker goes at once, its heap with it; a batch it
+  // still held fails silently (`there` tells only the pool in use) and is read here.
+  const keepWorker = () => {
+    if (pool && ahead.keep?.() === false) {
+      pool = undefined;
+      letGo(ahead.module);
+    }
+  };
   // Held until the last batch (or the caller stops early): releasePools leaves it alone.
   const release = pool ? hold(pool) : () => {};
-  let next = post(batches[0]);
   try {
-    for (const [k, batch] of batches.entries()) {
-      if (next) {
-        const result = await next;
-        if (pool && ahead.keep?.() === false) {
-          pool = undefined;
-          letGo(ahead.module);
-        }
-        next = post(batches[k + 1]);
-        yield { batch, result };
-      } else if (pool) {
-        // A batch kept off the worker: read here, then the worker takes the next.
-        const result = ahead.here(batch);
-        next = post(batches[k + 1]);
-        yield { batch, result };
-      } else {
+    for (let k = 0; ; k++) {
+      fill();
+      const next = posted[0];
+      if (next && (next.settled || !ahead.share || front >= back)) {
+        const result = await next.result;
+        posted.shift();
+        keepWorker();
+        fill();
+        yield { batch: next.batch, result };
+      } else if (front < back) {
+        // The worker is behind (sharing), kept off this batch, or gone: read one here.
+        if (next) keepWorker();
+        const first = batches[front];
+        const mustHere = first !== undefined && ahead.onWorker?.(first) === false;
+        const batch = pool && next && !mustHere ? batches[--back] : batches[front++];
+        if (batch === undefined) break;
+        fill();
         // Let other work in (an MCP server's requests) between batches.
-        if (k > 0) await nextTurn();
+        if (!pool && posted.length === 0 && k > 0) await nextTurn();
         yield { batch, result: ahead.here(batch) };
-      }
+        // Let the worker's reply land before asking whether it is in.
+        if (posted.length > 0) await nextTurn();
+      } else break;
     }
   } finally {
     release();

@@ -7,6 +7,7 @@
 import { describeCause, TxcriptError } from "../errors.js";
 import type { Local } from "../local.js";
 import type { HarnessId } from "../transcript.js";
+import { packedBody } from "./schema.js";
 import {
   type Chunk,
   chunksOf,
@@ -27,10 +28,23 @@ export interface TextTodo {
   bytes: number;
 }
 
+/** A chunk ready to write: its text (for FTS5), and its stored body deflated where that pays (`packedBody`). */
+interface ReadChunk extends Chunk {
+  packed?: Uint8Array;
+}
+
 /** What a session gives the index, or why it could not be read. */
 export type TextRead =
-  | { chunks: Chunk[]; usage: UsageTotals; rows: UsageRow[] }
+  | { chunks: ReadChunk[]; usage: UsageTotals; rows: UsageRow[] }
   | { error: string };
+
+/** `chunks` with their bodies deflated where that pays: on the reading thread, so the writing one only inserts. */
+function packed(chunks: Chunk[]): ReadChunk[] {
+  return chunks.map((c) => {
+    const bytes = packedBody(c.body);
+    return bytes === undefined ? c : { ...c, packed: bytes };
+  });
+}
 
 export function readText(local: Local, todo: TextTodo): TextRead {
   try {
@@ -38,7 +52,7 @@ export function readText(local: Local, todo: TextTodo): TextRead {
     // its path, which the index has (and which cost a tenth of the load).
     const transcript = local.commonStore(todo.harness).load(todo.id);
     return {
-      chunks: chunksOf(transcript, todo.updated_ms),
+      chunks: packed(chunksOf(transcript, todo.updated_ms)),
       usage: usageOf(transcript),
       rows: usageRowsOf(transcript, todo.updated_ms),
     };

@@ -41,16 +41,22 @@ function windowFor(bytes: number): { windowBits: number; memLevel: number } {
   return { windowBits, memLevel: Math.min(8, Math.max(1, windowBits - 7)) };
 }
 
-/** A chunk's body as stored: deflated where that saves a tenth or more, else the text itself. */
-export function storedBody(text: string): string | Buffer {
-  if (text.length < PACK_FROM) return text;
+/**
+ * A chunk's body deflated, where that saves a tenth or more; undefined
+ * where the text is stored as it is. Done where the session is read (the
+ * text worker, read-text.ts), so the thread that writes the index only
+ * inserts. The bytes are a copy of their own: a slice of zlib's output
+ * buffer would carry the whole buffer through a worker's reply.
+ */
+export function packedBody(text: string): Uint8Array | undefined {
+  if (text.length < PACK_FROM) return undefined;
   const raw = Buffer.from(text, "utf8");
   // Level 1: most of the saving at a fraction of the time (the build writes every body).
   const packed = zlib().deflateRawSync(raw, { level: 1, ...windowFor(raw.length) });
-  return packed.length <= raw.length * 0.9 ? packed : text;
+  return packed.length <= raw.length * 0.9 ? new Uint8Array(packed) : undefined;
 }
 
-/** A stored body (`storedBody`) as text. */
+/** A stored body (`packedBody`, else the text) as text. */
 function bodyText(stored: unknown): string | null {
   if (typeof stored === "string") return stored;
   if (Buffer.isBuffer(stored)) return zlib().inflateRawSync(stored).toString("utf8");
@@ -112,7 +118,7 @@ CREATE INDEX entries_fingerprint ON entries (store, path, fingerprint);
 -- insert trigger: a trigger made indexing about 1.6x slower (bench/index).
 -- Deletes, cascades from entries included, leave it by the trigger below.
 -- A body is TEXT, or its UTF-8 deflated (raw) as a BLOB where that is
--- smaller (storedBody): the stored text was 84% of the index
+-- smaller (packedBody): the stored text was 84% of the index
 -- (bench/index-size). The full-text index reads bodies through chunk_text,
 -- which inflates them with a function every connection to the index
 -- registers (addTextFunction).

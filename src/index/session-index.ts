@@ -53,7 +53,7 @@ import type {
 } from "./read.js";
 import * as read from "./read.js";
 import { isTextReads, readText, type TextRead, type TextTodo } from "./read-text.js";
-import { batchesByBytes, oversized } from "./text-batches.js";
+import { batchesByBytes, oversized, TEXT_SHARE_RSS } from "./text-batches.js";
 import type { TextJob } from "./text-worker.js";
 import { textWriter } from "./write-text.js";
 
@@ -517,6 +517,7 @@ export class SessionIndex {
         keep: () => process.memoryUsage.rss() < TEXT_WORKER_RSS,
         onWorker: (rows) => !oversized(rows),
         resourceLimits: TEXT_WORKER_HEAP,
+        share: process.memoryUsage.rss() < TEXT_SHARE_RSS, // the calling thread reads too
       });
       let indexed = 0;
       for await (const { batch: rows, result: reads } of reading) {

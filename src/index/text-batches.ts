@@ -3,7 +3,8 @@
  * text worker or the calling thread) and written in one transaction, so
  * what a batch holds at once, its sessions loaded and their chunks, is
  * bounded by the bytes of its sources rather than by a count of sessions
- * whatever their size. Pure.
+ * whatever their size; and when the calling thread reads batches beside
+ * the worker. Pure.
  */
 
 /**
@@ -18,6 +19,18 @@ const TEXT_BATCH_BYTES = 4 * 1024 * 1024;
  * every batch it finished.
  */
 const TEXT_BATCH_SESSIONS = 64;
+
+/**
+ * The calling thread also reads batches beside the worker (`readAhead`'s
+ * `share`) only when the build starts under this RSS: its own reading heap
+ * then sits beside the worker's. bench/scale's 20,000 sessions start at
+ * about 153 MB, where the worker is let go at its budget within the first
+ * batch anyway, and their first `query` peaked at 264 to 303 MB sharing
+ * (7 runs, load average 7 to 18) against 252 to 277 MB not (5 runs; main
+ * 235 to 264 MB, 4 runs); bench/index's and bench/scale's 1,000-session
+ * stores start near 80 MB.
+ */
+export const TEXT_SHARE_RSS = 128 * 1024 * 1024;
 
 /** `items` in order, cut where a batch would pass `maxBytes` (a larger item alone) or `maxCount`. */
 export function batchesByBytes<T extends { bytes: number }>(

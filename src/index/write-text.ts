@@ -1,6 +1,6 @@
 /**
  * Writing one batch of sessions' text into the index: each session's
- * searchable chunks (stored deflated, entered into FTS5 here rather than
+ * searchable chunks (stored deflated where the reader packed them, entered into FTS5 here rather than
  * by trigger) and usage rows replace its old ones, and its entry records
  * the text's fingerprint, error and token totals. A session whose files
  * changed since it was read is left for the next refresh.
@@ -8,7 +8,6 @@
 
 import type { Db } from "../sqlite.js";
 import type { TextRead, TextTodo } from "./read-text.js";
-import { storedBody } from "./schema.js";
 
 /** The statements prepared once; the returned function writes one batch (run it in a transaction). */
 export function textWriter(
@@ -53,7 +52,7 @@ export function textWriter(
           c.ordinal,
           c.kind,
           c.at,
-          storedBody(c.body),
+          c.packed ?? c.body,
         );
         addText.run(lastInsertRowid, c.body);
       }

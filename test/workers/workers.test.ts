@@ -135,6 +135,7 @@ describe("readAhead", () => {
       module?: URL;
       keep?: () => boolean;
       onWorker?: (batch: number[]) => boolean;
+      share?: boolean;
     } = {},
   ) {
     const started = new SharedArrayBuffer(8);
@@ -155,6 +156,7 @@ describe("readAhead", () => {
       onFailure: (why) => failures.push(why),
       ...(options.keep ? { keep: options.keep } : {}),
       ...(options.onWorker ? { onWorker: options.onWorker } : {}),
+      ...(options.share ? { share: true } : {}),
     });
     return { ahead, failures, here, taken: new Int32Array(started) };
   }
@@ -227,6 +229,57 @@ describe("readAhead", () => {
       }
     }
     expect(seen).toBe(2);
+  });
+
+  /** Every batch once, each with its own results, in whatever order sharing gave them. */
+  const eachOnce = (out: { batch: number[]; result: Doubled[] }[]) =>
+    out.every(({ batch, result }) =>
+      result.every((r, i) => r.index === batch[i] && r.doubled === 2 * (batch[i] ?? -1)),
+    ) &&
+    out
+      .map((o) => o.batch)
+      .sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0))
+      .join() === BATCHES.join();
+
+  it("shares: the caller reads from the far end while the worker's next result is not in", async () => {
+    const { ahead, failures, here } = reading("ok", { share: true });
+    const out = await all(ahead);
+    expect(eachOnce(out)).toBe(true);
+    // The worker's first result cannot be in before a turn of the event loop: the caller takes the last batch.
+    expect(here[0]).toEqual(BATCHES[5]);
+    expect(out.find((o) => o.batch === BATCHES[0])?.result.every((r) => r.worker)).toBe(true);
+    expect(out.filter((o) => o.result.every((r) => r.worker)).length).toBe(6 - here.length);
+    expect(failures).toEqual([]);
+  });
+
+  it("shares: keep saying no lets the worker go at once, silently, and what it held is read here", async () => {
+    const { ahead, failures, here } = reading("ok", { share: true, keep: () => false });
+    const out = await all(ahead);
+    expect(eachOnce(out)).toBe(true);
+    // Asked before the caller's first read beside the worker, before any answer: every batch here.
+    expect(here).toHaveLength(6);
+    expect(out.every((o) => o.result.every((r) => !r.worker))).toBe(true);
+    expect(failures).toEqual([]);
+  });
+
+  it("shares: a batch kept off the worker is read on the calling thread", async () => {
+    const { ahead, failures, here } = reading("ok", {
+      share: true,
+      onWorker: (batch) => batch[0] !== 0,
+    });
+    const out = await all(ahead);
+    expect(eachOnce(out)).toBe(true);
+    expect(here[0]).toEqual(BATCHES[0]);
+    expect(failures).toEqual([]);
+  });
+
+  it("shares: a worker that throws is told once, and every batch is still read", async () => {
+    const { ahead, failures } = reading("throw", { share: true });
+    const out = await all(ahead);
+    expect(eachOnce(out)).toBe(true);
+    expect(out.every((o) => o.result.every((r) => !r.worker))).toBe(true);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/worker failure/);
   });
 
   for (const mode of ["throw", "exit", "hang"] as const) {
