@@ -136,6 +136,8 @@ describe("readAhead", () => {
       keep?: () => boolean;
       onWorker?: (batch: number[]) => boolean;
       share?: boolean;
+      /** Busy this long per batch read on the calling thread, so that a kept worker would win some. */
+      hereMs?: number;
     } = {},
   ) {
     const started = new SharedArrayBuffer(8);
@@ -144,6 +146,7 @@ describe("readAhead", () => {
     const ahead = readAhead<number[], Doubled[]>({
       batches: BATCHES,
       here: (batch) => {
+        if (options.hereMs) spin(options.hereMs);
         here.push(batch);
         return batch.map((index) => ({ index, doubled: index * 2, worker: false }));
       },
@@ -177,6 +180,21 @@ describe("readAhead", () => {
     const out = await all(ahead);
     expect(correct(out)).toBe(true);
     expect(out.every((o) => o.result.every((r) => r.worker))).toBe(true);
+    expect(here).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it("is spared by releasePools while it reads: every batch still comes from its one worker", async () => {
+    const { ahead, failures, here } = reading("ok");
+    const out: { batch: number[]; result: Doubled[] }[] = [];
+    for await (const item of ahead) {
+      out.push(item);
+      // Another store's refresh ending mid-read lets idle pools go, not this one.
+      if (out.length === 1) await releasePools();
+    }
+    expect(correct(out)).toBe(true);
+    expect(out.every((o) => o.result.every((r) => r.worker))).toBe(true);
+    expect(new Set(out.flatMap((o) => o.result.map((r) => r.thread))).size).toBe(1);
     expect(here).toEqual([]);
     expect(failures).toEqual([]);
   });
@@ -253,12 +271,21 @@ describe("readAhead", () => {
   });
 
   it("shares: keep saying no lets the worker go at once, silently, and what it held is read here", async () => {
-    const { ahead, failures, here } = reading("ok", { share: true, keep: () => false });
+    const { ahead, failures, here } = reading("ok", {
+      share: true,
+      keep: () => false,
+      hereMs: 250,
+    });
     const out = await all(ahead);
     expect(eachOnce(out)).toBe(true);
-    // Asked before the caller's first read beside the worker, before any answer: every batch here.
-    expect(here).toHaveLength(6);
-    expect(out.every((o) => o.result.every((r) => !r.worker))).toBe(true);
+    // An answer already in (a warm pool answers fast) is taken, then the worker goes, never
+    // given more than its first two; with keep saying yes and this slow caller it takes a third.
+    const fromWorker = out.filter((o) => o.result.every((r) => r.worker));
+    expect(fromWorker.length).toBeLessThanOrEqual(2);
+    expect(here).toHaveLength(6 - fromWorker.length);
+    expect(
+      out.every((o) => o.result.every((r) => r.worker) || o.result.every((r) => !r.worker)),
+    ).toBe(true);
     expect(failures).toEqual([]);
   });
 
