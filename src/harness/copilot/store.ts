@@ -34,6 +34,7 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { countOf } from "../shared/groups.js";
 import { fileFingerprint } from "../shared/probe.js";
 import {
   readSessionLines,
@@ -62,12 +63,6 @@ function readWorkspace(eventsPath: string): JsonObject | undefined {
   } catch {
     return undefined;
   }
-}
-
-function count(items: Iterable<unknown>): number {
-  let n = 0;
-  for (const _ of items) n++;
-  return n;
 }
 
 /** A session read from its folder: the events file (its lines over its bytes) and its workspace. */
@@ -142,7 +137,7 @@ export class CopilotStore implements Store<CopilotBody> {
           path,
           meta: t.meta,
           updated: updated ?? timestampFromMillis(st.mtimeMs),
-          message_count: count(messageGroups(events)),
+          message_count: countOf(messageGroups(events)),
           fingerprint: { files: [fileStamp(path, st)] },
           lane: "main",
         };

@@ -40,6 +40,7 @@ import {
   type StoreOptions,
   type Transcript,
 } from "../../transcript.js";
+import { countOf } from "../shared/groups.js";
 import { OneRootStore } from "../shared/one-root.js";
 import { fileFingerprint, stampFiles } from "../shared/probe.js";
 import {
@@ -59,12 +60,6 @@ function projectFolder(cwd: string): string {
 }
 
 /** pi's last activity: the latest user or assistant message time (`getLastActivityTime`). */
-function count(items: Iterable<unknown>): number {
-  let n = 0;
-  for (const _ of items) n++;
-  return n;
-}
-
 function lastActivity(entries: Iterable<JsonObject>): Timestamp | undefined {
   let last: Timestamp | undefined;
   for (const e of entries) {
@@ -136,7 +131,7 @@ export class PiStore extends OneRootStore implements Store<PiBody> {
           path,
           meta: t.meta,
           updated: lastActivity(entries) ?? t.meta.timestamp ?? timestampFromMillis(st.mtimeMs),
-          message_count: count(commonEntries(t.body.lines)),
+          message_count: countOf(commonEntries(t.body.lines)),
           fingerprint: { files: [fileStamp(path, st)] },
           lane: "main",
         };

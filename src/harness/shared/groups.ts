@@ -29,3 +29,10 @@ export function* resultGroups<T>(
   }
   if (results !== undefined) yield results;
 }
+
+/** How many groups (or items) an iterable yields, without holding them: a listing's message count. */
+export function countOf(items: Iterable<unknown>): number {
+  let n = 0;
+  for (const _ of items) n++;
+  return n;
+}
