@@ -5,11 +5,13 @@
  * shell's convention for "ended by SIGINT"; a closed stdout ends it quietly
  * with status 0. While a save runs (`uninterrupted`), SIGINT, SIGTERM and
  * SIGHUP are held until it is whole, then reported. Only the CLI installs these.
+ * And the end of a command that is finished when its action returns.
  */
 
 const cleanups = new Set<() => void>();
 let children = 0;
 let holding = 0;
+let finished = false;
 
 /** The signals a save holds back until it is whole. */
 const HELD = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -84,4 +86,26 @@ export async function uninterrupted<T>(
     for (const s of HELD) process.off(s, hold);
     holding--;
   }
+}
+
+/**
+ * Said by a command whose work is over when its action returns, with
+ * nothing left to finish in the background (no server, no archive
+ * connection closing): program.ts then exits at once (`exitIfFinished`).
+ */
+export function finishedWhenDone(): void {
+  finished = true;
+}
+
+/**
+ * Exit with `code` now if the command said it is finished and stdout and
+ * stderr hold nothing unwritten (a pipe on macOS is written in the
+ * background: that one is left to drain, as before). Letting Node wind
+ * down instead waits for the garbage collection V8 started during the
+ * command: a warm `list` of 1,000 agy conversations ran ~50 M more
+ * instructions (9%) at exit, under callgrind, in 3 runs of 4.
+ */
+export function exitIfFinished(code: number): void {
+  if (finished && process.stdout.writableLength === 0 && process.stderr.writableLength === 0)
+    process.exit(code);
 }

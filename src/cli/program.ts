@@ -10,7 +10,7 @@
 
 import type { Command } from "commander";
 import { COMMAND_NAMES, type CommandName, namedCommand } from "./command-word.js";
-import { installInterruptHandlers } from "./interrupt.js";
+import { exitIfFinished, installInterruptHandlers } from "./interrupt.js";
 import { packageVersion } from "./version.js";
 
 interface CommandModule {
@@ -105,6 +105,7 @@ installInterruptHandlers();
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
+    exitIfFinished(code);
   },
   async (error: unknown) => {
     process.exitCode = await reportError(error);

@@ -126,6 +126,28 @@ describe("list from the index", () => {
     expect(loaded(["view", IDS[0] ?? "", "--format", "html"])).toMatch(/crypto/);
   });
 
+  it("a finished list exits at once, its output whole, without waiting for the process to wind down", () => {
+    const m = sample();
+    // A preload leaves a timer running: a process left to end by itself waits for it.
+    const hook = join(m.home, "timer-hook.mjs");
+    writeFileSync(hook, `setTimeout(() => process.stderr.write("wound down\\n"), 3000);`);
+    for (const args of [
+      ["list", "--json"],
+      ["list", "--json"],
+      ["list"],
+      ["list", "--limit", "1"],
+    ]) {
+      const r = run(m, args, { NODE_OPTIONS: `--import=${hook}` });
+      expect(r.status, args.join(" ")).toBe(0);
+      expect(r.stderr, args.join(" ")).toBe("");
+      if (args[1] === "--json") expect(JSON.parse(r.stdout).sessions).toHaveLength(3);
+      else expect(r.stdout.trimEnd().split("\n").length).toBe(args[1] === "--limit" ? 1 : 3);
+    }
+    // Another command that ends by itself still does.
+    const view = run(m, ["view", IDS[0] ?? ""], { NODE_OPTIONS: `--import=${hook}` });
+    expect(view.stderr).toBe("wound down\n");
+  });
+
   it("--no-cache writes no index", () => {
     const m = sample();
     expect(run(m, ["--no-cache", "list"]).status).toBe(0);

@@ -13,7 +13,7 @@ import type { ListRequest } from "../../sessions/sessions.js";
 import type { HarnessId } from "../../transcript.js";
 import { addArchiveOptions } from "../archive.js";
 import { reportSkipped } from "../cache.js";
-import { takeInterrupts } from "../interrupt.js";
+import { finishedWhenDone, takeInterrupts } from "../interrupt.js";
 import { parseHarness, parsePositiveInt, parseSince, parseUntil } from "../options.js";
 import { colorEnabled, jsonChunks, tell, writeChunks } from "../output.js";
 import { withSessions } from "../sessions.js";
@@ -100,5 +100,7 @@ export function register(program: Command): void {
         }
       }
       reportSkipped(listing, options.verbose);
+      // Nothing runs on, but an archive's connection closing (backend.ts).
+      if (command.opts().archive === undefined) finishedWhenDone();
     });
 }
