@@ -54,11 +54,16 @@ function isIterable(value: unknown): value is Iterable<unknown> {
   );
 }
 
+/** How many items of a top-level array `jsonChunks` stringifies in one call. */
+const JSON_BATCH = 128;
+
 /**
  * `JSON.stringify(doc, null, 2)` and a newline, the same text, in pieces:
- * each item of a top-level array (given as any iterable, made as it is
- * written) is stringified on its own, so a 20,000-session listing is never
- * one string (bench/scale: the warm `list --json`'s peak RSS).
+ * the items of a top-level array (given as any iterable, made as it is
+ * written) are stringified a batch at a time, so a 20,000-session listing
+ * is never one string (bench/scale: the warm `list --json`'s peak RSS). A
+ * batch is stringified inside `{key: batch}`, which puts its items at the
+ * depth they have in the document, and cut out of that: no re-indenting.
  */
 export function* jsonChunks(doc: Readonly<Record<string, unknown>>): Generator<string> {
   const indent = (text: string, by: string) => text.replaceAll("\n", `\n${by}`);
@@ -66,13 +71,23 @@ export function* jsonChunks(doc: Readonly<Record<string, unknown>>): Generator<s
   for (const [key, value] of Object.entries(doc)) {
     const head = `${open}\n  ${JSON.stringify(key)}: `;
     if (isIterable(value)) {
-      let sep = `${head}[`;
+      // `{\n  "key": [\n` before the items and `\n  ]\n}` after them.
+      const cut = [head.length - open.length + 3, 6] as const;
+      let sep = `${head}[\n`;
+      let batch: unknown[] = [];
+      const items = function* () {
+        // An item JSON.stringify cannot write (undefined, a function) is null in an array.
+        const text = JSON.stringify({ [key]: batch }, null, 2);
+        yield `${sep}${text.slice(cut[0], -cut[1])}`;
+        sep = ",\n";
+        batch = [];
+      };
       for (const item of value) {
-        // As JSON.stringify writes an item it cannot (undefined, a function) in an array.
-        yield `${sep}\n    ${indent(JSON.stringify(item, null, 2) ?? "null", "    ")}`;
-        sep = ",";
+        batch.push(item);
+        if (batch.length === JSON_BATCH) yield* items();
       }
-      yield sep === "," ? "\n  ]" : `${sep}]`;
+      if (batch.length > 0) yield* items();
+      yield sep === ",\n" ? "\n  ]" : `${head}[]`;
     } else {
       const text = JSON.stringify(value, null, 2);
       if (text === undefined) continue; // left out, as JSON.stringify leaves it out

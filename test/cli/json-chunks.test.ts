@@ -1,6 +1,6 @@
 /**
  * `jsonChunks` (src/cli/output.ts), which `list --json` writes record by
- * record so that a large listing is never one string: its pieces joined are
+ * batch of records so that a large listing is never one string: its pieces joined are
  * exactly `JSON.stringify(doc, null, 2)` and a newline, whether a top-level
  * array is given whole or as an iterable made while it is written.
  */
@@ -32,6 +32,18 @@ describe("jsonChunks", () => {
         expect(joined({ version: 1, sessions: lazily(sessions), skipped })).toBe(expected(doc));
       }),
     );
+  });
+
+  it("writes a long iterable, stringified a batch at a time, as the array it yields", () => {
+    for (const n of [127, 128, 129, 256, 300]) {
+      const items = Array.from({ length: n }, (_, i) =>
+        i % 7 === 0 ? undefined : { i, text: `line ${i}\nnext`, nested: [i, { deep: [] }] },
+      );
+      const doc = { version: 1, sessions: items, skipped: [] };
+      expect(joined({ version: 1, sessions: lazily(items), skipped: lazily([]) })).toBe(
+        expected(doc),
+      );
+    }
   });
 
   it("leaves out what JSON.stringify leaves out, and writes null for it in an array", () => {
