@@ -299,14 +299,20 @@ const IDLE_EXIT_MS = 20_000;
 
 const pools = new Map<string, Tinypool>();
 
-/** `flags` less `--input-type=X` and `--input-type X`. */
-function withoutInputType(flags: readonly string[]): string[] {
-  return flags.filter(
-    (flag, i) =>
-      flag !== "--input-type" &&
-      !flag.startsWith("--input-type=") &&
-      flags[i - 1] !== "--input-type",
-  );
+/**
+ * The worker's Node flags. By default a worker inherits the host's, V8's
+ * flags included (`node --max-old-space-size=4096 txcript list`): Node
+ * refuses V8 flags in an explicit `execArgv` (they hold for the whole
+ * process anyway), and a worker that fails to start loses its chunk. The
+ * exception is `--input-type`, which a worker refuses to inherit: a host
+ * started as `node --input-type=module -e …` gets the rest of its flags
+ * passed explicitly, which still fails if V8 flags are among them.
+ */
+function workerExecArgv(flags: readonly string[]): { execArgv?: string[] } {
+  const isInputType = (flag: string, i: number) =>
+    flag === "--input-type" || flag.startsWith("--input-type=") || flags[i - 1] === "--input-type";
+  if (!flags.some(isInputType)) return {};
+  return { execArgv: flags.filter((flag, i) => !isInputType(flag, i)) };
 }
 
 /** End the pool of a worker module now (its threads and their heaps), if there is one. */
@@ -365,9 +371,7 @@ async function poolFor(
     maxThreads: threads,
     idleTimeout: IDLE_EXIT_MS,
     isolateWorkers: false,
-    // Workers inherit the parent's flags, and Node refuses --input-type in a
-    // worker: a host started as `node --input-type=module -e …` would lose every worker.
-    execArgv: withoutInputType(process.execArgv),
+    ...workerExecArgv(process.execArgv),
     ...(resourceLimits ? { resourceLimits } : {}),
   });
   if (existing) void existing.destroy();

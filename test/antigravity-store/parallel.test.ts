@@ -174,6 +174,31 @@ it("discovers on workers in a host started with --input-type=module (flags worke
   }
 });
 
+it("the built CLI started with V8 flags lists every conversation (workers inherit the flags, none lost)", () => {
+  // Node refuses V8 flags in a worker's explicit execArgv: passing the
+  // host's on failed every worker, and each lost its first chunk (8
+  // conversations skipped as "not read").
+  const root = tempDir();
+  const good = fillStore(root, PARALLEL_DISCOVERY_FROM + 6, 4).map((p) => basename(p, ".db"));
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: root,
+    TXCRIPT_ANTIGRAVITY_ROOT: root,
+    TXCRIPT_CACHE: join(tempDir(), "cache"),
+  };
+  for (const flags of [["--max-old-space-size=512"], ["--stack-size=900", "--no-warnings"]]) {
+    const r = spawnSync(process.execPath, [...flags, BIN, "--no-cache", "list", "--json"], {
+      env,
+      encoding: "utf8",
+    });
+    expect(r.stderr, flags.join(" ")).toBe("");
+    expect(r.status).toBe(0);
+    const listed = JSON.parse(r.stdout) as { sessions: { id: string }[]; skipped?: unknown[] };
+    expect(listed.skipped ?? []).toEqual([]);
+    expect(listed.sessions.map((s) => s.id).sort()).toEqual([...good].sort());
+  }
+});
+
 it("the built CLI discovers a store big enough for workers, with and without the index", () => {
   // The bundle must still find the worker pool's own files (a bundled
   // tinypool looked for them beside the bundle and failed).
