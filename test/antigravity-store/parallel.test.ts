@@ -81,7 +81,7 @@ it("gives worker-read results equal to the calling thread's, bad files and -wal 
 
   // The calling thread dawdles, so the workers read most.
   let onCaller = 0;
-  const parallel = await runShared<DiscoverJob, CandidateResult>({
+  const parallel = await runShared<DiscoverJob, CandidateResult, Candidate>({
     count: candidates.length,
     run: (i) => {
       onCaller++;
@@ -89,7 +89,8 @@ it("gives worker-read results equal to the calling thread's, bad files and -wal 
       return discoverCandidate(candidates[i]!, 500);
     },
     module: WORKER,
-    data: { candidates, busyTimeoutMs: 500 },
+    data: { busyTimeoutMs: 500 },
+    item: (i) => candidates[i]!,
     threads: 2,
     chunkSize: 2,
     lost: () => {
