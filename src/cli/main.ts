@@ -18,6 +18,7 @@
 
 import {
   closeSync,
+  existsSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -47,8 +48,18 @@ const HASH_LINE = /\n\/\/# txcript-bundle ([0-9a-f]{16,64})\n?$/;
  * larger budget only delays optimizing: a long list (a cold one, 20,000
  * sessions) still gets it, a little later. Measured, not disabled
  * (`--max-opt` cannot be lifted once set): docs/architecture.md.
+ *
+ * Set only when there is an index to refresh: a V8 flag changed at run
+ * time makes every Node built-in module loaded after it compile from
+ * source, missing the code cache Node embeds for them (set back to its
+ * default, they hit it again). A cold list loads 37 more of them
+ * (tinypool's crypto, child_process, assert...) and each discovery worker
+ * all of its own: 182 M instructions a worker. A cold list gains nothing
+ * from the budget.
  */
-const LIST_INTERRUPT_BUDGET = 500_000;
+const LIST_INTERRUPT_BUDGET = `--interrupt-budget=${500_000}`;
+/** The index's file in the cache folder (src/index/open.ts; not imported, it loads SQLite). */
+const INDEX_FILE = "index.db";
 /** The folder under the cache folder that holds code caches. */
 const CODE_CACHE_FOLDER = "code-cache";
 
@@ -60,13 +71,10 @@ interface Bundle {
 }
 
 /**
- * The code cache file of `bundle` (hashed `hash`) for this Node: under
- * `--cache DIR`, else the cache folder txcript's index uses; undefined
- * under `--no-cache`. Named `<bundle>.<hash>.<node version>-<arch>.bin`:
- * V8 refuses another version's cache anyway, and the name keeps two
- * Nodes' from evicting each other.
+ * The cache folder txcript's index uses: `--cache DIR`, else the default;
+ * undefined under `--no-cache`.
  */
-function codeCacheFile(args: readonly string[], env: Env, name: string, hash: string) {
+function cacheFolder(args: readonly string[], env: Env): string | undefined {
   let dir: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -75,8 +83,17 @@ function codeCacheFile(args: readonly string[], env: Env, name: string, hash: st
     if (a === "--cache") dir = args[i + 1];
     else if (a?.startsWith("--cache=")) dir = a.slice("--cache=".length);
   }
-  const file = `${name}.${hash}.${process.version}-${process.arch}.bin`;
-  return join(resolve(dir ?? cacheDir(env)), CODE_CACHE_FOLDER, file);
+  return resolve(dir ?? cacheDir(env));
+}
+
+/**
+ * The code cache file of `bundle` (hashed `hash`) for this Node, in the
+ * cache folder. Named `<bundle>.<hash>.<node version>-<arch>.bin`: V8
+ * refuses another version's cache anyway, and the name keeps two Nodes'
+ * from evicting each other.
+ */
+function codeCacheFile(folder: string, name: string, hash: string): string {
+  return join(folder, CODE_CACHE_FOLDER, `${name}.${hash}.${process.version}-${process.arch}.bin`);
 }
 
 /**
@@ -85,10 +102,19 @@ function codeCacheFile(args: readonly string[], env: Env, name: string, hash: st
  * one; the same bundle's caches from other builds are removed. Any
  * failure leaves things as they were: the cache is an optimization.
  */
-function writeCodeCache(script: Script, file: string, name: string, hash: string): void {
+function writeCodeCache(
+  script: Script,
+  file: string,
+  name: string,
+  hash: string,
+  flags: readonly string[],
+): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    setFlagsFromString("--verify-snapshot-checksum");
+    // Under the flags the next command reads it under: Node 20's V8 takes a
+    // cache whatever flags were set at run time, but a V8 that checks them
+    // would otherwise refuse a cold list's cache to every warm one.
+    for (const flag of [...flags, "--verify-snapshot-checksum"]) setFlagsFromString(flag);
     // Only beside txcript's own index: a folder txcript has not made, or
     // one holding another program's index.db, is left as it is.
     if (!isTxcriptIndex(join(dirname(dirname(file)), "index.db"))) return;
@@ -134,17 +160,27 @@ function readOrUndefined(file: string): Buffer | undefined {
   }
 }
 
+/** How `runBundle` uses the code cache in the cache folder. */
+interface CacheUse {
+  /** The cache folder; undefined: no code cache. */
+  folder: string | undefined;
+  /** Whether to compile from the cache: only when the V8 flags it is made under are set. */
+  read: boolean;
+  /** The V8 flags the cache is made under. */
+  flags: readonly string[];
+}
+
 /** Run `bundle`; false if it did not compile to the function it should. */
-function runBundle(bundle: Bundle): boolean {
+function runBundle(bundle: Bundle, cache: CacheUse): boolean {
   const hash = HASH_LINE.exec(bundle.source)?.[1];
-  const file = hash && codeCacheFile(process.argv.slice(2), process.env, bundle.name, hash);
-  const cachedData = file ? readOrUndefined(file) : undefined;
+  const file = hash && cache.folder !== undefined && codeCacheFile(cache.folder, bundle.name, hash);
+  const cachedData = file && cache.read ? readOrUndefined(file) : undefined;
   // V8 checks a cache's version, flags and source length, but its checksum
   // only under this flag (off in release builds): a cache with a flipped
   // byte is otherwise run (test/cli/code-cache.test.ts saw V8 stop with a
   // fatal error). Worker threads would pay for it too, so it is on only
   // while a cache is read or made.
-  if (file) setFlagsFromString("--verify-snapshot-checksum");
+  if (cachedData) setFlagsFromString("--verify-snapshot-checksum");
   // The CommonJS wrapper, on the bundle's first line, so its line numbers
   // hold, and one more parameter: a script compiled by vm cannot `import()`
   // (Node 20 wants --experimental-vm-modules, or warns), so the bundle's
@@ -154,10 +190,10 @@ function runBundle(bundle: Bundle): boolean {
     `(function (exports, require, module, __filename, __dirname, __txcriptImport) {${bundle.source}\n})`,
     { filename: bundle.path, ...(cachedData ? { cachedData } : {}) },
   );
-  if (file) setFlagsFromString("--no-verify-snapshot-checksum");
+  if (cachedData) setFlagsFromString("--no-verify-snapshot-checksum");
   // Made at exit, so it holds every function this command compiled.
   if (hash && file && (cachedData === undefined || script.cachedDataRejected === true))
-    process.once("exit", () => writeCodeCache(script, file, bundle.name, hash));
+    process.once("exit", () => writeCodeCache(script, file, bundle.name, hash, cache.flags));
   const wrapper: unknown = script.runInThisContext();
   if (typeof wrapper !== "function") return false;
   const module = { exports: {} };
@@ -183,9 +219,19 @@ function readBundle(name: string): Bundle | undefined {
   }
 }
 
-const isList = namedCommand(process.argv.slice(2)) === "list";
-// Set before the bundle is compiled, and left set: V8 keys a code cache by
-// its flags, and the cache is made at exit.
-if (isList) setFlagsFromString(`--interrupt-budget=${LIST_INTERRUPT_BUDGET}`);
+const args = process.argv.slice(2);
+const isList = namedCommand(args) === "list";
+const folder = cacheFolder(args, process.env);
+// The budget for a list with an index to refresh (one stat), set before
+// the bundle is compiled and left set. A list without one (the first, or
+// under --no-cache) keeps V8's flags, and so compiles without the cache,
+// which is made under the budget.
+const warm = folder !== undefined && existsSync(join(folder, INDEX_FILE));
+if (isList && warm) setFlagsFromString(LIST_INTERRUPT_BUDGET);
 const bundle = (isList ? readBundle("txcript-list") : undefined) ?? readBundle("txcript");
-if (bundle === undefined || !runBundle(bundle)) await import("./program.js");
+const cache: CacheUse = {
+  folder,
+  read: !isList || warm,
+  flags: isList ? [LIST_INTERRUPT_BUDGET] : [],
+};
+if (bundle === undefined || !runBundle(bundle, cache)) await import("./program.js");

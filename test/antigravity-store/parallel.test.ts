@@ -81,7 +81,7 @@ it("gives worker-read results equal to the calling thread's, bad files and -wal 
 
   // The calling thread dawdles, so the workers read most.
   let onCaller = 0;
-  const parallel = await runShared<DiscoverJob, CandidateResult>({
+  const parallel = await runShared<DiscoverJob, CandidateResult, Candidate>({
     count: candidates.length,
     run: (i) => {
       onCaller++;
@@ -89,7 +89,8 @@ it("gives worker-read results equal to the calling thread's, bad files and -wal 
       return discoverCandidate(candidates[i]!, 500);
     },
     module: WORKER,
-    data: { candidates, busyTimeoutMs: 500 },
+    data: { busyTimeoutMs: 500 },
+    item: (i) => candidates[i]!,
     threads: 2,
     chunkSize: 2,
     lost: () => {
@@ -171,6 +172,31 @@ it("discovers on workers in a host started with --input-type=module (flags worke
     const r = spawnSync(process.execPath, [...flag, "-e", code], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe(String(good.length));
+  }
+});
+
+it("the built CLI started with V8 flags lists every conversation (workers inherit the flags, none lost)", () => {
+  // Node refuses V8 flags in a worker's explicit execArgv: passing the
+  // host's on failed every worker, and each lost its first chunk (8
+  // conversations skipped as "not read").
+  const root = tempDir();
+  const good = fillStore(root, PARALLEL_DISCOVERY_FROM + 6, 4).map((p) => basename(p, ".db"));
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: root,
+    TXCRIPT_ANTIGRAVITY_ROOT: root,
+    TXCRIPT_CACHE: join(tempDir(), "cache"),
+  };
+  for (const flags of [["--max-old-space-size=512"], ["--stack-size=900", "--no-warnings"]]) {
+    const r = spawnSync(process.execPath, [...flags, BIN, "--no-cache", "list", "--json"], {
+      env,
+      encoding: "utf8",
+    });
+    expect(r.stderr, flags.join(" ")).toBe("");
+    expect(r.status).toBe(0);
+    const listed = JSON.parse(r.stdout) as { sessions: { id: string }[]; skipped?: unknown[] };
+    expect(listed.skipped ?? []).toEqual([]);
+    expect(listed.sessions.map((s) => s.id).sort()).toEqual([...good].sort());
   }
 });
 

@@ -20,9 +20,11 @@ export interface Doubled {
   worker: boolean;
   /** The thread that doubled it. */
   thread?: number;
+  /** The item's own data, as the worker received it with its chunk. */
+  item?: unknown;
 }
 
-export default function double({ indexes, data }: WorkerChunk<TestJob>): Doubled[] {
+export default function double({ indexes, data, items }: WorkerChunk<TestJob, unknown>): Doubled[] {
   const started = new Int32Array(data.started);
   Atomics.store(started, 0, 1);
   Atomics.notify(started, 0);
@@ -45,5 +47,11 @@ export default function double({ indexes, data }: WorkerChunk<TestJob>): Doubled
     default:
       data.mode satisfies never;
   }
-  return indexes.map((index) => ({ index, doubled: index * 2, worker: true, thread: threadId }));
+  return indexes.map((index, k) => ({
+    index,
+    doubled: index * 2,
+    worker: true,
+    thread: threadId,
+    ...(k < items.length ? { item: items[k] } : {}),
+  }));
 }

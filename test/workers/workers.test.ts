@@ -67,6 +67,27 @@ describe("runShared", () => {
     expect([...after].some((t) => first.has(t))).toBe(false); // a new thread: the old one ended
   });
 
+  it("sends each chunk its own items' data (item), in index order", async () => {
+    const started = new SharedArrayBuffer(4);
+    const results = await runShared<TestJob, Result, string>({
+      count: 200,
+      run: (index) => {
+        spin(5);
+        return { index, doubled: index * 2, worker: false };
+      },
+      module: MODULE,
+      data: { mode: "ok", started },
+      item: (index) => `item ${index}`,
+      threads: 1,
+      chunkSize: 4,
+      lost: (index, why) => ({ lost: index, why }),
+      stallMs: 60_000,
+    });
+    const fromWorker = results.filter((r) => "doubled" in r && r.worker);
+    expect(fromWorker.length).toBeGreaterThan(0);
+    for (const r of fromWorker) if ("doubled" in r) expect(r.item).toBe(`item ${r.index}`);
+  });
+
   it("runs everything on the calling thread with no threads asked for", async () => {
     const progress: number[] = [];
     const results = await runShared({
@@ -151,7 +172,7 @@ describe("readAhead", () => {
         return batch.map((index) => ({ index, doubled: index * 2, worker: false }));
       },
       module: options.module ?? MODULE,
-      job: (batch) => ({ indexes: batch, data: { mode, started } }),
+      job: (batch) => ({ indexes: batch, data: { mode, started }, items: [] }),
       accept: (value, batch): value is Doubled[] =>
         Array.isArray(value) && value.length === batch.length,
       worker: options.worker ?? true,

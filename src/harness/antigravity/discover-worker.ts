@@ -5,14 +5,16 @@
  */
 
 import type { WorkerChunk } from "../../workers.js";
-import { type CandidateResult, type DiscoverJob, discoverCandidate } from "./store-discover.js";
+import {
+  type Candidate,
+  type CandidateResult,
+  type DiscoverJob,
+  discoverCandidate,
+} from "./store-discover.js";
 
 export default function discoverChunk({
-  indexes,
+  items,
   data,
-}: WorkerChunk<DiscoverJob>): CandidateResult[] {
-  return indexes.flatMap((i) => {
-    const candidate = data.candidates[i];
-    return candidate ? [discoverCandidate(candidate, data.busyTimeoutMs)] : [];
-  });
+}: WorkerChunk<DiscoverJob, Candidate>): CandidateResult[] {
+  return items.map((candidate) => discoverCandidate(candidate, data.busyTimeoutMs));
 }

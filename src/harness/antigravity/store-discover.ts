@@ -182,8 +182,7 @@ export function applyCached(found: Discovered, cached: CachedSummary, cache: str
   if (found.meta.title === undefined && title !== undefined) found.meta.title = title;
 }
 
-/** What the discovery workers receive. */
+/** What the discovery workers receive with every chunk (its candidates come as its items). */
 export interface DiscoverJob {
-  candidates: Candidate[];
   busyTimeoutMs: number;
 }

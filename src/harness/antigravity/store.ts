@@ -203,11 +203,12 @@ export class AntigravityStore implements Store<AntigravityBody> {
       }
     }
     const { onProgress } = options;
-    const results = await runShared<DiscoverJob, CandidateResult>({
+    const results = await runShared<DiscoverJob, CandidateResult, Candidate>({
       count: candidates.length,
       run: (i) => discoverCandidate(candidateAt(candidates, i), this.busyTimeoutMs),
       module: DISCOVER_WORKER,
-      data: { candidates, busyTimeoutMs: this.busyTimeoutMs },
+      data: { busyTimeoutMs: this.busyTimeoutMs },
+      item: (i) => candidateAt(candidates, i),
       threads: this.discoveryWorkers(candidates.length),
       // A worker that died or hung took this candidate with it: the rest are still listed.
       lost: (i, why) => ({
