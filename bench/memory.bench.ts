@@ -16,6 +16,10 @@
  * what showing held before agy's rows streamed). For agy, `continue into
  * it` continues a Simple document of the same messages into agy (its
  * peak/file is to the document's size): the peak of agy's writer.
+ * The JSONL sessions are also given as a file: by path (`path view`,
+ * `path export`, `path convert`, `path continue`), piped to `convert -`
+ * (`stdin convert`), and for Codex as a `.jsonl.zst` rollout (`zst ...`;
+ * its peak/file is to the uncompressed size): the road of src/cli/documents.ts.
  * `--scale 0.1` (or TXCRIPT_BENCH_SCALE) shrinks N; `--runs R` (default 3);
  * `--only claude_code,antigravity` picks harnesses, `--commands view,export`
  * the commands (by the start of their label); `--keep` leaves the generated
@@ -243,21 +247,27 @@ function agyFile(): { path: string; id: string; doc: string } {
  */
 const PEAK = `data:text/javascript,import{readFileSync as r}from"node:fs";process.on("exit",()=>{let p=process.resourceUsage().maxRSS*1024;try{p=Number(/VmHWM:\\s*(\\d+)/.exec(r("/proc/self/status","utf8"))[1])*1024}catch{}const c=process.cpuUsage();process.stderr.write("\\npeak-rss "+p+" cpu-us "+(c.user+c.system)+"\\n")})`;
 
-function measure(args: string[]): {
+/** `stdin`: a file the child reads as its stdin (for `-`). */
+function measure(
+  args: string[],
+  stdin?: string,
+): {
   ms: number;
   cpu: number;
   peak: number;
   ok: boolean;
   err: string;
 } {
+  const input = stdin === undefined ? "ignore" : openSync(stdin, "r");
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ["--import", PEAK, ...args], {
     env,
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: [input, "ignore", "pipe"],
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = performance.now() - t0;
+  if (typeof input === "number") closeSync(input);
   const m = /peak-rss (\d+) cpu-us (\d+)/.exec(r.stderr);
   const err =
     r.stderr
@@ -404,7 +414,7 @@ for (const c of cases) {
     });
   }
   const out = mkdtempSync(join(tmpdir(), "txcript-bench-out-"));
-  const commands: [string, string[]][] = [
+  const commands: [string, string[], string?][] = [
     ["view text", [BIN, "view", c.id, "--from", c.from, "--no-pager"]],
     ["view json", [BIN, "view", c.id, "--from", c.from, "--format", "json"]],
     ["export json", [BIN, "export", c.id, "--from", c.from, "--format", "simple"]],
@@ -432,9 +442,32 @@ for (const c of cases) {
       "continue into it",
       [BIN, "continue", c.doc, "--with", c.name, "--out", out, "--no-resume"],
     ]);
+  // The same file given by path, piped to stdin, and (Codex) as a zstd rollout: the document road.
+  if (c.name !== "antigravity") {
+    const target = c.name === "claude_code" ? "codex" : "claude_code";
+    commands.push(
+      ["path view text", [BIN, "view", c.file, "--no-pager"]],
+      ["path export md", [BIN, "export", c.file, "--format", "markdown"]],
+      ["path convert", [BIN, "convert", c.file, "--to", target]],
+      ["stdin convert", [BIN, "convert", "-", "--to", target], c.file],
+      [
+        "path continue",
+        [BIN, "continue", c.file, "--with", "antigravity", "--out", out, "--no-resume"],
+      ],
+    );
+    if (c.name === "codex") {
+      const zst = join(home, "given", "rollout.jsonl.zst");
+      spawnSync("mkdir", ["-p", dirname(zst)]);
+      spawnSync("zstd", ["-q", "-f", "-o", zst, c.file]);
+      commands.push(
+        ["zst view text", [BIN, "view", zst, "--no-pager"]],
+        ["zst export md", [BIN, "export", zst, "--format", "markdown"]],
+      );
+    }
+  }
   const builds: [string, string][] = [["", BIN]];
   if (BASE !== undefined) builds.push([" (base)", join(BASE, "dist", "cli", "main.js")]);
-  for (const [label, command] of commands) {
+  for (const [label, command, stdin] of commands) {
     if (COMMANDS !== undefined && !COMMANDS.some((c) => label.startsWith(c))) continue;
     // continue writes a copy each run: a fresh target keeps runs alike.
     const fresh = label.startsWith("continue");
@@ -443,7 +476,7 @@ for (const c of cases) {
     for (let r = 0; r < RUNS; r++) {
       builds.forEach(([, bin], b) => {
         if (fresh) rmSync(out, { recursive: true, force: true });
-        runs[b]?.push(measure([bin, ...command.slice(1)]));
+        runs[b]?.push(measure([bin, ...command.slice(1)], stdin));
       });
     }
     builds.forEach(([suffix], b) => {

@@ -4,9 +4,16 @@
  */
 
 import { readCommon, renderCommon, renderCommonChunks } from "./common-json.js";
-import { commonToText, commonToTextPieces, harness, textToCommon } from "./harness/index.js";
+import {
+  commonToText,
+  commonToTextPieces,
+  harness,
+  linesToCommon,
+  textToCommon,
+} from "./harness/index.js";
 import { parseSimple, renderSimpleChunks } from "./harness/simple.js";
 import { Checker, parseJson } from "./json.js";
+import { checkLineCount, Lines } from "./lines.js";
 import type { Timestamp } from "./time.js";
 import type { Common, TextForm, Transcript } from "./transcript.js";
 
@@ -26,6 +33,34 @@ export function parseToCommon(
   if (from === "common")
     return readCommon(new Checker("common", origin), parseJson(text, "common", origin));
   return textToCommon(harness(from), text, origin);
+}
+
+/** The UTF-8 byte-order mark, which a document's decoding drops. */
+const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * `parseToCommon` of a document's UTF-8 bytes, decoded as a file given on
+ * the command line always was (bad bytes as U+FFFD, a leading byte-order
+ * mark dropped). A line-based form is parsed from lines over the bytes,
+ * each decoded when it is read: never one string of the whole document
+ * (1-2 bytes a character beside the bytes).
+ */
+export function parseBytesToCommon(
+  bytes: Uint8Array,
+  from: TextForm,
+  origin?: string,
+  options: ParseOptions = {},
+): Transcript<Common> {
+  const body = BOM.every((b, i) => bytes[i] === b) ? bytes.subarray(BOM.length) : bytes;
+  if (from !== "common") {
+    const lines = () => {
+      checkLineCount(body, from, origin);
+      return Lines.fromBytes(body);
+    };
+    const parsed = linesToCommon(harness(from), lines, origin);
+    if (parsed !== undefined) return parsed;
+  }
+  return parseToCommon(new TextDecoder("utf-8").decode(bytes), from, origin, options);
 }
 
 /** Render the canonical model in any text form. */

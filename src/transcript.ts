@@ -6,6 +6,7 @@
 
 import type { Message, Meta } from "./common.js";
 import type { Timestamp } from "./time.js";
+import type { Lines } from "./verbatim.js";
 
 /** Every harness txcript knows. The registry switches over it exhaustively. */
 export const HARNESS_IDS = [
@@ -143,6 +144,14 @@ export type Recognized = "text" | "store-file";
 /** Native text <-> Body. Pure. `origin` names the file in errors. */
 export interface TextCodec<Body> {
   parse(text: string, origin?: string): Transcript<Body>;
+  /**
+   * `parse` for a line-based (JSONL) form, from its lines already split:
+   * a file's bytes through `Lines.fromBytes`, so that a huge session given
+   * by path is never one string. The caller has checked the line count
+   * (`checkLineCount`); the transcript and the errors are `parse`'s of
+   * the lines' text.
+   */
+  parseLines?(lines: Lines, origin?: string): Transcript<Body>;
   render(transcript: Transcript<Body>): string;
   /**
    * The same text in pieces (a line at a time) for output that is a stream,

@@ -5,13 +5,14 @@
  * error says what the file is and what to type instead.
  */
 
-import { parseToCommon } from "../convert.js";
+import { parseBytesToCommon } from "../convert.js";
 import { type Detected, describeForm, detectForm } from "../detect.js";
 import { TxcriptError } from "../errors.js";
 import { antigravityCodec } from "../harness/antigravity/index.js";
 import { loadConversationFileFor } from "../harness/antigravity/store-file.js";
-import { codexCodec, codexText } from "../harness/codex/index.js";
-import { readRolloutText } from "../harness/codex/store.js";
+import { codexCodec } from "../harness/codex/index.js";
+import { readRolloutLines } from "../harness/codex/store.js";
+import { parseCodexLines } from "../harness/codex/text.js";
 import { sampleOf } from "../sniff.js";
 import { timestampFromMillis } from "../time.js";
 import type { Common, TextForm, Transcript } from "../transcript.js";
@@ -41,8 +42,7 @@ function readStoreFile(input: Input, detected: Detected): Transcript<Common> {
   if (detected.form === "antigravity")
     return loadConversationFileFor(input.origin, (t) => antigravityCodec.toCommon(t));
   if (detected.form === "codex") {
-    const text = readRolloutText(input.origin);
-    return codexCodec.toCommon(codexText.parse(text, input.origin));
+    return codexCodec.toCommon(parseCodexLines(readRolloutLines(input.origin), input.origin));
   }
   throw new TxcriptError(undefined, `${describeForm(detected.form, detected.as)} cannot be read`, {
     file: input.origin,
@@ -52,7 +52,7 @@ function readStoreFile(input: Input, detected: Detected): Transcript<Common> {
 function read(input: Input, form: TextForm, detected: Detected | undefined): Transcript<Common> {
   if (detected?.form === form && detected.as === "store-file")
     return readStoreFile(input, detected);
-  return parseToCommon(input.text, form, input.origin, { undated: importTime() });
+  return parseBytesToCommon(input.bytes, form, input.origin, { undated: importTime() });
 }
 
 /**

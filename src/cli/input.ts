@@ -1,12 +1,12 @@
 /**
- * Reading a document named on the command line: a file, or `-` for stdin.
+ * Reading a document named on the command line: a file, or `-` for stdin,
+ * as bytes (decoded by its parser: a line-based form a line at a time).
  */
 
 import { readFileSync } from "node:fs";
 import { describeCause, errnoCode, TxcriptError } from "../errors.js";
 
 export interface Input {
-  text: string;
   bytes: Uint8Array;
   /** What errors call it: the path, or `<stdin>`. */
   origin: string;
@@ -16,7 +16,7 @@ export function readInput(path: string): Input {
   const origin = path === "-" ? "<stdin>" : path;
   try {
     const bytes = readFileSync(path === "-" ? 0 : path);
-    return { text: new TextDecoder("utf-8", { fatal: false }).decode(bytes), bytes, origin };
+    return { bytes, origin };
   } catch (cause) {
     const code = errnoCode(cause);
     const why =

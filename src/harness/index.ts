@@ -6,6 +6,7 @@
  */
 
 import { defined } from "../json.js";
+import type { Lines } from "../lines.js";
 import type {
   Common,
   Harness,
@@ -83,6 +84,20 @@ export function storedHarnesses(): Harness[] {
 /** Native text to Common through one harness. */
 export function textToCommon(h: Harness, text: string, origin?: string): Transcript<Common> {
   return h.codec.toCommon(h.text.parse(text, origin));
+}
+
+/**
+ * Native lines to Common through one harness whose form is line-based
+ * (`TextCodec.parseLines`); undefined, and `lines` never asked for, when
+ * it is not.
+ */
+export function linesToCommon(
+  h: Harness,
+  lines: () => Lines,
+  origin?: string,
+): Transcript<Common> | undefined {
+  if (h.text.parseLines === undefined) return undefined;
+  return h.codec.toCommon(h.text.parseLines(lines(), origin));
 }
 
 /** Common to native text through one harness. */

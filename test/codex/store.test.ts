@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
@@ -20,6 +21,7 @@ import {
   ConflictError,
   InvalidRequestError,
   NotFoundError,
+  StoreError,
   UnsafePathError,
 } from "../../src/errors.js";
 import { Lines } from "../../src/harness/codex/body.js";
@@ -431,6 +433,22 @@ describe("hostile and huge rollouts", () => {
     expect(decompressCapped(data, 1 << 20).length).toBe(fixture("tools.jsonl").length);
     expect(() => decompressCapped(data, 1000)).toThrow(/more than 1000 bytes/);
     expect(() => decompressCapped(new Uint8Array(0), 1000)).toThrow(/empty/);
+  });
+
+  it("refuses a rollout past 2 GiB less a byte (the cap since rollouts are held as bytes) in one line naming it", () => {
+    // A sparse file: its size is refused from a stat, so nothing that size is written or read.
+    const home = tempDir();
+    const id = "0199aa00-1111-7222-8333-0000000000cc";
+    const path = put(home, `sessions/2026/09/01/rollout-2026-09-01T08-00-00-${id}.jsonl`, "");
+    truncateSync(path, 2 ** 31);
+    try {
+      store(home).load(id);
+      expect.unreachable("a rollout past the cap was read");
+    } catch (error) {
+      expect(error).toBeInstanceOf(StoreError);
+      expect(String(error)).toContain("the file is larger than 2147483647 bytes");
+      expect(error instanceof StoreError && error.file).toBe(path);
+    }
   });
 
   it("loads and re-saves a 40 MB rollout exactly", () => {

@@ -58,26 +58,30 @@ export function txcript(args: readonly string[], options: RunOptions = {}): RunR
 
 /**
  * Run the CLI with a V8 heap of `heapMb`, stdout into the file `out` (so no
- * output is held here); its status and the head of its stderr.
+ * output is held here), stdin from the file `stdin` if given; its status
+ * and the head of its stderr.
  */
 export function runWithHeap(
   heapMb: number,
   home: string,
   out: string,
   args: readonly string[],
+  stdin?: string,
 ): { status: number | null; stderr: string; out: string } {
   const fd = openSync(out, "w");
+  const input = stdin === undefined ? "ignore" : openSync(stdin, "r");
   try {
     const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMb}`, BIN, ...args], {
       env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", TXCRIPT_CACHE: TEST_CACHE },
       cwd: ROOT,
-      stdio: ["ignore", fd, "pipe"],
+      stdio: [input, fd, "pipe"],
       encoding: "utf8",
       timeout: 300_000,
     });
     return { status: r.status, stderr: (r.stderr ?? "").slice(0, 2000), out };
   } finally {
     closeSync(fd);
+    if (typeof input === "number") closeSync(input);
   }
 }
 

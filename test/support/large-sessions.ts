@@ -30,3 +30,30 @@ export function claudeChainFields(sid: string, ts: string, i: number): string {
   const parent = i === 0 ? "null" : `"00000000-0000-4000-8000-${String(i - 1).padStart(12, "0")}"`;
   return `"uuid":"${uuid}","parentUuid":${parent},"sessionId":"${sid}","timestamp":"${ts}","cwd":"/bench"`;
 }
+
+/**
+ * `source` as a zstd frame of raw (stored) blocks, written to `path`: a
+ * valid `.zst` file without a compressor (Node 20 has none), as large as
+ * its content. Frame layout from RFC 8878: magic, a header with a window
+ * descriptor and no content size, then blocks of at most 128 KiB, each a
+ * 3-byte little-endian header (last flag, type 0 = raw, size).
+ */
+export function writeRawZstd(path: string, source: Uint8Array): void {
+  const fd = openSync(path, "w");
+  try {
+    // Magic 0xFD2FB528; descriptor 0 (no checksum, no content size); window 2^(10+7) = 128 KiB.
+    writeSync(fd, Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3));
+    const max = 128 * 1024;
+    let at = 0;
+    do {
+      const size = Math.min(max, source.length - at);
+      const last = at + size >= source.length ? 1 : 0;
+      const header = (size << 3) | last;
+      writeSync(fd, Uint8Array.of(header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff));
+      writeSync(fd, source.subarray(at, at + size));
+      at += size;
+    } while (at < source.length);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -151,6 +151,11 @@ export function parseClaudeCodeBytes(
   );
 }
 
+/** `parseClaudeCode` of lines already split (`TextCodec.parseLines`). */
+function parseClaudeCodeLines(lines: Lines, origin?: string): Transcript<ClaudeCodeBody> {
+  return fromLines(lines, () => joinLines(lines), origin);
+}
+
 function fromLines(
   lines: Lines,
   text: () => string,
@@ -207,6 +212,7 @@ function detectClaudeCode(sample: Sample): Recognized | undefined {
 
 export const claudeCodeText: TextCodec<ClaudeCodeBody> = {
   parse: parseClaudeCode,
+  parseLines: parseClaudeCodeLines,
   render: renderClaudeCode,
   renderPieces: (t) => linePieces(t.body.lines),
   detect: detectClaudeCode,

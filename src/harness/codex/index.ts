@@ -13,8 +13,6 @@ import { codexText } from "./text.js";
 export type { CodexBody } from "./body.js";
 export { codexCodec } from "./codec.js";
 
-export { codexText } from "./text.js";
-
 export const codex: Harness<"codex", CodexBody> = {
   id: "codex",
   label: HARNESS_LABELS.codex,

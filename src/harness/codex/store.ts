@@ -27,7 +27,6 @@ import {
 import {
   appendLine,
   checkUtf8,
-  decodeUtf8,
   mkdirInside,
   readFileCapped,
   sweepTemps,
@@ -69,8 +68,15 @@ import { findSessionMeta, firstModel, firstPrompt, lastEventTime, metaFromBody }
 
 const SESSION_INDEX = "session_index.jsonl";
 
-/** V8 cannot hold a string much longer than 512 MiB; bigger rollouts are refused, not crashed on. */
-const MAX_ROLLOUT_BYTES = 512 * 1024 * 1024;
+/**
+ * The largest rollout read (plain, or once decompressed): what
+ * `readFileSync` reads in one piece, 2 GiB less a byte. A rollout is held
+ * as bytes (`Lines`), never one string, so V8's longest string (about
+ * 512 MiB, the old cap) no longer bounds it; a Buffer and the line
+ * reader's 32-bit offsets would hold 4 GiB, the file reader stops at 2.
+ * Bigger rollouts are refused in one line naming the file, not crashed on.
+ */
+const MAX_ROLLOUT_BYTES = 2 ** 31 - 1;
 
 /** `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl` for a session start (UTC). */
 export function rolloutRelativePath(id: string, started: string): string {
@@ -106,11 +112,6 @@ export function decompressCapped(data: Uint8Array, cap: number): Uint8Array {
   return out;
 }
 
-/** The text of a rollout file (plain or zstd). Errors name the file. */
-export function readRolloutText(path: string, maxBytes = MAX_ROLLOUT_BYTES): string {
-  return decodeUtf8(readRolloutBytes(path, maxBytes), path, "codex", "the rollout");
-}
-
 /** The bytes of a rollout file (plain or zstd), not decoded. Errors name the file. */
 function readRolloutBytes(path: string, maxBytes = MAX_ROLLOUT_BYTES): Uint8Array {
   let bytes = readFileCapped(path, maxBytes, "codex", "the rollout");
@@ -133,7 +134,7 @@ function readRolloutBytes(path: string, maxBytes = MAX_ROLLOUT_BYTES): Uint8Arra
  * costs its bytes outside the V8 heap, not a string of it (twice its size
  * when one character is outside Latin-1). Errors name the file.
  */
-function rolloutLines(path: string): Lines {
+export function readRolloutLines(path: string): Lines {
   const bytes = readRolloutBytes(path);
   checkUtf8(bytes, path, "codex", "the rollout");
   checkLineCount(bytes, "codex", path);
@@ -348,7 +349,7 @@ export class CodexStore implements Store<CodexBody> {
           skipped.push({ path: file.path, reason: outside });
           return;
         }
-        const lines = rolloutLines(file.path);
+        const lines = readRolloutLines(file.path);
         const info = findSessionMeta(lines);
         if (!info) {
           skipped.push({ path: file.path, reason: "no session_meta line with an id" });
@@ -417,7 +418,7 @@ export class CodexStore implements Store<CodexBody> {
     // A rollout renamed by hand still names its session in session_meta.
     return files.filter((f) => {
       try {
-        return findSessionMeta(rolloutLines(f.path))?.id.toLowerCase() === wanted;
+        return findSessionMeta(readRolloutLines(f.path))?.id.toLowerCase() === wanted;
       } catch {
         return false;
       }
@@ -439,7 +440,7 @@ export class CodexStore implements Store<CodexBody> {
     const file = this.locate(id, true)[0];
     if (!file) throw new NotFoundError("codex", `no Codex session ${id} under ${this.home}`);
     checkLinkInside(this.home, file.path, "codex");
-    const lines = rolloutLines(file.path);
+    const lines = readRolloutLines(file.path);
     const meta = metaFromBody(lines, file.path);
     // Only a title someone gave: a first prompt saved as one would name the thread for Codex.
     assignDefined(meta, "title", readSessionIndex(this.home).get(meta.id.toLowerCase()));

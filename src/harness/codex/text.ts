@@ -193,7 +193,11 @@ export function metaFromBody(lines: Lines, origin?: string): Meta {
 
 function parseCodex(text: string, origin?: string): Transcript<CodexBody> {
   checkLineCount(text, "codex", origin);
-  const lines = splitLines(text);
+  return parseCodexLines(splitLines(text), origin);
+}
+
+/** `parseCodex` of lines already split (a rollout's, over its bytes). */
+export function parseCodexLines(lines: Lines, origin?: string): Transcript<CodexBody> {
   return { meta: metaFromBody(lines, origin), body: { lines } };
 }
 
@@ -216,6 +220,7 @@ function detectCodex(sample: Sample): Recognized | undefined {
 
 export const codexText: TextCodec<CodexBody> = {
   parse: parseCodex,
+  parseLines: parseCodexLines,
   render: renderCodex,
   renderPieces: (t) => linePieces(t.body.lines),
   detect: detectCodex,

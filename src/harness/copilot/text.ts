@@ -44,6 +44,7 @@ function detectCopilot(sample: Sample): Recognized | undefined {
 
 export const copilotText: TextCodec<CopilotBody> = {
   parse: parseCopilot,
+  parseLines: copilotFromLines,
   render: renderCopilot,
   renderPieces: (t) => linePieces(t.body.lines),
   detect: detectCopilot,

@@ -63,6 +63,7 @@ function detectDroid(sample: Sample): Recognized | undefined {
 
 export const droidText: TextCodec<DroidBody> = {
   parse: (text, origin) => parseDroid(text, origin),
+  parseLines: (lines, origin) => droidFromLines(lines, origin),
   render: renderDroid,
   renderPieces: (t) => linePieces(t.body.lines),
   detect: detectDroid,

@@ -62,6 +62,7 @@ function detectPi(sample: Sample): Recognized | undefined {
 
 export const piText: TextCodec<PiBody> = {
   parse: parsePi,
+  parseLines: piFromLines,
   render: renderPi,
   renderPieces: (t) => linePieces(t.body.lines),
   detect: detectPi,

@@ -123,6 +123,7 @@ function detectQwen(sample: Sample): Recognized | undefined {
 
 export const qwenText: TextCodec<QwenBody> = {
   parse: parseQwen,
+  parseLines: qwenFromLines,
   render: (t) => joinLines(t.body.lines),
   renderPieces: (t) => linePieces(t.body.lines),
   detect: detectQwen,
