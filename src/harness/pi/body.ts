@@ -60,14 +60,31 @@ export function entriesOf(lines: Iterable<VerbatimLine>): Iterable<JsonObject> {
   };
 }
 
+/** The active branch and the session's name, from one pass over a session's lines. */
+export interface Branch {
+  /** The entries on the active branch, root first (see `branchOf`). */
+  entries: Iterable<JsonObject>;
+  /** The session's name (see `sessionName`). */
+  name: string | undefined;
+}
+
 /**
  * The entries on the active branch, root first: from the last entry, up its
  * `parentId` chain. A version 1 file (no ids) is linear: every entry is on it.
  * A chain that loops or names a missing parent stops there, as pi's walk does.
  * The walk keeps each entry's line, id and parent only; the branch's
- * entries are parsed again as they are read.
+ * entries are parsed again as they are read. The same pass reads the
+ * session's name, so that a reader parses each line once for both.
  */
-function activeBranch(lines: Lines): Iterable<JsonObject> {
+export function branchOf(lines: Lines): Branch {
+  let name: string | undefined;
+  const entries = activeBranch(lines, (e) => {
+    if (e.type === "session_info") name = sessionName([e]);
+  });
+  return { entries, name };
+}
+
+function activeBranch(lines: Lines, onEntry?: (e: JsonObject) => void): Iterable<JsonObject> {
   /** Line of each entry (the header left out), whether its id is a string, and its parent. */
   const lineOf: number[] = [];
   const parentOf: (string | undefined)[] = [];
@@ -76,6 +93,7 @@ function activeBranch(lines: Lines): Iterable<JsonObject> {
   for (let i = 0; i < lines.length; i++) {
     const e = readEntry(lines.text(i));
     if (e === undefined || e.type === "session") continue;
+    onEntry?.(e);
     const k = lineOf.length;
     lineOf.push(i);
     const parent: Json | undefined = e.parentId;
@@ -145,8 +163,9 @@ export function commonMessage(
  * group per Common message. Consecutive tool results share one (a user
  * message holding every result of a turn, as Anthropic's convention has it).
  */
-export function commonEntries(lines: Lines): Iterable<JsonObject[]> {
-  return resultGroups(activeBranch(lines), (e) => {
+export function commonEntries(lines: Lines | Branch): Iterable<JsonObject[]> {
+  const branch = lines instanceof Lines ? activeBranch(lines) : lines.entries;
+  return resultGroups(branch, (e) => {
     const role = commonMessage(e)?.role;
     if (role === undefined) return undefined;
     return role === "toolResult" ? "result" : "message";
@@ -154,8 +173,8 @@ export function commonEntries(lines: Lines): Iterable<JsonObject[]> {
 }
 
 /** The `(provider, model)` of the first assistant message on the active branch. */
-export function firstModel(lines: Lines): string | undefined {
-  for (const e of activeBranch(lines)) {
+export function firstModel(branch: Iterable<JsonObject>): string | undefined {
+  for (const e of branch) {
     const m = commonMessage(e);
     if (m?.role === "assistant" && typeof m.message.model === "string" && m.message.model !== "")
       return m.message.model;

@@ -28,7 +28,7 @@ import type { Codec, Common, Transcript } from "../../transcript.js";
 import { base64Image, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
 import { assistantMessage, blockList, Repeats } from "../shared/slim.js";
-import { commonEntries, commonMessage, type PiBody, SESSION_VERSION } from "./body.js";
+import { branchOf, commonEntries, commonMessage, type PiBody, SESSION_VERSION } from "./body.js";
 import { piMeta, piTime } from "./meta.js";
 import { toolFromPi, toolToPi } from "./tools.js";
 
@@ -170,11 +170,13 @@ function messageOf(entry: JsonObject, previous: Timestamp, shared: Shared): Mess
 }
 
 function toCommon(t: Transcript<PiBody>): Transcript<Common> {
-  const meta = piMeta(t.body.lines, t.meta.id);
+  // One pass over the lines finds the branch and the name; the walk below parses the branch again.
+  const branch = branchOf(t.body.lines);
+  const meta = piMeta(t.body.lines, t.meta.id, branch);
   const body: Message[] = [];
   let previous = meta.timestamp;
   const shared = new Shared();
-  for (const group of commonEntries(t.body.lines)) {
+  for (const group of commonEntries(branch)) {
     const parts = group.flatMap((entry) => {
       const message = messageOf(entry, previous, shared);
       return message === undefined ? [] : [message];
