@@ -102,19 +102,9 @@ function activeBranch(lines: Lines, onEntry?: (e: JsonObject) => void): Iterable
     // The last entry with an id wins, as a Map set again does.
     if (typeof e.id === "string") byId.set(e.id, k);
   }
-  const entry = (i: number | undefined) => (i === undefined ? undefined : readEntry(lines.text(i)));
   if (lineOf.length === 0) return [];
-  if (!leafHasId) {
-    // Linear: every entry (the header left out), in order.
-    return {
-      *[Symbol.iterator]() {
-        for (const i of lineOf) {
-          const e = entry(i);
-          if (e !== undefined) yield e;
-        }
-      },
-    };
-  }
+  // Linear: every entry (the header left out), in order.
+  if (!leafHasId) return entriesAt(lines, Uint32Array.from(lineOf));
   const path: number[] = [];
   const seen = new Uint8Array(lineOf.length);
   for (let k: number | undefined = lineOf.length - 1; k !== undefined; ) {
@@ -126,10 +116,22 @@ function activeBranch(lines: Lines, onEntry?: (e: JsonObject) => void): Iterable
     k = parent === undefined ? undefined : byId.get(parent);
   }
   path.reverse();
+  return entriesAt(
+    lines,
+    Uint32Array.from(path, (k) => lineOf[k] ?? 0),
+  );
+}
+
+/**
+ * The entries on the given lines, parsed as they are read. Out of
+ * `activeBranch`'s scope, so that a walk holds four bytes a line, not the
+ * index (every entry's id and parent) it was found with.
+ */
+function entriesAt(lines: Lines, at: Uint32Array): Iterable<JsonObject> {
   return {
     *[Symbol.iterator]() {
-      for (const k of path) {
-        const e = entry(lineOf[k]);
+      for (const i of at) {
+        const e = readEntry(lines.text(i));
         if (e !== undefined) yield e;
       }
     },
