@@ -185,7 +185,7 @@ export function firstModel(branch: Iterable<JsonObject>): string | undefined {
 }
 
 /** The session's name: the last `session_info` entry's (an empty name clears it). */
-export function sessionName(entries: Iterable<JsonObject>): string | undefined {
+function sessionName(entries: Iterable<JsonObject>): string | undefined {
   let name: string | undefined;
   for (const e of entries)
     if (e.type === "session_info")
