@@ -13,7 +13,9 @@
  * the library and keeps its Common transcript (load+toCommon: the floor of
  * any command that shows the whole session), and one that loads the whole
  * native Body and keeps it beside its Common transcript (Body+toCommon:
- * what showing held before agy's rows streamed). For agy, `continue into
+ * what showing held before agy's rows streamed). `continue` continues
+ * into agy (a database; Claude Code from agy), `continue jsonl` into a JSONL
+ * harness (Claude Code; Codex from Claude Code). For agy, `continue into
  * it` continues a Simple document of the same messages into agy (its
  * peak/file is to the document's size): the peak of agy's writer.
  * The JSONL sessions are also given as a file: by path (`path view`,
@@ -436,6 +438,22 @@ for (const c of cases) {
       ],
     ],
   ];
+  // Into a JSONL harness too (agy is a database): Claude Code, or Codex from Claude Code.
+  commands.push([
+    "continue jsonl",
+    [
+      BIN,
+      "continue",
+      c.id,
+      "--from",
+      c.from,
+      "--with",
+      c.name === "claude_code" ? "codex" : "claude_code",
+      "--out",
+      out,
+      "--no-resume",
+    ],
+  ]);
   // Into agy from a Simple document of the same messages (peak/file: to the document's size).
   if (c.doc !== undefined)
     commands.push([

@@ -174,6 +174,10 @@ export function replay(lines: Lines): Conversation | undefined {
   // The CLI tests these for truthiness: an empty id or hash sends it to the legacy reading.
   if (meta.sessionId && meta.projectHash) {
     const held = [...messages.values()];
+    // The walk below shares this scope (`message`): emptied, the two maps do
+    // not keep every record's id alive while it runs.
+    messages.clear();
+    recorded.clear();
     return {
       format: "jsonl",
       sessionId: meta.sessionId,

@@ -26,6 +26,7 @@ import {
   placeholder,
   usageFromCounts,
 } from "../shared/gemini-parts.js";
+import { assistantMessage, blockList } from "../shared/slim.js";
 import { type Conversation, type GeminiBody, type MessageRecord, replay } from "./body.js";
 import { isInjected } from "./records.js";
 import { callToTool, SHELL } from "./tools.js";
@@ -96,7 +97,11 @@ class Reader extends GeminiReplay {
       }
     }
     if (blocks.length === 0) return;
-    this.messages.push({ role: "user", content: blocks, timestamp: this.ts(record.timestamp) });
+    this.messages.push({
+      role: "user",
+      content: blockList(blocks),
+      timestamp: this.ts(record.timestamp),
+    });
   }
 
   gemini(record: MessageRecord): void {
@@ -142,15 +147,15 @@ class Reader extends GeminiReplay {
       });
     }
     if (content.length === 0) return;
-    const message: Message = {
-      role: "assistant",
-      content,
-      timestamp: this.ts(record.timestamp),
-    };
-    if (typeof record.model === "string" && record.model !== "") message.model = record.model;
-    const usage = usageFromTokens(record.tokens);
-    if (usage) message.usage = usage;
-    this.messages.push(message);
+    this.messages.push(
+      assistantMessage(blockList(content), this.ts(record.timestamp), {
+        model:
+          typeof record.model === "string" && record.model !== ""
+            ? this.models.same(record.model)
+            : undefined,
+        usage: usageFromTokens(record.tokens),
+      }),
+    );
 
     // The calls' results, as the CLI replays them right after the model turn.
     const results: Block[] = [];
@@ -168,7 +173,7 @@ class Reader extends GeminiReplay {
       results.push(...blocks);
     });
     if (results.length > 0) {
-      this.messages.push({ role: "user", content: results, timestamp: this.ts(at) });
+      this.messages.push({ role: "user", content: blockList(results), timestamp: this.ts(at) });
     }
   }
 }

@@ -60,14 +60,31 @@ export function entriesOf(lines: Iterable<VerbatimLine>): Iterable<JsonObject> {
   };
 }
 
+/** The active branch and the session's name, from one pass over a session's lines. */
+export interface Branch {
+  /** The entries on the active branch, root first (see `branchOf`). */
+  entries: Iterable<JsonObject>;
+  /** The session's name (see `sessionName`). */
+  name: string | undefined;
+}
+
 /**
  * The entries on the active branch, root first: from the last entry, up its
  * `parentId` chain. A version 1 file (no ids) is linear: every entry is on it.
  * A chain that loops or names a missing parent stops there, as pi's walk does.
  * The walk keeps each entry's line, id and parent only; the branch's
- * entries are parsed again as they are read.
+ * entries are parsed again as they are read. The same pass reads the
+ * session's name, so that a reader parses each line once for both.
  */
-function activeBranch(lines: Lines): Iterable<JsonObject> {
+export function branchOf(lines: Lines): Branch {
+  let name: string | undefined;
+  const entries = activeBranch(lines, (e) => {
+    if (e.type === "session_info") name = sessionName([e]);
+  });
+  return { entries, name };
+}
+
+function activeBranch(lines: Lines, onEntry?: (e: JsonObject) => void): Iterable<JsonObject> {
   /** Line of each entry (the header left out), whether its id is a string, and its parent. */
   const lineOf: number[] = [];
   const parentOf: (string | undefined)[] = [];
@@ -76,6 +93,7 @@ function activeBranch(lines: Lines): Iterable<JsonObject> {
   for (let i = 0; i < lines.length; i++) {
     const e = readEntry(lines.text(i));
     if (e === undefined || e.type === "session") continue;
+    onEntry?.(e);
     const k = lineOf.length;
     lineOf.push(i);
     const parent: Json | undefined = e.parentId;
@@ -84,19 +102,9 @@ function activeBranch(lines: Lines): Iterable<JsonObject> {
     // The last entry with an id wins, as a Map set again does.
     if (typeof e.id === "string") byId.set(e.id, k);
   }
-  const entry = (i: number | undefined) => (i === undefined ? undefined : readEntry(lines.text(i)));
   if (lineOf.length === 0) return [];
-  if (!leafHasId) {
-    // Linear: every entry (the header left out), in order.
-    return {
-      *[Symbol.iterator]() {
-        for (const i of lineOf) {
-          const e = entry(i);
-          if (e !== undefined) yield e;
-        }
-      },
-    };
-  }
+  // Linear: every entry (the header left out), in order.
+  if (!leafHasId) return entriesAt(lines, Uint32Array.from(lineOf));
   const path: number[] = [];
   const seen = new Uint8Array(lineOf.length);
   for (let k: number | undefined = lineOf.length - 1; k !== undefined; ) {
@@ -108,10 +116,22 @@ function activeBranch(lines: Lines): Iterable<JsonObject> {
     k = parent === undefined ? undefined : byId.get(parent);
   }
   path.reverse();
+  return entriesAt(
+    lines,
+    Uint32Array.from(path, (k) => lineOf[k] ?? 0),
+  );
+}
+
+/**
+ * The entries on the given lines, parsed as they are read. Out of
+ * `activeBranch`'s scope, so that a walk holds four bytes a line, not the
+ * index (every entry's id and parent) it was found with.
+ */
+function entriesAt(lines: Lines, at: Uint32Array): Iterable<JsonObject> {
   return {
     *[Symbol.iterator]() {
-      for (const k of path) {
-        const e = entry(lineOf[k]);
+      for (const i of at) {
+        const e = readEntry(lines.text(i));
         if (e !== undefined) yield e;
       }
     },
@@ -145,8 +165,9 @@ export function commonMessage(
  * group per Common message. Consecutive tool results share one (a user
  * message holding every result of a turn, as Anthropic's convention has it).
  */
-export function commonEntries(lines: Lines): Iterable<JsonObject[]> {
-  return resultGroups(activeBranch(lines), (e) => {
+export function commonEntries(lines: Lines | Branch): Iterable<JsonObject[]> {
+  const branch = lines instanceof Lines ? activeBranch(lines) : lines.entries;
+  return resultGroups(branch, (e) => {
     const role = commonMessage(e)?.role;
     if (role === undefined) return undefined;
     return role === "toolResult" ? "result" : "message";
@@ -154,8 +175,8 @@ export function commonEntries(lines: Lines): Iterable<JsonObject[]> {
 }
 
 /** The `(provider, model)` of the first assistant message on the active branch. */
-export function firstModel(lines: Lines): string | undefined {
-  for (const e of activeBranch(lines)) {
+export function firstModel(branch: Iterable<JsonObject>): string | undefined {
+  for (const e of branch) {
     const m = commonMessage(e);
     if (m?.role === "assistant" && typeof m.message.model === "string" && m.message.model !== "")
       return m.message.model;
@@ -164,7 +185,7 @@ export function firstModel(lines: Lines): string | undefined {
 }
 
 /** The session's name: the last `session_info` entry's (an empty name clears it). */
-export function sessionName(entries: Iterable<JsonObject>): string | undefined {
+function sessionName(entries: Iterable<JsonObject>): string | undefined {
   let name: string | undefined;
   for (const e of entries)
     if (e.type === "session_info")

@@ -20,14 +20,15 @@ import {
   type Usage,
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
-import { assignDefined } from "../../json.js";
+import { exactArray } from "../../json.js";
 import { Lines } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { base64Image, str } from "../shared/fields.js";
 import { blockText, resultText } from "../shared/results.js";
-import { commonEntries, commonMessage, type PiBody, SESSION_VERSION } from "./body.js";
+import { assistantMessage, blockList, Repeats } from "../shared/slim.js";
+import { branchOf, commonEntries, commonMessage, type PiBody, SESSION_VERSION } from "./body.js";
 import { piMeta, piTime } from "./meta.js";
 import { toolFromPi, toolToPi } from "./tools.js";
 
@@ -61,12 +62,13 @@ function usageOf(value: Json | undefined): Usage | undefined {
 function userBlocks(content: Json | undefined): Block[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (!Array.isArray(content)) return [];
-  return content.flatMap((i): Block[] => {
-    if (!isJsonObject(i)) return [];
-    if (i.type === "text") return [{ type: "text", text: str(i, "text") ?? "" }];
-    if (i.type === "image") return [base64Image(i, "mimeType")];
-    return [];
-  });
+  const blocks: Block[] = [];
+  for (const i of content) {
+    if (!isJsonObject(i)) continue;
+    if (i.type === "text") blocks.push({ type: "text", text: str(i, "text") ?? "" });
+    else if (i.type === "image") blocks.push(base64Image(i, "mimeType"));
+  }
+  return blockList(blocks);
 }
 
 function assistantBlock(item: Json): Block | undefined {
@@ -107,11 +109,30 @@ function bashText(m: JsonObject): string {
   return text;
 }
 
-function messageOf(entry: JsonObject, previous: Timestamp): Message | undefined {
+/**
+ * What a reader shares between the messages it builds: the last time (its
+ * text as the entry had it and its normal form) and the last model name.
+ */
+class Shared {
+  readonly models = new Repeats();
+  private raw: Json | undefined;
+  private normal: Timestamp | undefined;
+
+  /** An entry's time (see piTime), the one before held once when it repeats. */
+  time(value: Json | undefined): Timestamp | undefined {
+    if (value === undefined || value !== this.raw) {
+      this.raw = value;
+      this.normal = piTime(value);
+    }
+    return this.normal;
+  }
+}
+
+function messageOf(entry: JsonObject, previous: Timestamp, shared: Shared): Message | undefined {
   const picked = commonMessage(entry);
   if (picked === undefined) return undefined;
   const { message: m, role } = picked;
-  const timestamp = piTime(entry.timestamp) ?? piTime(m.timestamp) ?? previous;
+  const timestamp = shared.time(entry.timestamp) ?? piTime(m.timestamp) ?? previous;
   switch (role) {
     case "user":
       return { role: "user", content: userBlocks(m.content), timestamp };
@@ -134,16 +155,14 @@ function messageOf(entry: JsonObject, previous: Timestamp): Message | undefined 
     }
     case "assistant": {
       const content = Array.isArray(m.content)
-        ? m.content.flatMap((i) => assistantBlock(i) ?? [])
+        ? blockList(m.content.flatMap((i) => assistantBlock(i) ?? []))
         : userBlocks(m.content);
-      const message: Message = { role: "assistant", content, timestamp };
-      const model = str(m, "model");
-      if (model) message.model = model;
       const reason = str(m, "stopReason");
-      if (reason !== undefined) message.stop_reason = STOP_FROM_PI[reason] ?? { other: reason };
-      const usage = usageOf(m.usage);
-      assignDefined(message, "usage", usage);
-      return message;
+      return assistantMessage(content, timestamp, {
+        model: shared.models.maybe(str(m, "model") || undefined),
+        stop_reason: reason === undefined ? undefined : (STOP_FROM_PI[reason] ?? { other: reason }),
+        usage: usageOf(m.usage),
+      });
     }
     default:
       return role satisfies never;
@@ -151,19 +170,24 @@ function messageOf(entry: JsonObject, previous: Timestamp): Message | undefined 
 }
 
 function toCommon(t: Transcript<PiBody>): Transcript<Common> {
-  const meta = piMeta(t.body.lines, t.meta.id);
+  // One pass over the lines finds the branch and the name; the walk below parses the branch again.
+  const branch = branchOf(t.body.lines);
+  const meta = piMeta(t.body.lines, t.meta.id, branch);
   const body: Message[] = [];
   let previous = meta.timestamp;
-  for (const group of commonEntries(t.body.lines)) {
+  const shared = new Shared();
+  for (const group of commonEntries(branch)) {
     const parts = group.flatMap((entry) => {
-      const message = messageOf(entry, previous);
+      const message = messageOf(entry, previous, shared);
       return message === undefined ? [] : [message];
     });
     const [first] = parts;
     if (first === undefined) continue;
     // A group of tool results is one user message: every result, the first one's time.
     const message =
-      parts.length === 1 ? first : { ...first, content: parts.flatMap((p) => p.content) };
+      parts.length === 1
+        ? first
+        : { ...first, content: exactArray(parts.flatMap((p) => p.content)) };
     previous = message.timestamp;
     body.push(message);
   }

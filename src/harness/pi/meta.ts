@@ -10,12 +10,13 @@ import { firstPromptTitle } from "../../strings.js";
 import { EPOCH, normalizeTimestamp, type Timestamp, timestampFromMillis } from "../../time.js";
 import { str } from "../shared/fields.js";
 import {
+  type Branch,
+  branchOf,
   commonMessage,
   entriesOf,
   firstModel,
   headerOf,
   type Lines,
-  sessionName,
   userText,
 } from "./body.js";
 
@@ -27,8 +28,12 @@ export function piTime(value: Json | undefined): Timestamp | undefined {
   return undefined;
 }
 
-/** The session's metadata from its lines' entries (header, name, first prompt, first model). */
-export function piMeta(lines: Lines, fallbackId = ""): Meta {
+/**
+ * The session's metadata from its lines' entries (header, name, first
+ * prompt, first model). `branch` is the lines' (`branchOf`), when the
+ * caller walks it too.
+ */
+export function piMeta(lines: Lines, fallbackId = "", branch: Branch = branchOf(lines)): Meta {
   const entries = entriesOf(lines);
   const header = headerOf(entries);
   const meta: Meta = {
@@ -38,7 +43,7 @@ export function piMeta(lines: Lines, fallbackId = ""): Meta {
   const cwd = str(header, "cwd");
   if (cwd) meta.cwd = cwd;
   const title =
-    sessionName(entries) ??
+    branch.name ??
     firstPromptTitle(
       (function* () {
         for (const e of entries) {
@@ -48,7 +53,7 @@ export function piMeta(lines: Lines, fallbackId = ""): Meta {
       })(),
     );
   assignDefined(meta, "title", title);
-  const model = firstModel(lines);
+  const model = firstModel(branch.entries);
   assignDefined(meta, "model", model);
   return meta;
 }

@@ -46,6 +46,7 @@ import {
   userPart,
 } from "../shared/gemini-parts.js";
 import { artifactText, resultText } from "../shared/results.js";
+import { assistantMessage, blockList } from "../shared/slim.js";
 import { activeChain, Lines, type QwenBody, type QwenRecord, recordLine } from "./body.js";
 import { isHookContext } from "./text.js";
 import { callToTool, SHELL, toolToCall } from "./tools.js";
@@ -82,7 +83,11 @@ class Reader extends GeminiReplay {
       this.ts(record.timestamp);
       return;
     }
-    this.messages.push({ role: "user", content: blocks, timestamp: this.ts(record.timestamp) });
+    this.messages.push({
+      role: "user",
+      content: blockList(blocks),
+      timestamp: this.ts(record.timestamp),
+    });
   }
 
   user(record: JsonObject): void {
@@ -132,12 +137,12 @@ class Reader extends GeminiReplay {
       }
     });
     if (content.length === 0) return;
-    const message: Message = { role: "assistant", content, timestamp: this.ts(record.timestamp) };
-    const model = str(record, "model");
-    if (model !== undefined && model !== "") message.model = model;
-    const usage = usageFromCounts(record.usageMetadata, TOKEN_KEYS);
-    if (usage) message.usage = usage;
-    this.messages.push(message);
+    this.messages.push(
+      assistantMessage(blockList(content), this.ts(record.timestamp), {
+        model: this.models.maybe(str(record, "model") || undefined),
+        usage: usageFromCounts(record.usageMetadata, TOKEN_KEYS),
+      }),
+    );
   }
 }
 

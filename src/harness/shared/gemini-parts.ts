@@ -20,6 +20,7 @@ import {
 } from "../../common.js";
 import { normalizeTimestamp, type Timestamp } from "../../time.js";
 import { artifactText } from "./results.js";
+import { Repeats } from "./slim.js";
 
 /** A record's content (PartListUnion) as a list of parts. */
 export function partsOf(content: Json | undefined): JsonObject[] {
@@ -171,9 +172,19 @@ export class GeminiReplay {
     this.lastTs = start;
   }
 
+  /** The text `lastTs` was read from: a time that repeats is read (and held) once. */
+  private lastRaw: string | undefined;
+  /** Model names, held once while they repeat. */
+  protected readonly models = new Repeats();
+
   /** A record's `timestamp` when it is one, else the last good one. */
   protected ts(v: Json | undefined): Timestamp {
-    this.lastTs = (typeof v === "string" && normalizeTimestamp(v)) || this.lastTs;
+    if (typeof v !== "string" || v === this.lastRaw) return this.lastTs;
+    const normal = normalizeTimestamp(v);
+    if (normal) {
+      this.lastTs = normal;
+      this.lastRaw = v;
+    }
     return this.lastTs;
   }
 }
