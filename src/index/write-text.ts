@@ -3,7 +3,9 @@
  * searchable chunks (stored deflated where the reader packed them, entered into FTS5 here rather than
  * by trigger) and usage rows replace its old ones, and its entry records
  * the text's fingerprint, error and token totals. A session whose files
- * changed since it was read is left for the next refresh.
+ * changed since it was read is left for the next refresh. Each session is
+ * asked for (`read`) just before it is written: a batch read on the writing
+ * thread then holds one session at a time, not the whole batch.
  */
 
 import type { Db } from "../sqlite.js";
@@ -12,7 +14,7 @@ import type { TextRead, TextTodo } from "./read-text.js";
 /** The statements prepared once; the returned function writes one batch (run it in a transaction). */
 export function textWriter(
   db: Db,
-): (rows: readonly TextTodo[], reads: readonly TextRead[]) => void {
+): (rows: readonly TextTodo[], read: (row: TextTodo, i: number) => TextRead) => void {
   const dropChunks = db.prepare("DELETE FROM chunks WHERE entry = ?");
   const addChunk = db.prepare(
     "INSERT INTO chunks (entry, ordinal, kind, at, body) VALUES (?, ?, ?, ?, ?)",
@@ -29,9 +31,9 @@ export function textWriter(
        cache_creation_input_tokens = @cacheCreation, model = @model, models = @models
      WHERE rowid = @rowid AND fingerprint = @fingerprint`,
   );
-  return (rows, reads) => {
+  return (rows, readOf) => {
     for (const [i, row] of rows.entries()) {
-      const read = reads[i] ?? { error: "not read" };
+      const read = readOf(row, i);
       const u = "usage" in read ? read.usage : undefined;
       const changed = done.run({
         rowid: row.rowid,
