@@ -62,7 +62,7 @@ import {
   TEXT_WORKER_RSS,
 } from "./text-batches.js";
 import type { TextJob } from "./text-worker.js";
-import { textWriter } from "./write-text.js";
+import { readInGroups, textWriter } from "./write-text.js";
 
 export {
   type Filter,
@@ -493,10 +493,10 @@ export class SessionIndex {
       const batches = batchesByBytes(todo);
       const reading = readAhead<TextTodo[], TextRead[] | typeof READ_WHILE_WRITING>({
         batches,
-        // Read as it is written, a session at a time (write-text.ts): the
-        // calling thread's heap then holds one session's transcript and
-        // chunks, which die young, rather than a batch's, which outlive a
-        // scavenge and pile up in the old generation until a full collection.
+        // Read as it is written, a few sessions at a time (write-text.ts):
+        // the calling thread's heap then holds their transcripts and chunks,
+        // which die young, rather than a batch's, which outlive a scavenge
+        // and pile up in the old generation until a full collection.
         here: () => READ_WHILE_WRITING,
         module: TEXT_WORKER,
         job: (rows): TextJob => ({
@@ -521,7 +521,7 @@ export class SessionIndex {
         indexed += rows.length;
         const readOf =
           reads === READ_WHILE_WRITING
-            ? (row: TextTodo) => readText(local, row)
+            ? readInGroups(rows, (row) => readText(local, row))
             : (_: TextTodo, i: number): TextRead => reads[i] ?? { error: "not read" };
         const writeBatch = db.transaction(() => writeText(rows, readOf));
         indexWrite(() => writeBatch.immediate());

@@ -41,8 +41,8 @@ export const TEXT_SHARE_RSS = 128 * 1024 * 1024;
  * 12.6 s), for a peak RSS of 393 MB against 221 MB (the worker's own heap).
  * So it is let go at an RSS of `TEXT_WORKER_RSS` bytes: bench/scale's 20,000
  * sessions, 343 MB with the worker throughout, 237 MB on the calling thread.
- * Still so with the calling thread reading session by session: 275 MB with
- * the worker throughout (274 to 277 MB, 3 runs), against 193 to 218 MB let go here.
+ * Still so with the calling thread reading a session at a time: 274 to 277
+ * MB with the worker throughout (3 runs), against 193 to 219 MB let go here.
  */
 export const TEXT_WORKER_FROM = 2;
 export const TEXT_WORKER_RSS = 176 * 1024 * 1024;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openIndexDb } from "../../src/index/open.js";
 import type { TextRead, TextTodo } from "../../src/index/read-text.js";
-import { textWriter } from "../../src/index/write-text.js";
+import { readInGroups, textWriter } from "../../src/index/write-text.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -76,5 +76,29 @@ describe("textWriter", () => {
       { id: "s3", n: 1 },
     ]);
     db.close();
+  });
+
+  it("reads a batch's sessions a few at a time as they are asked for, each once, in order", () => {
+    const rows: TextTodo[] = Array.from({ length: 20 }, (_, k) => ({
+      rowid: k + 1,
+      harness: "codex",
+      id: `s${k + 1}`,
+      fingerprint: "fp",
+      updated_ms: 0,
+      bytes: 10,
+    }));
+    const read: number[] = [];
+    const readOf = readInGroups(rows, (row) => {
+      read.push(row.rowid);
+      return { error: row.id };
+    });
+    const asked = rows.map((row, i) => {
+      const got = readOf(row, i);
+      // Never more than a group ahead of what was asked for.
+      expect(read.length).toBeLessThanOrEqual(i + 8);
+      return "error" in got ? got.error : "";
+    });
+    expect(asked).toEqual(rows.map((row) => row.id));
+    expect(read).toEqual(rows.map((row) => row.rowid));
   });
 });
