@@ -53,9 +53,16 @@ import type {
 } from "./read.js";
 import * as read from "./read.js";
 import { isTextReads, readText, type TextRead, type TextTodo } from "./read-text.js";
-import { batchesByBytes, oversized, TEXT_SHARE_RSS } from "./text-batches.js";
+import {
+  batchesByBytes,
+  oversized,
+  TEXT_SHARE_RSS,
+  TEXT_WORKER_FROM,
+  TEXT_WORKER_HEAP,
+  TEXT_WORKER_RSS,
+} from "./text-batches.js";
 import type { TextJob } from "./text-worker.js";
-import { textWriter } from "./write-text.js";
+import { readInGroups, textWriter } from "./write-text.js";
 
 export {
   type Filter,
@@ -101,23 +108,8 @@ export interface Refreshed {
   unreadable: SkippedIn[];
 }
 
-/**
- * From this many batches up, sessions' text is read on a worker thread
- * while the index writes the batch before; below it, starting a worker
- * costs more than it saves. bench/index, 707 MB of sources on 2 cores: the
- * text build took 0.72x the time of the calling thread alone (9.1 s against
- * 12.6 s), for a peak RSS of 393 MB against 221 MB (the worker's own heap).
- * So it is let go at an RSS of `TEXT_WORKER_RSS` bytes: bench/scale's 20,000
- * sessions, 343 MB with the worker throughout, 237 MB on the calling thread.
- */
-const TEXT_WORKER_FROM = 2;
-const TEXT_WORKER_RSS = 176 * 1024 * 1024;
-/**
- * The text worker's heap, bounded so its V8 collects rather than grows (bench/index's 100
- * conversations, RSS budget lifted: peak 273 MB unbounded, 227 MB so; one run each). A session
- * larger than a batch's TEXT_BATCH_BYTES is read on the calling thread (`oversized`).
- */
-const TEXT_WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
+/** A batch for the calling thread: its sessions are read one by one as they are written. */
+const READ_WHILE_WRITING = "read while writing";
 /** A text worker silent this long on one batch is given up (the calling thread does the rest). */
 const TEXT_STALL_MS = 120_000;
 /** The text worker module, beside this one (`.ts` when run from source). */
@@ -499,9 +491,13 @@ export class SessionIndex {
       const db = this.db;
       const writeText = textWriter(db);
       const batches = batchesByBytes(todo);
-      const reading = readAhead<TextTodo[], TextRead[]>({
+      const reading = readAhead<TextTodo[], TextRead[] | typeof READ_WHILE_WRITING>({
         batches,
-        here: (rows) => rows.map((row) => readText(local, row)),
+        // Read as it is written, a few sessions at a time (write-text.ts):
+        // the calling thread's heap then holds their transcripts and chunks,
+        // which die young, rather than a batch's, which outlive a scavenge
+        // and pile up in the old generation until a full collection.
+        here: () => READ_WHILE_WRITING,
         module: TEXT_WORKER,
         job: (rows): TextJob => ({
           env: this.options.env,
@@ -523,7 +519,11 @@ export class SessionIndex {
       for await (const { batch: rows, result: reads } of reading) {
         options.onProgress?.("indexing text", indexed, todo.length);
         indexed += rows.length;
-        const writeBatch = db.transaction(() => writeText(rows, reads));
+        const readOf =
+          reads === READ_WHILE_WRITING
+            ? readInGroups(rows, (row) => readText(local, row))
+            : (_: TextTodo, i: number): TextRead => reads[i] ?? { error: "not read" };
+        const writeBatch = db.transaction(() => writeText(rows, readOf));
         indexWrite(() => writeBatch.immediate());
       }
       options.onProgress?.("indexing text", todo.length, todo.length);

@@ -3,8 +3,9 @@
  * text worker or the calling thread) and written in one transaction, so
  * what a batch holds at once, its sessions loaded and their chunks, is
  * bounded by the bytes of its sources rather than by a count of sessions
- * whatever their size; and when the calling thread reads batches beside
- * the worker. Pure.
+ * whatever their size; and the text worker's terms: from how many batches
+ * it starts, its heap, the RSS it is let go at, and when the calling
+ * thread reads batches beside it. Pure.
  */
 
 /**
@@ -32,6 +33,25 @@ const TEXT_BATCH_SESSIONS = 64;
  */
 export const TEXT_SHARE_RSS = 128 * 1024 * 1024;
 
+/**
+ * From this many batches up, sessions' text is read on a worker thread
+ * while the index writes the batch before; below it, starting a worker
+ * costs more than it saves. bench/index, 707 MB of sources on 2 cores: the
+ * text build took 0.72x the time of the calling thread alone (9.1 s against
+ * 12.6 s), for a peak RSS of 393 MB against 221 MB (the worker's own heap).
+ * So it is let go at an RSS of `TEXT_WORKER_RSS` bytes: bench/scale's 20,000
+ * sessions, 343 MB with the worker throughout, 237 MB on the calling thread.
+ * Still so with the calling thread reading a session at a time: 274 to 277
+ * MB with the worker throughout (3 runs), against 193 to 219 MB let go here.
+ */
+export const TEXT_WORKER_FROM = 2;
+export const TEXT_WORKER_RSS = 176 * 1024 * 1024;
+/**
+ * The text worker's heap, bounded so its V8 collects rather than grows (bench/index's 100
+ * conversations, RSS budget lifted: peak 273 MB unbounded, 227 MB so; one run each). A session
+ * larger than a batch's TEXT_BATCH_BYTES is read on the calling thread (`oversized`).
+ */
+export const TEXT_WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 /** `items` in order, cut where a batch would pass `maxBytes` (a larger item alone) or `maxCount`. */
 export function batchesByBytes<T extends { bytes: number }>(
   items: readonly T[],
