@@ -76,8 +76,21 @@ describe("a signal during an agy save", () => {
       const dir = tempDir("txcript-signal-");
       const doc = join(dir, "doc.json");
       writeFileSync(doc, bigDoc());
-      const root = join(dir, "agy");
-      const r = await interrupt(root, doc, when, signal);
+      // The trigger is polled: on a loaded machine the signal can land after
+      // the command has finished (the brain folder appears near the save's
+      // end), and the run then ends 0 with the save whole. Such a late
+      // signal proves nothing, so the run is repeated, a few times at most.
+      let root = "";
+      let r: Awaited<ReturnType<typeof interrupt>> | undefined;
+      for (let attempt = 0; attempt < 5 && (r === undefined || r.status === 0); attempt++) {
+        root = join(dir, `agy-${attempt}`);
+        r = await interrupt(root, doc, when, signal);
+        if (r.status === 0) {
+          expect(r.stderr).not.toContain("interrupted");
+          expect(existsSync(db(root)) && existsSync(brain(root))).toBe(true);
+        }
+      }
+      if (r === undefined) throw new Error("no run");
       expect(r.sent).toBe(true);
       expect(existsSync(brain(root))).toBe(existsSync(db(root)));
       expect(existsSync(db(root))).toBe(true);
