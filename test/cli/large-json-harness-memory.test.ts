@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWithHeap } from "../support/cli.js";
-import { writeLines } from "../support/large-sessions.js";
+import { shortText as text, lineUuid as uuid, writeLines } from "../support/large-sessions.js";
 
 const TS = "2026-11-30T09:15:00.000Z";
 /** Lines of each session (15-19 MB for Qwen Code and Copilot CLI, 9 MB for Gemini CLI). */
@@ -28,9 +28,6 @@ const HEAP_MB = 50;
 const GEMINI_HEAP_MB = 56;
 
 let home = "";
-const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-/** Message i's text; message 5 holds characters outside Latin-1. */
-const text = (i: number) => `message ${i} of the ${i === 5 ? "caf\u00e9 \u2192" : "session"}`;
 
 beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), "txcript-large-json-"));

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWithHeap } from "../support/cli.js";
-import { writeLines } from "../support/large-sessions.js";
+import { shortText as text, lineUuid as uuid, writeLines } from "../support/large-sessions.js";
 
 const TS = "2026-11-30T09:15:00.000Z";
 /** Lines of each session (25 MB of pi, 12 MB of Gemini CLI, 36 MB of Qwen Code). */
@@ -25,9 +25,6 @@ const GEMINI_ID = "eaeaeaea-0000-4000-8000-00000000eaea";
 const QWEN_ID = "ebebebeb-0000-4000-8000-00000000ebeb";
 
 let home = "";
-const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-/** Message i's text; message 5 holds characters outside Latin-1. */
-const text = (i: number) => `message ${i} of the ${i === 5 ? "caf\u00e9 \u2192" : "session"}`;
 
 beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), "txcript-short-messages-"));

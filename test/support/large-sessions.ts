@@ -24,11 +24,18 @@ export function writeLines(path: string, count: number, line: (i: number) => str
   }
 }
 
+/** Line or record `i`'s id: a uuid that counts. */
+export const lineUuid = (i: number): string =>
+  `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+
+/** Message i's text in a session of short messages; message 5 holds characters outside Latin-1. */
+export const shortText = (i: number): string =>
+  `message ${i} of the ${i === 5 ? "caf\u00e9 \u2192" : "session"}`;
+
 /** The fields a Claude Code line `i` of session `sid` starts with: its uuid, line i - 1 as parent. */
 export function claudeChainFields(sid: string, ts: string, i: number): string {
-  const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-  const parent = i === 0 ? "null" : `"00000000-0000-4000-8000-${String(i - 1).padStart(12, "0")}"`;
-  return `"uuid":"${uuid}","parentUuid":${parent},"sessionId":"${sid}","timestamp":"${ts}","cwd":"/bench"`;
+  const parent = i === 0 ? "null" : `"${lineUuid(i - 1)}"`;
+  return `"uuid":"${lineUuid(i)}","parentUuid":${parent},"sessionId":"${sid}","timestamp":"${ts}","cwd":"/bench"`;
 }
 
 /**
