@@ -27,9 +27,10 @@ import {
 import { Lines } from "../../src/harness/codex/body.js";
 import { codexCodec } from "../../src/harness/codex/codec.js";
 import { parseRolloutName } from "../../src/harness/codex/probe.js";
-import { CodexStore, decompressCapped, estimateMessages } from "../../src/harness/codex/store.js";
+import { CodexStore, estimateMessages } from "../../src/harness/codex/store.js";
 import { codexText } from "../../src/harness/codex/text.js";
 import { harness } from "../../src/harness/index.js";
+import { decompressCapped } from "../../src/harness/shared/zstd.js";
 import { ROOT } from "../support/cli.js";
 import { hashTree, tempDir } from "../support/tmp.js";
 import { realisticSession, resumeProblems } from "./support.js";

@@ -14,7 +14,6 @@
 
 import { existsSync, lstatSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { Decompress } from "fzstd";
 import { parse as parseToml } from "smol-toml";
 import { isJsonObject, type Meta } from "../../common.js";
 import {
@@ -56,6 +55,7 @@ import {
   type Transcript,
 } from "../../transcript.js";
 import { saveError, sessionIdProblem, skipReason } from "../shared/store-files.js";
+import { decompressCapped } from "../shared/zstd.js";
 import {
   type CodexBody,
   type CodexLine,
@@ -83,33 +83,6 @@ export function rolloutRelativePath(id: string, started: string): string {
   const iso = new Date(timestampToEpoch(started).seconds * 1000).toISOString();
   const [date, time] = [iso.slice(0, 10), iso.slice(11, 19).replaceAll(":", "-")];
   return join(SESSIONS_DIR, ...date.split("-"), `rollout-${date}T${time}-${id}.jsonl`);
-}
-
-/**
- * Decompress a zstd rollout, refusing output beyond `cap` bytes (a small
- * hostile file can claim gigabytes). fzstd is a maintained pure-JS decoder;
- * Node 20 has no zstd of its own.
- */
-export function decompressCapped(data: Uint8Array, cap: number): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const stream = new Decompress((chunk) => {
-    size += chunk.length;
-    if (size > cap) throw new RangeError(`decompresses to more than ${cap} bytes`);
-    chunks.push(chunk);
-  });
-  const step = 1 << 16;
-  for (let i = 0; i < data.length; i += step) {
-    stream.push(data.subarray(i, i + step), i + step >= data.length);
-  }
-  if (data.length === 0) throw new RangeError("empty zstd file");
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 /** The bytes of a rollout file (plain or zstd), not decoded. Errors name the file. */
