@@ -7,7 +7,9 @@
  * folder, so a warm command skips parsing and compiling the code it ran
  * last time. Node 20 has no compile cache of its own for ES modules, hence
  * the bundles and `vm.Script`. Without a bundle (run from source) it
- * imports program.js as it is.
+ * imports program.js as it is. The package's binary is this module
+ * bundled as CommonJS, dist/cli/main.cjs (scripts/bundle.mjs): an ES
+ * module entry costs Node's ES module loader and its thread pool.
  *
  * The cache is only ever an optimization: it is read and written nowhere
  * under `--no-cache` and made only beside txcript's own index (never in a
@@ -234,4 +236,7 @@ const cache: CacheUse = {
   read: !isList || warm,
   flags: isList ? [LIST_INTERRUPT_BUDGET] : [],
 };
-if (bundle === undefined || !runBundle(bundle, cache)) await import("./program.js");
+// Not awaited: scripts/bundle.mjs makes this module the CommonJS launcher
+// main.cjs, which cannot await at its top level (a failed import still
+// ends the process with its error, as a rejected top-level await does).
+if (bundle === undefined || !runBundle(bundle, cache)) void import("./program.js");

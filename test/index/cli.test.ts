@@ -126,6 +126,30 @@ describe("list from the index", () => {
     expect(loaded(["view", IDS[0] ?? "", "--format", "html"])).toMatch(/crypto/);
   });
 
+  it("a warm list starts no ES module loader: the binary is CommonJS", () => {
+    const m = sample();
+    // A CommonJS preload (one given to --import would start the loader itself).
+    const hook = join(m.home, "esm-hook.cjs");
+    writeFileSync(
+      hook,
+      `process.on("exit", () => process.stderr.write("esm: " + process.moduleLoadList
+        .filter((m) => /^NativeModule internal\\/modules\\/esm\\/(module_job|translators)$/.test(m)).join(",") + "\\n"));`,
+    );
+    const esm = () => {
+      const r = run(m, ["list", "--json"], { NODE_OPTIONS: `--require=${hook}` });
+      expect(r.status).toBe(0);
+      return /esm: (.*)\n/.exec(r.stderr)?.[1];
+    };
+    esm(); // the first list builds the index
+    expect(esm()).toBe("");
+    // The hook sees what it should: an ES module entry loads both.
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", "0"], {
+      env: { ...process.env, NODE_OPTIONS: `--require=${hook}` },
+      encoding: "utf8",
+    });
+    expect(r.stderr).toMatch(/esm: .*module_job/);
+  });
+
   it("a finished list exits at once, its output whole, without waiting for the process to wind down", () => {
     const m = sample();
     // A preload leaves a timer running: a process left to end by itself waits for it.
