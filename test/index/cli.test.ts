@@ -150,6 +150,27 @@ describe("list from the index", () => {
     expect(r.stderr).toMatch(/esm: .*module_job/);
   });
 
+  it("a warm list loads no built-in after it sets V8's flags (which would compile it from source)", () => {
+    const m = sample();
+    // A preload that notes which of Node's built-ins load after the list's interrupt budget is set.
+    const hook = join(m.home, "flags-hook.cjs");
+    writeFileSync(
+      hook,
+      `const v8 = require("node:v8"); const set = v8.setFlagsFromString; let at;
+      v8.setFlagsFromString = (flag) => { if (at === undefined && flag.startsWith("--interrupt-budget")) at = process.moduleLoadList.length; return set(flag); };
+      process.on("exit", () => process.stderr.write("after: " + (at === undefined ? "no budget" : process.moduleLoadList.slice(at)
+        .filter((m) => m.startsWith("NativeModule ")).join(",")) + "\\n"));`,
+    );
+    const after = (args: string[]) => {
+      const r = run(m, args, { NODE_OPTIONS: `--require=${hook}` });
+      expect(r.status).toBe(0);
+      return /after: (.*)\n/.exec(r.stderr)?.[1];
+    };
+    expect(after(["list", "--json"])).toBe("no budget"); // the first list: no index to refresh
+    expect(after(["list", "--json"])).toBe("");
+    expect(after(["list"])).toBe("");
+  });
+
   it("a finished list exits at once, its output whole, without waiting for the process to wind down", () => {
     const m = sample();
     // A preload leaves a timer running: a process left to end by itself waits for it.
