@@ -161,14 +161,14 @@ describe("list from the index", () => {
       process.on("exit", () => process.stderr.write("after: " + (at === undefined ? "no budget" : process.moduleLoadList.slice(at)
         .filter((m) => m.startsWith("NativeModule ")).join(",")) + "\\n"));`,
     );
-    const after = (args: string[]) => {
+    const loadedAfter = (args: string[]) => {
       const r = run(m, args, { NODE_OPTIONS: `--require=${hook}` });
       expect(r.status).toBe(0);
       return /after: (.*)\n/.exec(r.stderr)?.[1];
     };
-    expect(after(["list", "--json"])).toBe("no budget"); // the first list: no index to refresh
-    expect(after(["list", "--json"])).toBe("");
-    expect(after(["list"])).toBe("");
+    expect(loadedAfter(["list", "--json"])).toBe("no budget"); // the first list: no index to refresh
+    expect(loadedAfter(["list", "--json"])).toBe("");
+    expect(loadedAfter(["list"])).toBe("");
   });
 
   it("a finished list exits at once, its output whole, without waiting for the process to wind down", () => {
