@@ -39,7 +39,7 @@ import { type Cluster, postgresBin, startPostgres } from "../test/support/postgr
 import { mb, median, report, runProcess } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = join(ROOT, "dist", "cli", "main.js");
+const BIN = join(ROOT, "dist", "cli", "main.cjs");
 const DATA = join(ROOT, ".bench-data", "archive");
 
 /** The generated rare word: in the second prompt of one conversation, nowhere else. */

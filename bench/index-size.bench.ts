@@ -34,7 +34,7 @@ import { agyStore } from "./list.bench.js";
 import { mb, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = join(ROOT, "dist", "cli", "main.js");
+const BIN = join(ROOT, "dist", "cli", "main.cjs");
 const DATA = join(ROOT, ".bench-data", "index-size-v7");
 
 interface Variant {

@@ -36,7 +36,7 @@ import { interleaved, mb, median, report, runProcess } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
-const BIN = join(ROOT, "dist", "cli", "main.js");
+const BIN = join(ROOT, "dist", "cli", "main.cjs");
 const DATA = join(ROOT, ".bench-data", "index");
 const RARE = "zanzibarquux";
 

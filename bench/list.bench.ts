@@ -59,7 +59,7 @@ import { hyperfineTimes, mb, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
-const BIN = join(ROOT, "dist", "cli", "main.js");
+const BIN = join(ROOT, "dist", "cli", "main.cjs");
 const DATA = join(ROOT, ".bench-data", "list");
 const SQLITE = pathToFileURL(require.resolve("better-sqlite3")).href;
 

@@ -28,7 +28,7 @@ import { buildConversation, type ConversationSpec } from "../test/support/agy-fi
 import { median, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = join(ROOT, "dist", "cli", "main.js");
+const BIN = join(ROOT, "dist", "cli", "main.cjs");
 const [count = 1000, steps = 40, calls = 40] = process.argv.slice(2).map(Number);
 
 /** A generated store written the way agy writes it (not through txcript's save). */

@@ -51,7 +51,7 @@ import type { Common, Transcript } from "../src/transcript.js";
 import { mb, median, report } from "./util.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(ROOT, "dist", "cli", "main.js");
+const BIN = join(ROOT, "dist", "cli", "main.cjs");
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? undefined : process.argv[i + 1];

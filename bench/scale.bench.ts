@@ -56,7 +56,7 @@ import { beside, GOALS } from "./goals.js";
 import { mb, median, report } from "./util.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = join(ROOT, "dist", "cli", "main.js");
+const BIN = join(ROOT, "dist", "cli", "main.cjs");
 const DATA = join(ROOT, ".bench-data", "scale");
 const RARE = "zanzibarquux";
 /** Sessions per harness saved through its store; the rest are copies of these. */

@@ -137,7 +137,26 @@ async function commandLine(name, plugins) {
 
 await commandLine("txcript", []);
 await commandLine("txcript-list", [onlyList]);
+
+// The binary, dist/cli/main.cjs: main.js (src/cli/main.ts) and its few
+// imports as one CommonJS file. An ES module entry starts Node's ES module
+// loader, which reads its modules through libuv's thread pool (four threads
+// started, twice the context switches): a warm `list` took 17 ms more CPU,
+// most of it system time, from main.js than from this (docs/architecture.md).
+// main.js stays, the same program as an ES module.
+await build({
+  ...common,
+  entryPoints: { main: join(cli, "main.js") },
+  outdir: cli,
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  // Run from source, without the bundles, it imports the modules as they are.
+  external: [...common.external, "./program.js"],
+  define: { "import.meta.url": "__txcriptUrl" },
+  banner: { js: 'const __txcriptUrl = require("node:url").pathToFileURL(__filename).href;' },
+});
 chmodSync(join(cli, "main.js"), 0o755);
+chmodSync(join(cli, "main.cjs"), 0o755);
 
 await build({
   ...common,

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "dist", "cli", "main.js");
+const bin = join(root, "dist", "cli", "main.cjs");
 const scratch = mkdtempSync(join(tmpdir(), "txcript-demo-"));
 
 // Only the bundled home: no variable may point txcript at real stores.

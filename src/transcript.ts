@@ -274,8 +274,18 @@ export interface Saved {
  * harness has it in its own `probe.ts`, which loads no parser or codec, so
  * a warm `list` loads none either.
  */
-/** The files of a session's fingerprint at the last scan, by its main file; undefined when unknown. */
-export type PreviousScan = (main: string) => readonly FileStamp[] | undefined;
+/** What the index holds from the last scan, by a session's main file. */
+export interface PreviousScan {
+  /** The files of the session's fingerprint at the last scan; undefined when unknown. */
+  files(main: string): readonly FileStamp[] | undefined;
+  /**
+   * Whether the last scan's fingerprint of `main` held a stamp of `path`,
+   * asked without reading it back (a hint: false where it cannot tell).
+   */
+  holds(main: string, path: string): boolean;
+  /** Whether `files` are the last scan's fingerprint of `main`, stamp for stamp. */
+  same(main: string, files: readonly FileStamp[]): boolean;
+}
 
 export interface StoreProbe {
   /** The store root directories this instance reads. */

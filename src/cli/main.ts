@@ -7,7 +7,9 @@
  * folder, so a warm command skips parsing and compiling the code it ran
  * last time. Node 20 has no compile cache of its own for ES modules, hence
  * the bundles and `vm.Script`. Without a bundle (run from source) it
- * imports program.js as it is.
+ * imports program.js as it is. The package's binary is this module
+ * bundled as CommonJS, dist/cli/main.cjs (scripts/bundle.mjs): an ES
+ * module entry costs Node's ES module loader and its thread pool.
  *
  * The cache is only ever an optimization: it is read and written nowhere
  * under `--no-cache` and made only beside txcript's own index (never in a
@@ -227,11 +229,26 @@ const folder = cacheFolder(args, process.env);
 // under --no-cache) keeps V8's flags, and so compiles without the cache,
 // which is made under the budget.
 const warm = folder !== undefined && existsSync(join(folder, INDEX_FILE));
-if (isList && warm) setFlagsFromString(LIST_INTERRUPT_BUDGET);
+if (isList && warm) {
+  // Node's built-ins loaded after a flag is set compile from source (see
+  // LIST_INTERRUPT_BUDGET): those a warm list loads (the stream modules of
+  // its stdout and stderr, a file's, a pipe's or a terminal's; timers) are
+  // loaded first, from Node's code cache: 10 M instructions, 20 M of its
+  // main thread's (docs/architecture.md).
+  process.stdout;
+  process.stderr;
+  const load = createRequire(import.meta.url);
+  load("node:timers/promises");
+  load("node:process");
+  setFlagsFromString(LIST_INTERRUPT_BUDGET);
+}
 const bundle = (isList ? readBundle("txcript-list") : undefined) ?? readBundle("txcript");
 const cache: CacheUse = {
   folder,
   read: !isList || warm,
   flags: isList ? [LIST_INTERRUPT_BUDGET] : [],
 };
-if (bundle === undefined || !runBundle(bundle, cache)) await import("./program.js");
+// Not awaited: scripts/bundle.mjs makes this module the CommonJS launcher
+// main.cjs, which cannot await at its top level (a failed import still
+// ends the process with its error, as a rejected top-level await does).
+if (bundle === undefined || !runBundle(bundle, cache)) void import("./program.js");

@@ -1,7 +1,7 @@
 /**
  * The package's version, read from package.json two folders up: true of
  * this module compiled (dist/cli/version.js) and of the bundled command
- * line (dist/cli/main.js and its chunks), so every command says the same.
+ * line (dist/cli/txcript.cjs, txcript-list.cjs and their chunks), so every command says the same.
  */
 
 import { createRequire } from "node:module";

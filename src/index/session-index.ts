@@ -117,8 +117,6 @@ const TEXT_WORKER = workerModule("text-worker", import.meta.url);
 /** How long a text refresh waits for another process's before going on without it. */
 const LOCK_WAIT_MS = 60_000;
 
-const fingerprintKey = (files: Discovered["fingerprint"]["files"]) => JSON.stringify(files);
-
 /** An entries row (the tables are txcript's own, checked by schema version at open). */
 interface EntryRow {
   rowid: number;
@@ -353,9 +351,10 @@ export class SessionIndex {
     let stamp: string | undefined;
     if (probe.scan) {
       const scanned = new Map<string, string>();
-      for (const fp of probe.scan((main) => read.fingerprintFiles(known.get(main)?.fingerprint))) {
+      const previous = read.previousScan(known);
+      for (const fp of probe.scan(previous)) {
         const main = fp.files[0];
-        if (main) scanned.set(main.path, fingerprintKey(fp.files));
+        if (main) scanned.set(main.path, previous.keyOf(fp.files));
       }
       for (const [path, key] of scanned)
         if (known.get(path)?.fingerprint !== key) write.set(path, key);
@@ -377,7 +376,7 @@ export class SessionIndex {
         // Several sessions may share one file (OpenCode's database): keyed by file and id.
         const entry = sharedKey(d);
         seen.add(entry);
-        const key = fingerprintKey(d.fingerprint.files);
+        const key = read.fingerprintKey(d.fingerprint.files);
         if (known.get(entry)?.fingerprint !== key) write.set(entry, key);
       }
       for (const s of found.skipped) {

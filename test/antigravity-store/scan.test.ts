@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AntigravityProbe } from "../../src/harness/antigravity/probe.js";
 import { AntigravityStore } from "../../src/harness/antigravity/store.js";
+import { fingerprintKey, previousScan } from "../../src/index/read.js";
 import type { FileStamp } from "../../src/transcript.js";
 import { tempDir } from "../support/tmp.js";
 import { handBody, writeAgyDatabase } from "./support.js";
@@ -118,10 +119,21 @@ describe("agy scan()", () => {
     const { logs } = setup(root, acp);
     const probe = new AntigravityProbe({ root, env: { TXCRIPT_ANTIGRAVITY_ACP_ROOT: acp } });
     const store = new AntigravityStore({ root, env: { TXCRIPT_ANTIGRAVITY_ACP_ROOT: acp } });
-    // As the index scans: with the last scan's files (none the first time).
+    // As the index scans: with the last scan's files (none the first time), as it stores them.
     const scanOf = (previous?: Map<string, readonly FileStamp[]>) =>
       new Map(
-        probe.scan((main) => previous?.get(main)).map((fp) => [fp.files[0]?.path ?? "", fp.files]),
+        probe
+          .scan(
+            previousScan(
+              new Map(
+                [...(previous ?? [])].map(([main, files]) => [
+                  main,
+                  { fingerprint: fingerprintKey(files) },
+                ]),
+              ),
+            ),
+          )
+          .map((fp) => [fp.files[0]?.path ?? "", fp.files]),
       );
     const db = join(root, "conversations", `${id(4)}.db`);
     // Made just now: not settled, so no stamp of the folder (its logs are statted each time).
@@ -144,6 +156,19 @@ describe("agy scan()", () => {
     ).toEqual([db]);
     // With the last scan given, the same answer (the folder's stamp alone is statted).
     expect(scanOf(settled)).toEqual(settled);
+    // And a change beside the unchanged folder is seen: the database's stamp, or a new -wal.
+    utimesSync(db, past, past);
+    const touched = scanOf(settled);
+    expect(touched.get(db)?.[0]).not.toEqual(settled.get(db)?.[0]);
+    expect(touched).toEqual(scanOf());
+    writeFileSync(`${db}-wal`, "wal");
+    expect(
+      scanOf(touched)
+        .get(db)
+        ?.map((f) => f.path),
+    ).toEqual([db, `${db}-wal`, logs(4)]);
+    rmSync(`${db}-wal`);
+    expect(scanOf(touched)).toEqual(touched);
     // A log written into the folder moves its mtime: the scan sees the log.
     writeFileSync(join(logs(4), "transcript.jsonl"), "{}\n");
     const written = scanOf(settled);

@@ -1,5 +1,5 @@
 /**
- * The V8 code cache dist/cli/main.js keeps of the bundled command line
+ * The V8 code cache dist/cli/main.cjs (main.js as CommonJS) keeps of the bundled command line
  * (<cache folder>/code-cache/): made by the first command, then read and
  * not remade; remade whole when corrupt, truncated or another build's;
  * made only in a cache folder txcript's index has made;

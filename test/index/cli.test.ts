@@ -126,6 +126,51 @@ describe("list from the index", () => {
     expect(loaded(["view", IDS[0] ?? "", "--format", "html"])).toMatch(/crypto/);
   });
 
+  it("a warm list starts no ES module loader: the binary is CommonJS", () => {
+    const m = sample();
+    // A CommonJS preload (one given to --import would start the loader itself).
+    const hook = join(m.home, "esm-hook.cjs");
+    writeFileSync(
+      hook,
+      `process.on("exit", () => process.stderr.write("esm: " + process.moduleLoadList
+        .filter((m) => /^NativeModule internal\\/modules\\/esm\\/(module_job|translators)$/.test(m)).join(",") + "\\n"));`,
+    );
+    const esm = () => {
+      const r = run(m, ["list", "--json"], { NODE_OPTIONS: `--require=${hook}` });
+      expect(r.status).toBe(0);
+      return /esm: (.*)\n/.exec(r.stderr)?.[1];
+    };
+    esm(); // the first list builds the index
+    expect(esm()).toBe("");
+    // The hook sees what it should: an ES module entry loads both.
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", "0"], {
+      env: { ...process.env, NODE_OPTIONS: `--require=${hook}` },
+      encoding: "utf8",
+    });
+    expect(r.stderr).toMatch(/esm: .*module_job/);
+  });
+
+  it("a warm list loads no built-in after it sets V8's flags (which would compile it from source)", () => {
+    const m = sample();
+    // A preload that notes which of Node's built-ins load after the list's interrupt budget is set.
+    const hook = join(m.home, "flags-hook.cjs");
+    writeFileSync(
+      hook,
+      `const v8 = require("node:v8"); const set = v8.setFlagsFromString; let at;
+      v8.setFlagsFromString = (flag) => { if (at === undefined && flag.startsWith("--interrupt-budget")) at = process.moduleLoadList.length; return set(flag); };
+      process.on("exit", () => process.stderr.write("after: " + (at === undefined ? "no budget" : process.moduleLoadList.slice(at)
+        .filter((m) => m.startsWith("NativeModule ")).join(",")) + "\\n"));`,
+    );
+    const loadedAfter = (args: string[]) => {
+      const r = run(m, args, { NODE_OPTIONS: `--require=${hook}` });
+      expect(r.status).toBe(0);
+      return /after: (.*)\n/.exec(r.stderr)?.[1];
+    };
+    expect(loadedAfter(["list", "--json"])).toBe("no budget"); // the first list: no index to refresh
+    expect(loadedAfter(["list", "--json"])).toBe("");
+    expect(loadedAfter(["list"])).toBe("");
+  });
+
   it("a finished list exits at once, its output whole, without waiting for the process to wind down", () => {
     const m = sample();
     // A preload leaves a timer running: a process left to end by itself waits for it.

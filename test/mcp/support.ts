@@ -1,5 +1,5 @@
 /**
- * MCP tests talk to the built server as clients do: `dist/cli/main.js mcp`
+ * MCP tests talk to the built server as clients do: `dist/cli/main.cjs mcp`
  * spawned on a temporary HOME holding real stores (agy databases written
  * by the store from the fixture builder, a Claude Code project file and a
  * Codex rollout written by their stores), through the SDK's own client.

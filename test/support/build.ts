@@ -39,7 +39,7 @@ export default function setup(): () => void {
 function rebuild(): void {
   let built = 0;
   try {
-    built = statSync(join(ROOT, "dist", "cli", "main.js")).mtimeMs;
+    built = statSync(join(ROOT, "dist", "cli", "main.cjs")).mtimeMs;
   } catch {
     // not built yet
   }

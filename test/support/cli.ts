@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** TXCRIPT_TEST_BIN runs the suite against another build (e.g. an older one, to see a test fail). */
-export const BIN = process.env.TXCRIPT_TEST_BIN || join(ROOT, "dist", "cli", "main.js");
+export const BIN = process.env.TXCRIPT_TEST_BIN || join(ROOT, "dist", "cli", "main.cjs");
 
 /**
  * The index cache of every run in this test file, unless a test gives its

@@ -151,18 +151,42 @@ export function fingerprintOf(
   listed?: Listed,
   previous?: PreviousScan,
 ): Fingerprint {
-  const files = stampsOf(
-    !listed || listed.conversations.has(`${id}.db-wal`) ? [paths.db, paths.wal] : [paths.db],
-  );
-  if (!listed?.brain || listed.brain.has(id))
-    files.push(...logStamps(paths, previous !== undefined, previous?.(paths.db)));
+  const main =
+    !listed || listed.conversations.has(`${id}.db-wal`) ? [paths.db, paths.wal] : [paths.db];
+  const logs = !listed?.brain || listed.brain.has(id);
   const rest: string[] = [];
   // The annotation holds the title: a rename in agy changes only that file.
   if (!listed?.annotations || listed.annotations.has(`${id}.pbtxt`)) rest.push(paths.annotation);
   if (lane.lane === "acp" && (!listed || listed.conversations.has(`${id}.meta`)))
     rest.push(paths.meta);
+  const unchanged = logs && previous && unchangedBehindFolder(paths, main, rest, previous);
+  if (unchanged) return { files: unchanged };
+  const files = stampsOf(main);
+  if (logs) files.push(...logStamps(paths, previous !== undefined, previous?.files(paths.db)));
   files.push(...stampsOf(rest));
   return { files };
+}
+
+/**
+ * The index's scan, where the last one stamped the logs folder in place of
+ * its logs: the fingerprint with that folder's stamp, when it is the last
+ * scan's stamp for stamp (so that scan held no log, and the folder has not
+ * moved: what `logStamps` vouches for, in the same stats), without reading
+ * the last scan's files back; undefined otherwise, and the fingerprint is
+ * made afresh.
+ */
+function unchangedBehindFolder(
+  paths: FingerprintPaths,
+  main: readonly string[],
+  rest: readonly string[],
+  previous: PreviousScan,
+): FileStamp[] | undefined {
+  if (!previous.holds(paths.db, paths.logs)) return undefined;
+  const files = stampsOf(main);
+  const dir = statOrUndefined(paths.logs);
+  if (!dir?.isDirectory()) return undefined;
+  files.push(fileStamp(paths.logs, dir), ...stampsOf(rest));
+  return previous.same(paths.db, files) ? files : undefined;
 }
 
 export class AntigravityProbe implements StoreProbe {

@@ -1,7 +1,7 @@
 /**
  * Running things for the real-harness suite: the installed CLIs, each in
  * a temp HOME pointed at the mock server with every telemetry and update
- * switch off, and txcript's built CLI (dist/cli/main.js) on the same HOME.
+ * switch off, and txcript's built CLI (dist/cli/main.cjs) on the same HOME.
  * Every environment is built from nothing, so no variable of the machine
  * (a real API key, a real store) reaches a CLI.
  */
@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 
 export const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = join(REPO, "test", "real", "node_modules", ".bin");
-export const TXCRIPT = join(REPO, "dist", "cli", "main.js");
+export const TXCRIPT = join(REPO, "dist", "cli", "main.cjs");
 
 /** The CLIs of test/real/package.json, by the harness id txcript gives them. */
 export const CLIS = {
