@@ -41,11 +41,17 @@ export const TEXT_SHARE_RSS = 128 * 1024 * 1024;
  * 12.6 s), for a peak RSS of 393 MB against 221 MB (the worker's own heap).
  * So it is let go at an RSS of `TEXT_WORKER_RSS` bytes: bench/scale's 20,000
  * sessions, 343 MB with the worker throughout, 237 MB on the calling thread.
- * Still so with the calling thread reading a session at a time: 274 to 277
- * MB with the worker throughout (3 runs), against 193 to 219 MB let go here.
+ * Still so with the calling thread reading a session at a time: 264 to 277
+ * MB with the worker throughout (4 runs); let go here, 208 and 209 MB (2
+ * runs). Most of what the worker adds is memory its threads freed and the
+ * allocator kept (V8's pages, glibc's per-thread arenas), not live data:
+ * bench/index's 100 agy conversations level off at 183 to 201 MB with it
+ * throughout (146 MB without), so at 176 MB, as before, they lost the
+ * worker after three batches and read the rest on one thread (0.45x the
+ * load's speed).
  */
 export const TEXT_WORKER_FROM = 2;
-export const TEXT_WORKER_RSS = 176 * 1024 * 1024;
+export const TEXT_WORKER_RSS = 208 * 1024 * 1024;
 /**
  * The text worker's heap, bounded so its V8 collects rather than grows (bench/index's 100
  * conversations, RSS budget lifted: peak 273 MB unbounded, 227 MB so; one run each). A session
