@@ -6,9 +6,9 @@
  */
 
 import { describe, expect, it } from "vitest";
-import type { Common, Message } from "../../src/common.js";
+import type { Message } from "../../src/common.js";
 import { chunksOf, messageTimes, usageRowsOf } from "../../src/index/text.js";
-import type { Transcript } from "../../src/transcript.js";
+import type { Common, Transcript } from "../../src/transcript.js";
 
 const UPDATED = Date.UTC(2026, 11, 7, 12);
 
