@@ -11,6 +11,7 @@ import { packedBody } from "./schema.js";
 import {
   type Chunk,
   chunksOf,
+  messageTimes,
   type UsageRow,
   type UsageTotals,
   usageOf,
@@ -51,10 +52,11 @@ export function readText(local: Local, todo: TextTodo): TextRead {
     // The transcript alone: `Local.load` also fingerprints the session for
     // its path, which the index has (and which cost a tenth of the load).
     const transcript = local.commonStore(todo.harness).load(todo.id);
+    const times = messageTimes(transcript, todo.updated_ms);
     return {
-      chunks: packed(chunksOf(transcript, todo.updated_ms)),
+      chunks: packed(chunksOf(transcript, todo.updated_ms, times)),
       usage: usageOf(transcript),
-      rows: usageRowsOf(transcript, todo.updated_ms),
+      rows: usageRowsOf(transcript, todo.updated_ms, times),
     };
   } catch (error) {
     return { error: error instanceof TxcriptError ? error.message : describeCause(error) };

@@ -25,8 +25,8 @@ const TEXT_BATCH_SESSIONS = 64;
  * The calling thread also reads batches beside the worker (`readAhead`'s
  * `share`) only when the build starts under this RSS: its own reading heap
  * then sits beside the worker's. bench/scale's 20,000 sessions start at
- * about 153 MB, where the worker is let go at its budget within the first
- * batch anyway, and their first `query` peaked at 264 to 303 MB sharing
+ * about 153 MB (where a budget of 176 MB let the worker go within the
+ * first batch anyway), and their first `query` peaked at 264 to 303 MB sharing
  * (7 runs, load average 7 to 18) against 252 to 277 MB not (5 runs; main
  * 235 to 264 MB, 4 runs); bench/index's and bench/scale's 1,000-session
  * stores start near 80 MB.
@@ -41,11 +41,19 @@ export const TEXT_SHARE_RSS = 128 * 1024 * 1024;
  * 12.6 s), for a peak RSS of 393 MB against 221 MB (the worker's own heap).
  * So it is let go at an RSS of `TEXT_WORKER_RSS` bytes: bench/scale's 20,000
  * sessions, 343 MB with the worker throughout, 237 MB on the calling thread.
- * Still so with the calling thread reading a session at a time: 274 to 277
- * MB with the worker throughout (3 runs), against 193 to 219 MB let go here.
+ * Still so with the calling thread reading a session at a time: 264 to 277
+ * MB with the worker throughout (4 runs); let go here, 208 to 214 MB (7
+ * runs). What the worker adds is mostly pages V8 keeps committed in both
+ * isolates and glibc's per-thread arenas, not live data (heaps used 20 to
+ * 30 MB each): bench/index's 100 agy conversations level off at 183 to
+ * 201 MB with it throughout (146 MB without), so at 176 MB, as before,
+ * they lost the worker after three batches and read the rest on one
+ * thread (0.45x the load's speed). A worker costs a second isolate's
+ * warm-up (about 0.9 s of CPU there, docs/architecture.md), so it pays
+ * where the calling thread, which cannot be spread, is the busiest.
  */
 export const TEXT_WORKER_FROM = 2;
-export const TEXT_WORKER_RSS = 176 * 1024 * 1024;
+export const TEXT_WORKER_RSS = 208 * 1024 * 1024;
 /**
  * The text worker's heap, bounded so its V8 collects rather than grows (bench/index's 100
  * conversations, RSS budget lifted: peak 273 MB unbounded, 227 MB so; one run each). A session
