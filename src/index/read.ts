@@ -163,7 +163,7 @@ function ownJson<T>(text: string): T {
 }
 
 /** The files of a fingerprint key the index stored from a scan; undefined for none (""). */
-export function fingerprintFiles(key: string | undefined): FileStamp[] | undefined {
+function fingerprintFiles(key: string | undefined): FileStamp[] | undefined {
   return key ? ownJson<FileStamp[]>(key) : undefined;
 }
 
