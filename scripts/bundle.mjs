@@ -160,7 +160,9 @@ async function shippedCodeCaches() {
   const scratch = mkdtempSync(join(tmpdir(), "txcript-code-cache-"));
   const env = {
     PATH: process.env.PATH ?? "",
-    HOME: join(scratch, "home"),
+    // The example home: three agy conversations, so the cache holds the
+    // code that reads them (opened read-only, as any store).
+    HOME: join(root, "examples", "home"),
     TXCRIPT_CACHE: join(scratch, "cache"),
     NO_COLOR: "1",
   };
