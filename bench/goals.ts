@@ -1,8 +1,13 @@
 /**
- * Issue 33's goals for the index (3: build speed and memory, 4: size), and
- * the figures main measured before the work on them (commit 575d8c1, one
- * run of each bench on a shared 2-core machine at a load average of 13 to
- * 18), so each bench prints what it measures beside both.
+ * Issue 33's goals, each as the bench that measures it prints it: the
+ * figure as a ratio to a baseline measured in the same run (1: cold list
+ * beside the native stand-in, 2: warm list beside its floor, 3: index
+ * build beside load + toCommon, 5: a list after one change beside a warm
+ * list, 6: peak RSS beside the session's size) or a size (3's peak RSS,
+ * 4's index size), beside the goal and, for 3 and 4, the figures main
+ * measured before the work on them (commit 575d8c1, one run of each bench
+ * on a shared 2-core machine at a load average of 13 to 18). bench/run.ts
+ * gathers every line `beside` prints at the end of `npm run bench`.
  */
 
 /** A figure a bench reports, the goal it answers to, and main's figure before. */
@@ -18,6 +23,31 @@ interface Goal {
 }
 
 export const GOALS = {
+  /** Goal 1, bench/list: cold `list --json` (empty cache) beside the native stand-in's discover. */
+  listColdCpu: {
+    what: "cold list beside native discover (CPU)",
+    sense: "max",
+    goal: 1,
+    unit: "x",
+  },
+  listColdWall: {
+    what: "cold list beside native discover (wall)",
+    sense: "max",
+    goal: 1,
+    unit: "x",
+  },
+  /** Goal 2, bench/list: warm `list --json` beside the warm floor. */
+  listWarmWall: { what: "warm list beside its floor (wall)", sense: "max", goal: 1.2, unit: "x" },
+  listWarmCpu: { what: "warm list beside its floor (CPU)", sense: "max", goal: 1.2, unit: "x" },
+  /** Goal 5, bench/scale: `list` after one session changed beside a warm list (growth: "near flat"). */
+  scaleChange: {
+    what: "list after one change beside a warm list",
+    sense: "max",
+    goal: 2,
+    unit: "x",
+  },
+  /** Goal 6, bench/memory and bench/steady: peak RSS beside the session's size. */
+  sessionPeak: { what: "peak RSS beside the session", sense: "max", goal: 3, unit: "x" },
   /** bench/index: first build (cold list + first query) in MB/s of source beside load + toCommon. */
   indexBuildRate: {
     what: "build rate beside load + toCommon (wall)",

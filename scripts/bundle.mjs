@@ -17,9 +17,11 @@
 // browser into dist/cli/serve-client/, Chart.js with it: the server reads
 // it from there and fetches nothing at run time.
 
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -157,6 +159,56 @@ await build({
 });
 chmodSync(join(cli, "main.js"), 0o755);
 chmodSync(join(cli, "main.cjs"), 0o755);
+await shippedCodeCaches();
+
+/**
+ * The code caches a first run reads instead of compiling its bundle
+ * (dist/cli/shipped-cache/, src/cli/bundle-script.ts), each made by
+ * scripts/code-cache.mjs running a representative command on
+ * examples/home's stores and an empty cache folder: a cold `list` (V8's
+ * flags), then a warm one (the index the first made; main.js's interrupt
+ * budget), and `--help` for txcript.cjs (it loads every command). V8
+ * refuses them under another Node, and main.js then compiles as without
+ * them; a build whose run fails ships none (and says so).
+ */
+async function shippedCodeCaches() {
+  const folder = join(cli, "shipped-cache");
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder);
+  const { LIST_INTERRUPT_BUDGET } = await import(join(cli, "bundle-script.js"));
+  const scratch = mkdtempSync(join(tmpdir(), "txcript-code-cache-"));
+  const env = {
+    PATH: process.env.PATH ?? "",
+    // The example home: three agy conversations, so the cache holds the
+    // code that reads them (opened read-only, as any store).
+    HOME: join(root, "examples", "home"),
+    TXCRIPT_CACHE: join(scratch, "cache"),
+    NO_COLOR: "1",
+  };
+  try {
+    for (const [name, flags, ...args] of [
+      ["txcript-list", "", "list", "--json"],
+      ["txcript-list", LIST_INTERRUPT_BUDGET, "list", "--json"],
+      ["txcript", "", "--help"],
+    ]) {
+      const r = spawnSync(
+        process.execPath,
+        [join(root, "scripts", "code-cache.mjs"), name, flags, ...args],
+        { env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" },
+      );
+      if (r.status !== 0) {
+        // Only an optimization: the build goes on, and ships none.
+        process.stderr.write(
+          `bundle: no code cache shipped (${name} ${args.join(" ")}): ${r.stderr}\n`,
+        );
+        rmSync(folder, { recursive: true, force: true });
+        return;
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
 
 await build({
   ...common,

@@ -5,17 +5,21 @@
  * (txcript-list.cjs for `list`, which holds that command alone, else
  * txcript.cjs), compiled through a V8 code cache kept in txcript's cache
  * folder, so a warm command skips parsing and compiling the code it ran
- * last time. Node 20 has no compile cache of its own for ES modules, hence
- * the bundles and `vm.Script`. Without a bundle (run from source) it
- * imports program.js as it is. The package's binary is this module
- * bundled as CommonJS, dist/cli/main.cjs (scripts/bundle.mjs): an ES
- * module entry costs Node's ES module loader and its thread pool.
+ * last time, else through the one the build made (dist/cli/shipped-cache/,
+ * used where this Node is the one that built). Node 20 has no compile
+ * cache of its own for ES modules, hence the bundles and `vm.Script`
+ * (bundle-script.ts). Without a bundle (run from source) it imports
+ * program.js as it is. The package's binary is this module bundled as
+ * CommonJS, dist/cli/main.cjs (scripts/bundle.mjs): an ES module entry
+ * costs Node's ES module loader and its thread pool.
  *
  * The cache is only ever an optimization: it is read and written nowhere
  * under `--no-cache` and made only beside txcript's own index (never in a
  * folder txcript has not made); a missing, stale or corrupt one is compiled
  * afresh and rewritten (whole, by rename); a folder that cannot be
- * written is left alone, silently.
+ * written is left alone, silently. The build's is only read: under
+ * `--no-cache` too, and one V8 refuses (another Node's) or a damaged one
+ * (the checksum below) is compiled afresh, as if it were not there.
  */
 
 import {
@@ -34,32 +38,19 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
-import { Script } from "node:vm";
+import type { Script } from "node:vm";
 import { cacheDir, type Env } from "../env.js";
 import { APPLICATION_ID } from "../index/schema.js";
+import {
+  bundleScript,
+  LIST_INTERRUPT_BUDGET,
+  runBundleScript,
+  shippedCodeCacheFile,
+} from "./bundle-script.js";
 import { namedCommand } from "./command-word.js";
 
 /** A bundle's last line: `//# txcript-bundle <hash of everything before it>`. */
 const HASH_LINE = /\n\/\/# txcript-bundle ([0-9a-f]{16,64})\n?$/;
-/**
- * V8's interrupt budget for `list` (its default is 67,584 bytes of
- * bytecode run): how much of a function's bytecode runs before V8 weighs
- * optimizing it. A warm list is short (1,000 agy conversations: 3,000
- * stats and 1,000 records) and TurboFan's compiles of its loops, Node's
- * `statSync` among them, cost more than they saved: 15% of its CPU. A
- * larger budget only delays optimizing: a long list (a cold one, 20,000
- * sessions) still gets it, a little later. Measured, not disabled
- * (`--max-opt` cannot be lifted once set): docs/architecture.md.
- *
- * Set only when there is an index to refresh: a V8 flag changed at run
- * time makes every Node built-in module loaded after it compile from
- * source, missing the code cache Node embeds for them (set back to its
- * default, they hit it again). A cold list loads 37 more of them
- * (tinypool's crypto, child_process, assert...) and each discovery worker
- * all of its own: 182 M instructions a worker. A cold list gains nothing
- * from the budget.
- */
-const LIST_INTERRUPT_BUDGET = `--interrupt-budget=${500_000}`;
 /** The index's file in the cache folder (src/index/open.ts; not imported, it loads SQLite). */
 const INDEX_FILE = "index.db";
 /** The folder under the cache folder that holds code caches. */
@@ -164,51 +155,52 @@ function readOrUndefined(file: string): Buffer | undefined {
 
 /** How `runBundle` uses the code cache in the cache folder. */
 interface CacheUse {
-  /** The cache folder; undefined: no code cache. */
+  /** The cache folder; undefined: none of its own (the build's is still read). */
   folder: string | undefined;
   /** Whether to compile from the cache: only when the V8 flags it is made under are set. */
   read: boolean;
   /** The V8 flags the cache is made under. */
   flags: readonly string[];
+  /** The V8 flags this run compiles under: the build's cache made under them is read. */
+  runFlags: readonly string[];
+  /**
+   * Whether to make a cache of this command when the build's served: the
+   * build makes txcript.cjs's of `--help`, which lacks each command's own
+   * code (`view` of an agy conversation: 499 M instructions from it, 445 M
+   * from a cache of its own); the list's, of a list, is as good as a
+   * list's own (warm list 453 to 467 M beside 461 to 476 M).
+   */
+  overShipped: boolean;
 }
 
 /** Run `bundle`; false if it did not compile to the function it should. */
 function runBundle(bundle: Bundle, cache: CacheUse): boolean {
   const hash = HASH_LINE.exec(bundle.source)?.[1];
   const file = hash && cache.folder !== undefined && codeCacheFile(cache.folder, bundle.name, hash);
-  const cachedData = file && cache.read ? readOrUndefined(file) : undefined;
+  const own = file && cache.read ? readOrUndefined(file) : undefined;
+  // Else the build's (a first run: without it, `list` parses and compiles
+  // its bundle, 210 M instructions more).
+  const cachedData =
+    own ??
+    (hash
+      ? readOrUndefined(
+          shippedCodeCacheFile(dirname(bundle.path), bundle.name, hash, cache.runFlags),
+        )
+      : undefined);
   // V8 checks a cache's version, flags and source length, but its checksum
   // only under this flag (off in release builds): a cache with a flipped
   // byte is otherwise run (test/cli/code-cache.test.ts saw V8 stop with a
   // fatal error). Worker threads would pay for it too, so it is on only
   // while a cache is read or made.
   if (cachedData) setFlagsFromString("--verify-snapshot-checksum");
-  // The CommonJS wrapper, on the bundle's first line, so its line numbers
-  // hold, and one more parameter: a script compiled by vm cannot `import()`
-  // (Node 20 wants --experimental-vm-modules, or warns), so the bundle's
-  // few dynamic imports (tinypool, an ES module; built-ins) call this
-  // module's instead (scripts/bundle.mjs rewrites them).
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname, __txcriptImport) {${bundle.source}\n})`,
-    { filename: bundle.path, ...(cachedData ? { cachedData } : {}) },
-  );
+  const script = bundleScript(bundle.source, bundle.path, cachedData);
   if (cachedData) setFlagsFromString("--no-verify-snapshot-checksum");
-  // Made at exit, so it holds every function this command compiled.
-  if (hash && file && (cachedData === undefined || script.cachedDataRejected === true))
+  const compiled = cachedData === undefined || script.cachedDataRejected === true;
+  // Made at exit, so it holds every function this command compiled; also
+  // over the build's cache where that lacks what the command runs.
+  if (hash && file && (compiled || (own === undefined && cache.overShipped)))
     process.once("exit", () => writeCodeCache(script, file, bundle.name, hash, cache.flags));
-  const wrapper: unknown = script.runInThisContext();
-  if (typeof wrapper !== "function") return false;
-  const module = { exports: {} };
-  wrapper.call(
-    module.exports,
-    module.exports,
-    createRequire(bundle.path),
-    module,
-    bundle.path,
-    dirname(bundle.path),
-    (specifier: string): Promise<unknown> => import(specifier),
-  );
-  return true;
+  return runBundleScript(script, bundle.path, (specifier) => import(specifier));
 }
 
 function readBundle(name: string): Bundle | undefined {
@@ -226,8 +218,8 @@ const isList = namedCommand(args) === "list";
 const folder = cacheFolder(args, process.env);
 // The budget for a list with an index to refresh (one stat), set before
 // the bundle is compiled and left set. A list without one (the first, or
-// under --no-cache) keeps V8's flags, and so compiles without the cache,
-// which is made under the budget.
+// under --no-cache) keeps V8's flags, and so reads only the build's cache
+// made under them: the cache folder's is made under the budget.
 const warm = folder !== undefined && existsSync(join(folder, INDEX_FILE));
 if (isList && warm) {
   // Node's built-ins loaded after a flag is set compile from source (see
@@ -247,6 +239,8 @@ const cache: CacheUse = {
   folder,
   read: !isList || warm,
   flags: isList ? [LIST_INTERRUPT_BUDGET] : [],
+  runFlags: isList && warm ? [LIST_INTERRUPT_BUDGET] : [],
+  overShipped: bundle?.name !== "txcript-list",
 };
 // Not awaited: scripts/bundle.mjs makes this module the CommonJS launcher
 // main.cjs, which cannot await at its top level (a failed import still
