@@ -27,6 +27,7 @@ import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { jsonFromText } from "../../json.js";
 import { joinLines, Lines, type VerbatimLine } from "../../lines.js";
 import { str } from "../shared/fields.js";
+import { OrderedRecords } from "./ordered.js";
 
 export { Lines } from "../../lines.js";
 
@@ -141,9 +142,9 @@ export function replay(lines: Lines): Conversation | undefined {
     const record = parseLine(lines.text(i));
     return record !== undefined && isMessage(record) ? record : undefined;
   };
-  // A Map keeps first-insertion order when a key is set again: the CLI's own trick.
+  // In first-insertion order when an id is set again, as the CLI's Map keeps them.
   // A record appended on its own line is held as that line's number.
-  const messages = new Map<string, MessageRecord | number>();
+  const messages = new OrderedRecords<MessageRecord>(message);
   /**
    * The line of the last version of each record an appended line carried:
    * only a checkpoint asks, so it is made at the first one (from the lines
@@ -178,10 +179,8 @@ export function replay(lines: Lines): Conversation | undefined {
     const record = parseLine(text);
     if (!isJsonObject(record)) continue;
     if (typeof record.$rewindTo === "string") {
-      const ids = [...messages.keys()];
-      const at = ids.indexOf(record.$rewindTo);
-      if (at === -1) messages.clear();
-      else for (const id of ids.slice(at)) messages.delete(id);
+      const at = messages.indexOf(record.$rewindTo);
+      messages.truncate(at === -1 ? 0 : at);
     } else if (isMessage(record)) {
       messages.set(record.id, i);
       recorded?.set(record.id, i);
@@ -202,8 +201,8 @@ export function replay(lines: Lines): Conversation | undefined {
   // The CLI tests these for truthiness: an empty id or hash sends it to the legacy reading.
   if (meta.sessionId && meta.projectHash) {
     const held = heldMessages(messages.values());
-    // The walk below shares this scope (`message`): emptied, the maps do
-    // not keep every record's id alive while it runs.
+    // The walk below shares this scope (`message`): emptied, the table and
+    // the checkpoint map are not kept alive while it runs.
     messages.clear();
     recorded = undefined;
     const conversation: Conversation = {
