@@ -161,7 +161,9 @@ function piFile(): string {
 /**
  * A Gemini CLI session (the JSONL of v0.39+): its metadata line, then
  * message records, each followed by the `$set` of `lastUpdated` the CLI
- * appends after every record (N lines in all).
+ * appends after every record (N lines in all). Each record has its own
+ * time, a second after the last, as a real session's do (one time shared
+ * by every record would be held once and flatter the reader).
  */
 function geminiFile(): string {
   const id = SID.replace(/^b0/, "f0");
@@ -170,14 +172,17 @@ function geminiFile(): string {
   writeFileSync(join(project, ".project_root"), "/bench");
   const path = join(project, "chats", `session-2026-11-30T09-15-${id.slice(0, 8)}.jsonl`);
   const hash = "0".repeat(64);
+  const start = Date.parse(TS);
+  // Record i (odd) and the `$set` after it share a time: the record's second.
+  const at = (i: number) => new Date(start + Math.floor((i + 1) / 2) * 1000).toISOString();
   writeLines(path, N, (i) => {
     if (i === 0)
       return `{"sessionId":"${id}","projectHash":"${hash}","startTime":"${TS}","lastUpdated":"${TS}","kind":"main"}`;
-    if (i % 2 === 0) return `{"$set":{"lastUpdated":"${TS}"}}`;
+    if (i % 2 === 0) return `{"$set":{"lastUpdated":"${at(i - 1)}"}}`;
     const rid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
     return i % 4 === 1
-      ? `{"id":"${rid}","timestamp":"${TS}","type":"user","content":[{"text":"question ${i} about the code"}]}`
-      : `{"id":"${rid}","timestamp":"${TS}","type":"gemini","content":"answer ${i} with some words","tokens":{"input":120,"output":8,"cached":0,"thoughts":0,"tool":0,"total":128},"model":"gemini-2.5-pro"}`;
+      ? `{"id":"${rid}","timestamp":"${at(i)}","type":"user","content":[{"text":"question ${i} about the code"}]}`
+      : `{"id":"${rid}","timestamp":"${at(i)}","type":"gemini","content":"answer ${i} with some words","tokens":{"input":120,"output":8,"cached":0,"thoughts":0,"tool":0,"total":128},"model":"gemini-2.5-pro"}`;
   });
   return path;
 }

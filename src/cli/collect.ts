@@ -6,7 +6,9 @@
  * parsed as garbage, and the writer that follows makes short-lived objects
  * only, so no full collection came to free them before the command ended:
  * a copy of a large session peaked at its load's garbage plus the writer's
- * (bench/memory.bench.ts).
+ * (bench/memory.bench.ts). `view` and `export` call it between loading and
+ * rendering, for the same reason: a page's strings die young, yet its
+ * rendering grew the heap over the load's garbage by 10 to 20 MB.
  */
 
 import { setFlagsFromString } from "node:v8";

@@ -271,6 +271,26 @@ describe("the CLI's replay rules", () => {
     expect(read(jsonl(...base, { $rewindTo: "nope" })).body).toEqual([]);
   });
 
+  it("ids whose hashes collide stay two records (replaced, rewound and checkpointed apart)", async () => {
+    // FNV-1a (32 bits) gives these two ids the same hash: the replay's table must tell them apart.
+    const [a, b] = ["id43zxx", "idbpadx"];
+    const lines = [metaLine(ID), user(a, "first"), gemini(b, "draft"), user("u2", "second")];
+    expect(sketch(read(jsonl(...lines, gemini(b, "final"))).body)).toEqual([
+      "user text:first",
+      "assistant text:final",
+      "user text:second",
+    ]);
+    expect(sketch(read(jsonl(...lines, { $rewindTo: b }, user("u3", "again"))).body)).toEqual([
+      "user text:first",
+      "user text:again",
+    ]);
+    const checkpoint = { $set: { messages: [user(b, "b first"), user(a, "then a")] } };
+    expect(sketch(read(jsonl(...lines, checkpoint, gemini(a, "a again"))).body)).toEqual([
+      "user text:b first",
+      "assistant text:a again",
+    ]);
+  });
+
   it("$set merges metadata; a messages array is a checkpoint that replaces the list", async () => {
     const t = read(
       jsonl(

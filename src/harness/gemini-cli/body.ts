@@ -27,6 +27,7 @@ import { isJsonObject, type Json, type JsonObject } from "../../common.js";
 import { jsonFromText } from "../../json.js";
 import { joinLines, Lines, type VerbatimLine } from "../../lines.js";
 import { str } from "../shared/fields.js";
+import { OrderedRecords } from "./ordered.js";
 
 export { Lines } from "../../lines.js";
 
@@ -118,23 +119,48 @@ function mergeMeta(meta: Meta, record: JsonObject, firstStart: { value?: string 
 }
 
 /**
+ * Conversations already replayed from JSONL lines: loading a session
+ * replays it for its metadata and `toCommon` again for its messages, and a
+ * second replay of a huge session held its ids once more (some 50 MB at a
+ * million lines) while its Common transcript was built. What is kept is
+ * the metadata and a line number per message. Lines never change, so a
+ * replay of the same lines gives the same conversation.
+ */
+const replayed = new WeakMap<Lines, Conversation>();
+
+/**
  * The conversation the CLI would load from these lines, or undefined when
  * the CLI would not see a session in them (no metadata with a string
  * `sessionId`, and no legacy document with one).
  */
 export function replay(lines: Lines): Conversation | undefined {
+  const known = replayed.get(lines);
+  if (known !== undefined) return known;
   const meta: Meta = {};
   const first: { value?: string } = {};
   const message = (i: number): MessageRecord | undefined => {
     const record = parseLine(lines.text(i));
     return record !== undefined && isMessage(record) ? record : undefined;
   };
-  // A Map keeps first-insertion order when a key is set again: the CLI's own trick.
+  // In first-insertion order when an id is set again, as the CLI's Map keeps them.
   // A record appended on its own line is held as that line's number.
-  const messages = new Map<string, MessageRecord | number>();
-  /** The line of the last version of each record an appended line carried. */
-  const recorded = new Map<string, number>();
-  const setAll = (list: Json[]) => {
+  const messages = new OrderedRecords<MessageRecord>(message);
+  /**
+   * The line of the last version of each record an appended line carried:
+   * only a checkpoint asks, so it is made at the first one (from the lines
+   * before it), not held for every record of a file that has none.
+   */
+  let recorded: Map<string, number> | undefined;
+  const recordedBefore = (end: number): Map<string, number> => {
+    const out = new Map<string, number>();
+    for (let k = 0; k < end; k++) {
+      if (lines.text(k).trimStart()[0] !== "{") continue;
+      const m = message(k);
+      if (m !== undefined) out.set(m.id, k);
+    }
+    return out;
+  };
+  const setAll = (list: Json[], recorded: Map<string, number>) => {
     messages.clear();
     for (const m of list) {
       if (!isMessage(m)) continue;
@@ -153,16 +179,17 @@ export function replay(lines: Lines): Conversation | undefined {
     const record = parseLine(text);
     if (!isJsonObject(record)) continue;
     if (typeof record.$rewindTo === "string") {
-      const ids = [...messages.keys()];
-      const at = ids.indexOf(record.$rewindTo);
-      if (at === -1) messages.clear();
-      else for (const id of ids.slice(at)) messages.delete(id);
+      const at = messages.indexOf(record.$rewindTo);
+      messages.truncate(at === -1 ? 0 : at);
     } else if (isMessage(record)) {
       messages.set(record.id, i);
-      recorded.set(record.id, i);
+      recorded?.set(record.id, i);
     } else if (isJsonObject(record.$set)) {
       const set = record.$set;
-      if (Array.isArray(set.messages)) setAll(set.messages);
+      if (Array.isArray(set.messages)) {
+        recorded ??= recordedBefore(i);
+        setAll(set.messages, recorded);
+      }
       mergeMeta(meta, set, first);
     } else if (typeof record.sessionId === "string" && typeof record.projectHash === "string") {
       mergeMeta(meta, record, first);
@@ -173,12 +200,12 @@ export function replay(lines: Lines): Conversation | undefined {
   }
   // The CLI tests these for truthiness: an empty id or hash sends it to the legacy reading.
   if (meta.sessionId && meta.projectHash) {
-    const held = [...messages.values()];
-    // The walk below shares this scope (`message`): emptied, the two maps do
-    // not keep every record's id alive while it runs.
+    const held = heldMessages(messages.values());
+    // The walk below shares this scope (`message`): emptied, the table and
+    // the checkpoint map are not kept alive while it runs.
     messages.clear();
-    recorded.clear();
-    return {
+    recorded = undefined;
+    const conversation: Conversation = {
       format: "jsonl",
       sessionId: meta.sessionId,
       projectHash: meta.projectHash,
@@ -196,8 +223,18 @@ export function replay(lines: Lines): Conversation | undefined {
         },
       },
     };
+    replayed.set(lines, conversation);
+    return conversation;
   }
   return replayLegacy(joinLines(lines));
+}
+
+/** The messages as held: line numbers only (the usual file) in four bytes each. */
+function heldMessages(
+  values: Iterable<MessageRecord | number>,
+): Uint32Array | (MessageRecord | number)[] {
+  const list = [...values];
+  return list.every((m) => typeof m === "number") ? Uint32Array.from(list) : list;
 }
 
 /** The legacy single-document form (the CLI's fallback when no metadata line is found). */

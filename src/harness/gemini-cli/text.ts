@@ -137,6 +137,8 @@ function detectGemini(sample: Sample): Recognized | undefined {
 
 export const geminiText: TextCodec<GeminiBody> = {
   parse: parseGemini,
+  // A file given by path or on stdin: its lines over its bytes, never one string of it.
+  parseLines: (lines, origin) => sessionFromBody({ lines }, origin).transcript,
   render: renderGemini,
   detect: detectGemini,
 };

@@ -148,12 +148,12 @@ export function usageFromCounts(tokens: Json | undefined, keys: TokenKeys): Usag
   const output = count(tokens[keys.output]);
   if (input === undefined || output === undefined) return undefined;
   const cached = count(tokens[keys.cached]) ?? 0;
-  const usage: Usage = {
-    input_tokens: Math.max(0, input - cached),
-    output_tokens: output + (count(tokens[keys.thoughts]) ?? 0),
-  };
-  if (cached > 0) usage.cache_read_input_tokens = cached;
-  return usage;
+  const input_tokens = Math.max(0, input - cached);
+  const output_tokens = output + (count(tokens[keys.thoughts]) ?? 0);
+  // Whole literals: a field added to a finished one costs a property array (40 bytes a message).
+  return cached > 0
+    ? { input_tokens, output_tokens, cache_read_input_tokens: cached }
+    : { input_tokens, output_tokens };
 }
 
 /**
