@@ -6,9 +6,11 @@
  * parsed as garbage, and the writer that follows makes short-lived objects
  * only, so no full collection came to free them before the command ended:
  * a copy of a large session peaked at its load's garbage plus the writer's
- * (bench/memory.bench.ts). `view` and `export` call it between loading and
- * rendering, for the same reason: a page's strings die young, yet its
- * rendering grew the heap over the load's garbage by 10 to 20 MB.
+ * (bench/memory.bench.ts). `view` and `export` collect between loading and
+ * rendering for the same reason (a page's strings die young, yet its
+ * rendering grew the heap over the load's garbage by 10 to 20 MB), but only
+ * after a large load: a small session's would pay a new context and a full
+ * collection for nothing, and `export` of many sessions pays it for each.
  */
 
 import { setFlagsFromString } from "node:v8";
@@ -27,4 +29,13 @@ export function collectGarbage(): void {
     collect = typeof gc === "function" ? () => gc() : () => undefined;
   }
   collect();
+}
+
+/** What a load must leave in memory (V8's heap and array buffers) before a collection pays. */
+const LARGE_LOAD = 64 * 1024 * 1024;
+
+/** `collectGarbage` after a load that left at least LARGE_LOAD in memory. */
+export function collectAfterLargeLoad(): void {
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  if (heapUsed + arrayBuffers >= LARGE_LOAD) collectGarbage();
 }

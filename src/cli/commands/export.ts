@@ -20,7 +20,7 @@ import { type IndexEntry, renderIndexHtml } from "../../render/index.js";
 import { pathStyle } from "../../render/paths.js";
 import type { Discovered, StoreOptions, TextForm } from "../../transcript.js";
 import { addArchiveOptions, archiveFor } from "../archive.js";
-import { collectGarbage } from "../collect.js";
+import { collectAfterLargeLoad } from "../collect.js";
 import { resolveSource, type Source } from "../context.js";
 import { UsageError } from "../errors.js";
 import { addListFilters, type FilterOptions, listSessions } from "../filters.js";
@@ -149,9 +149,9 @@ async function exportOne(ref: string, options: ExportOptions, command: Command):
     allowDocuments: true,
     titleDocuments: true,
   });
-  // The load's garbage (the session's bytes, its parsed records) goes before
-  // the page is made: else the page's own short-lived strings add to it.
-  collectGarbage();
+  // A large load's garbage (the session's bytes, its parsed records) goes
+  // before the page is made: else the page's own short-lived strings add to it.
+  collectAfterLargeLoad();
   if (options.redactDryRun) {
     const { redacted } = await redactSource(source, options);
     if (redacted) {

@@ -9,7 +9,7 @@ import { assignDefined, defined } from "../../json.js";
 import { renderTextChunks, type ViewInput } from "../../render/text.js";
 import type { HarnessId, TextForm } from "../../transcript.js";
 import { addArchiveOptions } from "../archive.js";
-import { collectGarbage } from "../collect.js";
+import { collectAfterLargeLoad } from "../collect.js";
 import { resolveSource, selected } from "../context.js";
 import { parseHarness, parseTextForm } from "../options.js";
 import { colorEnabled, painter, writeChunks, writePagedChunks } from "../output.js";
@@ -60,9 +60,9 @@ export function register(program: Command): void {
         allowDocuments: true,
         titleDocuments: true,
       });
-      // The load's garbage (the session's bytes, its parsed records) goes
+      // A large load's garbage (the session's bytes, its parsed records) goes
       // before the page is made: else the page's short-lived strings add to it.
-      collectGarbage();
+      collectAfterLargeLoad();
       // One redactor before every format, so text and JSON hide what pages hide.
       const { source, redacted } = await redactSource(given, options);
       if (redacted) {
