@@ -31,14 +31,20 @@ const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
  * afresh each time they are walked (`generated`).
  */
 export class Lines implements Iterable<VerbatimLine> {
-  /** A generated source's lines, gathered the first time one is asked for by number. */
-  private gathered: readonly VerbatimLine[] | undefined;
-
+  // Fields private to the class (`#`): Lines compare equal (vitest's `toEqual`) by their lines alone.
+  readonly #source: string | Uint8Array | readonly VerbatimLine[] | Generate;
   /** `bounds[i]` is where line i starts, `bounds[length]` where the text ends. */
+  readonly #bounds: Bounds | undefined;
+  /** A generated source's lines, gathered the first time one is asked for by number. */
+  #gathered: readonly VerbatimLine[] | undefined;
+
   private constructor(
-    private readonly source: string | Uint8Array | readonly VerbatimLine[] | Generate,
-    private readonly bounds: Bounds | undefined,
-  ) {}
+    source: string | Uint8Array | readonly VerbatimLine[] | Generate,
+    bounds: Bounds | undefined,
+  ) {
+    this.#source = source;
+    this.#bounds = bounds;
+  }
 
   /** Lines held as they are (a writer's). */
   static of(lines: readonly VerbatimLine[]): Lines {
@@ -74,7 +80,8 @@ export class Lines implements Iterable<VerbatimLine> {
   }
 
   get length(): number {
-    const { source, bounds } = this;
+    const source = this.#source;
+    const bounds = this.#bounds;
     if (bounds !== undefined) return bounds.length - 1;
     if (source instanceof Generate) return this.gather().length;
     return Array.isArray(source) ? source.length : 0;
@@ -82,15 +89,16 @@ export class Lines implements Iterable<VerbatimLine> {
 
   /** A generated source's lines, gathered once; a held source's as they are. */
   private gather(): readonly VerbatimLine[] {
-    const { source } = this;
+    const source = this.#source;
     if (!(source instanceof Generate)) return [];
-    this.gathered ??= [...source.make()];
-    return this.gathered;
+    this.#gathered ??= [...source.make()];
+    return this.#gathered;
   }
 
   /** Line `i` (from the end when negative, as `Array.prototype.at`), or undefined past the ends. */
   at(index: number): VerbatimLine | undefined {
-    const { source, bounds } = this;
+    const source = this.#source;
+    const bounds = this.#bounds;
     const i = index < 0 ? index + this.length : index;
     if (i < 0 || i >= this.length) return undefined;
     if (typeof source === "string") {
@@ -110,10 +118,10 @@ export class Lines implements Iterable<VerbatimLine> {
   }
 
   *[Symbol.iterator](): Generator<VerbatimLine> {
-    const { source } = this;
+    const source = this.#source;
     if (source instanceof Generate) {
       // Made afresh unless already gathered: a walk holds one line at a time.
-      yield* this.gathered ?? source.make();
+      yield* this.#gathered ?? source.make();
       return;
     }
     for (let i = 0; i < this.length; i++) {
