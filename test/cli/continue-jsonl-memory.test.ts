@@ -65,7 +65,9 @@ describe("a large session continued into Claude Code with a heap about its Commo
     expect(r.status).toBe(0);
     const [file, ...others] = jsonlFiles(out);
     expect(others).toEqual([]);
-    const lines = readFileSync(file ?? "", "utf8").trimEnd().split("\n");
+    const lines = readFileSync(file ?? "", "utf8")
+      .trimEnd()
+      .split("\n");
     const records = lines.map((l) => JSON.parse(l));
     const messages = records.filter((r) => r.type === "user" || r.type === "assistant");
     expect(messages).toHaveLength(N - 1);
