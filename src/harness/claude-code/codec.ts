@@ -126,6 +126,11 @@ class Writer {
     private readonly meta: Meta,
     private readonly sessionId: string,
     private readonly body: Common,
+    /**
+     * False for records made only to be read for the meta: their line and
+     * message ids are left empty (hashing them is much of a walk's cost).
+     */
+    private readonly ids = true,
   ) {
     body.forEach((m, mi) => {
       for (const b of m.content) {
@@ -139,7 +144,7 @@ class Writer {
   }
 
   private uuid(): string {
-    return stableUuid("claude_code", this.sessionId, "line", this.count);
+    return this.ids ? stableUuid("claude_code", this.sessionId, "line", this.count) : "";
   }
 
   /** The envelope, in Claude Code's key order, around a record's own fields. */
@@ -211,7 +216,9 @@ class Writer {
 
   private assistantLine(source: Message, content: JsonObject[], withUsage: boolean): void {
     const message: JsonObject = {
-      id: `msg_${stableUuid("claude_code", this.sessionId, "message", this.count).replace(/-/g, "")}`,
+      id: this.ids
+        ? `msg_${stableUuid("claude_code", this.sessionId, "message", this.count).replace(/-/g, "")}`
+        : "",
       type: "message",
       role: "assistant",
     };
@@ -479,8 +486,9 @@ function* claudeRecords(
   meta: Meta,
   sessionId: string,
   body: Common,
+  ids = true,
 ): Generator<JsonObject, void, undefined> {
-  const writer = new Writer(meta, sessionId, body);
+  const writer = new Writer(meta, sessionId, body, ids);
   try {
     for (const message of body) {
       writer.message(message);
@@ -517,7 +525,7 @@ function* claudeLines(
 /**
  * The Body's lines are made as they are walked (`Lines.generated`), so a
  * save writes each as it is made; the meta comes from one walk of the
- * records here, which are not kept. A value too deep for JSON fails the
+ * records here, made without ids and not kept. A value too deep for JSON fails the
  * walk that writes it (the save, before anything is in place).
  */
 function claudeFromCommon(transcript: Transcript<Common>): Transcript<ClaudeCodeBody> {
@@ -526,7 +534,8 @@ function claudeFromCommon(transcript: Transcript<Common>): Transcript<ClaudeCode
   let conversational = false;
   const meta = readMeta(
     (function* () {
-      for (const record of claudeRecords(source, sessionId, body)) {
+      // Without ids: the meta reads none, and hashing them would double the cost of a save.
+      for (const record of claudeRecords(source, sessionId, body, false)) {
         const type = lineType(record);
         if (type === "user" || type === "assistant") conversational = true;
         yield record;
