@@ -525,8 +525,8 @@ function* claudeLines(
 /**
  * The Body's lines are made as they are walked (`Lines.generated`), so a
  * save writes each as it is made; the meta comes from one walk of the
- * records here, made without ids and not kept. A value too deep for JSON fails the
- * walk that writes it (the save, before anything is in place).
+ * records here, made without ids and not kept. A value too deep for JSON
+ * fails the walk that writes it (the save, before anything is in place).
  */
 function claudeFromCommon(transcript: Transcript<Common>): Transcript<ClaudeCodeBody> {
   const sessionId = claudeSessionId(transcript.meta.id);
