@@ -125,7 +125,15 @@ export interface FromCommonOptions {
 /** Native Body <-> Common. Pure: no I/O, no clock, no randomness in fromCommon. */
 export interface Codec<Body> {
   toCommon(transcript: Transcript<Body>): Transcript<Common>;
-  /** Deterministic: the same Common input (and options) gives byte-identical output. */
+  /**
+   * Deterministic: the same Common input (and options) gives byte-identical
+   * output. A JSONL Body's lines may be made as they are walked, not held
+   * (`Lines.generated`: Claude Code, Codex, Qwen Code, pi, Droid, Copilot
+   * CLI), so that a store writes each as it is made; every walk makes the
+   * same lines, and the transcript must be left unchanged while the Body
+   * is in use. An error in making a line (a value too deep for JSON) is
+   * then thrown by the walk, the save's write, which leaves no file.
+   */
   fromCommon(transcript: Transcript<Common>, options?: FromCommonOptions): Transcript<Body>;
 }
 

@@ -27,18 +27,40 @@ const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
  * asked for, so a huge session's lines cost about its file's size, not a
  * string (and an object) per line beside it. Bytes are decoded a line at
  * a time, so one non-Latin-1 character widens its own line only, never the
- * whole file. The lines a writer makes are held as they are.
+ * whole file. The lines a writer makes are held as they are, or made
+ * afresh each time they are walked (`generated`).
  */
 export class Lines implements Iterable<VerbatimLine> {
+  // Fields private to the class (`#`): Lines compare equal (vitest's `toEqual`) by their lines alone.
+  readonly #source: string | Uint8Array | readonly VerbatimLine[] | Generate;
   /** `bounds[i]` is where line i starts, `bounds[length]` where the text ends. */
+  readonly #bounds: Bounds | undefined;
+  /** A generated source's lines, gathered the first time one is asked for by number. */
+  #gathered: readonly VerbatimLine[] | undefined;
+
   private constructor(
-    private readonly source: string | Uint8Array | readonly VerbatimLine[],
-    private readonly bounds: Bounds | undefined,
-  ) {}
+    source: string | Uint8Array | readonly VerbatimLine[] | Generate,
+    bounds: Bounds | undefined,
+  ) {
+    this.#source = source;
+    this.#bounds = bounds;
+  }
 
   /** Lines held as they are (a writer's). */
   static of(lines: readonly VerbatimLine[]): Lines {
     return new Lines(lines, undefined);
+  }
+
+  /**
+   * Lines that `make` writes anew on each walk, never held: what a codec
+   * gives a store to save, so that a huge session's native lines are
+   * written as they are made, not gathered beside the Common transcript
+   * they come from. `make` must give the same lines every time (a codec
+   * is pure). Asking for a line by number or for the count (`at`, `text`,
+   * `length`) gathers them all once, and holds them from then on.
+   */
+  static generated(make: () => Iterable<VerbatimLine>): Lines {
+    return new Lines(new Generate(make), undefined);
   }
 
   /** The lines of a text (`joinLines` gives it back). */
@@ -58,13 +80,25 @@ export class Lines implements Iterable<VerbatimLine> {
   }
 
   get length(): number {
-    const { source, bounds } = this;
-    return bounds === undefined ? (Array.isArray(source) ? source.length : 0) : bounds.length - 1;
+    const source = this.#source;
+    const bounds = this.#bounds;
+    if (bounds !== undefined) return bounds.length - 1;
+    if (source instanceof Generate) return this.gather().length;
+    return Array.isArray(source) ? source.length : 0;
+  }
+
+  /** A generated source's lines, gathered once; a held source's as they are. */
+  private gather(): readonly VerbatimLine[] {
+    const source = this.#source;
+    if (!(source instanceof Generate)) return [];
+    this.#gathered ??= [...source.make()];
+    return this.#gathered;
   }
 
   /** Line `i` (from the end when negative, as `Array.prototype.at`), or undefined past the ends. */
   at(index: number): VerbatimLine | undefined {
-    const { source, bounds } = this;
+    const source = this.#source;
+    const bounds = this.#bounds;
     const i = index < 0 ? index + this.length : index;
     if (i < 0 || i >= this.length) return undefined;
     if (typeof source === "string") {
@@ -75,7 +109,7 @@ export class Lines implements Iterable<VerbatimLine> {
       const [end, eol] = lineEnd(bounds, i, (k) => source[k] ?? 0);
       return { text: UTF8.decode(source.subarray(bounds?.[i] ?? 0, end)), eol };
     }
-    return source[i];
+    return source instanceof Generate ? this.gather()[i] : source[i];
   }
 
   /** Line `i`'s text ("" past the end). */
@@ -84,11 +118,22 @@ export class Lines implements Iterable<VerbatimLine> {
   }
 
   *[Symbol.iterator](): Generator<VerbatimLine> {
+    const source = this.#source;
+    if (source instanceof Generate) {
+      // Made afresh unless already gathered: a walk holds one line at a time.
+      yield* this.#gathered ?? source.make();
+      return;
+    }
     for (let i = 0; i < this.length; i++) {
       const line = this.at(i);
       if (line !== undefined) yield line;
     }
   }
+}
+
+/** How generated lines are made: a class, so that `instanceof` tells it from a held source. */
+class Generate {
+  constructor(readonly make: () => Iterable<VerbatimLine>) {}
 }
 
 /**

@@ -8,9 +8,11 @@ import { describe, expect, it } from "vitest";
 import type { Block, Message, Meta, Tool } from "../../src/common.js";
 import { UnsupportedError } from "../../src/errors.js";
 import { claudeCodeCodec, WRITER_VERSION } from "../../src/harness/claude-code/codec.js";
+import { ClaudeCodeStore } from "../../src/harness/claude-code/store.js";
 import { claudeCodeText } from "../../src/harness/claude-code/text.js";
 import type { Common, Transcript } from "../../src/transcript.js";
 import { transcriptArb } from "../support/arbitraries.js";
+import { hashTree, tempDir } from "../support/tmp.js";
 import { resumeViolations } from "./resume-rules.js";
 import { at, CWD, META, realisticSession, result, SID, tool } from "./session.js";
 
@@ -353,10 +355,18 @@ describe("what Common -> Claude Code changes (docs: What conversion loses)", () 
     let deep: unknown = 1;
     for (let i = 0; i < 20_000; i++) deep = [deep];
     const t = session([
+      userMsg([{ type: "text", text: "first" }]),
       a([tool("t1", { name: "Raw", tool_name: "X", input: { v: deep as never } })]),
     ]);
-    expect(() => claudeCodeCodec.fromCommon(t)).toThrow(UnsupportedError);
-    expect(() => claudeCodeCodec.fromCommon(t)).toThrow(/nested too deeply/);
+    // The lines are made as they are written: the value fails the write, as one UnsupportedError.
+    const body = claudeCodeCodec.fromCommon(t);
+    expect(() => claudeCodeText.render(body)).toThrow(UnsupportedError);
+    expect(() => claudeCodeText.render(body)).toThrow(/nested too deeply/);
+    // A save that fails part way (its temporary file open, lines made before the bad one) leaves nothing behind.
+    const h = tempDir("txcript-cc-deep-");
+    const store = new ClaudeCodeStore({ env: { HOME: h } });
+    expect(() => store.save(body)).toThrow(/nested too deeply/);
+    expect(Object.values(hashTree(h)).filter((v) => v !== "dir")).toEqual([]);
   });
 });
 

@@ -104,10 +104,16 @@ interface Slot {
   consumed: boolean;
 }
 
+/**
+ * Writes a session's records a message at a time: `message` each, then
+ * `end`, taking the records made after each (`take`), so that none is held
+ * longer than it takes to write it.
+ */
 class Writer {
-  readonly lines: ClaudeLine[] = [];
-  /** Each line's record, beside its text while the session is written. */
-  readonly records: JsonObject[] = [];
+  /** Records made and not yet taken. */
+  private made: JsonObject[] = [];
+  /** Records made so far: what line ids and message ids count from. */
+  private count = 0;
   private parent: string | null = null;
   private toolIds = new Map<string, string[]>(); // original id -> written ids, by occurrence
   private usedToolIds = new Set<string>();
@@ -120,6 +126,11 @@ class Writer {
     private readonly meta: Meta,
     private readonly sessionId: string,
     private readonly body: Common,
+    /**
+     * False for records made only to be read for the meta: their line and
+     * message ids are left empty (hashing them is much of a walk's cost).
+     */
+    private readonly ids = true,
   ) {
     body.forEach((m, mi) => {
       for (const b of m.content) {
@@ -133,7 +144,7 @@ class Writer {
   }
 
   private uuid(): string {
-    return stableUuid("claude_code", this.sessionId, "line", this.lines.length);
+    return this.ids ? stableUuid("claude_code", this.sessionId, "line", this.count) : "";
   }
 
   /** The envelope, in Claude Code's key order, around a record's own fields. */
@@ -205,7 +216,9 @@ class Writer {
 
   private assistantLine(source: Message, content: JsonObject[], withUsage: boolean): void {
     const message: JsonObject = {
-      id: `msg_${stableUuid("claude_code", this.sessionId, "message", this.lines.length).replace(/-/g, "")}`,
+      id: this.ids
+        ? `msg_${stableUuid("claude_code", this.sessionId, "message", this.count).replace(/-/g, "")}`
+        : "",
       type: "message",
       role: "assistant",
     };
@@ -361,79 +374,88 @@ class Writer {
     return this.asText(block);
   }
 
-  write(): void {
-    this.body.forEach((message) => {
-      let role: "user" | "assistant" | undefined;
-      let content: JsonObject[] = [];
-      let calls: { original: string; written: string }[] = [];
-      let usageWritten = false;
-      const flush = () => {
-        if (role === "assistant" && content.length > 0) {
-          this.assistantLine(message, content, !usageWritten);
-          usageWritten = true;
-          this.resultsLine(calls, message.timestamp);
-        } else if (role === "user" && content.length > 0) {
-          this.userLine(message.timestamp, content);
-        }
-        role = undefined;
-        content = [];
-        calls = [];
-      };
-      const add = (r: "user" | "assistant", block: JsonObject | undefined) => {
-        if (block === undefined) return;
-        if (role !== r) flush();
-        role = r;
-        content.push(block);
-      };
-      for (const block of message.content) {
-        switch (block.type) {
-          case "tool_use":
-            if (block.tool.name === "Command") {
-              flush();
-              this.commandLines(block, message.timestamp);
-            } else {
-              const written = this.writtenToolId(block.id);
-              this.pendingToolUses.delete(block.id);
-              add("assistant", this.toolUse(block, written));
-              calls.push({ original: block.id, written });
-            }
-            break;
-          case "tool_result": {
-            const list = this.slots.get(block.tool_use_id);
-            const slot = list?.find((s) => s.block === block);
-            if (slot?.consumed) break;
-            // A result written before its call is taken when the call is written.
-            if (this.pendingToolUses.has(block.tool_use_id)) break;
-            if (slot !== undefined) slot.consumed = true;
-            add("user", this.asText(block));
-            break;
-          }
-          case "thinking":
-            if (
-              message.role === "assistant" &&
-              replayableThinking(block, message.model ?? this.meta.model) &&
-              block.signature !== undefined
-            ) {
-              add("assistant", {
-                type: "thinking",
-                thinking: block.text,
-                signature: block.signature,
-              });
-            } else add(message.role, this.asText(block));
-            break;
-          case "text":
-            add(message.role, this.asText(block));
-            break;
-          case "image":
-          case "artifact":
-            add(message.role, message.role === "user" ? this.userBlock(block) : this.asText(block));
-            break;
-          default:
-            block satisfies never;
-        }
+  /** The records made since the last take. */
+  take(): JsonObject[] {
+    const made = this.made;
+    this.made = [];
+    return made;
+  }
+
+  message(message: Message): void {
+    let role: "user" | "assistant" | undefined;
+    let content: JsonObject[] = [];
+    let calls: { original: string; written: string }[] = [];
+    let usageWritten = false;
+    const flush = () => {
+      if (role === "assistant" && content.length > 0) {
+        this.assistantLine(message, content, !usageWritten);
+        usageWritten = true;
+        this.resultsLine(calls, message.timestamp);
+      } else if (role === "user" && content.length > 0) {
+        this.userLine(message.timestamp, content);
       }
-      flush();
-    });
+      role = undefined;
+      content = [];
+      calls = [];
+    };
+    const add = (r: "user" | "assistant", block: JsonObject | undefined) => {
+      if (block === undefined) return;
+      if (role !== r) flush();
+      role = r;
+      content.push(block);
+    };
+    for (const block of message.content) {
+      switch (block.type) {
+        case "tool_use":
+          if (block.tool.name === "Command") {
+            flush();
+            this.commandLines(block, message.timestamp);
+          } else {
+            const written = this.writtenToolId(block.id);
+            this.pendingToolUses.delete(block.id);
+            add("assistant", this.toolUse(block, written));
+            calls.push({ original: block.id, written });
+          }
+          break;
+        case "tool_result": {
+          const list = this.slots.get(block.tool_use_id);
+          const slot = list?.find((s) => s.block === block);
+          if (slot?.consumed) break;
+          // A result written before its call is taken when the call is written.
+          if (this.pendingToolUses.has(block.tool_use_id)) break;
+          if (slot !== undefined) slot.consumed = true;
+          add("user", this.asText(block));
+          break;
+        }
+        case "thinking":
+          if (
+            message.role === "assistant" &&
+            replayableThinking(block, message.model ?? this.meta.model) &&
+            block.signature !== undefined
+          ) {
+            add("assistant", {
+              type: "thinking",
+              thinking: block.text,
+              signature: block.signature,
+            });
+          } else add(message.role, this.asText(block));
+          break;
+        case "text":
+          add(message.role, this.asText(block));
+          break;
+        case "image":
+        case "artifact":
+          add(message.role, message.role === "user" ? this.userBlock(block) : this.asText(block));
+          break;
+        default:
+          block satisfies never;
+      }
+    }
+    flush();
+  }
+
+  /** The closing records, after the last message. */
+  end(): void {
     // Recent releases append the last prompt and the leaf it led to; resume tooling relies on it.
     const leaf = this.lastConversationUuid;
     if (leaf !== undefined) {
@@ -454,34 +476,85 @@ class Writer {
   }
 
   private push(record: JsonObject): void {
-    this.lines.push(recordLine(record));
-    this.records.push(record);
+    this.made.push(record);
+    this.count++;
   }
 }
 
+/** A session's records, made a message at a time by a fresh writer: the same on every walk. */
+function* claudeRecords(
+  meta: Meta,
+  sessionId: string,
+  body: Common,
+  ids = true,
+): Generator<JsonObject, void, undefined> {
+  const writer = new Writer(meta, sessionId, body, ids);
+  try {
+    for (const message of body) {
+      writer.message(message);
+      yield* writer.take();
+    }
+    writer.end();
+    yield* writer.take();
+  } catch (cause) {
+    throw writeError(cause);
+  }
+}
+
+/** A stack overflow while writing is a value nested too deeply for JSON. */
+function writeError(cause: unknown): unknown {
+  if (!(cause instanceof RangeError)) return cause;
+  return new UnsupportedError("claude_code", "a value is nested too deeply to write as JSON", {
+    cause,
+  });
+}
+
+/** The session's lines, each made from its record as the walk reaches it. */
+function* claudeLines(
+  meta: Meta,
+  sessionId: string,
+  body: Common,
+): Generator<ClaudeLine, void, undefined> {
+  try {
+    for (const record of claudeRecords(meta, sessionId, body)) yield recordLine(record);
+  } catch (cause) {
+    throw writeError(cause);
+  }
+}
+
+/**
+ * The Body's lines are made as they are walked (`Lines.generated`), so a
+ * save writes each as it is made; the meta comes from one walk of the
+ * records here, made without ids and not kept. A value too deep for JSON
+ * fails the walk that writes it (the save, before anything is in place).
+ */
 function claudeFromCommon(transcript: Transcript<Common>): Transcript<ClaudeCodeBody> {
   const sessionId = claudeSessionId(transcript.meta.id);
-  const writer = new Writer(transcript.meta, sessionId, transcript.body);
-  try {
-    writer.write();
-  } catch (cause) {
-    if (cause instanceof RangeError) {
-      throw new UnsupportedError("claude_code", "a value is nested too deeply to write as JSON", {
-        cause,
-      });
-    }
-    throw cause;
-  }
-  const { lines, records } = writer;
+  const { meta: source, body } = transcript;
+  let conversational = false;
+  const meta = readMeta(
+    (function* () {
+      // Without ids: the meta reads none, and hashing them would double the cost of a save.
+      for (const record of claudeRecords(source, sessionId, body, false)) {
+        const type = lineType(record);
+        if (type === "user" || type === "assistant") conversational = true;
+        yield record;
+      }
+    })(),
+    () => sessionId,
+  );
   // Claude Code (and our reader) take a file without a user or assistant line
   // for no session at all: refuse rather than write one nobody can open.
-  if (!records.some((r) => ["user", "assistant"].includes(lineType(r) ?? ""))) {
+  if (!conversational) {
     throw new UnsupportedError(
       "claude_code",
       "the session has no message Claude Code can hold (no text, image, tool call or result)",
     );
   }
-  return { meta: readMeta(records, () => sessionId), body: { lines: Lines.of(lines) } };
+  return {
+    meta,
+    body: { lines: Lines.generated(() => claudeLines(source, sessionId, body)) },
+  };
 }
 
 export const claudeCodeCodec: Codec<ClaudeCodeBody> = {

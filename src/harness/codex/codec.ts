@@ -103,8 +103,9 @@ function tokenUsage(usage: Usage): TokenUsage {
   };
 }
 
+/** Writes a rollout a message at a time; `take` gives the lines made since the last take. */
 class RolloutWriter {
-  readonly lines: CodexLine[] = [];
+  private made: CodexLine[] = [];
   private turn = 0;
   private turnId: string | undefined;
   private turnTs: Timestamp;
@@ -139,7 +140,13 @@ class RolloutWriter {
   }
 
   private emit(ts: Timestamp, type: string, payload: JsonObject): void {
-    this.lines.push(envelopeLine(ts, type, payload));
+    this.made.push(envelopeLine(ts, type, payload));
+  }
+
+  take(): CodexLine[] {
+    const made = this.made;
+    this.made = [];
+    return made;
   }
   private item(ts: Timestamp, payload: JsonObject): void {
     this.emit(ts, "response_item", payload);
@@ -410,16 +417,27 @@ class RolloutWriter {
   }
 }
 
-function codexFromCommon(transcript: Transcript<Common>): Transcript<CodexBody> {
-  const id = codexSessionId(transcript.meta.id);
+/** The rollout's lines, made a message at a time by a fresh writer: the same on every walk. */
+function* rolloutLines(id: string, transcript: Transcript<Common>): Generator<CodexLine> {
   // A message without a model inherits the one in effect, the session's at first.
   const writer = new RolloutWriter(id, transcript.meta, transcript.meta.model);
+  yield* writer.take();
   for (const message of transcript.body) {
     if (message.role === "user") writer.user(message);
     else writer.assistant(message);
+    yield* writer.take();
   }
   writer.endTurn();
-  return { meta: { ...transcript.meta, id }, body: { lines: Lines.of(writer.lines) } };
+  yield* writer.take();
+}
+
+/** The lines are made as they are walked (`Lines.generated`): a save writes each as it is made. */
+function codexFromCommon(transcript: Transcript<Common>): Transcript<CodexBody> {
+  const id = codexSessionId(transcript.meta.id);
+  return {
+    meta: { ...transcript.meta, id },
+    body: { lines: Lines.generated(() => rolloutLines(id, transcript)) },
+  };
 }
 
 export const codexCodec: Codec<CodexBody> = {

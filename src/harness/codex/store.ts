@@ -33,7 +33,7 @@ import {
 } from "../../fsx.js";
 import { isUuid } from "../../id-forms.js";
 import { assignDefined } from "../../json.js";
-import { checkLineCount, Lines, linePieces } from "../../lines.js";
+import { checkLineCount, Lines, linePieces, type VerbatimLine } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -244,16 +244,27 @@ function configuredProvider(home: string): string | undefined {
  * OpenRouter. A rollout Codex wrote itself keeps the provider it ran under.
  */
 function underUserProvider(lines: Lines, at: number, provider: string | undefined): Lines {
-  const line = lines.at(at);
-  if (provider === undefined || line === undefined) return lines;
+  if (provider === undefined) return lines;
+  const line = nthLine(lines, at);
+  if (line === undefined) return lines;
   const env = readEnvelope(line.text);
   if (env === undefined || env.payload.originator !== "txcript") return lines;
   if (env.payload.model_provider === provider) return lines;
   const timestamp = typeof env.timestamp === "string" ? env.timestamp : "";
   const patched = envelopeLine(timestamp, env.type, { ...env.payload, model_provider: provider });
-  const out = [...lines];
-  out[at] = { ...line, text: patched.text };
-  return Lines.of(out);
+  const changed = { ...line, text: patched.text };
+  // The other lines pass as they come: lines made as they are written stay so.
+  return Lines.generated(function* () {
+    let i = 0;
+    for (const l of lines) yield i++ === at ? changed : l;
+  });
+}
+
+/** Line `at`, reached by walking (a generated Body is never gathered for it). */
+function nthLine(lines: Lines, at: number): VerbatimLine | undefined {
+  let i = 0;
+  for (const line of lines) if (i++ === at) return line;
+  return undefined;
 }
 
 /**

@@ -196,11 +196,33 @@ function toCommon(t: Transcript<CopilotBody>): Transcript<Common> {
 // ---------------------------------------------------------------------------
 // Common -> Copilot events
 
+/** The lines are made as they are walked (`Lines.generated`): a save writes each as it is made. */
 function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
+  const id = t.meta.id;
+  const workspace: JsonObject = {
+    id,
+    ...defined({ cwd: t.meta.cwd, branch: t.meta.git_branch, name: t.meta.title }),
+    user_named: false,
+    summary_count: 0,
+    fork_count: 0,
+    created_at: t.meta.timestamp,
+    updated_at: t.body.at(-1)?.timestamp ?? t.meta.timestamp,
+  };
+  return { meta: t.meta, body: { lines: Lines.generated(() => copilotLines(t)), workspace } };
+}
+
+/** The events file's lines, a message at a time: the same on every walk. */
+function* copilotLines(t: Transcript<Common>): Generator<VerbatimLine> {
   const id = t.meta.id;
   let n = 0;
   let parent: string | null = null;
-  const lines: VerbatimLine[] = [];
+  /** Lines made and not yet taken. */
+  let lines: VerbatimLine[] = [];
+  const take = (): VerbatimLine[] => {
+    const made = lines;
+    lines = [];
+    return made;
+  };
   const push = (type: string, data: JsonObject, timestamp: Timestamp) => {
     const eid = stableUuid("copilot-event", id, n++);
     lines.push({
@@ -225,6 +247,7 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
   // Calls written as `bash`: a failed one is recorded the CLI's way (below).
   const shells = new Set<string>();
   for (const m of t.body) {
+    yield* take();
     if (m.role === "assistant") {
       const data: JsonObject = {
         messageId: stableUuid("copilot-message", id, n),
@@ -305,16 +328,7 @@ function fromCommon(t: Transcript<Common>): Transcript<CopilotBody> {
     }
     flush();
   }
-  const workspace: JsonObject = {
-    id,
-    ...defined({ cwd: t.meta.cwd, branch: t.meta.git_branch, name: t.meta.title }),
-    user_named: false,
-    summary_count: 0,
-    fork_count: 0,
-    created_at: t.meta.timestamp,
-    updated_at: t.body.at(-1)?.timestamp ?? t.meta.timestamp,
-  };
-  return { meta: t.meta, body: { lines: Lines.of(lines), workspace } };
+  yield* take();
 }
 
 export const copilotCodec: Codec<CopilotBody> = { toCommon, fromCommon };

@@ -13,7 +13,7 @@ import { isJsonObject, type JsonObject } from "../../common.js";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.js";
 import { writeFileAtomic } from "../../fsx.js";
 import { assignDefined } from "../../json.js";
-import { type Lines, linePieces } from "../../lines.js";
+import type { Lines, VerbatimLine } from "../../lines.js";
 import {
   checkLinkInside,
   checkPathComponent,
@@ -215,7 +215,11 @@ export class CopilotStore implements Store<CopilotBody> {
 
 /** The events file a line at a time (never one joined string), ending in a newline as Copilot CLI appends. */
 function* endedLines(lines: Lines): Generator<string> {
-  yield* linePieces(lines);
-  const last = lines.at(-1);
+  // The last line is the one walked last: lines made as they are written are never gathered.
+  let last: VerbatimLine | undefined;
+  for (const line of lines) {
+    last = line;
+    yield line.text + line.eol;
+  }
   if (last !== undefined && last.eol === "" && last.text !== "") yield "\n";
 }

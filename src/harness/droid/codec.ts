@@ -19,7 +19,7 @@ import {
 } from "../../common.js";
 import { stableUuid, uuidSessionId } from "../../ids.js";
 import { assignDefined, exactArray } from "../../json.js";
-import { Lines } from "../../lines.js";
+import { Lines, type VerbatimLine } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -198,9 +198,19 @@ export function droidSessionId(id: string): string {
   return uuidSessionId("droid-session", id);
 }
 
+/** The lines are made as they are walked (`Lines.generated`): a save writes each as it is made. */
 function fromCommon(t: Transcript<Common>): Transcript<DroidBody> {
   const id = droidSessionId(t.meta.id);
-  const header: JsonObject = {
+  const body: DroidBody = { lines: Lines.generated(() => droidLines(id, t)) };
+  const usage = totalUsage(t.body);
+  if (usage !== undefined) body.settings = settingsText(usage);
+  return { meta: { ...t.meta, id }, body };
+}
+
+/** The session's lines, a message at a time: the same on every walk. */
+function* droidLines(id: string, t: Transcript<Common>): Generator<VerbatimLine> {
+  const line = (record: JsonObject): VerbatimLine => ({ text: JSON.stringify(record), eol: "\n" });
+  yield line({
     type: "session_start",
     id,
     title: t.meta.title?.trim() || promptTitle(t.body) || "",
@@ -208,11 +218,11 @@ function fromCommon(t: Transcript<Common>): Transcript<DroidBody> {
     owner: "",
     version: SESSION_VERSION,
     cwd: t.meta.cwd ?? "",
-  };
-  const records: JsonObject[] = [header];
+  });
   let parent: string | undefined;
-  t.body.forEach((m, n) => {
-    const mid = stableUuid("droid-message", id, n);
+  let n = 0;
+  for (const m of t.body) {
+    const mid = stableUuid("droid-message", id, n++);
     const message: JsonObject = {
       role: m.role,
       content: m.content.map((b) => itemOf(b, m.role)),
@@ -222,14 +232,9 @@ function fromCommon(t: Transcript<Common>): Transcript<DroidBody> {
     assignDefined(record, "parentId", parent);
     record.timestamp = new Date(timestampMillis(m.timestamp)).toISOString();
     record.message = message;
-    records.push(record);
+    yield line(record);
     parent = mid;
-  });
-  const lines = Lines.of(records.map((r) => ({ text: JSON.stringify(r), eol: "\n" })));
-  const body: DroidBody = { lines };
-  const usage = totalUsage(t.body);
-  if (usage !== undefined) body.settings = settingsText(usage);
-  return { meta: { ...t.meta, id }, body };
+  }
 }
 
 export const droidCodec: Codec<DroidBody> = { toCommon, fromCommon };

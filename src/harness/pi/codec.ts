@@ -21,7 +21,7 @@ import {
 } from "../../common.js";
 import { stableUuid } from "../../ids.js";
 import { exactArray } from "../../json.js";
-import { Lines } from "../../lines.js";
+import { Lines, type VerbatimLine } from "../../lines.js";
 import { promptTitle } from "../../strings.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
@@ -261,7 +261,13 @@ function assistantItem(block: Block): JsonObject {
   }
 }
 
+/** The lines are made as they are walked (`Lines.generated`): a save writes each as it is made. */
 function fromCommon(t: Transcript<Common>): Transcript<PiBody> {
+  return { meta: t.meta, body: { lines: Lines.generated(() => piLines(t)) } };
+}
+
+/** The session's lines, made a message at a time: the same on every walk. */
+function* piLines(t: Transcript<Common>): Generator<VerbatimLine> {
   const id = t.meta.id;
   const used = new Set<string>();
   const entryId = (n: number): string => {
@@ -278,13 +284,20 @@ function fromCommon(t: Transcript<Common>): Transcript<PiBody> {
     timestamp: new Date(timestampMillis(t.meta.timestamp)).toISOString(),
     cwd: t.meta.cwd ?? "",
   };
-  const records: JsonObject[] = [header];
+  /** Entries made and not yet written, and how many were made in all (entry ids count them). */
+  let made: JsonObject[] = [header];
+  let count = 1;
+  const take = (): VerbatimLine[] => {
+    const lines = made.map((r): VerbatimLine => ({ text: JSON.stringify(r), eol: "\n" }));
+    made = [];
+    return lines;
+  };
   const toolNames = new Map<string, string>();
   let parent: string | null = null;
   const push = (message: JsonObject, ts: Timestamp) => {
-    const eid = entryId(records.length);
+    const eid = entryId(count++);
     const ms = timestampMillis(ts);
-    records.push({
+    made.push({
       type: "message",
       id: eid,
       parentId: parent,
@@ -298,8 +311,8 @@ function fromCommon(t: Transcript<Common>): Transcript<PiBody> {
   // pi trims a name and reads an empty one as none.
   const name = t.meta.title?.trim() || undefined;
   if (name !== undefined && name !== prompt) {
-    const eid = entryId(records.length);
-    records.push({
+    const eid = entryId(count++);
+    made.push({
       type: "session_info",
       id: eid,
       parentId: null,
@@ -308,7 +321,9 @@ function fromCommon(t: Transcript<Common>): Transcript<PiBody> {
     });
     parent = eid;
   }
+  yield* take();
   for (const m of t.body) {
+    yield* take();
     if (m.role === "assistant") {
       for (const b of m.content)
         if (b.type === "tool_use") toolNames.set(b.id, toolToPi(b.tool).name);
@@ -355,8 +370,7 @@ function fromCommon(t: Transcript<Common>): Transcript<PiBody> {
     }
     flush();
   }
-  const lines = Lines.of(records.map((r) => ({ text: JSON.stringify(r), eol: "\n" })));
-  return { meta: t.meta, body: { lines } };
+  yield* take();
 }
 
 export const piCodec: Codec<PiBody> = { toCommon, fromCommon };

@@ -236,10 +236,11 @@ export class PiStore extends OneRootStore implements Store<PiBody> {
 
 /** pi appends `JSON + "\n"` to the file: a last line without its newline would join the next. */
 function* withEol(lines: PiBody["lines"]): Generator<VerbatimLine> {
-  const last = lines.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const line = lines.at(i);
-    if (line === undefined) continue;
-    yield i === last && line.eol === "" ? { ...line, eol: "\n" } : line;
+  // One line behind, so the last is known without counting (lines made as they are written are never gathered).
+  let held: VerbatimLine | undefined;
+  for (const line of lines) {
+    if (held !== undefined) yield held;
+    held = line;
   }
+  if (held !== undefined) yield held.eol === "" ? { ...held, eol: "\n" } : held;
 }

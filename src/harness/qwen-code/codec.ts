@@ -33,6 +33,7 @@ import {
 import { isUuid } from "../../id-forms.js";
 import { stableUuid } from "../../ids.js";
 import { assignDefined } from "../../json.js";
+import type { VerbatimLine } from "../../lines.js";
 import { type Timestamp, timestampMillis } from "../../time.js";
 import type { Codec, Common, Transcript } from "../../transcript.js";
 import { obj, str } from "../shared/fields.js";
@@ -210,8 +211,11 @@ function responseFromCommon(block: ToolResultBlock): JsonObject {
   return block.is_error ? { error: text } : { output: text };
 }
 
+/** Writes records a message at a time; `take` gives those made since the last take. */
 class Writer {
-  readonly records: JsonObject[] = [];
+  private made: JsonObject[] = [];
+  /** Records made so far: what record ids count from. */
+  private count = 0;
   private parent: string | null = null;
 
   constructor(
@@ -222,7 +226,7 @@ class Writer {
   ) {}
 
   push(type: string, at: Timestamp, fields: JsonObject): void {
-    const uuid = stableUuid("qwen-record", this.id, this.records.length);
+    const uuid = stableUuid("qwen-record", this.id, this.count++);
     const record: JsonObject = {
       uuid,
       parentUuid: this.parent,
@@ -231,8 +235,14 @@ class Writer {
       type,
     };
     assignDefined(record, "cwd", this.cwd);
-    this.records.push({ ...record, ...fields });
+    this.made.push({ ...record, ...fields });
     this.parent = uuid;
+  }
+
+  take(): JsonObject[] {
+    const made = this.made;
+    this.made = [];
+    return made;
   }
 
   user(message: Message): void {
@@ -310,6 +320,7 @@ class Writer {
   }
 }
 
+/** The lines are made as they are walked (`Lines.generated`): a save writes each as it is made. */
 function qwenFromCommon(transcript: Transcript<Common>): Transcript<QwenBody> {
   const id = qwenSessionId(transcript.meta.id);
   const meta: Meta = { ...transcript.meta, id };
@@ -320,7 +331,19 @@ function qwenFromCommon(transcript: Transcript<Common>): Transcript<QwenBody> {
         results.set(b.tool_use_id, { block: b, at: m.timestamp });
     }
   }
-  const writer = new Writer(id, meta.cwd, results);
+  return {
+    meta,
+    body: { lines: Lines.generated(() => qwenLines(meta, transcript.body, results)) },
+  };
+}
+
+/** The session's lines, made a message at a time by a fresh writer: the same on every walk. */
+function* qwenLines(
+  meta: Meta,
+  body: Common,
+  results: Map<string, { block: ToolResultBlock; at: Timestamp }>,
+): Generator<VerbatimLine> {
+  const writer = new Writer(meta.id, meta.cwd, results);
   // A title is what the CLI's /rename records; its time keeps the session's start.
   const title = meta.title;
   if (title !== undefined && title !== "") {
@@ -329,11 +352,12 @@ function qwenFromCommon(transcript: Transcript<Common>): Transcript<QwenBody> {
       systemPayload: { customTitle: title },
     });
   }
-  for (const message of transcript.body) {
+  for (const message of body) {
     if (message.role === "user") writer.user(message);
     else writer.assistant(message);
+    for (const record of writer.take()) yield recordLine(record);
   }
-  return { meta, body: { lines: Lines.of(writer.records.map(recordLine)) } };
+  for (const record of writer.take()) yield recordLine(record);
 }
 
 export const qwenCodec: Codec<QwenBody> = {
