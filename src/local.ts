@@ -19,7 +19,7 @@ import {
 } from "./errors.js";
 import {
   type CommonStore,
-  commonToText,
+  commonToTextPieces,
   type Harness,
   harness,
   openStore,
@@ -312,13 +312,27 @@ export function copyId(source: Origin, target: HarnessId, n: number, surface?: s
 }
 
 /**
- * Does the session file hold exactly what txcript would write for `copy`?
- * (Stores whose file is their text form; an agy database never compares
- * equal, so a copy txcript has no record of is never taken for its own.)
+ * Does the session file hold exactly the bytes txcript would write for
+ * `copy`? (Stores whose file is their text form; an agy database never
+ * compares equal, so a copy txcript has no record of is never taken for
+ * its own.) Compared a piece at a time as the text is made (a line, for a
+ * JSONL form), against the file's bytes: neither the file as a string nor
+ * the whole rendering is held, which for a huge session cost more than
+ * its Common transcript.
  */
 function holdsExactly(store: CommonStore, path: string, copy: Transcript<Common>): boolean {
   try {
-    return readFileSync(path, "utf8") === commonToText(store.harness, copy);
+    const bytes = readFileSync(path);
+    const encoder = new TextEncoder();
+    let at = 0;
+    for (const piece of commonToTextPieces(store.harness, copy)) {
+      const encoded = encoder.encode(piece);
+      const end = at + encoded.length;
+      if (end > bytes.length || Buffer.compare(bytes.subarray(at, end), encoded) !== 0)
+        return false;
+      at = end;
+    }
+    return at === bytes.length;
   } catch {
     return false;
   }

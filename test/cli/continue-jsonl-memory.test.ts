@@ -6,7 +6,10 @@
  * codec's lines are made as the store writes them (`Lines.generated`); a
  * build that makes every line (and its record) before writing any, as
  * main did, ran out of memory here even with twice this heap (128 MB);
- * TXCRIPT_TEST_BIN=<an older dist/cli/main.js> shows it.
+ * TXCRIPT_TEST_BIN=<an older dist/cli/main.js> shows it. Repeated with no
+ * record of the copy, it is found unchanged by comparing the file's bytes
+ * with the lines as they are made, not the file's text with the whole
+ * rendering (which ran out of memory here even at this heap).
  */
 
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -77,5 +80,30 @@ describe("a large session continued into Claude Code with a heap about its Commo
     ]);
     // The bookkeeping lines come last, after every message.
     expect(records.slice(-2).map((r) => r.type)).toEqual(["last-prompt", "custom-title"]);
+  }, 320_000);
+
+  it("finds the copy unchanged when repeated with no record of it, comparing it as it is made", () => {
+    const out = join(home, "copy");
+    const before = jsonlFiles(out).map((f) => readFileSync(f, "utf8"));
+    // No record of the copy (txcript's state lost, or the copy made elsewhere):
+    // what the file holds is compared with what would be written.
+    rmSync(join(home, ".local", "state", "txcript", "copies.jsonl"));
+    const r = runWithHeap(HEAP_MB, home, join(home, "stdout"), [
+      "continue",
+      ID,
+      "--from",
+      "codex",
+      "--with",
+      "claude_code",
+      "--out",
+      out,
+      "--no-resume",
+    ]);
+    expect(r.stderr).not.toMatch(/heap out of memory|Invalid string length/);
+    expect(r.status).toBe(0);
+    expect(`${readFileSync(join(home, "stdout"), "utf8")}${r.stderr}`).toContain(
+      "already holds this copy, unchanged",
+    );
+    expect(jsonlFiles(out).map((f) => readFileSync(f, "utf8"))).toEqual(before);
   }, 320_000);
 });
