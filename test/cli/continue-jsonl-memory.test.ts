@@ -50,22 +50,28 @@ function jsonlFiles(dir: string): string[] {
     .map((name) => join(dir, name));
 }
 
+/** `continue` the rollout into Claude Code under `out` with the small heap; it must end well. */
+function continueInto(out: string): { stderr: string } {
+  const r = runWithHeap(HEAP_MB, home, join(home, "stdout"), [
+    "continue",
+    ID,
+    "--from",
+    "codex",
+    "--with",
+    "claude_code",
+    "--out",
+    out,
+    "--no-resume",
+  ]);
+  expect(r.stderr).not.toMatch(/heap out of memory|Invalid string length/);
+  expect(r.status).toBe(0);
+  return r;
+}
+
 describe("a large session continued into Claude Code with a heap about its Common transcript", () => {
   it("writes every message, one line each, the last one whole", () => {
     const out = join(home, "copy");
-    const r = runWithHeap(HEAP_MB, home, join(home, "stdout"), [
-      "continue",
-      ID,
-      "--from",
-      "codex",
-      "--with",
-      "claude_code",
-      "--out",
-      out,
-      "--no-resume",
-    ]);
-    expect(r.stderr).not.toMatch(/heap out of memory|Invalid string length/);
-    expect(r.status).toBe(0);
+    continueInto(out);
     const [file, ...others] = jsonlFiles(out);
     expect(others).toEqual([]);
     const lines = readFileSync(file ?? "", "utf8")
@@ -88,19 +94,7 @@ describe("a large session continued into Claude Code with a heap about its Commo
     // No record of the copy (txcript's state lost, or the copy made elsewhere):
     // what the file holds is compared with what would be written.
     rmSync(join(home, ".local", "state", "txcript", "copies.jsonl"));
-    const r = runWithHeap(HEAP_MB, home, join(home, "stdout"), [
-      "continue",
-      ID,
-      "--from",
-      "codex",
-      "--with",
-      "claude_code",
-      "--out",
-      out,
-      "--no-resume",
-    ]);
-    expect(r.stderr).not.toMatch(/heap out of memory|Invalid string length/);
-    expect(r.status).toBe(0);
+    const r = continueInto(out);
     expect(`${readFileSync(join(home, "stdout"), "utf8")}${r.stderr}`).toContain(
       "already holds this copy, unchanged",
     );

@@ -58,40 +58,44 @@ function runSmall(args: string[], heapMb = HEAP_MB, stdin?: string) {
   return runWithHeap(heapMb, dir, join(dir, `out-${name}`), args, stdin);
 }
 
+/** The run ended well, with no out-of-memory, and its output holds each of `expected`. */
+function expectWhole(r: ReturnType<typeof runSmall>, ...expected: string[]): void {
+  expect(r.stderr).not.toMatch(/heap out of memory/);
+  expect(r.status).toBe(0);
+  const out = readFileSync(r.out, "utf8");
+  for (const text of expected) expect(out).toContain(text);
+}
+
 describe("large sessions given as a file with a heap smaller than main's build needed", () => {
   it("views a Codex rollout given by path, every message in it", () => {
-    const r = runSmall(["view", rollout(), "--no-pager"]);
-    expect(r.stderr).not.toMatch(/heap out of memory/);
-    expect(r.status).toBe(0);
-    const text = readFileSync(r.out, "utf8");
-    expect(text).toContain("line 5 of the rollout \u2192");
-    expect(text).toContain(`line ${CODEX_LINES - 1} of the rollout`);
+    expectWhole(
+      runSmall(["view", rollout(), "--no-pager"]),
+      "line 5 of the rollout \u2192",
+      `line ${CODEX_LINES - 1} of the rollout`,
+    );
   }, 320_000);
 
   it("views a .jsonl.zst rollout given by path, decompressed to bytes", () => {
-    const r = runSmall(["view", join(dir, "rollout.jsonl.zst"), "--no-pager"]);
-    expect(r.stderr).not.toMatch(/heap out of memory/);
-    expect(r.status).toBe(0);
-    const text = readFileSync(r.out, "utf8");
-    expect(text).toContain("line 5 of the rollout \u2192");
-    expect(text).toContain(`line ${CODEX_LINES - 1} of the rollout`);
+    expectWhole(
+      runSmall(["view", join(dir, "rollout.jsonl.zst"), "--no-pager"]),
+      "line 5 of the rollout \u2192",
+      `line ${CODEX_LINES - 1} of the rollout`,
+    );
   }, 320_000);
 
   it("exports a Claude Code session given by path as Markdown", () => {
-    const r = runSmall(["export", session(), "--format", "markdown"]);
-    expect(r.stderr).not.toMatch(/heap out of memory/);
-    expect(r.status).toBe(0);
-    const page = readFileSync(r.out, "utf8");
-    expect(page).toContain("question 4 about the code \u2192");
-    expect(page).toContain(`answer ${CLAUDE_LINES - 1} with some words`);
+    expectWhole(
+      runSmall(["export", session(), "--format", "markdown"]),
+      "question 4 about the code \u2192",
+      `answer ${CLAUDE_LINES - 1} with some words`,
+    );
   }, 320_000);
 
   it("converts a Claude Code session piped to stdin", () => {
-    const r = runSmall(["convert", "-", "--to", "common"], CONVERT_HEAP_MB, session());
-    expect(r.stderr).not.toMatch(/heap out of memory/);
-    expect(r.status).toBe(0);
-    const common = readFileSync(r.out, "utf8");
-    expect(common).toContain("question 4 about the code \u2192");
-    expect(common).toContain(`answer ${CLAUDE_LINES - 1} with some words`);
+    expectWhole(
+      runSmall(["convert", "-", "--to", "common"], CONVERT_HEAP_MB, session()),
+      "question 4 about the code \u2192",
+      `answer ${CLAUDE_LINES - 1} with some words`,
+    );
   }, 320_000);
 });
